@@ -1,0 +1,53 @@
+"""Entry point: page config, the shared language switch and st.navigation. Nothing else."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from latency import i18n
+from latency.errors import ContentError
+from pages._common import show_content_error, ui
+
+# --- language: URL ?lang= on first load, then the switch; mirrored back into the URL ----------
+if "lang" not in st.session_state:
+    raw = st.query_params.get_all("lang")
+    lang, ok = i18n.resolve_lang(raw or None)
+    st.session_state["lang"] = lang
+    if not ok:
+        st.session_state["app_bad_lang"] = raw[-1]
+
+try:
+    common = ui("common")
+except ContentError as err:
+    common = None
+    common_error = err
+
+title = (lambda key: common(key)) if common else (lambda key: key.removeprefix("nav_").replace("_", " "))
+st.set_page_config(page_title=title("app_title"), page_icon="⏱️", layout="wide")
+
+with st.sidebar:
+    st.segmented_control(
+        title("lang_label"),
+        options=list(i18n.LANGS),
+        format_func=lambda code: title(f"lang_name_{code}"),
+        key="lang",
+        required=True,
+    )
+lang = st.session_state["lang"]
+st.query_params["lang"] = lang
+if common is None:
+    show_content_error(common_error)
+elif "app_bad_lang" in st.session_state:
+    st.warning(common("bad_lang_notice", value=st.session_state.pop("app_bad_lang")[:40]))
+
+pages = {
+    title("nav_section_learn"): [
+        st.Page("pages/learn.py", title=title("nav_learn"), icon="📖", url_path="learn", default=True),
+        st.Page("pages/how_it_works.py", title=title("nav_how"), icon="🧮", url_path="how-it-works"),
+    ],
+    title("nav_section_explore"): [
+        st.Page("pages/estimator.py", title=title("nav_estimator"), icon="⏱️", url_path="estimator"),
+        st.Page("pages/tradeoffs.py", title=title("nav_tradeoffs"), icon="⚖️", url_path="tradeoffs"),
+    ],
+}
+st.navigation(pages).run()

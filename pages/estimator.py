@@ -1,0 +1,4 @@
+"""Placeholder: being written."""
+import streamlit as st
+
+st.write("estimator")
