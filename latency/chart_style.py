@@ -1,0 +1,31 @@
+"""One look for every plotly figure: the app's Korean-capable font, stage colours, lean layout."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+FONT_FAMILY = "Pretendard, sans-serif"  # same family as the theme (.streamlit/config.toml)
+
+# One colour per latency stage, used by every chart that shows stages.
+STAGE_COLORS = {
+    "network": "#64748b",
+    "queue": "#f59e0b",
+    "prefill": "#2563eb",
+    "decode": "#10b981",
+}
+HIGHLIGHT = "#dc2626"
+BUDGET_FILL = "rgba(16, 185, 129, 0.10)"
+
+
+def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) -> go.Figure:
+    """Apply the shared font, margins and legend placement; returns the same figure."""
+    fig.update_layout(
+        title=dict(text=title) if title else None,
+        font=dict(family=FONT_FAMILY, size=13),
+        height=height,
+        margin=dict(l=10, r=10, t=50 if title else 20, b=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
+        template="plotly_white",
+        hoverlabel=dict(font_family=FONT_FAMILY),
+    )
+    return fig

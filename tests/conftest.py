@@ -1,0 +1,50 @@
+"""Shared test fixtures and helpers (unit, AppTest)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from latency import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+PAGES = {  # url_path -> page file, as app.py registers them
+    "learn": "pages/learn.py",
+    "how-it-works": "pages/how_it_works.py",
+    "estimator": "pages/estimator.py",
+    "tradeoffs": "pages/tradeoffs.py",
+}
+
+
+def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: float = 30):
+    """Run the whole app (entry + one page) headless in AppTest, as a user opening that URL."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.query_params["lang"] = lang
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.switch_page(PAGES[page])
+    at.run()
+    return at
+
+
+def all_text(at) -> str:
+    """Every piece of text the page shows (markdown, headings, captions, metrics, alerts...)."""
+    parts = []
+    for node in at.main if hasattr(at, "main") else []:
+        parts.append(str(getattr(node, "value", "")))
+    for kind in ("title", "header", "subheader", "markdown", "caption", "text", "info", "warning", "error", "success"):
+        for el in getattr(at, kind):
+            parts.append(str(el.value))
+    for m in at.metric:
+        parts += [str(m.label), str(m.value)]
+    return "\n".join(parts)
+
+
+@pytest.fixture(params=list(i18n.LANGS))
+def lang(request) -> str:
+    """Every supported language, enumerated from the code's own list."""
+    return request.param
