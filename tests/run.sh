@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install everything the tests need on a fresh Debian machine with Python 3.11, then run them all.
+# Used verbatim by the README and by .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Debian's Chromium for the browser tests (Playwright drives it; browser downloads are impossible here).
+if [ ! -x /usr/bin/chromium ]; then
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+PY=${PYTHON:-$(command -v python3.11 || command -v python3)}
+if [ ! -x .venv/bin/python ]; then
+  if ! "$PY" -m venv .venv 2>/dev/null; then   # Debian ships venv separately
+    rm -rf .venv
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    "$PY" -m venv .venv
+  fi
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+.venv/bin/python -m latency.content check
+exec .venv/bin/python -m pytest "$@"
