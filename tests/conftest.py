@@ -16,6 +16,7 @@ PAGES = {  # url_path -> page file, as app.py registers them
     "estimator": "pages/estimator.py",
     "tradeoffs": "pages/tradeoffs.py",
 }
+DEFAULT_PAGE = "learn"  # app.py's default=True page
 
 
 def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: float = 30):
@@ -26,8 +27,13 @@ def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: fl
     at.query_params["lang"] = lang
     for key, value in (query or {}).items():
         at.query_params[key] = value
-    at.switch_page(PAGES[page])
+    # Run once first: before a run, AppTest resolves pages by file name and would run
+    # pages/<x>.py on its own (legacy pages/ folder), without app.py, its language switch or
+    # st.navigation. The default page ("learn") needs no switch.
     at.run()
+    if page != DEFAULT_PAGE:
+        at.switch_page(PAGES[page])
+        at.run()
     return at
 
 
