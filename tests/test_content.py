@@ -1,0 +1,345 @@
+"""Term entries: the real files are complete and faithful; every kind of broken file gets a specific message."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from latency import content
+from latency.content import ContentError, load_term
+from latency.i18n import LANGS
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = ROOT.parent / "shared" / "seed" / "inference-latency.ko.txt"
+HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+TERM_LANGS = [(t, lang) for t in content.term_ids() for lang in LANGS]
+
+
+def strings(obj) -> list[str]:
+    """Every text value inside a loaded term."""
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, tuple):
+        return [s for item in obj for s in strings(item)]
+    if is_dataclass(obj):
+        return [s for f in fields(obj) if f.name != "file" for s in strings(getattr(obj, f.name))]
+    return []
+
+
+# --------------------------------------------------------------------------- the real content
+def test_real_content_has_no_problems():
+    assert content.check() == []
+
+
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_every_term_loads_in_every_language(term_id, lang):
+    term = load_term(term_id, lang)
+    assert term.id == term_id and term.lang == lang
+    assert all(term.headings().values())
+
+
+def _source_fragments(text: str) -> list[str]:
+    """The source cut at its structural marks (bullets, table cells, label colons, arrows, sentence ends)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    out = []
+    for line in lines[1:]:  # line 0 is "<english term><korean term>", checked separately
+        if set(line) <= set("|-"):
+            continue
+        line = re.sub(r"\s*\((https?://[^)]+)\)", "", line)
+        for cell in line.strip("|").split("|"):
+            for piece in re.split(r" -> | → | — | - |(?<=[.?!])\s+|: ", cell):
+                piece = piece.strip().lstrip("-▶").replace("❌", "").replace("✅", "").strip()
+                if piece:
+                    out.append(piece)
+    return out
+
+
+@pytest.mark.skipif(not SEED.exists(), reason=f"source text not found at {SEED}")
+def test_korean_keeps_every_sentence_of_the_source_verbatim():
+    ko = load_term(content.DEFAULT_TERM, "ko")
+    corpus = "\n".join(strings(ko))
+    source = SEED.read_text(encoding="utf-8")
+    assert source.splitlines()[0].strip() == ko.original + ko.title
+    missing = [frag for frag in _source_fragments(source) if frag not in corpus]
+    assert not missing, f"source text not found verbatim in the ko entry: {missing}"
+    for url in re.findall(r"\((https?://[^)]+)\)", source):
+        assert url in {u.url for u in ko.uses.items}
+
+
+@pytest.mark.parametrize("term_id", content.term_ids())
+def test_english_entries_have_no_hangul(term_id):
+    hangul = [s for s in strings(load_term(term_id, "en")) if HANGUL.search(s)]
+    assert not hangul
+
+
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_every_budget_number_is_stated_in_its_own_text(term_id, lang):
+    """Numbers are data, but each must come from the sentence it belongs to (no invented figures)."""
+    term = load_term(term_id, lang)
+
+    def stated(value: float, text: str) -> bool:
+        return re.search(rf"(?<![\d.]){re.escape(f'{value:g}')}(?![\d.])", text) is not None
+
+    for e in term.examples.items:
+        for value in (e.budget_s, e.abandon_s):
+            assert value is None or stated(value, e.text), (e.id, value)
+    for u in term.uses.items:
+        assert u.budget_s is None or stated(u.budget_s, u.text), (u.id, u.budget_s)
+    for p in term.phrases.items:
+        assert p.figure is None or stated(p.figure.value_s, p.text), (p.id, p.figure)
+    for c in term.comparison.classes:
+        assert stated(c.size_b.min, c.size) and stated(c.size_b.max, c.size), c.id
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_inference_latency_numbers_match_the_source(lang):
+    term = load_term("inference-latency", lang)
+    ex = {e.id: (e.budget_s, e.abandon_s, e.measure) for e in term.examples.items}
+    assert ex == {
+        "code_autocomplete": (0.2, None, "ttft"), "live_captions": (1, None, "ttft"),
+        "exam_grading": (None, None, None), "support_chatbot": (1, 5, "total"),
+    }
+    assert {p.id: p.figure.value_s for p in term.phrases.items if p.figure} == {"target_1s": 1, "measured_3s": 3, "sla_2s": 2}
+    assert len(term.uses.items) == 4 and len(term.why_it_matters.items) == 4 and len(term.role_tips.items) == 4
+    assert len(term.misconceptions.items) == 3 and len(term.phrases.items) == 5
+    assert len(term.related.items) == 5 and len(term.read_next.items) == 3 and len(term.questions.items) == 6
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_use_case_budgets(lang):
+    cases = content.use_case_budgets(lang)
+    assert [(c.id, c.budget_s, c.abandon_s, c.measure) for c in cases] == [
+        ("code_autocomplete", 0.2, None, "ttft"), ("live_captions", 1, None, "ttft"),
+        ("support_chatbot", 1, 5, "total"), ("copilot", 0.5, None, "ttft"), ("sla_2s", 2, None, "total"),
+    ]
+    assert all(c.label and (lang != "en" or not HANGUL.search(c.label)) for c in cases)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_comparison_classes_have_numeric_ranges(lang):
+    classes = {c.id: c for c in content.comparison_classes(lang)}
+    assert {k: (c.size_b.min, c.size_b.max, c.latency_s.min, c.latency_s.max) for k, c in classes.items()} == {
+        "large": (40, 175, 2, 60), "lightweight": (7, 15, 0, 1), "loop": (40, 40, 1, 2),
+    }
+    assert classes["lightweight"].latency_s.contains(0.5) and not classes["large"].latency_s.contains(1)
+
+
+# --------------------------------------------------------------------------- broken files
+@pytest.fixture
+def terms(tmp_path) -> Path:
+    """A private copy of content/terms to break."""
+    for file in content.TERMS_DIR.glob("*.yaml"):
+        shutil.copy(file, tmp_path / file.name)
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def change(path: Path, fn) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    fn(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def error_of(terms: Path, lang: str = "en", term_id: str = "inference-latency") -> ContentError:
+    with pytest.raises(ContentError) as info:
+        load_term(term_id, lang, terms)
+    return info.value
+
+
+def test_bad_yaml_syntax_names_line_and_column(terms):
+    edit(terms / "inference-latency.en.yaml", 'title: "Inference latency"', 'title: "Inference latency')
+    err = error_of(terms)
+    assert err.file.endswith("inference-latency.en.yaml")
+    assert re.fullmatch(r"line \d+, column \d+", err.path)
+    assert err.problem.startswith("invalid YAML:")
+
+
+def test_wrong_type(terms):
+    change(terms / "inference-latency.en.yaml", lambda d: d.update(examples="four examples"))
+    err = error_of(terms)
+    assert err.path == "examples"
+    assert "expected a mapping with keys ['heading', 'items'], found text 'four examples'" in err.problem
+    assert "(line " in err.problem
+
+
+def test_number_where_a_number_of_seconds_is_expected(terms):
+    edit(terms / "inference-latency.en.yaml", "budget_s: 0.2", 'budget_s: "0.2 s"')
+    err = error_of(terms)
+    assert err.path == "examples.items[0].budget_s"
+    assert "expected a number, found text '0.2 s' (write the number alone, without a unit)" in err.problem
+
+
+def test_missing_section(terms):
+    change(terms / "inference-latency.en.yaml", lambda d: d.pop("uses"))
+    err = error_of(terms)
+    assert (err.path, err.problem) == ("(top level)", "missing section 'uses'")
+
+
+def test_missing_key_inside_an_item(terms):
+    change(terms / "inference-latency.ko.yaml", lambda d: d["role_tips"]["items"][1].pop("tip"))
+    err = error_of(terms, "ko")
+    assert err.path == "role_tips.items[1]" and err.problem.startswith("missing key 'tip'")
+
+
+def test_unknown_language(terms):
+    shutil.copy(terms / "inference-latency.en.yaml", terms / "inference-latency.fr.yaml")
+    problems = [e for e in content.check(terms) if e.file.endswith(".fr.yaml")]
+    assert [e.problem for e in problems] == ["unknown language 'fr'; supported: ko, en"]
+    assert "unknown language 'fr'" in str(error_of(terms, "fr"))
+    assert content.term_ids(terms) == ["inference-latency"]
+
+
+def test_empty_list(terms):
+    change(terms / "inference-latency.en.yaml", lambda d: d["examples"].update(items=[]))
+    err = error_of(terms)
+    assert (err.path, err.problem.split(" (line")[0]) == ("examples.items", "the list is empty; at least one item is needed")
+
+
+@pytest.mark.parametrize("word", ["no", "yes", "on", "off"])
+def test_yaml_boolean_trap(terms, word):
+    edit(terms / "inference-latency.en.yaml", 'heading: "Why it matters"', f"heading: {word}")
+    err = error_of(terms)
+    assert err.path == "why_it_matters.heading"
+    assert f"YAML reads an unquoted {word} as true/false; put the text in quotes: \"{word}\"" in err.problem
+    assert re.search(r"\(line \d+\)$", err.problem)
+
+
+def test_yaml_number_trap(terms):
+    edit(terms / "inference-latency.en.yaml", 'title: "Inference latency"', "title: 1.0")
+    err = error_of(terms)
+    assert err.path == "title"
+    assert 'expected text, found the number 1.0: YAML reads an unquoted 1.0 as a number; put the text in quotes: "1.0"' in err.problem
+
+
+def test_unknown_key_suggests_the_right_one(terms):
+    edit(terms / "inference-latency.en.yaml", '      title: "Real-time code autocompletion"', '      titel: "Real-time code autocompletion"')
+    err = error_of(terms)
+    assert err.path == "examples.items[0].titel"
+    assert err.problem.startswith("unknown key 'titel'; did you mean 'title'?")
+
+
+def test_duplicate_key(terms):
+    edit(terms / "inference-latency.ko.yaml", 'title: "추론 지연 시간"\n', 'title: "추론 지연 시간"\ntitle: "다른 제목"\n')
+    err = error_of(terms, "ko")
+    assert err.path == "title" and re.fullmatch(r"key 'title' appears twice \(lines \d+ and \d+\)", err.problem)
+
+
+def test_duplicate_ids(terms):
+    change(terms / "inference-latency.en.yaml", lambda d: d["examples"]["items"][1].update(id="code_autocomplete"))
+    err = error_of(terms)
+    assert err.path == "examples.items[1].id" and "duplicate id 'code_autocomplete' (also used by item [0])" in err.problem
+
+
+def test_budget_needs_a_measure(terms):
+    change(terms / "inference-latency.en.yaml", lambda d: d["examples"]["items"][0].update(measure=None))
+    err = error_of(terms)
+    assert err.path == "examples.items[0].measure"
+    assert "budget_s is set, so measure is required: one of ['ttft', 'total']" in err.problem
+
+
+def test_abandonment_before_the_budget(terms):
+    change(terms / "inference-latency.en.yaml", lambda d: d["examples"]["items"][3].update(abandon_s=0.5))
+    err = error_of(terms)
+    assert err.path == "examples.items[3].abandon_s" and "abandon_s (0.5) is smaller than budget_s (1)" in err.problem
+
+
+def test_bad_range(terms):
+    change(terms / "inference-latency.en.yaml", lambda d: d["comparison"]["classes"][0]["latency_s"].update(min=90))
+    err = error_of(terms)
+    assert err.path == "comparison.classes[0].latency_s.min" and "min (90) is larger than max (60)" in err.problem
+
+
+def test_bad_url_and_jump_target(terms):
+    change(terms / "inference-latency.ko.yaml", lambda d: (d["uses"]["items"][0].update(url="javascript:alert(1)"),
+                                                          d["questions"]["items"][0].update(target="nowhere")))
+    problems = {e.path: e.problem for e in content.check(terms) if e.file.endswith(".ko.yaml")}
+    assert "is not a valid web address" in problems["uses.items[0].url"]
+    assert "expected one of ['uses', 'role_tips', 'misconceptions', 'phrases', 'related', 'read_next'], found text 'nowhere'" \
+        in problems["questions.items[0].target"]
+
+
+def test_empty_file_and_wrong_top_level(terms):
+    (terms / "inference-latency.en.yaml").write_text("# nothing yet\n", encoding="utf-8")
+    assert error_of(terms).problem == "the file is empty"
+    (terms / "inference-latency.en.yaml").write_text("- title\n", encoding="utf-8")
+    assert error_of(terms).problem.startswith("expected a mapping of sections (title, original, definition")
+
+
+def test_languages_must_share_structure(terms):
+    en = terms / "inference-latency.en.yaml"
+    change(en, lambda d: d["examples"]["items"].pop())
+    err = error_of(terms)
+    assert err.path == "examples.items"
+    assert err.problem.startswith("3 items here but 4 in the ko file (inference-latency.ko.yaml)")
+
+
+def test_languages_must_share_ids_and_numbers(terms):
+    def edits(d):
+        d["examples"]["items"][1]["id"] = "captions"
+        d["uses"]["items"][3]["budget_s"] = 0.3
+    change(terms / "inference-latency.en.yaml", edits)
+    problems = {e.path: e.problem for e in content.check(terms)}
+    assert problems["examples.items[1].id"].startswith("'captions' here but 'live_captions' in the ko file")
+    assert problems["uses.items[3].budget_s"].startswith("0.3 here but 0.5 in the ko file")
+    with pytest.raises(ContentError, match=r"and 1 more problem in this file"):
+        load_term("inference-latency", "en", terms)
+
+
+def test_file_names_and_gaps_are_reported(terms):
+    (terms / "inference-latency.en.yaml").unlink()
+    (terms / "notes.yaml").write_text("a: b\n", encoding="utf-8")
+    problems = [(Path(e.file).name, e.problem) for e in content.check(terms)]
+    assert ("inference-latency.en.yaml", "file is missing: 'inference-latency' has no en entry") in problems
+    assert ("notes.yaml", "file name must be <term-id>.<lang>.yaml, e.g. inference-latency.ko.yaml") in problems
+    assert error_of(terms).problem == "file is missing: there is no en entry for 'inference-latency'"
+
+
+@pytest.mark.parametrize("broken", LANGS)
+def test_a_broken_language_never_breaks_another(terms, broken):
+    (terms / f"inference-latency.{broken}.yaml").write_text("title: [unclosed\n", encoding="utf-8")
+    assert error_of(terms, broken).problem.startswith("invalid YAML")
+    for lang in LANGS:
+        if lang != broken:
+            assert load_term("inference-latency", lang, terms).lang == lang
+
+
+def test_a_second_term_is_just_two_more_files(terms):
+    for lang in LANGS:
+        change_to = terms / f"serving-optimization.{lang}.yaml"
+        shutil.copy(terms / f"inference-latency.{lang}.yaml", change_to)
+        change(change_to, lambda d: d.update(title=f"Serving optimization {lang}"))
+    assert content.term_ids(terms) == ["inference-latency", "serving-optimization"]
+    assert content.check(terms) == []
+    assert load_term("serving-optimization", "en", terms).title == "Serving optimization en"
+    assert content.has_term("serving-optimization", "ko", terms) and not content.has_term("serving-optimization", "fr", terms)
+    assert not content.has_term("../secrets", "ko", terms)
+
+
+# --------------------------------------------------------------------------- the author's command
+def test_check_command_prints_every_problem_and_fails(terms, capsys):
+    change(terms / "inference-latency.en.yaml", lambda d: (d.pop("uses"), d.update(title=False)))
+    assert content.main(["check", str(terms)]) == 1
+    out = capsys.readouterr()
+    assert "inference-latency.en.yaml: (top level): missing section 'uses'" in out.out
+    assert "inference-latency.en.yaml: title: expected text, found the boolean false" in out.out
+    assert "2 problems found." in out.err
+    assert content.main(["chek"]) == 2
+
+
+def test_check_command_runs_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "latency.content", "check"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("OK:")
