@@ -1,0 +1,144 @@
+"""The Learn page in AppTest: every term × language renders every section; bad input is named, never fatal."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from latency import content
+from latency.i18n import LANGS
+from tests.conftest import all_text, run_page
+
+HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+TERM_LANGS = [(t, lang) for t in content.term_ids() for lang in LANGS]
+NOT_SHOWN = {"id", "lang", "file", "measure", "kind", "target", "url", "term"}  # data, not prose
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\([\\`*_{}\[\]<>#|~$])", r"\1", text)
+
+
+def page_text(at) -> str:
+    """Everything the main area shows: all_text plus tab/expander labels, tables, links, widget options."""
+    parts = [all_text(at)]
+    parts += [t.label for t in at.tabs] + [e.label for e in at.expander] + [p.value for p in at.page_link]
+    for table in at.table:
+        df = table.value
+        parts += [str(v) for v in [*df.columns, *df.index, *df.to_numpy().ravel()]]
+    for widget in at.main.get("button_group"):
+        parts += [widget.label, *widget.options]
+    return unescape("\n".join(parts))
+
+
+def shown_strings(obj) -> list[str]:
+    """Every prose string of a term (ids, links and enum values are data, not shown as text)."""
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, tuple):
+        return [s for item in obj for s in shown_strings(item)]
+    if is_dataclass(obj):
+        return [s for f in fields(obj) if f.name not in NOT_SHOWN for s in shown_strings(getattr(obj, f.name))]
+    return []
+
+
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_every_section_of_every_term_is_shown(term_id, lang):
+    at = run_page("learn", lang, {"term": term_id})
+    assert not at.exception, at.exception
+    assert not at.error and not at.warning, [e.value for e in [*at.error, *at.warning]]
+    term = content.load_term(term_id, lang)
+    text = page_text(at)
+    assert unescape(at.title[0].value) == term.title
+    missing_headings = [h for h in term.headings().values() if h not in text]
+    assert not missing_headings
+    other_tips = {t.tip for t in term.role_tips.items[1:]}  # only the chosen role's tip is on screen
+    missing = [s for s in shown_strings(term) if s not in text and s not in other_tips]
+    assert not missing, f"not on the page: {missing}"
+    assert len(at.table) == 2 and list(at.table[0].value.columns) == [c.name for c in term.comparison.classes]
+    if lang != "ko":
+        assert not HANGUL.findall(text), sorted(set(HANGUL.findall(text)))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_budgets_are_shown_as_metrics_in_the_current_language(lang):
+    at = run_page("learn", lang)
+    unit = {"ko": "{}초", "en": "{} s"}.get(lang, "{}")
+    values = [m.value for m in at.metric]
+    term = content.load_term(content.DEFAULT_TERM, lang)
+    expected = [unit.format(f"{v:g}") for e in term.examples.items for v in (e.budget_s, e.abandon_s) if v is not None]
+    assert sorted(values) == sorted(expected)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_role_tips_follow_the_chosen_role(lang):
+    # One fresh run per role (the browser test clicks the control): AppTest reruns of an app with a
+    # pages/ folder next to app.py run the page without app.py (Streamlit's MPA v1 fallback).
+    term = content.load_term(content.DEFAULT_TERM, lang)
+    for tip in term.role_tips.items:
+        at = run_page("learn", lang, state={"learn_role": tip.id})
+        assert not at.exception
+        assert at.segmented_control(key="learn_role").value == tip.id
+        assert [unescape(i.value) for i in at.info] == [tip.tip]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_unknown_term_is_named_and_falls_back(lang):
+    at = run_page("learn", lang, {"term": "[click](https://example.com)"})
+    assert not at.exception
+    (warning,) = at.warning
+    assert r"\[click\]" in warning.value and "](" not in warning.value.replace(r"\]", "")  # shown, not a link
+    assert unescape(at.title[0].value) == content.load_term(content.DEFAULT_TERM, lang).title
+
+
+@pytest.fixture
+def terms(tmp_path, monkeypatch) -> Path:
+    """The page reads a private copy of content/terms."""
+    for file in content.TERMS_DIR.glob("*.yaml"):
+        shutil.copy(file, tmp_path / file.name)
+    monkeypatch.setattr(content, "TERMS_DIR", tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("broken", LANGS)
+def test_broken_file_shows_a_named_error_here_only(terms, broken):
+    file = terms / f"inference-latency.{broken}.yaml"
+    file.write_text(file.read_text(encoding="utf-8").replace('heading: "', "heading: no #", 1), encoding="utf-8")
+    at = run_page("learn", broken)
+    assert not at.exception
+    (error,) = at.error
+    assert file.name in error.value and "summary.heading" in error.value and "true/false" in error.value
+    for lang in LANGS:
+        if lang != broken:
+            other = run_page("learn", lang)
+            assert not other.exception and not other.error
+            assert unescape(other.title[0].value) == content.load_term(content.DEFAULT_TERM, lang).title
+    assert not run_page("estimator", broken).exception
+
+
+def test_related_terms_link_to_entries_that_exist(terms):
+    for lang in LANGS:
+        target = terms / f"serving-optimization.{lang}.yaml"
+        data = yaml.safe_load((terms / f"inference-latency.{lang}.yaml").read_text(encoding="utf-8"))
+        data["title"] = {"ko": "서빙 최적화", "en": "Serving optimization"}.get(lang, "serving optimization")
+        target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    lang = "en"
+    at = run_page("learn", lang)
+    links = {p.value: p.proto.query_string for p in at.page_link if p.proto.page != "estimator"}
+    term = content.load_term(content.DEFAULT_TERM, lang, terms)
+    linked = {l.name for l in (*term.related.items, *term.read_next.items) if l.term == "serving-optimization"}
+    assert set(links) == linked and all(q == f"term=serving-optimization&lang={lang}" for q in links.values())
+    assert "**Response time** — " in "\n".join(m.value for m in at.markdown)  # no entry: name and description
+    at = run_page("learn", lang, {"term": "serving-optimization"})
+    assert not at.warning and at.title[0].value == "Serving optimization"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_try_it_links_to_the_estimator_in_the_same_language(lang):
+    at = run_page("learn", lang)
+    (link,) = [p for p in at.page_link if p.proto.page == "estimator"]
+    assert link.proto.query_string == f"lang={lang}"
