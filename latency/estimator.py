@@ -270,8 +270,8 @@ def engine_params(params: dict, engine: str, kind: str) -> dict:
     use the engine's "default" entry (geometric mean of the fitted kinds) and are flagged."""
     eng = params["engines"][engine]
     kinds = eng["kinds"]
-    out = dict(kinds.get(kind, kinds["default"]))
-    out.update({k: v for k, v in eng.items() if k != "kinds"})
+    out = {k: v for k, v in eng.items() if k != "kinds"}
+    out.update(kinds.get(kind, kinds["default"]))  # per-kind values override engine-wide ones
     out["calibrated"] = kind in kinds
     return out
 

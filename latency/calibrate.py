@@ -1,0 +1,433 @@
+"""Fit the estimator's free parameters on shared/calibration/ and write latency/fitted_params.json.
+
+    python -m latency.calibrate            # fit, print the error tables, write the JSON
+    python -m latency.calibrate --check    # fit and compare with the committed JSON, write nothing
+
+What is fitted (everything else in the estimator is a cited constant):
+  network    fixed_ms = mean RTT of the 0-km (same-metro) rows; route_inflation = median over
+             routes of (rtt - fixed) x 200 km/ms / (2 x distance)  (closed form, robust)
+  llama.cpp  achieved fraction of peak bandwidth and of peak compute per hardware kind with data
+             (datacenter_gpu, desktop_gpu, apple_silicon), one efficiency factor each for
+             block-quantised weights (bandwidth, compute), one fixed overhead per forward pass
+  optimized  (TensorRT-LLM rows: TTFT only) compute fraction, bandwidth fraction and overhead
+The fit minimises the sum of squared log errors with a damped Gauss-Newton (Levenberg-Marquardt)
+in log-parameter space from a fixed start: deterministic, numpy only. Both ways of combining the
+compute and memory bounds ("max", "sum") are fitted; the one with the lower leave-one-device-out
+error is kept. Rows whose notes say SUSPECT are excluded from the target they flag.
+
+Honest generalisation estimate: leave-one-device-out (refit without the device, predict it).
+Uncertainty bands: 10th-90th percentile of the leave-one-out time ratios (measured / predicted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import estimator as est
+from .estimator import PARAMS_PATH, Hardware, Model, calibration_dir, estimate
+
+FILES = ("measurements.csv", "hardware.csv", "rtt.csv")
+FIT_KINDS = ("datacenter_gpu", "desktop_gpu", "apple_silicon")
+ENGINE_CONSTANTS = {
+    # Below this many bytes per weight a format is block-quantised for that engine (llama.cpp:
+    # anything under F16; optimized: 4-bit weight-only, since FP8/INT8 are native W8A8).
+    "llama.cpp": {"native_min_bytes": 1.99},
+    "optimized": {"native_min_bytes": 0.95, "quant_bw_eff": 1.0, "quant_compute_eff": 1.0},
+}
+OPTIMIZED_BW_FRAC = 0.8
+"""Prior, not fitted: the calibration set has no decode rows for optimized engines (TTFT only, and
+the 128-token TTFT rows cannot separate weight-read time from fixed overhead). Well-tuned
+memory-bound kernels reach about 80% of peak HBM bandwidth; see docs/estimator.md."""
+BAND_PERCENTILES = (10, 90)
+
+
+# --------------------------------------------------------------------------------------------
+# Data
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Row:
+    target: str          # "decode" (tok/s), "prefill" (tok/s) or "ttft" (s)
+    device: str
+    model: str
+    precision: str
+    engine: str
+    kind: str
+    measured: float
+    hardware: Hardware
+    llm: Model
+    prompt: int
+    output: int
+
+
+def _read(path: Path) -> list[dict]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
+    """Measurement rows as fit targets, the notes on excluded values, and the RTT rows."""
+    hw = {}
+    for r in _read(cal_dir / "hardware.csv"):
+        hw[r["hardware"]] = Hardware(name=r["hardware"], kind=r["kind"], mem_bandwidth_gbs=float(r["mem_bw_gbs"]),
+                                     peak_tflops=float(r["peak_tflops_fp16"]), memory_gb=float(r["mem_gb"]))
+    rows, excluded = [], []
+    for i, r in enumerate(_read(cal_dir / "measurements.csv"), start=2):
+        h = hw[r["hardware"]]
+        engine = "llama.cpp" if "llama.cpp" in r["software"] else "optimized"
+        m = Model(name=r["model"], params_b=float(r["params_b"]), bytes_per_param=float(r["bytes_per_param"]))
+        common = dict(device=r["hardware"], model=r["model"], precision=r["precision"], engine=engine,
+                      kind=h.kind, hardware=h, llm=m)
+        suspect = "SUSPECT" in r["notes"]
+        if r["decode_tok_s"]:
+            rows.append(Row(target="decode", measured=float(r["decode_tok_s"]), prompt=1,
+                            output=int(r["output_tokens"]), **common))
+        if r["prefill_tok_s"]:
+            if suspect and "SUSPECT prefill" in r["notes"]:
+                excluded.append(f"line {i}: {r['hardware']} {r['model']} {r['precision']} prefill "
+                                f"{r['prefill_tok_s']} tok/s (notes: SUSPECT prefill)")
+            else:
+                rows.append(Row(target="prefill", measured=float(r["prefill_tok_s"]),
+                                prompt=int(r["prompt_tokens"]), output=1, **common))
+        if r["ttft_ms"]:
+            rows.append(Row(target="ttft", measured=float(r["ttft_ms"]) / 1000.0,
+                            prompt=int(r["prompt_tokens"]), output=1, **common))
+    rtt = [r for r in _read(cal_dir / "rtt.csv")]
+    return rows, excluded, rtt
+
+
+def file_hashes(cal_dir: Path) -> dict[str, str]:
+    return {f: hashlib.sha256((cal_dir / f).read_bytes()).hexdigest() for f in FILES}
+
+
+# --------------------------------------------------------------------------------------------
+# Network fit (closed form)
+# --------------------------------------------------------------------------------------------
+
+def fit_network(rtt_rows: list[dict]) -> dict:
+    zero = [float(r["rtt_ms"]) for r in rtt_rows if float(r["distance_km"]) == 0]
+    fixed = float(np.mean(zero))
+    infl = [(float(r["rtt_ms"]) - fixed) * 200.0 / (2.0 * float(r["distance_km"]))
+            for r in rtt_rows if float(r["distance_km"]) > 0]
+    return {"fixed_ms": fixed, "route_inflation": float(np.median(infl))}
+
+
+def predict_rtt_ms(net: dict, distance_km: float) -> float:
+    return net["fixed_ms"] + 2.0 * distance_km * net["route_inflation"] / 200.0
+
+
+# --------------------------------------------------------------------------------------------
+# Compute/memory fit
+# --------------------------------------------------------------------------------------------
+
+# Free parameters: (engine, kind or None, name, start, lower, upper)
+FREE = [
+    ("llama.cpp", "datacenter_gpu", "bw_frac", 0.6, 0.05, 1.0),
+    ("llama.cpp", "desktop_gpu", "bw_frac", 0.8, 0.05, 1.0),
+    ("llama.cpp", "apple_silicon", "bw_frac", 0.8, 0.05, 1.0),
+    ("llama.cpp", "datacenter_gpu", "compute_frac", 0.4, 0.02, 2.0),
+    ("llama.cpp", "desktop_gpu", "compute_frac", 0.8, 0.02, 2.0),
+    ("llama.cpp", "apple_silicon", "compute_frac", 0.7, 0.02, 2.0),
+    ("llama.cpp", None, "quant_bw_eff", 0.8, 0.2, 1.0),
+    ("llama.cpp", None, "quant_compute_eff", 0.8, 0.2, 1.0),
+    ("llama.cpp", None, "pass_overhead_s", 0.002, 1e-5, 0.05),
+    ("optimized", "datacenter_gpu", "compute_frac", 0.6, 0.02, 1.0),
+    ("optimized", None, "pass_overhead_s", 0.002, 1e-5, 0.05),
+]
+
+
+def build_params(x: np.ndarray, net: dict, combine: str, bands: dict | None = None) -> dict:
+    """Parameter dict in the fitted_params.json layout from the free-parameter vector x."""
+    engines: dict = {e: {"kinds": {}, **ENGINE_CONSTANTS[e]} for e in ENGINE_CONSTANTS}
+    for (eng, kind, name, *_), v in zip(FREE, x):
+        target = engines[eng]["kinds"].setdefault(kind, {}) if kind else engines[eng]
+        target[name] = float(v)
+    engines["optimized"]["kinds"]["datacenter_gpu"].setdefault("bw_frac", OPTIMIZED_BW_FRAC)
+    for eng, e in engines.items():
+        kinds = e["kinds"]
+        # Kinds without data: geometric mean of the fitted kinds (documented in docs/estimator.md).
+        kinds["default"] = {k: float(np.exp(np.mean([np.log(v[k]) for v in kinds.values()])))
+                            for k in ("bw_frac", "compute_frac")}
+    return {"schema": 1, "combine": combine, "network": net, "engines": engines,
+            "bands": bands or {"network": [1.0, 1.0], "prefill": [1.0, 1.0], "decode": [1.0, 1.0]}}
+
+
+def predict(row: Row, params: dict) -> float:
+    """One row through the public `estimate` (used for the reports and the consistency test)."""
+    e = estimate(row.llm, row.hardware, prompt_tokens=row.prompt, output_tokens=row.output, batch=1,
+                 distance_km=0.0, engine=row.engine, access="none", params=params)
+    if row.target == "decode":
+        return e.decode_tokens_per_s
+    if row.target == "prefill":
+        return e.prefill_tokens_per_s
+    return e.breakdown["prefill"]
+
+
+class RowSet:
+    """All rows at once through the estimator's own stage formulas (`estimator._core`) on numpy
+    arrays: the same numbers as `predict` row by row (tested), ~1000x faster, so the fit and the
+    leave-one-out refits take seconds."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.rows = rows
+        f = lambda fn: np.array([fn(r) for r in rows], dtype=float)  # noqa: E731
+        self.params_b = f(lambda r: r.llm.params_b)
+        self.bpp = f(lambda r: r.llm.bytes_per_param)
+        self.bw = f(lambda r: r.hardware.mem_bandwidth_gbs)
+        self.peak = f(lambda r: r.hardware.peak_tflops)
+        self.mem = f(lambda r: r.hardware.memory_gb)
+        self.lowp = f(lambda r: est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param))
+        self.prompt = f(lambda r: r.prompt)
+        self.output = f(lambda r: r.output)
+        self.measured = f(lambda r: r.measured)
+        self.is_decode = np.array([r.target == "decode" for r in rows])
+        self.is_prefill = np.array([r.target == "prefill" for r in rows])
+
+    def predict(self, params: dict) -> np.ndarray:
+        eps = [est._engine_values(r.engine, r.kind, r.llm.bytes_per_param, params) for r in self.rows]
+        ep = {k: np.array([e[k] for e in eps], dtype=float)
+              for k in ("bw_frac", "compute_frac", "q_bw", "q_compute", "pass_overhead_s", "prefill_compute_scale")}
+        ep["tensor_parallel"] = False  # one device for every calibration row (checked in the tests)
+        out = est._core(params_b=self.params_b, active_b=self.params_b, bytes_per_param=self.bpp, loops=1.0,
+                        loop_kv_window=None, shape=est.model_shape(self.params_b), kv_bytes=2.0,
+                        bw_gbs=self.bw, peak_tflops=self.peak, device_mem_gb=self.mem, lowp=self.lowp, ep=ep,
+                        combine=params.get("combine", "max"), prompt=self.prompt, output=self.output, batch=1.0,
+                        forced_devices=1.0, max_devices=1.0, interconnect_gbs=1.0, link_latency_s=0.0,
+                        net_s=0.0, utilization=0.0, users=1.0)
+        return np.where(self.is_decode, out["decode_tokens_per_s"],
+                        np.where(self.is_prefill, self.prompt / out["prefill"], out["prefill"]))
+
+    def subset(self, keep: list[bool]) -> "RowSet":
+        return RowSet([r for r, k in zip(self.rows, keep) if k])
+
+
+def log_residuals(rs: RowSet, params: dict) -> np.ndarray:
+    return np.log(rs.predict(params) / rs.measured)
+
+
+def _used(rows: list[Row]) -> np.ndarray:
+    """Which free parameters the rows can inform (others stay at their start value)."""
+    keys = {(r.engine, r.kind) for r in rows}
+    engines = {r.engine for r in rows}
+    quant = {r.engine for r in rows if r.llm.bytes_per_param < ENGINE_CONSTANTS[r.engine]["native_min_bytes"]}
+    out = []
+    for eng, kind, name, *_ in FREE:
+        if kind is not None:
+            out.append((eng, kind) in keys)
+        elif name.startswith("quant"):
+            out.append(eng in quant)
+        else:
+            out.append(eng in engines)
+    return np.array(out)
+
+
+def fit(rows: list[Row], net: dict, combine: str, iters: int = 100) -> np.ndarray:
+    """Levenberg-Marquardt on log parameters; deterministic (fixed start, fixed schedule)."""
+    rs = RowSet(rows)
+    start = np.array([f[3] for f in FREE])
+    lo = np.log([f[4] for f in FREE])
+    hi = np.log([f[5] for f in FREE])
+    used = _used(rows)
+    z = np.log(start)
+
+    def resid(zz):
+        return log_residuals(rs, build_params(np.exp(zz), net, combine))
+
+    r = resid(z)
+    cost = float(r @ r)
+    lam = 1e-2
+    for _ in range(iters):
+        J = np.zeros((len(r), len(z)))
+        for j in np.flatnonzero(used):
+            dz = np.zeros_like(z)
+            dz[j] = 1e-5
+            J[:, j] = (resid(z + dz) - r) / 1e-5
+        c_prev = cost
+        A = J.T @ J
+        g = J.T @ r
+        improved = False
+        for _ in range(10):
+            step = -np.linalg.solve(A + lam * np.diag(np.diag(A) + 1e-9), g)
+            z_new = np.clip(z + step, lo, hi)
+            r_new = resid(z_new)
+            c_new = float(r_new @ r_new)
+            if c_new < cost - 1e-12:
+                z, r, cost, lam, improved = z_new, r_new, c_new, max(lam / 3, 1e-7), True
+                break
+            lam *= 4
+        if not improved or (c_prev - cost) < 1e-9 * max(cost, 1e-12):
+            break
+    return np.exp(z)
+
+
+# --------------------------------------------------------------------------------------------
+# Reporting
+# --------------------------------------------------------------------------------------------
+
+TARGET_NAMES = {"decode": "decode tok/s", "prefill": "prefill tok/s", "ttft": "TTFT s"}
+GROUPS = {"decode": ("decode",), "prefill/TTFT": ("prefill", "ttft")}
+
+
+def _pct(pred: float, meas: float) -> float:
+    return 100.0 * (pred - meas) / meas
+
+
+def row_table(rows: list[Row], preds: list[float]) -> str:
+    lines = [f"{'target':<14}{'device':<38}{'model':<12}{'prec':<7}{'engine':<10}{'predicted':>11}{'measured':>11}{'error':>9}"]
+    for r, p in zip(rows, preds):
+        lines.append(f"{TARGET_NAMES[r.target]:<14}{r.device[:37]:<38}{r.model:<12}{r.precision:<7}{r.engine:<10}"
+                     f"{p:>11.4g}{r.measured:>11.4g}{_pct(p, r.measured):>8.1f}%")
+    return "\n".join(lines)
+
+
+def medians(rows: list[Row], preds: list[float]) -> dict[str, float]:
+    out = {}
+    for g, targets in GROUPS.items():
+        errs = [abs(_pct(p, r.measured)) for r, p in zip(rows, preds) if r.target in targets]
+        out[g] = float(np.median(errs))
+    return out
+
+
+def leave_one_device_out(rows: list[Row], net: dict, combine: str) -> list[float]:
+    preds = [math.nan] * len(rows)
+    for dev in sorted({r.device for r in rows}):
+        train = [r for r in rows if r.device != dev]
+        x = fit(train, net, combine)
+        params = build_params(x, net, combine)
+        p = RowSet(rows).predict(params)
+        for i, r in enumerate(rows):
+            if r.device == dev:
+                preds[i] = float(p[i])
+    return preds
+
+
+def rtt_table(rtt_rows: list[dict], net: dict, loo: bool = False) -> tuple[str, list[float], list[float]]:
+    lines = [f"{'route':<52}{'km':>7}{'predicted':>11}{'measured':>10}{'error':>9}"]
+    errs, ratios = [], []
+    routes = [r for r in rtt_rows if float(r["distance_km"]) > 0]
+    for r in routes:
+        n = fit_network([x for x in rtt_rows if x is not r]) if loo else net
+        d, meas = float(r["distance_km"]), float(r["rtt_ms"])
+        p = predict_rtt_ms(n, d)
+        errs.append(abs(_pct(p, meas)))
+        ratios.append(meas / p)
+        name = f"{r['endpoint_a'].replace('IBM Cloud ', '')} - {r['endpoint_b'].replace('IBM Cloud ', '')}"
+        lines.append(f"{name:<52}{d:>7.0f}{p:>11.1f}{meas:>10.1f}{_pct(p, meas):>8.1f}%")
+    return "\n".join(lines), errs, ratios
+
+
+def _band(ratios) -> list[float]:
+    lo, hi = np.percentile(ratios, BAND_PERCENTILES)
+    return [round(float(min(lo, 1.0)), 4), round(float(max(hi, 1.0)), 4)]
+
+
+def _time_ratio(row: Row, pred: float) -> float:
+    """measured time / predicted time (rates are inverted)."""
+    return pred / row.measured if row.target in ("decode", "prefill") else row.measured / pred
+
+
+def _round(obj):
+    if isinstance(obj, float):
+        return float(f"{obj:.6g}")
+    if isinstance(obj, dict):
+        return {k: _round(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_round(v) for v in obj]
+    return obj
+
+
+def run(cal_dir: Path | None = None, verbose: bool = True) -> tuple[dict, str]:
+    """Fit everything; return (params dict ready for JSON, printed report)."""
+    cal_dir = cal_dir or calibration_dir()
+    rows, excluded, rtt_rows = load_rows(cal_dir)
+    out: list[str] = []
+    say = out.append
+    say(f"Calibration data: {cal_dir}")
+    say(f"{len(rows)} compute targets from measurements.csv, {len(rtt_rows)} RTT rows")
+    say("Excluded (SUSPECT in notes): " + ("; ".join(excluded) if excluded else "none"))
+    if len(excluded) != 3:
+        say(f"  note: the README mentions three SUSPECT prefill values; the notes flag {len(excluded)}.")
+
+    net = fit_network(rtt_rows)
+    say(f"\nNetwork: fixed {net['fixed_ms']:.3f} ms (0-km rows), route inflation {net['route_inflation']:.3f}")
+    tab, rtt_err, _ = rtt_table(rtt_rows, net)
+    _, rtt_loo_err, rtt_loo_ratios = rtt_table(rtt_rows, net, loo=True)
+    say(tab)
+
+    results = {}
+    for combine in ("max", "sum"):
+        x = fit(rows, net, combine)
+        params = build_params(x, net, combine)
+        preds = [predict(r, params) for r in rows]  # through the public API
+        loo = leave_one_device_out(rows, net, combine)
+        results[combine] = (x, preds, loo)
+    score = {c: float(np.mean(list(medians(rows, results[c][2]).values()))) for c in results}
+    combine = min(score, key=lambda c: (score[c], c))
+    x, preds, loo = results[combine]
+    say("\nCombining compute and memory bounds: leave-one-device-out mean of median |error| "
+        + ", ".join(f"{c} {score[c]:.1f}%" for c in sorted(score)) + f" -> using {combine!r}")
+
+    say("\nFitted parameters:")
+    for (eng, kind, name, *_), v in zip(FREE, x):
+        say(f"  {eng:<10} {kind or '(all kinds)':<16} {name:<18} {v:.4g}")
+
+    say("\nIn-sample errors (all rows fitted together):")
+    say(row_table(rows, preds))
+    say("\nLeave-one-device-out errors (each device predicted by a fit without it):")
+    say(row_table(rows, loo))
+
+    ins, cv = medians(rows, preds), medians(rows, loo)
+    ins["RTT"], cv["RTT"] = float(np.median(rtt_err)), float(np.median(rtt_loo_err))
+    say("\nMedian |error|        in-sample   leave-one-out   target")
+    for k, target in (("decode", 20), ("prefill/TTFT", 40), ("RTT", 20)):
+        say(f"  {k:<18}{ins[k]:>10.1f}%{cv[k]:>14.1f}%{target:>8}%")
+
+    ratios = {"decode": [], "prefill": []}
+    for r, p in zip(rows, loo):
+        ratios["decode" if r.target == "decode" else "prefill"].append(_time_ratio(r, p))
+    bands = {"network": _band(rtt_loo_ratios), "prefill": _band(ratios["prefill"]), "decode": _band(ratios["decode"])}
+    say("\nUncertainty bands (10th-90th percentile of leave-one-out measured/predicted time): "
+        + ", ".join(f"{k} x{v[0]:.2f}-x{v[1]:.2f}" for k, v in bands.items()))
+
+    params = build_params(x, net, combine, bands)
+    params["meta"] = {
+        "written_by": "python -m latency.calibrate",
+        "data_sha256": file_hashes(cal_dir),
+        "excluded": excluded,
+        "rows": {"compute": len(rows), "rtt_routes": sum(float(r["distance_km"]) > 0 for r in rtt_rows)},
+        "median_abs_error_pct": {"in_sample": ins, "leave_one_device_out": cv},
+        "combine_scores_pct": score,
+    }
+    params = _round(params)
+    report = "\n".join(out)
+    if verbose:
+        print(report)
+    return params, report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare with the committed JSON; write nothing")
+    args = ap.parse_args(argv)
+    params, _ = run()
+    text = json.dumps(params, indent=2, sort_keys=True) + "\n"
+    if args.check:
+        same = PARAMS_PATH.exists() and PARAMS_PATH.read_text(encoding="utf-8") == text
+        print(f"\n{PARAMS_PATH.name}: {'matches the fit' if same else 'DIFFERS from the fit'}")
+        return 0 if same else 1
+    PARAMS_PATH.write_text(text, encoding="utf-8")
+    print(f"\nwrote {PARAMS_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
