@@ -29,6 +29,13 @@ from latency.i18n import CONTENT_DIR, LANGS
 
 FEEL_FILE = CONTENT_DIR / "feel.yaml"
 FRAME_S = 1 / 30  # at most ~30 updates per second per stream; the eye cannot tell faster ones apart
+LIMIT_S = 20.0
+"""Longest a "Feel it" stream runs: long enough to feel a slow model, short enough to sit through."""
+
+# The time source used when a caller passes none. Tests swap in a FakeClock (its `sleep` and
+# itself as the clock) so a page run under AppTest streams instantly.
+SLEEP: Callable[[float], None] = time.sleep
+CLOCK: Callable[[], float] = time.monotonic
 
 
 @dataclass(frozen=True)
@@ -134,7 +141,7 @@ class Plan:
         return self.schedule[-1][0] if self.schedule else 0.0
 
 
-def plan(tokens: Sequence[str], pace: Pace, limit_s: float = math.inf) -> Plan:
+def plan(tokens: Sequence[str], pace: Pace, limit_s: float = LIMIT_S) -> Plan:
     """Due time of every token that appears within `limit_s` seconds.
 
     The pace is never changed to fit the limit (that would misstate the estimate); a stream
@@ -154,16 +161,19 @@ def plan(tokens: Sequence[str], pace: Pace, limit_s: float = math.inf) -> Plan:
 def play(
     plans: Sequence[Plan],
     *,
-    sleep: Callable[[float], None] = time.sleep,
-    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] | None = None,
+    clock: Callable[[], float] | None = None,
     frame_s: float = FRAME_S,
 ) -> Iterator[list[tuple[int, str]]]:
     """Play several plans against one clock: yields frames of ``(plan index, text)`` pieces.
 
     Each frame holds every token that has fallen due since the last one, in due order, so two
     scenarios race in real time (0.2 s against 3 s feels like it). Sleeps until the next due
-    time, never longer, and never less than `frame_s` between frames.
+    time, never longer, and never less than `frame_s` between frames. Without `sleep`/`clock`
+    the module's SLEEP and CLOCK are used.
     """
+    sleep = sleep or SLEEP
+    clock = clock or CLOCK
     events = sorted(
         (due, idx, order, tok)
         for idx, p in enumerate(plans)
@@ -191,8 +201,8 @@ def play(
 def stream(
     plan_: Plan,
     *,
-    sleep: Callable[[float], None] = time.sleep,
-    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] | None = None,
+    clock: Callable[[], float] | None = None,
     frame_s: float = FRAME_S,
 ) -> Iterator[str]:
     """One plan as a text generator for ``st.write_stream``: the TTFT pause, then the tokens."""
