@@ -427,7 +427,7 @@ def _core(*, params_b, active_b, bytes_per_param, loops, loop_kv_window, shape, 
 
     bw_frac = ep["bw_frac"] * ep["q_bw"]
     c_frac = ep["compute_frac"] * ep["q_compute"]
-    overhead = ep["pass_overhead_s"] * loops
+    overhead = ep["pass_overhead_s"]  # per forward pass (one step), however many loops or layers
 
     # Prefill: all prompt tokens of the batch in one pass.
     pre_tokens = batch * prompt

@@ -1,0 +1,111 @@
+"""The calibration script reproduces latency/fitted_params.json and meets the accuracy targets."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from latency import calibrate, estimator
+from latency.estimator import PARAMS_PATH, calibration_dir
+
+CAL = calibration_dir()
+pytestmark = pytest.mark.skipif(not (CAL / "measurements.csv").exists(),
+                                reason=f"calibration data not found at {CAL}")
+
+TARGETS = {"decode": 20.0, "prefill/TTFT": 40.0, "RTT": 20.0}  # issue 3: median |error| limits
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    params, report = calibrate.run(CAL, verbose=False)
+    return params, report
+
+
+@pytest.fixture(scope="module")
+def committed():
+    return json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
+
+
+def _close(a, b, path="") -> None:
+    if isinstance(a, dict):
+        assert set(a) == set(b), f"{path}: keys differ: {sorted(set(a) ^ set(b))}"
+        for k in a:
+            _close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _close(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) or isinstance(b, float):
+        assert math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-9), f"{path}: fit {a} != committed {b}"
+    else:
+        assert a == b, f"{path}: fit {a!r} != committed {b!r}"
+
+
+def test_rerun_reproduces_committed_parameters(fitted, committed):
+    _close(fitted[0], committed)
+
+
+def test_committed_parameters_were_fitted_on_these_files(committed):
+    assert committed["meta"]["data_sha256"] == calibrate.file_hashes(CAL)
+
+
+@pytest.mark.parametrize("kind", ["in_sample", "leave_one_device_out"])
+def test_median_errors_meet_the_targets(fitted, kind):
+    errors = fitted[0]["meta"]["median_abs_error_pct"][kind]
+    for target, limit in TARGETS.items():
+        assert errors[target] <= limit, f"{kind} {target}: {errors[target]:.1f}% > {limit}%"
+
+
+def test_report_prints_row_table_and_medians(fitted):
+    report = fitted[1]
+    assert "Leave-one-device-out errors" in report and "In-sample errors" in report
+    assert report.count("decode tok/s") >= 2 * 18 and "TTFT s" in report
+    assert "Median |error|" in report
+    assert "SUSPECT" in report
+
+
+def test_suspect_prefill_is_excluded_but_its_decode_is_kept():
+    rows, excluded, _ = calibrate.load_rows(CAL)
+    assert any("A100 80GB SXM4" in x and "F16" in x for x in excluded)
+    sxm_f16 = [r for r in rows if r.device == "NVIDIA A100 80GB SXM4" and r.precision == "F16"]
+    assert [r.target for r in sxm_f16] == ["decode"]
+
+
+def test_vectorised_rows_match_the_public_estimate(committed):
+    rows, _, _ = calibrate.load_rows(CAL)
+    fast = calibrate.RowSet(rows).predict(committed)
+    slow = np.array([calibrate.predict(r, committed) for r in rows])
+    assert np.allclose(fast, slow, rtol=1e-9)
+
+
+def test_every_calibration_row_runs_on_one_device():
+    rows, _, _ = calibrate.load_rows(CAL)
+    for r in rows:
+        e = estimator.estimate(r.llm, r.hardware, prompt_tokens=r.prompt, output_tokens=r.output, engine=r.engine)
+        assert e.devices_needed == 1, r
+
+
+def test_fitted_values_are_physical(committed):
+    for engine, e in committed["engines"].items():
+        assert 0 < e["pass_overhead_s"] < 0.02, engine
+        for kind, v in e["kinds"].items():
+            assert 0 < v["bw_frac"] <= 1.0, (engine, kind)
+            assert 0 < v["compute_frac"] <= 2.0, (engine, kind)  # GeForce peak is the FP32-accumulate rate
+    lo, hi = committed["bands"]["decode"]
+    assert lo < 1 < hi
+
+
+def test_calibration_dir_can_be_overridden(monkeypatch, tmp_path):
+    monkeypatch.setenv("LATENCY_CALIBRATION_DIR", str(tmp_path))
+    assert calibration_dir() == tmp_path
+
+
+def test_network_fit_is_closed_form():
+    rows = [{"distance_km": "0", "rtt_ms": "1"}, {"distance_km": "0", "rtt_ms": "3"},
+            {"distance_km": "1000", "rtt_ms": "17"}, {"distance_km": "2000", "rtt_ms": "42"}]
+    net = calibrate.fit_network(rows)
+    assert net["fixed_ms"] == 2.0
+    assert net["route_inflation"] == pytest.approx(np.median([1.5, 2.0]))

@@ -1,0 +1,134 @@
+"""Hardware / model / precision catalogs: they load, carry sources, and broken files are named."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from latency import Hardware, Model, estimate
+from latency.catalog import CONTENT_DIR, load_catalog
+from latency.errors import ContentError
+
+CAT = load_catalog()
+
+
+def test_catalog_sizes_and_required_entries():
+    assert len(CAT.hardware) >= 15
+    kinds = {h.kind for h in CAT.hardware.values()}
+    assert kinds == {"datacenter_gpu", "desktop_gpu", "apple_silicon", "integrated_gpu", "cpu", "mobile"}
+    for hid in ("a100-sxm-80gb", "h100-sxm", "h200-sxm", "b200", "l4", "l40s", "mi300x", "rtx-4090", "rtx-3090",
+                "laptop-rtx-4060", "apple-m2-ultra", "apple-m4-max", "epyc-9654-2s", "apple-a17-pro"):
+        assert hid in CAT.hardware, hid
+    for mid in ("gpt-4-class", "phi-4-reasoning-vision-15b", "iquest-coder-v1-40b-loop", "llama-3.1-8b",
+                "llama-3.1-70b", "llama-3.1-405b", "qwen3-235b-a22b", "deepseek-v3", "qwen2.5-0.5b"):
+        assert mid in CAT.models, mid
+
+
+@pytest.mark.parametrize("hid", sorted(CAT.hardware))
+def test_every_device_has_sources_and_typed_hardware(hid):
+    h = CAT.hardware[hid]
+    assert isinstance(h.hardware, Hardware)
+    assert h.source and all(s.startswith("https://") for s in h.source)
+    assert h.label("ko") and h.label("en")
+    if h.price_usd_per_hour is not None:
+        assert h.price_source and h.price_date and h.price_basis in ("cloud_on_demand", "amortised_purchase")
+
+
+@pytest.mark.parametrize("mid", sorted(CAT.models))
+def test_every_model_has_sources_and_runs_on_every_device(mid):
+    m = CAT.models[mid]
+    assert isinstance(m.model, Model) and m.source
+    assert m.model.layers, "presets carry their published layer count"
+    assert m.model.bytes_per_param == CAT.precisions[m.default_precision].bytes_per_param
+    for h in CAT.hardware.values():
+        e = estimate(m.model, h.hardware, distance_km=500)
+        assert math.isfinite(e.total_s) and e.total_s > 0
+
+
+def test_assumed_sizes_are_labelled():
+    gpt4 = CAT.models["gpt-4-class"]
+    assert gpt4.assumption is True
+    assert "rumour" in gpt4.note["en"].lower() or "assum" in gpt4.note["en"].lower()
+    assert "가정" in gpt4.note["ko"]
+    assert not CAT.models["llama-3.1-8b"].assumption
+
+
+def test_architectures_in_the_catalog():
+    loop = CAT.models["iquest-coder-v1-40b-loop"].model
+    assert loop.arch == "looped" and loop.loops == 2 and loop.loop_kv_window == 64
+    moe = CAT.models["qwen3-235b-a22b"].model
+    assert moe.arch == "moe" and moe.active_b == 22.0
+
+
+def test_precisions_have_real_bytes_per_param():
+    p = CAT.precisions
+    assert p["fp16"].bytes_per_param == 2.0 and p["fp8"].bytes_per_param == 1.0
+    assert p["q8_0"].bytes_per_param == pytest.approx(8.5 / 8)
+    assert 0.53 <= p["int4_awq"].bytes_per_param <= 0.56
+    assert p["q4_k_m"].bytes_per_param == pytest.approx(0.61, abs=0.01)
+    for x in p.values():
+        assert x.source and x.label("ko") and x.label("en")
+
+
+def test_model_at_another_precision():
+    m = CAT.models["llama-3.1-8b"].model_at("q4_k_m")
+    assert m.bytes_per_param == pytest.approx(0.611) and m.layers == 32
+
+
+# --- broken files are named ----------------------------------------------------------------
+
+@pytest.fixture
+def content_copy(tmp_path: Path) -> Path:
+    for f in ("hardware.yaml", "models.yaml", "precisions.yaml"):
+        shutil.copy(CONTENT_DIR / f, tmp_path / f)
+    return tmp_path
+
+
+def _edit(path: Path, fn) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    fn(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+BREAKAGES = [
+    ("hardware.yaml", lambda d: d["devices"][2].update(mem_bandwidth_gbs=-5), "devices[2].mem_bandwidth_gbs"),
+    ("hardware.yaml", lambda d: d["devices"][0].update(kind="tpu"), "devices[0].kind"),
+    ("hardware.yaml", lambda d: d["devices"][1].pop("source"), "devices[1].source"),
+    ("hardware.yaml", lambda d: d["devices"][3].update(name={"ko": "x"}), "devices[3].name.en"),
+    ("hardware.yaml", lambda d: d["devices"][4].update(memroy_gb=3), "devices[4].memroy_gb"),
+    ("hardware.yaml", lambda d: d["devices"][5].update(id=d["devices"][0]["id"]), "devices[5].id"),
+    ("models.yaml", lambda d: d["models"][0].update(params_b="big"), "models[0].params_b"),
+    ("models.yaml", lambda d: d["models"][1].update(default_precision="fp3"), "models[1].default_precision"),
+    ("models.yaml", lambda d: d["models"][2].update(architecture="moe"), "models[2].architecture"),
+    ("models.yaml", lambda d: d["models"][3].update(layers=0), "models[3].layers"),
+    ("precisions.yaml", lambda d: d["precisions"][0].update(bytes_per_param=0), "precisions[0].bytes_per_param"),
+]
+
+
+@pytest.mark.parametrize("file,breakage,path", BREAKAGES)
+def test_malformed_catalog_names_file_path_and_problem(content_copy, file, breakage, path):
+    _edit(content_copy / file, breakage)
+    with pytest.raises(ContentError) as info:
+        load_catalog(content_copy)
+    err = info.value
+    assert isinstance(err, ValueError)
+    assert err.file.endswith(file) and err.path == path and err.problem
+
+
+def test_not_yaml_and_missing_top_level(content_copy):
+    (content_copy / "hardware.yaml").write_text("devices: [unclosed", encoding="utf-8")
+    with pytest.raises(ContentError, match="hardware.yaml"):
+        load_catalog(content_copy)
+    (content_copy / "hardware.yaml").write_text("gpus: []\n", encoding="utf-8")
+    with pytest.raises(ContentError, match="devices"):
+        load_catalog(content_copy)
+
+
+def test_yaml_tags_are_not_executed(content_copy):
+    (content_copy / "precisions.yaml").write_text("precisions: !!python/object/apply:os.system ['true']\n")
+    with pytest.raises(ContentError, match="not valid YAML"):
+        load_catalog(content_copy)
