@@ -17,6 +17,8 @@ from latency.errors import ContentError
 from latency.scenario import clip_raw
 from pages._common import current_lang, page_strings, show_content_error
 
+# Icons are Material Symbols (bundled with Streamlit), not emoji: a browser without an emoji font
+# shows emoji as boxes.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
 
 
@@ -63,10 +65,10 @@ if term.original:
     st.caption(md(term.original))
 st.markdown(md(term.definition))
 with st.container(border=True):
-    st.subheader("⏱️ " + md(term.summary.heading), anchor="summary")
+    st.subheader(":material/timer: " + md(term.summary.heading), anchor="summary")
     st.markdown(md(term.summary.text))
     st.markdown(f"**→ {md(term.summary.takeaway)}**")
-st.page_link("pages/estimator.py", label=s("try_estimator"), icon="🧮", query_params={"lang": lang})
+st.page_link("pages/estimator.py", label=s("try_estimator"), icon=":material/calculate:", query_params={"lang": lang})
 
 # --- 2. the details, one tab each --------------------------------------------------------------
 st.header(s("deeper"), anchor="deeper")
@@ -78,24 +80,27 @@ tab_understand, tab_examples, tab_table, tab_why = st.tabs(
 with tab_understand:
     st.subheader(md(u.question), anchor=False)
     st.markdown(md(u.answer))
-    st.subheader("🍽️ " + md(u.analogy.heading), anchor=False)
+    st.subheader(":material/restaurant: " + md(u.analogy.heading), anchor=False)
     st.markdown(md(u.analogy.text))
-    st.subheader("⚙️ " + md(u.mechanism.heading), anchor=False)
+    st.subheader(":material/settings: " + md(u.mechanism.heading), anchor=False)
     st.markdown(md(u.mechanism.text))
 
 with tab_examples:
-    cols = st.columns(2)
-    for i, example in enumerate(ex.items):
-        with cols[i % 2].container(border=True):
-            st.markdown(f"**{md(example.title)}**")
-            st.markdown(md(example.text))
-            if example.budget_s is None:
-                st.caption(s("no_figure"))
-            else:
-                left, right = st.columns(2)
-                left.metric(s("budget_label", measure=s(f"measure_{example.measure}")), seconds(example.budget_s))
-                if example.abandon_s is not None:
+    for start in range(0, len(ex.items), 2):  # one row per pair, so a phone stacks them in order
+        for col, example in zip(st.columns(2), ex.items[start:start + 2]):
+            with col.container(border=True):
+                st.markdown(f"**{md(example.title)}**")
+                st.markdown(md(example.text))
+                if example.budget_s is None:
+                    st.caption(s("no_figure"))
+                    continue
+                if example.abandon_s is None:
+                    st.metric(s("budget_label"), seconds(example.budget_s))
+                else:
+                    left, right = st.columns(2)
+                    left.metric(s("budget_label"), seconds(example.budget_s))
                     right.metric(s("abandon_label"), seconds(example.abandon_s))
+                st.caption(s(f"measure_{example.measure}"))
 
 with tab_table:
     rows = cmp.rows
@@ -133,30 +138,30 @@ for use in term.uses.items:
         line += f" · [{s('source_link')}]({use.url})"
     st.markdown(line)
     if use.budget_s is not None:
-        st.badge(md(s("use_budget_badge", value=seconds(use.budget_s))), icon="⏱️", color="blue")
+        st.badge(md(s("use_budget_badge", value=seconds(use.budget_s))), icon=":material/timer:", color="blue")
 
 section_heading("role_tips", term.role_tips.heading)
 roles = {tip.id: tip for tip in term.role_tips.items}
 if st.session_state.get("learn_role") not in roles:  # e.g. after switching to a term with other roles
     st.session_state["learn_role"] = next(iter(roles))
 role = st.segmented_control(
-    s("role_label"), options=list(roles), format_func=lambda rid: roles[rid].role, key="learn_role", required=True
+    s("role_label"), options=list(roles), format_func=lambda rid: md(roles[rid].role), key="learn_role", required=True
 )
-st.info(md(roles[role].tip), icon="💡")
+st.info(md(roles[role].tip), icon=":material/lightbulb:")
 
 section_heading("misconceptions", term.misconceptions.heading)
 mis = term.misconceptions
 for item in mis.items:
     myth_col, fact_col = st.columns(2)
     with myth_col.container(border=True):
-        st.markdown(f"❌ **{md(mis.myth_label)}**  \n{md(item.myth)}")
+        st.markdown(f":red[:material/close:] **{md(mis.myth_label)}**  \n{md(item.myth)}")
     with fact_col.container(border=True):
-        st.markdown(f"✅ **{md(mis.fact_label)}**  \n{md(item.fact)}")
+        st.markdown(f":green[:material/check:] **{md(mis.fact_label)}**  \n{md(item.fact)}")
 
 section_heading("phrases", term.phrases.heading)
 for phrase in term.phrases.items:
     with st.container(border=True):
-        st.markdown(f"💬 {md(phrase.text)}")
+        st.markdown(f":material/forum: {md(phrase.text)}")
         if phrase.figure is not None:
             st.badge(md(s("figure_badge", label=phrase.figure.label, value=seconds(phrase.figure.value_s))),
                      color="gray")
@@ -166,7 +171,7 @@ def term_links(links: tuple[content.TermLink, ...]) -> None:
     """A link to the entry's page where one exists in this language, else the name and description."""
     for link in links:
         if link.term and content.has_term(link.term, lang, terms_dir):
-            st.page_link("pages/learn.py", label=link.name, icon="📖",
+            st.page_link("pages/learn.py", label=link.name, icon=":material/menu_book:",
                          query_params={"term": link.term, "lang": lang})
             st.caption(md(link.text))
         else:
