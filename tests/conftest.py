@@ -19,7 +19,7 @@ PAGES = {  # url_path -> page file, as app.py registers them
 DEFAULT_PAGE = "learn"  # app.py's default=True page
 
 
-def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: float = 30, state: dict | None = None):
+def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: float = 30):
     """Run the whole app (entry + one page) headless in AppTest, as a user opening that URL."""
     from streamlit.testing.v1 import AppTest
 
@@ -27,8 +27,6 @@ def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: fl
     at.query_params["lang"] = lang
     for key, value in (query or {}).items():
         at.query_params[key] = value
-    for key, value in (state or {}).items():  # e.g. a widget's value, as if the user had chosen it
-        at.session_state[key] = value
     # Run once first: before a run, AppTest resolves pages by file name and would run
     # pages/<x>.py on its own (legacy pages/ folder), without app.py, its language switch or
     # st.navigation. The default page ("learn") needs no switch.
