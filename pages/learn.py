@@ -171,7 +171,7 @@ def term_links(links: tuple[content.TermLink, ...]) -> None:
     """A link to the entry's page where one exists in this language, else the name and description."""
     for link in links:
         if link.term and content.has_term(link.term, lang, terms_dir):
-            st.page_link("pages/learn.py", label=link.name, icon=":material/menu_book:",
+            st.page_link("pages/learn.py", label=md(link.name), icon=":material/menu_book:",
                          query_params={"term": link.term, "lang": lang})
             st.caption(md(link.text))
         else:

@@ -141,3 +141,14 @@ def test_try_it_links_to_the_estimator_in_the_same_language(lang):
     at = run_page("learn", lang)
     (link,) = [p for p in at.page_link if p.proto.page == "estimator"]
     assert link.proto.query_string == f"lang={lang}"
+
+
+def test_term_missing_in_this_language_is_named_and_falls_back(terms):
+    """A term with only some of its language files: the others say so and show the default entry."""
+    shutil.copy(terms / f"inference-latency.{LANGS[0]}.yaml", terms / f"serving-optimization.{LANGS[0]}.yaml")
+    for lang in LANGS[1:]:
+        at = run_page("learn", lang, {"term": "serving-optimization"})
+        assert not at.exception and not at.error
+        (warning,) = at.warning
+        assert "serving-optimization" in warning.value
+        assert unescape(at.title[0].value) == content.load_term(content.DEFAULT_TERM, lang).title
