@@ -1,0 +1,290 @@
+"""Figure builders of the trade-off explorer: plain functions from numbers to plotly figures.
+
+Every piece of chart text (titles, axes, legend names, hover, labels) is passed in already in
+the page's language; nothing here knows a language. Lean on purpose: one heatmap trace per map
+(at most ~15 x 17 cells), arrays rather than one trace per point, shared look from
+`chart_style.base_layout` (Pretendard, so Korean renders inside the charts too).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from latency.chart_style import BUDGET_FILL, FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
+
+CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"], "responsive": True}
+"""plotly config for st.plotly_chart: no logo, no selection tools."""
+
+UNDER = "#059669"     # meets the budget
+OVER = "#dc2626"      # misses it
+NOFIT = "#cbd5e1"     # does not fit the hardware
+BUDGET_LINE = "#059669"
+RATIO_CLIP = 3.0      # colour scale: budget x 1/8 ... x 8 (log2 -3 ... 3)
+# Green (well under budget) -> pale at the budget -> red (well over). Log2 of latency / budget.
+RATIO_SCALE = [
+    [0.0, "#047857"], [0.35, "#6ee7b7"], [0.5, "#fefce8"], [0.65, "#fca5a5"], [1.0, "#991b1b"],
+]
+FmtS = Callable[[float], str]
+PRECISION_COLORS = ["#1e3a8a", "#2563eb", "#0891b2", "#10b981", "#f59e0b", "#dc2626", "#7c3aed"]
+
+
+def short_label(name: str, limit: int = 22) -> str:
+    """A device name short enough for an axis: vendor prefixes dropped, cut with an ellipsis."""
+    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD ", "Apple "):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+            break
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+
+
+def ratio_ticks() -> tuple[list[float], list[str]]:
+    vals = [-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0]
+    text = ["×⅛", "×¼", "×½", "×1", "×2", "×4", "×8"]
+    return vals, text
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A marked cell: row index, column index, marker symbol, legend name, colour."""
+
+    row: int
+    col: int
+    symbol: str
+    name: str
+    color: str
+
+
+def budget_heatmap(
+    ratio: np.ndarray,
+    *,
+    x_labels: Sequence[str],
+    y_labels: Sequence[str],
+    hover: Sequence[Sequence[str]],
+    marks: Sequence[Mark],
+    names: Mapping[str, str],
+    row_px: int = 30,
+) -> go.Figure:
+    """Latency / budget per cell, green under and red over (log scale, clipped at ×1/8 and ×8).
+
+    ratio: (rows, cols), nan where the model does not fit (drawn grey). hover: per-cell text
+    (rows x cols), already formatted. marks: cells to mark (cheapest, current, ...).
+    names: x_title, y_title, colorbar, nofit.
+    """
+    r = np.asarray(ratio, dtype=float)
+    z = np.clip(np.log2(np.where(np.isfinite(r) & (r > 0), r, np.nan)), -RATIO_CLIP, RATIO_CLIP)
+    hov = np.asarray(hover, dtype=object)
+    fig = go.Figure()
+    nofit = np.where(np.isfinite(r), np.nan, 0.0)
+    if np.isfinite(nofit).any():
+        fig.add_trace(go.Heatmap(
+            z=nofit, x=list(x_labels), y=list(y_labels), colorscale=[[0, NOFIT], [1, NOFIT]], showscale=False,
+            customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1, name=names["nofit"]))
+    vals, text = ratio_ticks()
+    fig.add_trace(go.Heatmap(
+        z=z, x=list(x_labels), y=list(y_labels), colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
+        zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
+        colorbar=dict(title=dict(text=names["colorbar"], side="right"), tickvals=vals, ticktext=text,
+                      thickness=12, len=0.9, x=1.0, xpad=4)))
+    for m in marks:
+        fig.add_trace(go.Scatter(
+            x=[x_labels[m.col]], y=[y_labels[m.row]], mode="markers", name=m.name,
+            marker=dict(symbol=m.symbol, size=15, color=m.color, line=dict(color="white" if "open" not in m.symbol else m.color, width=1.5)),
+            customdata=[hov[m.row, m.col]], hovertemplate="%{customdata}<extra></extra>"))
+    height = max(260, row_px * len(y_labels) + 150)
+    base_layout(fig, height=height)
+    fig.update_layout(showlegend=bool(marks), legend=dict(orientation="h", y=1.01, yanchor="bottom", x=0))
+    fig.update_xaxes(title_text=names["x_title"], type="category", tickangle=0, fixedrange=True, automargin=True)
+    fig.update_yaxes(title_text=names.get("y_title"), type="category", autorange="reversed", fixedrange=True,
+                     automargin=True)
+    return fig
+
+
+def concurrency_figure(
+    users: Sequence[float],
+    per_user_tps: Sequence[float],
+    throughput_tps: Sequence[float],
+    latency_s: Sequence[float],
+    *,
+    budget_s: float,
+    current_users: float,
+    current_latency_s: float,
+    queue_from: float | None,
+    plateau_at: float | None,
+    names: Mapping[str, str],
+    fmt_s: FmtS,
+    height: int = 560,
+) -> go.Figure:
+    """Top: per-user tokens/s (left axis) and the server's total tokens/s (right axis) against
+    concurrent users. Bottom: the chosen latency (TTFT or whole answer) with the budget line.
+    Vertical lines: where throughput levels off and where the batch is full and queueing starts.
+
+    names: x_title, per_user, throughput, latency, y_speed, y_throughput, y_latency, budget,
+    plateau, queue, current.
+    """
+    u = np.asarray(users, dtype=float)
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.55, 0.45],
+                        specs=[[{"secondary_y": True}], [{}]])
+    fig.add_trace(go.Scatter(x=u, y=per_user_tps, name=names["per_user"], mode="lines",
+                             line=dict(color=STAGE_COLORS["decode"], width=3),
+                             hovertemplate="%{x:,.0f} · %{y:,.1f}<extra>" + names["per_user"] + "</extra>"),
+                  row=1, col=1, secondary_y=False)
+    fig.add_trace(go.Scatter(x=u, y=throughput_tps, name=names["throughput"], mode="lines",
+                             line=dict(color=STAGE_COLORS["prefill"], width=2, dash="dash"),
+                             hovertemplate="%{x:,.0f} · %{y:,.0f}<extra>" + names["throughput"] + "</extra>"),
+                  row=1, col=1, secondary_y=True)
+    lat = np.asarray(latency_s, dtype=float)
+    fig.add_trace(go.Scatter(x=u, y=lat, name=names["latency"], mode="lines",
+                             line=dict(color=STAGE_COLORS["queue"], width=3), customdata=[fmt_s(v) for v in lat],
+                             hovertemplate="%{x:,.0f} · %{customdata}<extra>" + names["latency"] + "</extra>"),
+                  row=2, col=1)
+    fig.add_trace(go.Scatter(x=[u.min(), u.max()], y=[budget_s, budget_s], mode="lines", name=names["budget"],
+                             line=dict(color=BUDGET_LINE, width=2, dash="dot"), hoverinfo="skip"), row=2, col=1)
+    fig.add_trace(go.Scatter(x=[current_users], y=[current_latency_s], mode="markers", name=names["current"],
+                             marker=dict(color=HIGHLIGHT, size=12, line=dict(color="white", width=2)),
+                             customdata=[fmt_s(current_latency_s)],
+                             hovertemplate="%{x:,.0f} · %{customdata}<extra>" + names["current"] + "</extra>"),
+                  row=2, col=1)
+    for x, label, color in ((plateau_at, names["plateau"], "#6b7280"), (queue_from, names["queue"], HIGHLIGHT)):
+        if x is None or not (u.min() <= x <= u.max()):
+            continue
+        for row in (1, 2):
+            fig.add_vline(x=x, line=dict(color=color, width=1.5, dash="dash"), row=row, col=1)
+        fig.add_annotation(x=math.log10(x), y=1.0, xref="x", yref="paper", text=label, showarrow=False,
+                           yanchor="bottom", xanchor="center", font=dict(size=11, color=color, family=FONT_FAMILY))
+    base_layout(fig, height=height)
+    fig.update_layout(legend=dict(orientation="h", y=-0.12, yanchor="top", x=0), margin=dict(t=40, b=10))
+    fig.update_xaxes(type="log", row=1, col=1)
+    fig.update_xaxes(type="log", title_text=names["x_title"], row=2, col=1)
+    fig.update_yaxes(title_text=names["y_speed"], rangemode="tozero", row=1, col=1, secondary_y=False)
+    fig.update_yaxes(title_text=names["y_throughput"], rangemode="tozero", showgrid=False, row=1, col=1,
+                     secondary_y=True)
+    fig.update_yaxes(title_text=names["y_latency"], type="log", row=2, col=1)
+    return fig
+
+
+def pareto_figure(
+    labels: Sequence[str],
+    cost: Sequence[float],
+    latency_s: Sequence[float],
+    meets: Sequence[bool],
+    front: Sequence[int],
+    *,
+    hover: Sequence[str],
+    current: int | None,
+    budget_s: float,
+    names: Mapping[str, str],
+    height: int = 440,
+) -> go.Figure:
+    """Latency against cost per 1,000 answers, one point per device (log-log), the Pareto front
+    as a step line. names: x_title, y_title, meets, misses, front, budget, current."""
+    c = np.asarray(cost, dtype=float)
+    lt = np.asarray(latency_s, dtype=float)
+    ok = np.asarray(meets, dtype=bool)
+    hov = np.asarray(hover, dtype=object)
+    lab = np.asarray(labels, dtype=object)
+    fig = go.Figure()
+    if len(front) > 0:
+        fig.add_trace(go.Scatter(x=c[list(front)], y=lt[list(front)], mode="lines", line_shape="hv",
+                                 name=names["front"], line=dict(color="#111827", width=1.5, dash="dot"),
+                                 hoverinfo="skip"))
+    for mask, name, color, symbol in ((ok, names["meets"], UNDER, "circle"), (~ok, names["misses"], "#6b7280", "circle-open")):
+        if not mask.any():
+            continue
+        fig.add_trace(go.Scatter(
+            x=c[mask], y=lt[mask], mode="markers+text", name=name, text=lab[mask], textposition="top center",
+            textfont=dict(size=10), marker=dict(color=color, size=10, symbol=symbol, line=dict(width=1.5, color=color)),
+            customdata=hov[mask], hovertemplate="%{customdata}<extra></extra>", cliponaxis=False))
+    if current is not None and math.isfinite(c[current]):
+        fig.add_trace(go.Scatter(x=[c[current]], y=[lt[current]], mode="markers", name=names["current"],
+                                 marker=dict(symbol="circle-open", size=20, color=HIGHLIGHT, line=dict(width=2.5)),
+                                 customdata=[hov[current]], hovertemplate="%{customdata}<extra></extra>"))
+    finite = np.isfinite(c) & np.isfinite(lt)
+    xs = c[finite]
+    if xs.size:
+        fig.add_trace(go.Scatter(x=[xs.min() / 1.5, xs.max() * 1.5], y=[budget_s, budget_s], mode="lines",
+                                 name=names["budget"], line=dict(color=BUDGET_LINE, width=2, dash="dash"),
+                                 hoverinfo="skip"))
+    base_layout(fig, height=height)
+    fig.update_xaxes(type="log", title_text=names["x_title"])
+    fig.update_yaxes(type="log", title_text=names["y_title"])
+    return fig
+
+
+def memory_figure(
+    contexts: Sequence[int],
+    series: Mapping[str, Sequence[float]],
+    *,
+    labels: Mapping[str, str],
+    device_gb: float,
+    device_label: str,
+    current_context: int,
+    names: Mapping[str, str],
+    height: int = 400,
+) -> go.Figure:
+    """Memory needed against context length, one line per precision, the device's memory as a
+    horizontal line. names: x_title, y_title, current, hover (a plotly hovertemplate using
+    %{x} for the context and %{y} for GB)."""
+    x = np.asarray(contexts, dtype=float)
+    fig = go.Figure()
+    for k, (pid, ys) in enumerate(series.items()):
+        fig.add_trace(go.Scatter(x=x, y=ys, mode="lines+markers", name=labels[pid],
+                                 line=dict(color=PRECISION_COLORS[k % len(PRECISION_COLORS)], width=2),
+                                 hovertemplate=names["hover"] + "<extra>" + labels[pid] + "</extra>"))
+    fig.add_trace(go.Scatter(x=[x.min(), x.max()], y=[device_gb, device_gb], mode="lines+text",
+                             name=device_label, text=["", device_label], textposition="top left",
+                             line=dict(color="#111827", width=1.5, dash="dash"), hoverinfo="skip", showlegend=False))
+    fig.add_vline(x=current_context, line=dict(color=HIGHLIGHT, width=1.5, dash="dot"))
+    fig.add_annotation(x=math.log10(current_context), y=1.0, xref="x", yref="paper", text=names["current"],
+                       showarrow=False, yanchor="bottom", font=dict(size=11, color=HIGHLIGHT, family=FONT_FAMILY))
+    base_layout(fig, height=height)
+    fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top", x=0), margin=dict(t=30, b=10))
+    fig.update_xaxes(type="log", title_text=names["x_title"], tickvals=list(x),
+                     ticktext=[f"{int(v / 1024)}k" for v in x])
+    fig.update_yaxes(type="log", title_text=names["y_title"])
+    return fig
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One input of the tornado: its name and the latency one notch down / up (None: no notch)."""
+
+    name: str
+    low_s: float | None
+    high_s: float | None
+    low_text: str
+    high_text: str
+
+
+def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, str], fmt_s: FmtS,
+                   row_px: int = 46) -> go.Figure:
+    """Horizontal bars from the current latency to the latency with one input one notch lower
+    (blue) or higher (orange); largest effect on top. names: x_title, low, high, base."""
+    fig = go.Figure()
+    ys = [b.name for b in bars]
+    for side, color, key in (("low", "#2563eb", "low"), ("high", "#f59e0b", "high")):
+        vals = [getattr(b, f"{side}_s") for b in bars]
+        delta = [(v - base_s) if v is not None else None for v in vals]
+        text = [getattr(b, f"{side}_text") if v is not None else "" for b, v in zip(bars, vals)]
+        fig.add_trace(go.Bar(
+            y=ys, x=delta, base=[base_s] * len(bars), orientation="h", name=names[key], marker_color=color,
+            text=text, textposition="auto", insidetextanchor="middle", textfont=dict(size=11),
+            customdata=[f"{t}: {fmt_s(v)}" if v is not None else "" for t, v in zip(text, vals)],
+            hovertemplate="%{customdata}<extra></extra>"))
+    fig.add_vline(x=base_s, line=dict(color="#111827", width=1.5))
+    base_layout(fig, height=max(240, row_px * len(bars) + 120))
+    fig.update_layout(barmode="overlay", bargap=0.35, uniformtext=dict(minsize=9, mode="hide"))
+    fig.update_xaxes(title_text=names["x_title"], zeroline=False)
+    fig.update_yaxes(autorange="reversed", automargin=True, fixedrange=True)
+    fig.add_annotation(x=base_s, y=1.0, yref="paper", text=names["base"], showarrow=False, yanchor="bottom",
+                       font=dict(size=11, family=FONT_FAMILY))
+    return fig
+
+
+__all__ = ["CONFIG", "Mark", "Bar", "budget_heatmap", "concurrency_figure", "pareto_figure", "memory_figure",
+           "tornado_figure", "short_label", "ratio_ticks", "BUDGET_FILL"]

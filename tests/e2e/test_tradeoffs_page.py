@@ -1,0 +1,96 @@
+"""The trade-off explorer in a real browser: charts render with Korean glyphs, a control changes
+them and the URL, the CSV downloads with the estimator's columns, and the page fits a phone."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from tests.e2e.conftest import PHONE, open_app, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+HANGUL = lambda text: any("\uac00" <= ch <= "\ud7a3" for ch in text)  # noqa: E731
+
+
+def tall_shot(page, name: str) -> None:
+    """A screenshot of the whole page: Streamlit scrolls inside its main container, so grow the
+    viewport to the content's height first (capped), then put it back."""
+    size = page.viewport_size
+    height = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": min(int(height) + 40, 7000)})
+    wait_idle(page)
+    shot(page, name, full_page=False)
+    page.set_viewport_size(size)
+
+
+def _charts(page):
+    return page.locator("[data-testid=stPlotlyChart]")
+
+
+def test_korean_desktop_renders_every_tab(page, app_url):
+    open_app(page, app_url, "tradeoffs", lang="ko")
+    assert HANGUL(page.locator("h1").first.inner_text())
+    assert page.locator("[data-testid=stException]").count() == 0
+    # First tab: two budget maps, with Korean axis text drawn in the web font.
+    _charts(page).first.wait_for()
+    page.evaluate("document.fonts.ready")
+    assert page.evaluate("document.fonts.check('13px Pretendard', '모델 크기')")
+    svg_text = page.locator("[data-testid=stPlotlyChart] .xtitle").first.text_content()
+    assert HANGUL(svg_text), svg_text
+    family = page.locator("[data-testid=stPlotlyChart] .xtitle").first.evaluate("el => getComputedStyle(el).fontFamily")
+    assert "Pretendard" in family, family
+    tall_shot(page, "tradeoffs-ko-desktop")
+    tabs = page.locator("[data-testid=stTab]")
+    assert tabs.count() == 6
+    for k, name in ((1, "concurrency"), (2, "cost"), (4, "tornado")):
+        tabs.nth(k).click()
+        panel = page.locator("[data-testid=stTabPanel]:visible")  # the open tab's panel
+        panel.locator("[data-testid=stPlotlyChart]").first.wait_for()
+        tall_shot(page, f"tradeoffs-ko-desktop-{name}")
+    assert page.locator("[data-testid=stException]").count() == 0
+
+
+def test_concurrency_input_changes_url_and_verdict(page, app_url):
+    open_app(page, app_url, "tradeoffs", lang="en", concurrency="10", use_case="sla_2s")
+    page.wait_for_url("**concurrency=10**")
+    verdict = page.locator("[data-testid=stAlert]").first.inner_text()
+    box = page.get_by_role("spinbutton", name="Concurrent users")
+    box.fill("800")
+    box.press("Enter")
+    wait_idle(page)
+    page.wait_for_url("**concurrency=800**")
+    page.locator("[data-testid=stAlert]", has_text="800 users").first.wait_for()
+    assert page.locator("[data-testid=stAlert]").first.inner_text() != verdict
+    assert not HANGUL(page.locator("[data-testid=stMain]").inner_text())
+
+
+def test_csv_download_has_estimator_columns(page, app_url):
+    open_app(page, app_url, "tradeoffs", lang="en")
+    page.locator("[data-testid=stTab]").nth(5).click()
+    button = page.get_by_role("button", name="Download the compared scenarios (CSV)")
+    with page.expect_download() as info:
+        button.click()
+    data = open(info.value.path(), encoding="utf-8-sig").read()
+    rows = list(csv.DictReader(io.StringIO(data)))
+    assert len(rows) > 50
+    for col in ("model_size_b", "hardware_id", "ttft_s", "total_s", "memory_gb", "cost_usd_per_1k_answers"):
+        assert col in rows[0]
+
+
+def test_phone_width(browser, app_url):
+    context = browser.new_context(viewport=PHONE, locale="ko-KR")
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    open_app(pg, app_url, "tradeoffs", lang="en")
+    _charts(pg).first.wait_for()
+    # Nothing wider than the screen: the page does not scroll sideways.
+    overflow = pg.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, overflow
+    tall_shot(pg, "tradeoffs-en-phone")
+    pg.locator("[data-testid=stTab]").nth(4).click()
+    pg.locator("[data-testid=stTabPanel]:visible [data-testid=stPlotlyChart]").first.wait_for()
+    tall_shot(pg, "tradeoffs-en-phone-tornado")
+    context.close()
