@@ -11,8 +11,25 @@ from latency import i18n
 from latency.errors import ContentError
 
 
+def _ensure_entry_runs() -> None:
+    """Make a deep link on a fresh server run app.py, not the page file alone.
+
+    Because a folder named ``pages/`` exists (the design card fixes that name), Streamlit starts
+    in its old multipage mode and runs ``pages/<name>.py`` directly until some session has called
+    ``st.navigation``: no language switch, a sidebar listing raw file names. Streamlit's own
+    ``st.navigation`` leaves that mode by clearing this flag; we do the same and rerun, so the
+    entry file takes over from the very first request.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def current_lang() -> str:
     """The language chosen in app.py's switch (Korean by default)."""
+    _ensure_entry_runs()
     return st.session_state.get("lang", i18n.DEFAULT_LANG)
 
 
@@ -30,6 +47,7 @@ def _mtime_ns(area: str) -> int:
 def ui(area: str, lang: str | None = None) -> i18n.Strings:
     """UI strings of `area` in the current language; raises ContentError if the file is broken."""
     lang = lang or current_lang()
+    _ensure_entry_runs()
     table = _load_area(area, _mtime_ns(area))
     return i18n.Strings(area=area, lang=lang, table={k: v[lang] for k, v in table.items()})
 

@@ -7,6 +7,7 @@ elsewhere the tests skip with the reason.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -40,10 +41,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url():
+@contextlib.contextmanager
+def streamlit_server(log_name: str = "streamlit.log"):
+    """Start `streamlit run app.py` on a free loopback port; yield its URL once healthy."""
     port = _free_port()
-    log = open(ARTIFACTS.mkdir(parents=True, exist_ok=True) or ARTIFACTS / "streamlit.log", "w")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / log_name, "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
          "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
@@ -64,13 +67,21 @@ def app_url():
     else:
         proc.kill()
         pytest.fail("streamlit did not become healthy within 60 s")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    with streamlit_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
