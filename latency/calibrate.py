@@ -1,7 +1,12 @@
 """Fit the estimator's free parameters on shared/calibration/ and write latency/fitted_params.json.
 
-    python -m latency.calibrate            # fit, print the error tables, write the JSON
-    python -m latency.calibrate --check    # fit and compare with the committed JSON, write nothing
+    python -m latency.calibrate            # fit, print the error tables, write the two JSON files
+    python -m latency.calibrate --check    # fit and compare with both committed files, write nothing
+
+Two files are written: latency/fitted_params.json (what the estimator loads) and
+latency/calibration_report.json (every row's measured, in-sample and leave-one-device-out
+predicted value, the RTT routes and the excluded values), which the "How the estimate works" page
+shows, so the app can show its error table without ../shared/calibration/ being present.
 
 What is fitted (everything else in the estimator is a cited constant):
   network    fixed_ms = mean RTT of the 0-km (same-metro) rows; route_inflation = median over
@@ -34,6 +39,8 @@ import numpy as np
 
 from . import estimator as est
 from .estimator import PARAMS_PATH, Hardware, Model, calibration_dir, estimate
+
+REPORT_PATH = PARAMS_PATH.with_name("calibration_report.json")
 
 FILES = ("measurements.csv", "hardware.csv", "rtt.csv")
 FIT_KINDS = ("datacenter_gpu", "desktop_gpu", "apple_silicon")
@@ -74,6 +81,18 @@ def _read(path: Path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
+def _suspect_prefill(r: dict) -> bool:
+    """A measurements.csv row whose notes flag its prefill value as SUSPECT (excluded from the fit)."""
+    return bool(r["prefill_tok_s"]) and "SUSPECT prefill" in r["notes"]
+
+
+def excluded_values(cal_dir: Path) -> list[dict]:
+    """The values the fit leaves out, as data (the report and the app show them)."""
+    return [{"line": i, "device": r["hardware"], "model": r["model"], "precision": r["precision"],
+             "target": "prefill", "measured": float(r["prefill_tok_s"])}
+            for i, r in enumerate(_read(cal_dir / "measurements.csv"), start=2) if _suspect_prefill(r)]
+
+
 def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
     """Measurement rows as fit targets, the notes on excluded values, and the RTT rows."""
     hw = {}
@@ -87,12 +106,11 @@ def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
         m = Model(name=r["model"], params_b=float(r["params_b"]), bytes_per_param=float(r["bytes_per_param"]))
         common = dict(device=r["hardware"], model=r["model"], precision=r["precision"], engine=engine,
                       kind=h.kind, hardware=h, llm=m)
-        suspect = "SUSPECT" in r["notes"]
         if r["decode_tok_s"]:
             rows.append(Row(target="decode", measured=float(r["decode_tok_s"]), prompt=1,
                             output=int(r["output_tokens"]), **common))
         if r["prefill_tok_s"]:
-            if suspect and "SUSPECT prefill" in r["notes"]:
+            if _suspect_prefill(r):
                 excluded.append(f"line {i}: {r['hardware']} {r['model']} {r['precision']} prefill "
                                 f"{r['prefill_tok_s']} tok/s (notes: SUSPECT prefill)")
             else:
@@ -345,9 +363,58 @@ def _round(obj):
     return obj
 
 
+def _route_name(endpoint: str) -> str:
+    return endpoint.replace("IBM Cloud ", "")
+
+
+def report_data(cal_dir: Path, rows: list[Row], preds: list[float], loo: list[float], rtt_rows: list[dict],
+                net: dict) -> dict:
+    """latency/calibration_report.json: every fitted row with its measured, in-sample and
+    leave-one-device-out predicted value; every route with its measured, fitted and
+    leave-one-route-out RTT; the same-metro rows behind the fixed term; the excluded values.
+    Targets: decode and prefill in tokens/s, ttft in seconds (the value compared in the fit);
+    tokens: generated tokens of a decode row, prompt tokens of a prefill or TTFT row."""
+    compute = [{"target": r.target, "device": r.device, "model": r.model, "precision": r.precision,
+                "engine": r.engine, "kind": r.kind, "measured": r.measured,
+                "tokens": r.output if r.target == "decode" else r.prompt,
+                "predicted": p, "predicted_loo": q} for r, p, q in zip(rows, preds, loo)]
+    routes = []
+    for r in rtt_rows:
+        d = float(r["distance_km"])
+        if d > 0:
+            loo_net = fit_network([x for x in rtt_rows if x is not r])
+            routes.append({"from": _route_name(r["endpoint_a"]), "to": _route_name(r["endpoint_b"]),
+                           "distance_km": d, "measured_ms": float(r["rtt_ms"]),
+                           "predicted_ms": predict_rtt_ms(net, d), "predicted_loo_ms": predict_rtt_ms(loo_net, d)})
+    same_metro = [{"from": _route_name(r["endpoint_a"]), "to": _route_name(r["endpoint_b"]),
+                   "measured_ms": float(r["rtt_ms"])} for r in rtt_rows if float(r["distance_km"]) == 0]
+    return _round({"schema": 1, "written_by": "python -m latency.calibrate", "data_sha256": file_hashes(cal_dir),
+                   "compute_rows": compute, "rtt_routes": routes, "rtt_same_metro": same_metro,
+                   "excluded": excluded_values(cal_dir)})
+
+
+_FIT_CACHE: dict[tuple, tuple[dict, str, dict]] = {}
+
+
+def fit_all(cal_dir: Path | None = None) -> tuple[dict, str, dict]:
+    """(fitted_params.json dict, printed report, calibration_report.json dict). Deterministic, so
+    cached per directory and file contents (the tests that need it share one fit)."""
+    cal_dir = cal_dir or calibration_dir()
+    key = (str(cal_dir), tuple(sorted(file_hashes(cal_dir).items())))
+    if key not in _FIT_CACHE:
+        _FIT_CACHE[key] = _fit_all(cal_dir)
+    return _FIT_CACHE[key]
+
+
 def run(cal_dir: Path | None = None, verbose: bool = True) -> tuple[dict, str]:
     """Fit everything; return (params dict ready for JSON, printed report)."""
-    cal_dir = cal_dir or calibration_dir()
+    params, report, _ = fit_all(cal_dir)
+    if verbose:
+        print(report)
+    return params, report
+
+
+def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     rows, excluded, rtt_rows = load_rows(cal_dir)
     out: list[str] = []
     say = out.append
@@ -408,25 +475,34 @@ def run(cal_dir: Path | None = None, verbose: bool = True) -> tuple[dict, str]:
         "combine_scores_pct": score,
     }
     params = _round(params)
-    report = "\n".join(out)
-    if verbose:
-        print(report)
-    return params, report
+    return params, "\n".join(out), report_data(cal_dir, rows, preds, loo, rtt_rows, net)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed JSON; write nothing")
     args = ap.parse_args(argv)
-    params, _ = run()
-    text = json.dumps(params, indent=2, sort_keys=True) + "\n"
+    params, text, report = fit_all()
+    print(text)
+    files = {PARAMS_PATH: params, REPORT_PATH: report}
     if args.check:
-        same = PARAMS_PATH.exists() and PARAMS_PATH.read_text(encoding="utf-8") == text
-        print(f"\n{PARAMS_PATH.name}: {'matches the fit' if same else 'DIFFERS from the fit'}")
-        return 0 if same else 1
-    PARAMS_PATH.write_text(text, encoding="utf-8")
-    print(f"\nwrote {PARAMS_PATH}")
+        ok = True
+        for path, data in files.items():
+            same = path.exists() and path.read_text(encoding="utf-8") == to_json(data)
+            print(f"\n{path.name}: {'matches the fit' if same else 'DIFFERS from the fit'}", end="")
+            ok = ok and same
+        print()
+        return 0 if ok else 1
+    for path, data in files.items():
+        path.write_text(to_json(data), encoding="utf-8")
+        print(f"\nwrote {path}", end="")
+    print()
     return 0
+
+
+def to_json(data: dict) -> str:
+    """The committed form of both files (sorted keys, 2-space indent, trailing newline)."""
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
 if __name__ == "__main__":
