@@ -4,16 +4,22 @@ Every piece of chart text (titles, axes, legend names, hover, labels) is passed 
 the page's language; nothing here knows a language. Times are seconds; `fmt_s` turns a number
 of seconds into display text (e.g. "0.82초" / "0.82 s") so hover text matches the metrics.
 
-Lean on purpose (a slider move redraws all of them): few traces, arrays rather than one trace
-per point, labels as text traces rather than annotations (annotations on log axes need log10
-coordinates, a classic plotly trap), and the shared look from `chart_style.base_layout`.
+Lean on purpose, because a slider move redraws all of them:
+- each figure is built in one go from plain dicts (`_figure`), without plotly's per-property
+  validation, which costs 10-50 ms a figure (most of it re-validating the template that
+  `chart_style.base_layout` sets). The shared look is still `base_layout`'s: it is applied once to
+  an empty figure and its layout reused (`_style`). tests/test_charts.py re-validates every
+  figure with plotly's validators, so a typo in a property name still fails a test;
+- few traces (arrays rather than one trace per point), labels as text traces or paper-anchored
+  annotations (annotations at data positions on log axes need log10 coordinates, a plotly trap).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -25,8 +31,36 @@ NOFIT_COLOR = "#94a3b8"
 BUDGET_LINE = "#059669"
 OTHER_BUDGET_LINE = "#9ca3af"
 RANGE_FILL = "rgba(37, 99, 235, 0.18)"
+TOTAL_COLOR = "#7c3aed"  # full answer: distinct from the budget green, TTFT blue and the red highlight
+TEXT_COLOR = "#111827"
 CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"], "responsive": True}
 """plotly config for st.plotly_chart: no logo, no selection tools the page has no use for."""
+
+
+# --------------------------------------------------------------------------------------------
+# Building blocks
+# --------------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _style() -> dict[str, Any]:
+    """`chart_style.base_layout` applied once to an empty figure, as a layout dict (never mutated)."""
+    return base_layout(go.Figure()).layout.to_plotly_json()
+
+
+def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """`over` on top of `base`, recursing into nested dicts; `base` is left as it is."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _figure(traces: list[dict[str, Any]], layout: Mapping[str, Any]) -> go.Figure:
+    """One figure from trace and layout dicts, in the shared look, without per-property validation."""
+    return go.Figure(data=traces, layout=_merge(_style(), layout), _validate=False)
 
 
 def _log_range(values: Sequence[float], pad: float = 1.6) -> list[float]:
@@ -36,6 +70,30 @@ def _log_range(values: Sequence[float], pad: float = 1.6) -> list[float]:
         return [-1.0, 1.0]
     lo, hi = min(pos) / pad, max(pos) * pad
     return [math.log10(lo), math.log10(hi)]
+
+
+def _log_ticks(log_range: Sequence[float]) -> dict[str, list]:
+    """Tick values and labels for a log axis: 1-2-5 steps over up to two decades, else decades only
+    (plotly's own log ticks print bare "2" and "5" digits that read as noise on a phone)."""
+    lo, hi = log_range
+    mult = (1, 2, 5) if hi - lo <= 2.2 else (1,)
+    vals = [m * 10.0 ** e for e in range(math.floor(lo), math.ceil(hi) + 1) for m in mult]
+    vals = [v for v in vals if lo <= math.log10(v) <= hi]
+    return dict(tickvals=vals, ticktext=[_plain(v) for v in vals])
+
+
+def _plain(v: float) -> str:
+    """A tick number: 0.05, 0.5, 2, 10, 1,000."""
+    return f"{v:,.0f}" if v >= 1 else f"{v:.3g}"
+
+
+def _log_axis(log_range: Sequence[float], title: str) -> dict[str, Any]:
+    return dict(type="log", range=list(log_range), title=dict(text=title), **_log_ticks(log_range))
+
+
+def _arr(values: Sequence[float]) -> list[float | None]:
+    """Floats for JSON; NaN becomes None (a gap in a line)."""
+    return [None if v is None or not math.isfinite(float(v)) else float(v) for v in values]
 
 
 # --------------------------------------------------------------------------------------------
@@ -56,29 +114,29 @@ def timeline_figure(
     stages: ``(stage key, label, seconds)`` in order (network, queue, prefill, decode); the
     key picks the colour from STAGE_COLORS. ttft_label: text of the marker, e.g. "첫 토큰".
     """
-    fig = go.Figure()
+    traces = []
     start = 0.0
     total = sum(max(s, 0.0) for _, _, s in stages) or 1.0
     for key, label, seconds in stages:
         seconds = max(float(seconds), 0.0)
-        fig.add_trace(go.Bar(
-            x=[seconds], base=[start], y=[""], orientation="h", name=label,
-            marker_color=STAGE_COLORS.get(key, "#6b7280"),
+        traces.append(dict(
+            type="bar", x=[seconds], base=[start], y=[""], orientation="h", name=label,
+            marker=dict(color=STAGE_COLORS.get(key, "#6b7280")),
             text=[f"{label} {fmt_s(seconds)}" if seconds / total > 0.12 else ""],
             textposition="inside", insidetextanchor="middle", textfont=dict(color="white"),
             hovertemplate=f"{label}: {fmt_s(seconds)}<extra></extra>",
         ))
         start += seconds
-    base_layout(fig, height=height)
-    fig.add_shape(type="line", x0=ttft_s, x1=ttft_s, y0=-0.5, y1=0.75, line=dict(color=HIGHLIGHT, width=2, dash="dot"))
-    fig.add_annotation(x=ttft_s, y=0.75, text=f"{ttft_label} {fmt_s(ttft_s)}", showarrow=False,
-                       yanchor="bottom", font=dict(color=HIGHLIGHT, family=FONT_FAMILY, size=12),
-                       xanchor="left" if ttft_s < 0.6 * start else "right")
-    fig.update_layout(barmode="overlay", showlegend=True, bargap=0.35,
-                      uniformtext=dict(minsize=10, mode="hide"))
-    fig.update_xaxes(title_text=axis_title, range=[0, start * 1.02], rangemode="tozero")
-    fig.update_yaxes(showticklabels=False, range=[-0.6, 1.1], fixedrange=True)
-    return fig
+    return _figure(traces, dict(
+        height=height, barmode="overlay", showlegend=True, bargap=0.35,
+        uniformtext=dict(minsize=10, mode="hide"),
+        shapes=[dict(type="line", x0=ttft_s, x1=ttft_s, y0=-0.5, y1=0.75, line=dict(color=HIGHLIGHT, width=2, dash="dot"))],
+        annotations=[dict(x=ttft_s, y=0.75, text=f"{ttft_label} {fmt_s(ttft_s)}", showarrow=False, yanchor="bottom",
+                          xanchor="left" if ttft_s < 0.6 * start else "right",
+                          font=dict(color=HIGHLIGHT, family=FONT_FAMILY, size=12))],
+        xaxis=dict(title=dict(text=axis_title), range=[0, start * 1.02 if start > 0 else 1]),
+        yaxis=dict(showticklabels=False, range=[-0.6, 1.1], fixedrange=True),
+    ))
 
 
 # --------------------------------------------------------------------------------------------
@@ -114,60 +172,63 @@ def size_figure(
     """TTFT and total time against model size (log–log), the current point with its range.
 
     fits: whether each size fits the chosen hardware (within its device limit); sizes that
-    do not are drawn grey and dashed ("would not fit"). budgets: horizontal lines, the
-    selected one as a shaded band from the bottom of the chart up to it.
+    do not are drawn grey and dashed ("does not fit"). budgets: horizontal lines, the selected
+    one as a shaded band from the bottom of the chart up to it. bottleneck_text: the current
+    point's bottleneck, shown in the top-left corner.
     names: x_title, y_title, ttft, total, current, no_fit, size_hover.
     """
     x = np.asarray(sizes, dtype=float)
     yt = np.asarray(ttft, dtype=float)
     ya = np.asarray(total, dtype=float)
     ok = np.asarray(fits, dtype=bool)
-    values = list(yt) + list(ya) + [b.seconds for b in budgets] + [total_range[1], ttft_range[0]]
-    yr = _log_range(values, pad=1.5)
+    yr = _log_range(list(yt) + list(ya) + [b.seconds for b in budgets] + [total_range[1], ttft_range[0]], pad=1.5)
     xr = _log_range(list(x), pad=1.15)
-    fig = go.Figure()
-    size_hover = names["size_hover"]
+    x0, x1, y0 = 10 ** xr[0], 10 ** xr[1], 10 ** yr[0]
+    traces: list[dict[str, Any]] = []
 
     # Budgets first, so they sit behind the data: the chosen one as a band from the bottom of
-    # the chart up to its line, the others as dotted lines.
+    # the chart up to its line, the others as dotted lines; one label per level (captions and
+    # the chatbot share 1 s), lines stacked with <br>.
     for b in (b for b in budgets if b.selected):
-        fig.add_trace(go.Scatter(
-            x=[10 ** xr[0], 10 ** xr[1], 10 ** xr[1], 10 ** xr[0]],
-            y=[10 ** yr[0], 10 ** yr[0], b.seconds, b.seconds], mode="lines", fill="toself",
-            fillcolor=BUDGET_FILL, line=dict(width=0), showlegend=False, hoverinfo="skip"))
-        fig.add_trace(go.Scatter(
-            x=[10 ** xr[0], 10 ** xr[1]], y=[b.seconds, b.seconds], mode="lines",
-            line=dict(color=BUDGET_LINE, width=2), showlegend=False, hoverinfo="skip"))
+        traces.append(dict(type="scatter", x=[x0, x1, x1, x0], y=[y0, y0, b.seconds, b.seconds], mode="lines",
+                           fill="toself", fillcolor=BUDGET_FILL, line=dict(width=0), showlegend=False, hoverinfo="skip"))
+        traces.append(dict(type="scatter", x=[x0, x1], y=[b.seconds, b.seconds], mode="lines",
+                           line=dict(color=BUDGET_LINE, width=2), showlegend=False, hoverinfo="skip"))
     others = [b for b in budgets if not b.selected]
     if others:
-        bx, by = [], []
+        bx: list[float | None] = []
+        by: list[float | None] = []
         for b in others:
-            bx += [10 ** xr[0], 10 ** xr[1], None]
+            bx += [x0, x1, None]
             by += [b.seconds, b.seconds, None]
-        fig.add_trace(go.Scatter(x=bx, y=by, mode="lines", line=dict(color=OTHER_BUDGET_LINE, width=1, dash="dot"),
-                                 showlegend=False, hoverinfo="skip"))
+        traces.append(dict(type="scatter", x=bx, y=by, mode="lines", showlegend=False, hoverinfo="skip",
+                           line=dict(color=OTHER_BUDGET_LINE, width=1, dash="dot")))
     if budgets:
-        fig.add_trace(go.Scatter(
-            x=[10 ** (xr[0] + 0.02 * (xr[1] - xr[0]))] * len(budgets), y=[b.seconds for b in budgets],
-            mode="text", text=[b.label for b in budgets], textposition="top right",
-            textfont=dict(size=11, color=[BUDGET_LINE if b.selected else "#6b7280" for b in budgets]),
-            showlegend=False, hoverinfo="skip"))
+        levels: dict[float, list[Budget]] = {}
+        for b in budgets:
+            levels.setdefault(b.seconds, []).append(b)
+        traces.append(dict(
+            type="scatter", x=[10 ** (xr[0] + 0.02 * (xr[1] - xr[0]))] * len(levels), y=list(levels),
+            mode="text", text=["<br>".join(b.label for b in group) for group in levels.values()],
+            textposition="top right", cliponaxis=False, showlegend=False, hoverinfo="skip",
+            textfont=dict(size=11, color=[BUDGET_LINE if any(b.selected for b in g) else "#6b7280" for g in levels.values()])))
 
-    for y, name, color in ((ya, names["total"], STAGE_COLORS["decode"]), (yt, names["ttft"], STAGE_COLORS["prefill"])):
-        fig.add_trace(go.Scatter(
-            x=x, y=np.where(ok, y, np.nan), mode="lines", name=name, line=dict(color=color, width=3),
-            hovertemplate=f"{size_hover} %{{x:,.3~g}}B · {name} %{{customdata}}<extra></extra>",
-            customdata=[fmt_s(v) for v in y]))
+    size_hover = names["size_hover"]
+    for y, name, color in ((ya, names["total"], TOTAL_COLOR), (yt, names["ttft"], STAGE_COLORS["prefill"])):
+        traces.append(dict(
+            type="scatter", x=_arr(x), y=_arr(np.where(ok, y, np.nan)), mode="lines", name=name,
+            line=dict(color=color, width=3), customdata=[fmt_s(v) for v in y],
+            hovertemplate=f"{size_hover} %{{x:,.3~g}}B · {name} %{{customdata}}<extra></extra>"))
     if not ok.all():
-        # Dashed grey where it does not fit; repeat the boundary point so the line joins up.
+        # Dashed grey where it does not fit; neighbours repeated so the line joins up.
         grey = ~ok | np.r_[~ok[1:], False] | np.r_[False, ~ok[:-1]]
-        fig.add_trace(go.Scatter(
-            x=np.r_[x, np.nan, x], y=np.r_[np.where(grey, ya, np.nan), np.nan, np.where(grey, yt, np.nan)],
-            mode="lines", name=names["no_fit"], line=dict(color=NOFIT_COLOR, width=2, dash="dash"),
-            hoverinfo="skip"))
+        traces.append(dict(
+            type="scatter", x=_arr(np.r_[x, np.nan, x]),
+            y=_arr(np.r_[np.where(grey, ya, np.nan), np.nan, np.where(grey, yt, np.nan)]),
+            mode="lines", name=names["no_fit"], line=dict(color=NOFIT_COLOR, width=2, dash="dash"), hoverinfo="skip"))
 
-    fig.add_trace(go.Scatter(
-        x=[current_size, current_size], y=[current_total, current_ttft], mode="markers",
+    traces.append(dict(
+        type="scatter", x=[current_size, current_size], y=[current_total, current_ttft], mode="markers",
         name=names["current"], marker=dict(color=HIGHLIGHT, size=12, line=dict(color="white", width=2)),
         error_y=dict(type="data", symmetric=False,
                      array=[total_range[1] - current_total, ttft_range[1] - current_ttft],
@@ -175,15 +236,15 @@ def size_figure(
                      color=HIGHLIGHT, thickness=1.5, width=6),
         hovertemplate=[f"{names['total']} {fmt_s(current_total)} ({fmt_s(total_range[0])}–{fmt_s(total_range[1])})<extra></extra>",
                        f"{names['ttft']} {fmt_s(current_ttft)} ({fmt_s(ttft_range[0])}–{fmt_s(ttft_range[1])})<extra></extra>"]))
-    fig.add_trace(go.Scatter(
-        x=[current_size], y=[current_total], mode="text", text=[bottleneck_text],
-        textposition="top left" if current_size > 10 ** ((xr[0] + xr[1]) / 2) else "top right",
-        textfont=dict(color=HIGHLIGHT, size=12), showlegend=False, hoverinfo="skip"))
 
-    base_layout(fig, height=height)
-    fig.update_xaxes(type="log", range=xr, title_text=names["x_title"])
-    fig.update_yaxes(type="log", range=yr, title_text=names["y_title"])
-    return fig
+    return _figure(traces, dict(
+        height=height,
+        # The bottleneck in paper coordinates (safe on log axes, never clipped).
+        annotations=[dict(xref="paper", yref="paper", x=0, y=1, xanchor="left", yanchor="top", showarrow=False,
+                          text=bottleneck_text, bgcolor="rgba(255,255,255,0.85)",
+                          font=dict(color=HIGHLIGHT, size=12, family=FONT_FAMILY))],
+        xaxis=_log_axis(xr, names["x_title"]), yaxis=_log_axis(yr, names["y_title"]),
+    ))
 
 
 # --------------------------------------------------------------------------------------------
@@ -199,44 +260,39 @@ class DeviceRow:
     current: bool = False
 
 
-def devices_figure(rows: Sequence[DeviceRow], *, names: Mapping[str, str], fmt_s: FmtS, row_px: int = 26) -> go.Figure:
+def devices_figure(rows: Sequence[DeviceRow], *, names: Mapping[str, str], fmt_s: FmtS, row_px: int = 38) -> go.Figure:
     """Total time (bar) and time to first token (diamond) on each device, fastest on top.
 
-    Devices where the model does not fit are listed at the bottom with a grey "does not fit"
-    label and no bar: there is no time to show. The chosen device is highlighted.
-    names: x_title, total, ttft, no_fit.
+    Each device's name sits above its bar rather than in the axis margin, so long names
+    ("CPU server (2x AMD EPYC 9654, ...)") leave the bars the full width on a phone. Devices where
+    the model does not fit are listed at the bottom with a "does not fit" label and no bar: there
+    is no time to show. The chosen device is highlighted. names: x_title, total, ttft, no_fit.
     """
     fitting = sorted((r for r in rows if r.fits), key=lambda r: r.total_s)
-    rest = [r for r in rows if not r.fits]
-    ordered = fitting + rest
-    labels = [("▶ " if r.current else "") + r.label for r in ordered]
+    ordered = fitting + [r for r in rows if not r.fits]
     xr = _log_range([r.total_s for r in fitting] + [r.ttft_s for r in fitting], pad=1.4)
     floor = 10 ** xr[0]
-    fig = go.Figure()
-    fig.add_trace(go.Bar(
-        y=labels[: len(fitting)], x=[r.total_s for r in fitting], orientation="h", name=names["total"],
-        marker_color=[HIGHLIGHT if r.current else STAGE_COLORS["decode"] for r in fitting],
-        customdata=[fmt_s(r.total_s) for r in fitting],
-        hovertemplate=f"%{{y}}<br>{names['total']} %{{customdata}}<extra></extra>",
+    bar_y = [i + 0.2 for i in range(len(fitting))]  # bars in the lower part of each row,
+    label_y = [i - 0.22 for i in range(len(ordered))]  # each name just above its bar
+    traces = [
+        dict(type="bar", y=bar_y, x=[r.total_s for r in fitting], orientation="h", width=0.42, name=names["total"],
+             marker=dict(color=[HIGHLIGHT if r.current else TOTAL_COLOR for r in fitting]),
+             customdata=[[r.label, fmt_s(r.total_s)] for r in fitting],
+             hovertemplate=f"%{{customdata[0]}}<br>{names['total']} %{{customdata[1]}}<extra></extra>"),
+        dict(type="scatter", y=bar_y, x=[r.ttft_s for r in fitting], mode="markers", name=names["ttft"],
+             marker=dict(symbol="diamond", size=9, color=STAGE_COLORS["prefill"], line=dict(color="white", width=1)),
+             customdata=[[r.label, fmt_s(r.ttft_s)] for r in fitting],
+             hovertemplate=f"%{{customdata[0]}}<br>{names['ttft']} %{{customdata[1]}}<extra></extra>"),
+        dict(type="scatter", y=label_y, x=[floor] * len(ordered), mode="text", showlegend=False, hoverinfo="skip",
+             text=[("▶ " if r.current else "") + r.label + ("" if r.fits else f"  ✕ {names['no_fit']}") for r in ordered],
+             textposition="middle right", cliponaxis=False,
+             textfont=dict(size=12, color=[HIGHLIGHT if r.current else (TEXT_COLOR if r.fits else NOFIT_COLOR) for r in ordered])),
+    ]
+    return _figure(traces, dict(
+        height=max(220, 90 + row_px * len(ordered)), margin=dict(l=4, r=10),
+        xaxis=_log_axis(xr, names["x_title"]),
+        yaxis=dict(range=[len(ordered) - 0.4, -0.6], showticklabels=False, showgrid=False, zeroline=False, fixedrange=True),
     ))
-    fig.add_trace(go.Scatter(
-        y=labels[: len(fitting)], x=[r.ttft_s for r in fitting], mode="markers", name=names["ttft"],
-        marker=dict(symbol="diamond", size=9, color=STAGE_COLORS["prefill"], line=dict(color="white", width=1)),
-        customdata=[fmt_s(r.ttft_s) for r in fitting],
-        hovertemplate=f"%{{y}}<br>{names['ttft']} %{{customdata}}<extra></extra>",
-    ))
-    if rest:
-        fig.add_trace(go.Scatter(
-            y=labels[len(fitting):], x=[floor * 1.05] * len(rest), mode="text",
-            text=["✕ " + names["no_fit"]] * len(rest), textposition="middle right",
-            textfont=dict(color=HIGHLIGHT if any(r.current for r in rest) else NOFIT_COLOR, size=12),
-            name=names["no_fit"], showlegend=False, hoverinfo="skip",
-        ))
-    base_layout(fig, height=max(220, 90 + row_px * len(ordered)))
-    fig.update_xaxes(type="log", range=xr, title_text=names["x_title"])
-    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
-    fig.update_layout(bargap=0.3)
-    return fig
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,38 +320,48 @@ def distance_figure(
 ) -> go.Figure:
     """TTFT against distance, the network stage's share below it, named places as labelled dots.
 
+    Stops closer than 4% of the axis (same building and same city; Europe and US West) share a
+    label; labels sit up and to the left of their point, where a rising line never is.
     names: x_title, y_title, ttft, network, current, places.
     """
-    fig = go.Figure()
     d = np.asarray(distances, dtype=float)
-    fig.add_trace(go.Scatter(
-        x=d, y=np.asarray(network, dtype=float), mode="lines", name=names["network"], fill="tozeroy",
-        line=dict(color=STAGE_COLORS["network"], width=1), fillcolor="rgba(100, 116, 139, 0.25)",
-        customdata=[fmt_s(v) for v in network],
-        hovertemplate=f"%{{x:,.0f}} km · {names['network']} %{{customdata}}<extra></extra>"))
-    fig.add_trace(go.Scatter(
-        x=d, y=np.asarray(ttft, dtype=float), mode="lines", name=names["ttft"],
-        line=dict(color=STAGE_COLORS["prefill"], width=3), customdata=[fmt_s(v) for v in ttft],
-        hovertemplate=f"%{{x:,.0f}} km · {names['ttft']} %{{customdata}}<extra></extra>"))
-    # Alternate label positions so neighbouring stops (US West 9,000 km, Europe 8,900 km) do not overlap.
-    order = sorted(range(len(stops)), key=lambda i: stops[i].km)
-    positions = ["top center", "bottom center"]
-    fig.add_trace(go.Scatter(
-        x=[stops[i].km for i in order], y=[stops[i].ttft_s for i in order], mode="markers+text",
-        text=[stops[i].label for i in order], name=names["places"],
-        textposition=[positions[j % 2] for j in range(len(order))],
-        textfont=dict(size=11), marker=dict(color="#111827", size=7), showlegend=False,
-        customdata=[fmt_s(stops[i].ttft_s) for i in order],
-        hovertemplate="%{text} (%{x:,.0f} km)<br>" + names["ttft"] + " %{customdata}<extra></extra>"))
-    fig.add_trace(go.Scatter(
-        x=[current_km], y=[current_ttft], mode="markers", name=names["current"],
-        marker=dict(color=HIGHLIGHT, size=13, line=dict(color="white", width=2)),
-        hovertemplate=f"%{{x:,.0f}} km · {names['ttft']} {fmt_s(current_ttft)}<extra></extra>"))
-    top = max(list(ttft) + [current_ttft]) * 1.18
-    base_layout(fig, height=height)
-    fig.update_xaxes(title_text=names["x_title"], range=[-400, max(d.max(), current_km) * 1.04])
-    fig.update_yaxes(title_text=names["y_title"], range=[0, top], rangemode="tozero")
-    return fig
+    xmax = max(float(d.max()), current_km)
+    groups: list[list[Stop]] = []
+    for stop in sorted(stops, key=lambda s_: s_.km):
+        if groups and stop.km - groups[-1][-1].km < 0.04 * xmax:
+            groups[-1].append(stop)
+        else:
+            groups.append([stop])
+    annotations = []
+    for j, g in enumerate(groups):
+        first = g[0].km < 0.1 * xmax  # at the left edge: up and to the right instead
+        annotations.append(dict(
+            x=g[0].km, y=g[0].ttft_s, text=" · ".join(s_.label for s_ in g), showarrow=True, arrowhead=0,
+            arrowwidth=1, arrowcolor="#9ca3af", ax=12 if first else -14, ay=-34 - 14 * (j % 2),
+            xanchor="left" if first else "right", bgcolor="rgba(255,255,255,0.8)",
+            font=dict(size=11, family=FONT_FAMILY, color="#374151")))
+    traces = [
+        dict(type="scatter", x=_arr(d), y=_arr(network), mode="lines", name=names["network"], fill="tozeroy",
+             line=dict(color=STAGE_COLORS["network"], width=1), fillcolor="rgba(100, 116, 139, 0.25)",
+             customdata=[fmt_s(v) for v in network],
+             hovertemplate=f"%{{x:,.0f}} km · {names['network']} %{{customdata}}<extra></extra>"),
+        dict(type="scatter", x=_arr(d), y=_arr(ttft), mode="lines", name=names["ttft"],
+             line=dict(color=STAGE_COLORS["prefill"], width=3), customdata=[fmt_s(v) for v in ttft],
+             hovertemplate=f"%{{x:,.0f}} km · {names['ttft']} %{{customdata}}<extra></extra>"),
+        dict(type="scatter", x=[s_.km for s_ in stops], y=[s_.ttft_s for s_ in stops], mode="markers", name=names["places"],
+             marker=dict(color=TEXT_COLOR, size=7), showlegend=False, text=[s_.label for s_ in stops],
+             customdata=[fmt_s(s_.ttft_s) for s_ in stops],
+             hovertemplate="%{text} (%{x:,.0f} km)<br>" + names["ttft"] + " %{customdata}<extra></extra>"),
+        dict(type="scatter", x=[current_km], y=[current_ttft], mode="markers", name=names["current"],
+             marker=dict(color=HIGHLIGHT, size=13, line=dict(color="white", width=2)),
+             hovertemplate=f"%{{x:,.0f}} km · {names['ttft']} {fmt_s(current_ttft)}<extra></extra>"),
+    ]
+    top = max(list(ttft) + [current_ttft]) * 1.25
+    return _figure(traces, dict(
+        height=height, annotations=annotations,
+        xaxis=dict(title=dict(text=names["x_title"]), range=[-0.02 * xmax, xmax * 1.03]),
+        yaxis=dict(title=dict(text=names["y_title"]), range=[0, top]),
+    ))
 
 
 # --------------------------------------------------------------------------------------------
@@ -323,25 +389,25 @@ def presets_figure(rows: Sequence[PresetRow], *, names: Mapping[str, str], fmt_s
     xs += [v for r in rows for v in (r.stated_low_s, r.stated_high_s) if v]
     xr = _log_range(xs, pad=1.5)
     floor = 10 ** xr[0]
-    fig = go.Figure()
-    bx, by, tips = [], [], []
+    bx: list[float | None] = []
+    by: list[str | None] = []
     for r in rows:
         if r.stated_high_s is None:
             continue
-        lo = max(r.stated_low_s or 0.0, floor)
-        bx += [lo, r.stated_high_s, None]
+        bx += [max(r.stated_low_s or 0.0, floor), r.stated_high_s, None]
         by += [r.label, r.label, None]
-    fig.add_trace(go.Scatter(
-        x=bx, y=by, mode="lines", name=names["stated"], line=dict(color=RANGE_FILL, width=16),
-        hoverinfo="skip"))
-    fig.add_trace(go.Scatter(
-        x=[r.estimate_s for r in rows], y=labels, mode="markers", name=names["estimate"],
-        marker=dict(color=HIGHLIGHT, size=11, symbol=[r.symbol for r in rows], line=dict(color="white", width=1.5)),
-        error_x=dict(type="data", symmetric=False, array=[r.high_s - r.estimate_s for r in rows],
-                     arrayminus=[r.estimate_s - r.low_s for r in rows], color=HIGHLIGHT, thickness=1.5, width=5),
-        customdata=[[fmt_s(r.estimate_s), fmt_s(r.low_s), fmt_s(r.high_s)] for r in rows],
-        hovertemplate="%{y}<br>" + names["estimate"] + " %{customdata[0]} (%{customdata[1]}–%{customdata[2]})<extra></extra>"))
-    base_layout(fig, height=max(240, 100 + row_px * len(rows)))
-    fig.update_xaxes(type="log", range=xr, title_text=names["x_title"])
-    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True)
-    return fig
+    traces = [
+        dict(type="scatter", x=bx, y=by, mode="lines", name=names["stated"], line=dict(color=RANGE_FILL, width=16),
+             hoverinfo="skip"),
+        dict(type="scatter", x=[r.estimate_s for r in rows], y=labels, mode="markers", name=names["estimate"],
+             marker=dict(color=HIGHLIGHT, size=11, symbol=[r.symbol for r in rows], line=dict(color="white", width=1.5)),
+             error_x=dict(type="data", symmetric=False, array=[r.high_s - r.estimate_s for r in rows],
+                          arrayminus=[r.estimate_s - r.low_s for r in rows], color=HIGHLIGHT, thickness=1.5, width=5),
+             customdata=[[fmt_s(r.estimate_s), fmt_s(r.low_s), fmt_s(r.high_s)] for r in rows],
+             hovertemplate="%{y}<br>" + names["estimate"] + " %{customdata[0]} (%{customdata[1]}–%{customdata[2]})<extra></extra>"),
+    ]
+    return _figure(traces, dict(
+        height=max(240, 100 + row_px * len(rows)),
+        xaxis=_log_axis(xr, names["x_title"]),
+        yaxis=dict(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True),
+    ))
