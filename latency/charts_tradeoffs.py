@@ -43,6 +43,24 @@ def short_label(name: str, limit: int = 22) -> str:
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
+def log_ticks(values, fmt: Callable[[float], str], max_ticks: int = 8) -> dict:
+    """Readable ticks for a log axis: 1-2-5 steps (or powers of ten when those are too many)
+    covering the finite positive `values`, labelled with `fmt` (units in the page's language)."""
+    v = np.asarray([x for x in np.ravel(np.asarray(values, dtype=float)) if np.isfinite(x) and x > 0])
+    if v.size == 0:
+        return {}
+    lo, hi = v.min(), v.max()
+    decades = range(int(math.floor(math.log10(lo))), int(math.ceil(math.log10(hi))) + 1)
+    for mults in ((1, 2, 5), (1, 3), (1,)):
+        ticks = [m * 10.0 ** k for k in decades for m in mults]
+        inside = [t for t in ticks if lo / 1.5 <= t <= hi * 1.5]
+        if len(inside) <= max_ticks:
+            break
+    if len(inside) < 2:
+        inside = [t for t in (m * 10.0 ** k for k in decades for m in (1, 2, 5)) if lo / 3 <= t <= hi * 3]
+    return dict(tickmode="array", tickvals=inside, ticktext=[fmt(t) for t in inside])
+
+
 def ratio_ticks() -> tuple[list[float], list[str]]:
     vals = [-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0]
     text = ["×⅛", "×¼", "×½", "×1", "×2", "×4", "×8"]
@@ -74,7 +92,7 @@ def budget_heatmap(
 
     ratio: (rows, cols), nan where the model does not fit (drawn grey). hover: per-cell text
     (rows x cols), already formatted. marks: cells to mark (cheapest, current, ...).
-    names: x_title, y_title, colorbar, nofit.
+    names: x_title, colorbar, nofit (the y axis is named by the chart's heading).
     """
     r = np.asarray(ratio, dtype=float)
     z = np.clip(np.log2(np.where(np.isfinite(r) & (r > 0), r, np.nan)), -RATIO_CLIP, RATIO_CLIP)
@@ -89,8 +107,8 @@ def budget_heatmap(
     fig.add_trace(go.Heatmap(
         z=z, x=list(x_labels), y=list(y_labels), colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
         zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
-        colorbar=dict(title=dict(text=names["colorbar"], side="right"), tickvals=vals, ticktext=text,
-                      thickness=12, len=0.9, x=1.0, xpad=4)))
+        colorbar=dict(title=dict(text=names["colorbar"], side="top", font=dict(size=11)), tickvals=vals,
+                      ticktext=text, thickness=10, len=0.9, x=1.0, xpad=4)))
     for m in marks:
         fig.add_trace(go.Scatter(
             x=[x_labels[m.col]], y=[y_labels[m.row]], mode="markers", name=m.name,
@@ -99,9 +117,8 @@ def budget_heatmap(
     height = max(260, row_px * len(y_labels) + 150)
     base_layout(fig, height=height)
     fig.update_layout(showlegend=bool(marks), legend=dict(orientation="h", y=1.01, yanchor="bottom", x=0))
-    fig.update_xaxes(title_text=names["x_title"], type="category", tickangle=0, fixedrange=True, automargin=True)
-    fig.update_yaxes(title_text=names.get("y_title"), type="category", autorange="reversed", fixedrange=True,
-                     automargin=True)
+    fig.update_xaxes(title_text=names["x_title"], type="category", fixedrange=True, automargin=True)
+    fig.update_yaxes(type="category", autorange="reversed", fixedrange=True, automargin=True)
     return fig
 
 
@@ -109,7 +126,7 @@ def concurrency_figure(
     users: Sequence[float],
     per_user_tps: Sequence[float],
     throughput_tps: Sequence[float],
-    latency_s: Sequence[float],
+    latencies: Sequence[tuple[str, Sequence[float]]],
     *,
     budget_s: float,
     current_users: float,
@@ -118,14 +135,17 @@ def concurrency_figure(
     plateau_at: float | None,
     names: Mapping[str, str],
     fmt_s: FmtS,
+    fmt_n: Callable[[float], str] = lambda v: f"{v:,.0f}",
     height: int = 560,
 ) -> go.Figure:
     """Top: per-user tokens/s (left axis) and the server's total tokens/s (right axis) against
-    concurrent users. Bottom: the chosen latency (TTFT or whole answer) with the budget line.
-    Vertical lines: where throughput levels off and where the batch is full and queueing starts.
+    concurrent users. Bottom: latency lines (`latencies`: (legend name, seconds), e.g. time to
+    first token and the whole answer) with the budget line; the current point sits on the line the
+    budget applies to (`current_latency_s`). Vertical lines: where throughput levels off and where
+    the batch is full and queueing starts.
 
-    names: x_title, per_user, throughput, latency, y_speed, y_throughput, y_latency, budget,
-    plateau, queue, current.
+    names: x_title, per_user, throughput, y_speed, y_throughput, y_latency, budget, plateau, queue,
+    current.
     """
     u = np.asarray(users, dtype=float)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.55, 0.45],
@@ -138,11 +158,14 @@ def concurrency_figure(
                              line=dict(color=STAGE_COLORS["prefill"], width=2, dash="dash"),
                              hovertemplate="%{x:,.0f} · %{y:,.0f}<extra>" + names["throughput"] + "</extra>"),
                   row=1, col=1, secondary_y=True)
-    lat = np.asarray(latency_s, dtype=float)
-    fig.add_trace(go.Scatter(x=u, y=lat, name=names["latency"], mode="lines",
-                             line=dict(color=STAGE_COLORS["queue"], width=3), customdata=[fmt_s(v) for v in lat],
-                             hovertemplate="%{x:,.0f} · %{customdata}<extra>" + names["latency"] + "</extra>"),
-                  row=2, col=1)
+    all_lat = [budget_s, current_latency_s]
+    for (name, values), color, dash in zip(latencies, (STAGE_COLORS["queue"], "#7c3aed"), ("solid", "dashdot")):
+        lat = np.asarray(values, dtype=float)
+        all_lat += list(lat)
+        fig.add_trace(go.Scatter(x=u, y=lat, name=name, mode="lines", line=dict(color=color, width=3, dash=dash),
+                                 customdata=[fmt_s(v) for v in lat],
+                                 hovertemplate="%{x:,.0f} · %{customdata}<extra>" + name + "</extra>"),
+                      row=2, col=1)
     fig.add_trace(go.Scatter(x=[u.min(), u.max()], y=[budget_s, budget_s], mode="lines", name=names["budget"],
                              line=dict(color=BUDGET_LINE, width=2, dash="dot"), hoverinfo="skip"), row=2, col=1)
     fig.add_trace(go.Scatter(x=[current_users], y=[current_latency_s], mode="markers", name=names["current"],
@@ -158,13 +181,14 @@ def concurrency_figure(
         fig.add_annotation(x=math.log10(x), y=1.0, xref="x", yref="paper", text=label, showarrow=False,
                            yanchor="bottom", xanchor="center", font=dict(size=11, color=color, family=FONT_FAMILY))
     base_layout(fig, height=height)
-    fig.update_layout(legend=dict(orientation="h", y=-0.12, yanchor="top", x=0), margin=dict(t=40, b=10))
-    fig.update_xaxes(type="log", row=1, col=1)
-    fig.update_xaxes(type="log", title_text=names["x_title"], row=2, col=1)
+    fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top", x=0), margin=dict(t=40, b=20))
+    fig.update_xaxes(type="log", row=1, col=1, **log_ticks(u, fmt_n))
+    fig.update_xaxes(type="log", title_text=names["x_title"], row=2, col=1, **log_ticks(u, fmt_n))
     fig.update_yaxes(title_text=names["y_speed"], rangemode="tozero", row=1, col=1, secondary_y=False)
     fig.update_yaxes(title_text=names["y_throughput"], rangemode="tozero", showgrid=False, row=1, col=1,
-                     secondary_y=True)
-    fig.update_yaxes(title_text=names["y_latency"], type="log", row=2, col=1)
+                     secondary_y=True, tickmode="auto", nticks=6, tickformat="~s")
+    fig.update_yaxes(title_text=names["y_latency"], type="log", row=2, col=1,
+                     **log_ticks(all_lat, fmt_s, max_ticks=6))
     return fig
 
 
@@ -179,6 +203,8 @@ def pareto_figure(
     current: int | None,
     budget_s: float,
     names: Mapping[str, str],
+    fmt_s: FmtS,
+    fmt_usd: Callable[[float], str],
     height: int = 440,
 ) -> go.Figure:
     """Latency against cost per 1,000 answers, one point per device (log-log), the Pareto front
@@ -193,11 +219,15 @@ def pareto_figure(
         fig.add_trace(go.Scatter(x=c[list(front)], y=lt[list(front)], mode="lines", line_shape="hv",
                                  name=names["front"], line=dict(color="#111827", width=1.5, dash="dot"),
                                  hoverinfo="skip"))
+    # Alternate labels above and below in cost order, so neighbours (RTX 3090 / 4090) do not overlap.
+    rank = np.empty(len(c), dtype=int)
+    rank[np.argsort(c, kind="stable")] = np.arange(len(c))
+    where = np.where(rank % 2 == 0, "top center", "bottom center")
     for mask, name, color, symbol in ((ok, names["meets"], UNDER, "circle"), (~ok, names["misses"], "#6b7280", "circle-open")):
         if not mask.any():
             continue
         fig.add_trace(go.Scatter(
-            x=c[mask], y=lt[mask], mode="markers+text", name=name, text=lab[mask], textposition="top center",
+            x=c[mask], y=lt[mask], mode="markers+text", name=name, text=lab[mask], textposition=list(where[mask]),
             textfont=dict(size=10), marker=dict(color=color, size=10, symbol=symbol, line=dict(width=1.5, color=color)),
             customdata=hov[mask], hovertemplate="%{customdata}<extra></extra>", cliponaxis=False))
     if current is not None and math.isfinite(c[current]):
@@ -211,8 +241,8 @@ def pareto_figure(
                                  name=names["budget"], line=dict(color=BUDGET_LINE, width=2, dash="dash"),
                                  hoverinfo="skip"))
     base_layout(fig, height=height)
-    fig.update_xaxes(type="log", title_text=names["x_title"])
-    fig.update_yaxes(type="log", title_text=names["y_title"])
+    fig.update_xaxes(type="log", title_text=names["x_title"], **log_ticks(c, fmt_usd))
+    fig.update_yaxes(type="log", title_text=names["y_title"], **log_ticks(np.append(lt, budget_s), fmt_s, max_ticks=7))
     return fig
 
 
@@ -225,6 +255,7 @@ def memory_figure(
     device_label: str,
     current_context: int,
     names: Mapping[str, str],
+    fmt_gb: Callable[[float], str],
     height: int = 400,
 ) -> go.Figure:
     """Memory needed against context length, one line per precision, the device's memory as a
@@ -246,7 +277,8 @@ def memory_figure(
     fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top", x=0), margin=dict(t=30, b=10))
     fig.update_xaxes(type="log", title_text=names["x_title"], tickvals=list(x),
                      ticktext=[f"{int(v / 1024)}k" for v in x])
-    fig.update_yaxes(type="log", title_text=names["y_title"])
+    ys = np.concatenate([np.asarray(v, dtype=float) for v in series.values()] + [[device_gb]])
+    fig.update_yaxes(type="log", title_text=names["y_title"], **log_ticks(ys, fmt_gb, max_ticks=7))
     return fig
 
 
@@ -273,7 +305,7 @@ def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, st
         text = [getattr(b, f"{side}_text") if v is not None else "" for b, v in zip(bars, vals)]
         fig.add_trace(go.Bar(
             y=ys, x=delta, base=[base_s] * len(bars), orientation="h", name=names[key], marker_color=color,
-            text=text, textposition="auto", insidetextanchor="middle", textfont=dict(size=11),
+            text=text, textposition="auto", insidetextanchor="middle", textfont=dict(size=11), cliponaxis=False,
             customdata=[f"{t}: {fmt_s(v)}" if v is not None else "" for t, v in zip(text, vals)],
             hovertemplate="%{customdata}<extra></extra>"))
     fig.add_vline(x=base_s, line=dict(color="#111827", width=1.5))

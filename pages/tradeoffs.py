@@ -129,6 +129,11 @@ def measure_short(m: str) -> str:
     return s(f"measure_{m}_short")
 
 
+def cap(text: str) -> str:
+    """Sentence case for a string that may start with a lower-case word (English axis titles)."""
+    return text[:1].upper() + text[1:]
+
+
 def fmt_case(cid: str) -> str:
     if cid == CUSTOM:
         return s("use_case_custom")
@@ -137,13 +142,14 @@ def fmt_case(cid: str) -> str:
 
 
 def show_value(key: str, value) -> str:
-    if key == "model_size_b":
-        return fmt_size(value)
-    if key == "distance_km":
-        return fmt_distance(value)
-    if key == "budget_s":
-        return fmt_s(value)
-    return md(value)
+    """A parameter value as a notice shows it (names rather than ids)."""
+    shown = {
+        "model_size_b": fmt_size, "distance_km": fmt_distance, "budget_s": fmt_s, "hardware": hw_name,
+        "precision": lambda v: catalog.precisions[v].label(lang), "arch": lambda v: s(f"arch_{v}"),
+        "measure": lambda v: s(f"measure_{v}"), "device_scope": lambda v: s(f"scope_{v}"), "use_case": fmt_case,
+        "concurrency": fmt_users, "prompt_tokens": fmt_tokens, "output_tokens": fmt_tokens,
+    }.get(key)
+    return md(shown(value) if shown else value)
 
 
 # --- state: URL on a widget's first appearance, then the widgets; notices for bad URL values -------
@@ -305,9 +311,9 @@ def controls() -> None:
 
 
 def price_editor() -> tuple[dict, int]:
-    """The editable price table; returns the prices in force and how many edits are used."""
-    st.markdown(f"**{s('prices_header')}**")
-    st.caption(s("prices_caption"))
+    """The editable price table (in an expander); returns the prices in force and how many edits are used."""
+    box = st.expander(s("prices_header"), icon=":material/edit:")
+    box.caption(s("prices_caption"))
     original = {h: ("" if catalog.hardware[h].price_usd_per_hour is None else f"{catalog.hardware[h].price_usd_per_hour:g}")
                 for h in HW_ORDER}
     frame = pd.DataFrame({
@@ -317,7 +323,7 @@ def price_editor() -> tuple[dict, int]:
         "date": [catalog.hardware[h].price_date or "" for h in HW_ORDER],
         "source": [catalog.hardware[h].price_source or "" for h in HW_ORDER],
     }, index=HW_ORDER)
-    edited = st.data_editor(
+    edited = box.data_editor(
         frame, key="tr_prices", hide_index=True, num_rows="fixed", width="stretch",
         column_config={
             "device": st.column_config.TextColumn(s("col_device"), disabled=True),
@@ -329,12 +335,12 @@ def price_editor() -> tuple[dict, int]:
     changes = {h: edited.at[h, "price"] for h in HW_ORDER if edited.at[h, "price"] != original[h]}
     prices, notices = T.resolve_prices(catalog, changes)
     for n in notices:
-        st.warning(s("price_notice", device=md(hw_name(n.device_id)), raw=md(n.raw),
+        box.warning(s("price_notice", device=md(hw_name(n.device_id)), raw=md(n.raw),
                      reason=s(f"price_reason_{n.reason}"),
                      fallback=T.fmt_usd(n.fallback) if n.fallback is not None else s("no_price")))
     used = len(changes) - len(notices)
     if used:
-        st.caption(s("prices_edited", n=used))
+        box.caption(s("prices_edited", n=used))
     return prices, used
 
 
@@ -426,13 +432,13 @@ def marks(grid: T.Grid) -> list[C.Mark]:
 def budget_map(sc: T.Scenario, r: dict) -> None:
     st.caption(s("map_caption", users=fmt_users(sc.concurrency)))
     measure = measure_short(sc.measure)
-    names = dict(x_title=s("axis_size"), colorbar=s("colorbar"), nofit=s("nofit"))
+    names = dict(x_title=s("axis_size"), colorbar=s("colorbar"), nofit=s("nofit"))  # y axis: named by the heading
     grid: T.Grid = r["grid"]
     st.markdown(f"**{s('map_hw_title', measure=measure, distance=fmt_distance(sc.distance_km))}**")
     hover = cell_hover(grid, sc, lambda j: hw_name(grid.cols[j]))
     fig = C.budget_heatmap(grid.ratio.T, x_labels=[fmt_size(v) for v in grid.rows],
                            y_labels=[C.short_label(hw_name(h)) for h in grid.cols], hover=hover.T,
-                           marks=marks(grid), names={**names, "y_title": s("axis_hardware")})
+                           marks=marks(grid), names=names)
     st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_map_hw")
 
     dist: T.Grid = r["dist"]
@@ -441,7 +447,7 @@ def budget_map(sc: T.Scenario, r: dict) -> None:
     fig = C.budget_heatmap(dist.ratio.T, x_labels=[fmt_size(v) for v in dist.rows],
                            y_labels=[fmt_distance(v) for v in dist.cols], hover=hover.T,
                            marks=[m for m in marks(dist) if m.symbol != "diamond"],
-                           names={**names, "y_title": s("axis_distance")})
+                           names=names)
     st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_map_dist")
     st.caption(s("map_dist_note"))
 
@@ -461,16 +467,17 @@ def concurrency_section(sc: T.Scenario, r: dict) -> None:
     m[3].metric(s("conc_metric_thr"), fmt_tps(now["throughput_tokens_per_s"]),
                 delta=s("conc_metric_wait") + " " + fmt_s(now["queue_s"]), delta_color="off", delta_arrow="off")
     measure = measure_short(sc.measure)
-    latency = curve.ttft_s if sc.measure == "ttft" else curve.total_s
+    latencies = [(cap(s("conc_latency", measure=measure_short("ttft"))), curve.ttft_s)]
+    if sc.measure == "total":
+        latencies.append((cap(s("conc_latency", measure=measure_short("total"))), curve.total_s))
     cur_lat = now["ttft_s"] if sc.measure == "ttft" else now["total_s"]
     names = dict(x_title=s("axis_users"), per_user=s("conc_per_user"), throughput=s("conc_throughput"),
-                 latency=s("conc_latency", measure=measure), y_speed=s("axis_speed"), y_throughput=s("axis_throughput"),
-                 y_latency=s("axis_latency_s", measure=measure), budget=s("budget_line", budget=fmt_s(sc.budget_s)),
+                 y_speed=s("axis_speed"), y_throughput=s("axis_throughput"), y_latency=s("axis_seconds"), budget=s("budget_line", budget=fmt_s(sc.budget_s)),
                  plateau=s("conc_plateau_line"), queue=s("conc_queue_line"), current=s("current_point"))
-    fig = C.concurrency_figure(curve.users, curve.per_user_tokens_per_s, curve.throughput_tokens_per_s, latency,
+    fig = C.concurrency_figure(curve.users, curve.per_user_tokens_per_s, curve.throughput_tokens_per_s, latencies,
                                budget_s=sc.budget_s, current_users=now["users"], current_latency_s=cur_lat,
                                queue_from=float(curve.max_batch), plateau_at=float(curve.plateau_users),
-                               names=names, fmt_s=fmt_s)
+                               names=names, fmt_s=fmt_s, fmt_n=lambda v: f"{v:,.0f}")
     st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_concurrency")
     st.caption(s("conc_text", devices=curve.devices, max_batch=f"{curve.max_batch:,}",
                  plateau=fmt_users(curve.plateau_users)))
@@ -493,11 +500,12 @@ def cost_section(sc: T.Scenario, r: dict) -> None:
              for k in use]
     front_local = T.pareto_front(cost[use], lat[use])
     current = use.index(ids.index(sc.hardware_id)) if ids.index(sc.hardware_id) in use else None
-    names = dict(x_title=s("axis_cost"), y_title=s("axis_latency_s", measure=measure), meets=s("meets"),
+    names = dict(x_title=s("axis_cost"), y_title=cap(s("axis_latency_s", measure=measure)), meets=s("meets"),
                  misses=s("misses"), front=s("front"), budget=s("budget_line", budget=fmt_s(sc.budget_s)),
                  current=s("mark_current"))
     fig = C.pareto_figure([C.short_label(hw_name(ids[k]), 16) for k in use], cost[use], lat[use], p.meets[0][use],
-                          front_local, hover=hover, current=current, budget_s=sc.budget_s, names=names)
+                          front_local, hover=hover, current=current, budget_s=sc.budget_s, names=names, fmt_s=fmt_s,
+                          fmt_usd=T.fmt_usd)
     st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_pareto")
     st.caption(s("pareto_caption"))
     left = [hw_name(ids[k]) for k in range(len(ids)) if not ok[k]]
@@ -517,7 +525,7 @@ def memory_section(sc: T.Scenario, r: dict) -> None:
     fig = C.memory_figure(T.CONTEXT_STEPS, series, labels=labels, device_gb=hw.hardware.memory_gb,
                           device_label=s("mem_device_line", hardware=C.short_label(hw.label(lang)),
                                          gb=fmt_gb(hw.hardware.memory_gb)),
-                          current_context=sc.prompt_tokens + sc.output_tokens, names=names)
+                          current_context=sc.prompt_tokens + sc.output_tokens, names=names, fmt_gb=fmt_gb)
     st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_memory")
     st.markdown(f"**{s('mem_table_title', context=fmt_tokens(sc.prompt_tokens + sc.output_tokens))}**")
     rows = r["precisions"]
@@ -530,10 +538,11 @@ def memory_section(sc: T.Scenario, r: dict) -> None:
         s("col_mem_vs"): [f"{100 * x.memory_vs_fp16:.0f}%" for x in rows],
         s("col_speed_vs"): [fmt_ratio(x.speed_vs_fp16) if x.fits else "–" for x in rows],
         s("col_quality"): [catalog.precisions[x.precision_id].quality.get(lang, "") for x in rows],
-        s("col_quality_source"): [catalog.precisions[x.precision_id].quality_source or None for x in rows],
+        s("col_quality_source"): [catalog.precisions[x.precision_id].quality_source or "" for x in rows],
     })
     st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={s("col_quality_source"): st.column_config.LinkColumn(s("col_quality_source"))})
+                 column_config={s("col_quality_source"): st.column_config.LinkColumn(
+                     s("col_quality_source"), display_text=s("link_text"))})
     st.markdown(s("quant_text"))
 
 
@@ -561,12 +570,12 @@ def tornado_section(sc: T.Scenario, r: dict) -> None:
         st.warning(templates["none"])
         return
     st.info(T.tornado_summary(t, names, templates, fmt_ratio), icon=":material/target:")
-    bars = [C.Bar(name=names[n.factor][:1].upper() + names[n.factor][1:], low_s=n.low_s, high_s=n.high_s,
+    bars = [C.Bar(name=cap(names[n.factor]), low_s=n.low_s, high_s=n.high_s,
                   low_text=notch_text(n.factor, n.low_value) if n.low_value is not None else "",
                   high_text=notch_text(n.factor, n.high_value) if n.high_value is not None else "")
             for n in t.notches]
     fig = C.tornado_figure(bars, base_s=t.base_s, fmt_s=fmt_s,
-                           names=dict(x_title=s("tor_axis", measure=measure), low=s("tor_low"), high=s("tor_high"),
+                           names=dict(x_title=cap(s("tor_axis", measure=measure)), low=s("tor_low"), high=s("tor_high"),
                                       base=s("tor_base", latency=fmt_s(t.base_s))))
     st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_tornado")
     st.caption(s("tor_caption"))

@@ -8,7 +8,12 @@ import io
 
 import pytest
 
+from latency import estimate
+from latency import tradeoffs as T
+from latency.catalog import load_catalog
 from tests.e2e.conftest import PHONE, open_app, shot, wait_idle
+
+CAT = load_catalog()
 
 pytestmark = pytest.mark.e2e
 
@@ -19,7 +24,9 @@ def tall_shot(page, name: str) -> None:
     """A screenshot of the whole page: Streamlit scrolls inside its main container, so grow the
     viewport to the content's height first (capped), then put it back."""
     size = page.viewport_size
-    height = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+    height = page.evaluate("(() => { const m = document.querySelector('[data-testid=stMain]');"
+                           " const b = document.querySelector('[data-testid=stMainBlockContainer]');"
+                           " return b.getBoundingClientRect().bottom + m.scrollTop; })()")
     page.set_viewport_size({"width": size["width"], "height": min(int(height) + 40, 7000)})
     wait_idle(page)
     shot(page, name, full_page=False)
@@ -45,7 +52,7 @@ def test_korean_desktop_renders_every_tab(page, app_url):
     tall_shot(page, "tradeoffs-ko-desktop")
     tabs = page.locator("[data-testid=stTab]")
     assert tabs.count() == 6
-    for k, name in ((1, "concurrency"), (2, "cost"), (4, "tornado")):
+    for k, name in ((1, "concurrency"), (2, "cost"), (3, "memory"), (4, "tornado")):
         tabs.nth(k).click()
         panel = page.locator("[data-testid=stTabPanel]:visible")  # the open tab's panel
         panel.locator("[data-testid=stPlotlyChart]").first.wait_for()
@@ -78,6 +85,16 @@ def test_csv_download_has_estimator_columns(page, app_url):
     assert len(rows) > 50
     for col in ("model_size_b", "hardware_id", "ttft_s", "total_s", "memory_gb", "cost_usd_per_1k_answers"):
         assert col in rows[0]
+    # The downloaded values are latency.estimate's for that row's model, device and batch.
+    row = next(r for r in rows if r["hardware_id"] == "h100-sxm" and float(r["model_size_b"]) == 8.03)
+    s = T.Scenario()
+    model = T.model_at_size(T.scenario_model(s, CAT), 8.03)
+    e = estimate(model, CAT.hardware["h100-sxm"].hardware, int(float(row["prompt_tokens"])),
+                 int(float(row["output_tokens"])), batch=int(row["batch_per_server"]),
+                 distance_km=float(row["distance_km"]), concurrent_users=int(row["batch_per_server"]))
+    for key, value in e.as_dict().items():
+        if isinstance(value, float):
+            assert float(row[key]) == value, key
 
 
 def test_phone_width(browser, app_url):
