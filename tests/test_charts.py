@@ -1,0 +1,209 @@
+"""Estimator figure builders: valid plotly, the shared look, only the text they are given, honest marks."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from latency import charts
+from latency.chart_style import FONT_FAMILY, HIGHLIGHT, base_layout
+
+KO = dict(x_title="모델 크기", y_title="시간 (초)", ttft="첫 토큰까지", total="답변 완료까지", current="현재 설정",
+          no_fit="싣지 못함", size_hover="크기", network="그중 네트워크", places="지점", estimate="추정",
+          stated="원문이 말하는 범위")
+EN = dict(x_title="Model size", y_title="Time (s)", ttft="To first token", total="Full answer", current="Current setting",
+          no_fit="Does not fit", size_hover="Size", network="Of which network", places="Places", estimate="Estimate",
+          stated="Range the entry states")
+
+
+def fmt_ko(x: float) -> str:
+    return f"{x:.2g}초"
+
+
+def fmt_en(x: float) -> str:
+    return f"{x:.2g} s"
+
+
+def validated(fig: go.Figure) -> dict:
+    """The figure re-read through plotly's validators (the builders skip them for speed)."""
+    return go.Figure(fig.to_dict()).to_dict()
+
+
+def visible_text(fig: go.Figure) -> list[str]:
+    """Every string a reader can see: axis titles, tick labels, trace names/text/hover, annotations."""
+    d = fig.to_dict()
+    out = []
+    lay = d["layout"]
+    for ax in ("xaxis", "yaxis"):
+        a = lay.get(ax, {})
+        out.append(a.get("title", {}).get("text", ""))
+        out += [str(t) for t in a.get("ticktext", [])]
+    out += [a.get("text", "") for a in lay.get("annotations", [])]
+    for tr in d["data"]:
+        out.append(tr.get("name", ""))
+        for key in ("text", "hovertemplate", "customdata"):
+            v = tr.get(key)
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, (list, tuple)):
+                out += [json.dumps(x, ensure_ascii=False) if not isinstance(x, str) else x for x in v]
+    cleaned = []
+    for text in out:
+        text = re.sub(r"%\{[^}]*\}", "", text or "")
+        text = re.sub(r"</?(extra|br|b)>", " ", text)
+        cleaned.append(text)
+    return cleaned
+
+
+def latin_words(texts: list[str]) -> set[str]:
+    allowed = {"km", "B", "s"}  # units
+    return {w for t in texts for w in re.findall(r"[A-Za-z]+", t)} - allowed
+
+
+def size_fig(names=KO, fmt=fmt_ko, fits=None):
+    sizes = np.geomspace(0.5, 2000, 40)
+    ttft = 0.02 + sizes * 1e-3
+    total = ttft + sizes * 1e-2
+    fits = np.ones_like(sizes, dtype=bool) if fits is None else fits
+    budgets = [charts.Budget("자동완성 0.2초", 0.2), charts.Budget("챗봇 1초", 1.0, True), charts.Budget("자막 1초", 1.0)]
+    return charts.size_figure(sizes, ttft, total, fits, current_size=8.0, current_ttft=0.03, current_total=0.11,
+                              ttft_range=(0.02, 0.04), total_range=(0.09, 0.14), budgets=budgets,
+                              bottleneck_text="디코드: 메모리 한계", names=names, fmt_s=fmt)
+
+
+def timeline_fig(fmt=fmt_ko):
+    stages = [("network", "네트워크", 0.03), ("queue", "대기열", 0.0), ("prefill", "프리필", 0.05), ("decode", "디코드", 2.0)]
+    return charts.timeline_figure(stages, ttft_s=0.08, ttft_label="첫 토큰", axis_title="시간 (초)", fmt_s=fmt)
+
+
+def devices_fig(names=KO, fmt=fmt_ko):
+    rows = [charts.DeviceRow("H100", 0.05, 2.0, True, current=True), charts.DeviceRow("L4", 0.2, 9.0, True),
+            charts.DeviceRow("B200", 0.04, 1.2, True), charts.DeviceRow("스마트폰", 0, 0, False)]
+    return charts.devices_figure(rows, names=names, fmt_s=fmt)
+
+
+def distance_fig(names=KO, fmt=fmt_ko):
+    d = np.linspace(0, 20000, 41)
+    net = 0.01 + d * 1.7e-5
+    stops = [charts.Stop("같은 건물", 0, 0.03), charts.Stop("같은 도시", 22, 0.031), charts.Stop("도쿄", 1149, 0.05),
+             charts.Stop("유럽", 8857, 0.18), charts.Stop("미국 서부", 9029, 0.182)]
+    return charts.distance_figure(d, net + 0.02, net, stops=stops, current_km=1149, current_ttft=0.05, names=names, fmt_s=fmt)
+
+
+def presets_fig(names=KO, fmt=fmt_ko):
+    rows = [charts.PresetRow("대형 · 첫 토큰", 0.2, 0.15, 0.25, 2, 60, "diamond"),
+            charts.PresetRow("경량 · 답변 완료", 4.0, 3.4, 4.8, 0, 1),
+            charts.PresetRow("시험 채점 · 답변 완료", 7.0, 6.0, 9.0, None, None)]
+    return charts.presets_figure(rows, names=names, fmt_s=fmt)
+
+
+BUILDERS = {"timeline": timeline_fig, "size": size_fig, "devices": devices_fig, "distance": distance_fig, "presets": presets_fig}
+
+
+@pytest.mark.parametrize("name", list(BUILDERS))
+def test_every_figure_passes_plotly_validation_and_uses_the_shared_font(name):
+    fig = BUILDERS[name]()
+    d = validated(fig)
+    assert d["layout"]["font"]["family"] == FONT_FAMILY
+    assert d["layout"]["hoverlabel"]["font"]["family"] == FONT_FAMILY
+    assert d["layout"]["template"]["layout"], "base_layout's template must come along"
+    json.dumps(fig.to_dict(), default=str)  # serialisable as st.plotly_chart sends it
+
+
+@pytest.mark.parametrize("name", list(BUILDERS))
+def test_korean_figures_carry_no_english(name):
+    assert latin_words(visible_text(BUILDERS[name]())) <= {"H", "L"}, "only given text (device names H100, L4) may appear"
+
+
+def test_english_figures_carry_no_korean():
+    figs = [size_fig(EN, fmt_en), devices_fig(EN, fmt_en), presets_fig(EN, fmt_en)]
+    for fig in figs:
+        for name, tr in zip(range(99), fig.to_dict()["data"]):
+            assert not re.search("[\uac00-\ud7a3]", tr.get("name") or ""), tr.get("name")
+        assert not re.search("[\uac00-\ud7a3]", fig.layout.xaxis.title.text)
+
+
+def test_building_figures_never_changes_the_shared_look():
+    before = json.dumps(charts._style(), sort_keys=True, default=str)
+    for build in BUILDERS.values():
+        build()
+    assert json.dumps(charts._style(), sort_keys=True, default=str) == before
+    fresh = base_layout(go.Figure()).layout.to_plotly_json()
+    assert json.dumps(fresh, sort_keys=True, default=str) == before
+
+
+def test_timeline_stages_are_contiguous_and_ttft_is_marked():
+    fig = timeline_fig().to_dict()
+    bars = [t for t in fig["data"] if t["type"] == "bar"]
+    ends = [b["base"][0] + b["x"][0] for b in bars]
+    starts = [b["base"][0] for b in bars]
+    assert starts[1:] == pytest.approx(ends[:-1])
+    assert ends[-1] == pytest.approx(2.08)
+    line = fig["layout"]["shapes"][0]
+    assert line["x0"] == line["x1"] == pytest.approx(0.08)
+    assert "0.08초" in fig["layout"]["annotations"][0]["text"]
+
+
+def test_size_chart_marks_sizes_that_do_not_fit_and_the_selected_budget():
+    fits = np.array([True] * 30 + [False] * 10)
+    d = size_fig(fits=fits).to_dict()
+    total_line = next(t for t in d["data"] if t.get("name") == KO["total"])
+    assert all(v is None for v in total_line["y"][30:]) and all(v is not None for v in total_line["y"][:30])
+    nofit = next(t for t in d["data"] if t.get("name") == KO["no_fit"])
+    assert any(v is not None for v in nofit["y"])
+    band = [t for t in d["data"] if t.get("fill") == "toself"]
+    assert len(band) == 1 and max(band[0]["y"]) == pytest.approx(1.0), "the chosen budget is the band"
+    labels = next(t for t in d["data"] if t.get("mode") == "text")
+    assert any("챗봇 1초" in x and "자막 1초" in x for x in labels["text"]), "budgets at one level share a label"
+    current = next(t for t in d["data"] if t.get("name") == KO["current"])
+    assert current["x"] == [8.0, 8.0] and current["marker"]["color"] == HIGHLIGHT
+    assert current["error_y"]["array"] == pytest.approx([0.03, 0.01])
+    assert d["layout"]["annotations"][0]["text"] == "디코드: 메모리 한계"
+
+
+def test_size_chart_all_fitting_has_no_grey_line():
+    d = size_fig().to_dict()
+    assert not [t for t in d["data"] if t.get("name") == KO["no_fit"]]
+
+
+def test_devices_fastest_first_non_fitting_last_without_a_bar():
+    d = devices_fig().to_dict()
+    bar = next(t for t in d["data"] if t["type"] == "bar")
+    assert bar["x"] == [1.2, 2.0, 9.0]
+    assert bar["marker"]["color"][1] == HIGHLIGHT  # H100, the current device
+    labels = next(t for t in d["data"] if t.get("mode") == "text")
+    assert labels["text"][0] == "B200" and labels["text"][1].startswith("▶ H100")
+    assert labels["text"][-1] == f"스마트폰  ✕ {KO['no_fit']}"
+    assert len(labels["text"]) == 4 and len(bar["x"]) == 3
+
+
+def test_distance_labels_merge_neighbours_and_stay_on_the_chart():
+    d = distance_fig().to_dict()
+    texts = [a["text"] for a in d["layout"]["annotations"]]
+    assert texts == ["같은 건물 · 같은 도시", "도쿄", "유럽 · 미국 서부"]
+    xs = [a["x"] for a in d["layout"]["annotations"]]
+    lo, hi = d["layout"]["xaxis"]["range"]
+    assert all(lo <= x <= hi for x in xs)
+
+
+def test_presets_chart_has_no_range_bar_where_the_entry_states_none():
+    d = presets_fig().to_dict()
+    bars = d["data"][0]
+    assert "시험 채점 · 답변 완료" not in [y for y in bars["y"] if y]
+    lo = 10 ** d["layout"]["xaxis"]["range"][0]
+    assert bars["x"][3] == pytest.approx(lo), "a stated 0 s ('under 1 s') starts at the left edge"
+    est = d["data"][1]
+    assert est["marker"]["symbol"] == ["diamond", "circle", "circle"]
+
+
+@pytest.mark.parametrize("lo,hi", [(-2.0, 0.5), (-1.3, 3.4), (0.1, 0.4)])
+def test_log_ticks_stay_in_range_and_read_as_numbers(lo, hi):
+    ticks = charts._log_ticks([lo, hi])
+    assert ticks["tickvals"], "at least one tick"
+    assert all(lo <= math.log10(v) <= hi for v in ticks["tickvals"])
+    assert all(re.fullmatch(r"[0-9.,]+", t) for t in ticks["ticktext"])
