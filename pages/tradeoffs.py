@@ -587,9 +587,20 @@ def export_section(sc: T.Scenario, r: dict) -> None:
     st.download_button(s("export_button"), data=r["csv"], file_name="tradeoffs.csv", mime="text/csv",
                        key="tr_download", icon=":material/download:", on_click="ignore")
     st.markdown(f"**{s('export_preview', size=fmt_size(sc.model_size_b))}**")
-    cols = ["hardware_id", "batch_per_server", "servers", "ttft_s", "total_s", "memory_gb", "devices_needed",
-            "meets_budget", "cost_usd_per_1k_answers"]
-    preview = pd.DataFrame([{k: row[k] for k in cols} for row in rows if row["model_size_b"] == sc.model_size_b])
+    mine = [row for row in rows if row["model_size_b"] == sc.model_size_b]
+    yes_no = lambda v: s("yes") if v else s("no")  # noqa: E731
+    num = lambda v, f: f(v) if v is not None and math.isfinite(v) else "–"  # noqa: E731
+    preview = pd.DataFrame({
+        s("col_device"): [hw_name(r["hardware_id"]) for r in mine],
+        s("col_fits"): [yes_no(r["fits"]) for r in mine],
+        s("col_servers"): [f"{r['servers']:,}" if r["servers"] else "–" for r in mine],
+        s("col_batch"): [f"{r['batch_per_server']:,}" for r in mine],
+        s("col_ttft"): [fmt_s(r["ttft_s"]) if r["fits"] else "–" for r in mine],
+        s("col_total"): [fmt_s(r["total_s"]) if r["fits"] else "–" for r in mine],
+        s("col_memory"): [fmt_gb(r["memory_gb"]) for r in mine],
+        s("col_meets"): [yes_no(r["meets_budget"]) for r in mine],
+        s("metric_cost_1k"): [num(r["cost_usd_per_1k_answers"], T.fmt_usd) for r in mine],
+    })
     st.dataframe(preview, hide_index=True, width="stretch")
 
 

@@ -52,10 +52,10 @@ def test_korean_desktop_renders_every_tab(page, app_url):
     tall_shot(page, "tradeoffs-ko-desktop")
     tabs = page.locator("[data-testid=stTab]")
     assert tabs.count() == 6
-    for k, name in ((1, "concurrency"), (2, "cost"), (3, "memory"), (4, "tornado")):
+    for k, name in ((1, "concurrency"), (2, "cost"), (3, "memory"), (4, "tornado"), (5, "export")):
         tabs.nth(k).click()
         panel = page.locator("[data-testid=stTabPanel]:visible")  # the open tab's panel
-        panel.locator("[data-testid=stPlotlyChart]").first.wait_for()
+        panel.locator("[data-testid=stPlotlyChart], [data-testid=stDownloadButton]").first.wait_for()
         tall_shot(page, f"tradeoffs-ko-desktop-{name}")
     assert page.locator("[data-testid=stException]").count() == 0
 
