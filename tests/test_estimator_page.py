@@ -1,0 +1,417 @@
+"""Estimator page: inputs (pure) and the page in AppTest, in every language.
+
+Pure part (latency.inputs): steps, great-circle stops checked against the calibration data's own
+distances, models built from a size, presets, verdicts. Page part: every widget changes what the
+page shows, presets set the widgets, the URL restores a scenario and bad URL values become
+named notices, the lazy tabs draw their chart, Feel it streams at the estimated pace.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from latency import content, feel, i18n, inputs
+from latency.catalog import load_catalog
+from latency.errors import ContentError
+from latency.estimator import calibration_dir
+from tests.conftest import ROOT, all_text, run_page
+
+HANGUL = re.compile("[\uac00-\ud7a3]")
+CATALOG = load_catalog()
+STOPS = inputs.load_stops()
+USE_CASES = content.use_case_budgets("ko")
+CLASSES = content.comparison_classes("ko")
+EXAMPLES = [e.id for e in content.load_term(content.DEFAULT_TERM, "ko").examples.items]
+PRESETS = inputs.load_presets(CATALOG, STOPS, [u.id for u in USE_CASES], [c.id for c in CLASSES], EXAMPLES)
+DEFAULTS = inputs.default_values(STOPS, [u.id for u in USE_CASES])
+
+
+# ================================================================================================
+# latency.inputs
+# ================================================================================================
+
+def test_named_stops_are_the_distances_the_brief_expects():
+    km = {s.id: s.km for s in STOPS}
+    assert km["same_building"] == 0
+    assert 10 <= km["same_city"] <= 40
+    assert km["seoul_tokyo"] == pytest.approx(1150, rel=0.02)
+    assert km["seoul_singapore"] == pytest.approx(4650, rel=0.03)
+    assert km["seoul_us_west"] == pytest.approx(9000, rel=0.02)
+    assert km["seoul_europe"] == pytest.approx(8900, rel=0.02)
+
+
+def test_great_circle_reproduces_the_calibration_datas_own_distances():
+    rtt = calibration_dir() / "rtt.csv"
+    if not rtt.exists():
+        pytest.skip(f"no calibration data at {rtt}")
+    rows = [r for r in csv.DictReader(rtt.open(encoding="utf-8")) if float(r["distance_km"]) > 0]
+    assert len(rows) >= 10
+    for r in rows:
+        d = inputs.great_circle_km(float(r["lat_a"]), float(r["lon_a"]), float(r["lat_b"]), float(r["lon_b"]))
+        assert d == pytest.approx(float(r["distance_km"]), abs=1.0), (r["endpoint_a"], r["endpoint_b"])
+
+
+def test_size_steps_are_log_like_and_land_on_catalog_models():
+    steps = inputs.size_steps(CATALOG)
+    assert steps[0] == 0.5 and steps[-1] == 2000
+    assert all(b > a for a, b in zip(steps, steps[1:]))
+    assert max(b / a for a, b in zip(steps, steps[1:])) <= 2.0, "no step more than doubles the size"
+    for m in CATALOG.models.values():
+        if 0.5 <= m.model.params_b <= 2000:
+            assert m.model.params_b in steps, m.id
+
+
+def test_distance_steps_include_every_stop():
+    steps = inputs.distance_steps(STOPS)
+    assert steps[0] == 0 and steps[-1] == 20000
+    assert {s.km for s in STOPS} <= set(steps)
+
+
+@settings(max_examples=50, deadline=None)
+@given(v=st.floats(0.5, 2000))
+def test_snap_returns_the_nearest_step(v):
+    steps = inputs.size_steps(CATALOG)
+    got = inputs.snap(v, steps)
+    assert got in steps
+    assert all(abs(math.log(got / v)) <= abs(math.log(s / v)) + 1e-12 for s in steps)
+
+
+def test_a_catalog_size_uses_its_published_config():
+    sized = inputs.sized_model(CATALOG, 70.6, "dense", 2.0)
+    assert sized.entry is not None and sized.entry.id == "llama-3.1-70b"
+    assert sized.model.layers == 80 and sized.model.bytes_per_param == 2.0
+
+
+def test_other_sizes_are_scaled_with_the_closest_models_architecture():
+    dense = inputs.sized_model(CATALOG, 20.0, "dense", 2.0)
+    assert dense.scaled and dense.model.layers is None and dense.model.arch == "dense"
+    moe = inputs.sized_model(CATALOG, 300.0, "moe", 1.0)
+    ref = moe.reference.model
+    assert moe.model.active_b / moe.model.params_b == pytest.approx(ref.active_b / ref.params_b)
+    looped = inputs.sized_model(CATALOG, 20.0, "looped", 2.0)
+    assert looped.model.loops == looped.reference.model.loops > 1
+    # the same size in another architecture is not the catalog model
+    assert inputs.sized_model(CATALOG, 70.6, "moe", 2.0).entry is None
+
+
+def test_serving_maps_users_to_batch_or_queue():
+    assert inputs.serving_inputs("auto", "optimized", 8) == dict(engine=None, batch=8, concurrent_users=8)
+    assert inputs.serving_inputs("auto", "llama.cpp", 8) == dict(engine=None, batch=1, concurrent_users=8)
+    assert inputs.serving_inputs("llama.cpp", "optimized", 3)["batch"] == 1
+
+
+@pytest.mark.parametrize("value,low,high,kind", [(0.1, 0.08, 0.15, "within"), (0.8, 0.5, 1.2, "uncertain"), (0.8, 0.6, 1.0, "over")])
+def test_verdict_uses_the_whole_range(value, low, high, kind):
+    v = inputs.verdict(value, low, high, budget_s=0.2 if kind != "uncertain" else 0.7)
+    assert v.kind == kind
+
+
+def test_verdict_ratio_and_abandonment():
+    v = inputs.verdict(0.8, 0.7, 0.9, 0.2)
+    assert v.ratio == pytest.approx(4.0) and not v.abandon
+    assert inputs.verdict(6.0, 5.0, 7.0, 1.0, abandon_s=5.0).abandon
+
+
+@pytest.mark.parametrize("x,text", [(0.0503, "0.05"), (0.82, "0.82"), (1.0, "1"), (2.24, "2.2"), (24.4, "24"), (1240.0, "1,240")])
+def test_numbers_read_naturally(x, text):
+    assert inputs.fmt_number(x) == text
+
+
+def test_presets_cover_every_table_column_and_every_example():
+    sources = {p.source for p in PRESETS}
+    assert {("comparison", c.id) for c in CLASSES} <= sources
+    assert {("example", e) for e in EXAMPLES} <= sources
+
+
+def test_a_broken_preset_names_its_path(tmp_path):
+    f = tmp_path / "presets.yaml"
+    f.write_text("presets:\n  - id: x\n    source: {example: code_autocomplete}\n    label: {ko: 가, en: a}\n"
+                 "    note: {ko: 가, en: a}\n    hardware: no-such-gpu\n", encoding="utf-8")
+    with pytest.raises(ContentError, match=r"presets\[0\]\.hardware"):
+        inputs.load_presets(CATALOG, STOPS, [u.id for u in USE_CASES], [c.id for c in CLASSES], EXAMPLES, file=f)
+    f.write_text(f.read_text(encoding="utf-8").replace("no-such-gpu", "l4").replace("code_autocomplete", "nope"), encoding="utf-8")
+    with pytest.raises(ContentError, match=r"source\.example"):
+        inputs.load_presets(CATALOG, STOPS, [u.id for u in USE_CASES], [c.id for c in CLASSES], EXAMPLES, file=f)
+
+
+def test_a_broken_place_names_its_path(tmp_path):
+    f = tmp_path / "places.yaml"
+    f.write_text("places:\n  a: {lat: 95, lon: 0, source: x}\nstops: []\n", encoding="utf-8")
+    with pytest.raises(ContentError, match=r"places\.a\.lat"):
+        inputs.load_stops(f)
+
+
+# ================================================================================================
+# The page in AppTest
+# ================================================================================================
+
+def page(lang: str, **query):
+    at = run_page("estimator", lang, {k: str(v) for k, v in query.items()})
+    assert not at.exception, at.exception[0].value
+    return at
+
+
+def page_alone(lang: str):
+    """The page script without the app shell. AppTest treats every run of a non-default page of
+    a multipage app as a page change and resets button triggers, so buttons are clicked here."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / "estimator.py"), default_timeout=30)
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception, at.exception[0].value
+    return at
+
+
+def charts_of(at) -> dict[str, dict]:
+    return {el.key: json.loads(el.proto.spec) for el in at.get("plotly_chart")}
+
+
+def shown(at) -> tuple:
+    """What a user sees of the estimate: metrics, alerts and the charts' data."""
+    metrics = tuple((m.value, m.proto.delta) for m in at.metric)
+    alerts = tuple(el.value for kind in ("success", "warning", "error") for el in getattr(at, kind))
+    data = {k: [t.get("x") for t in v["data"]] + [t.get("y") for t in v["data"]] for k, v in charts_of(at).items()}
+    return metrics, alerts, json.dumps(data, sort_keys=True, default=str)
+
+
+def test_page_renders_in_its_language(lang):
+    at = page(lang)
+    text = all_text(at)
+    title = i18n.strings("estimator", lang)("title")
+    assert title in text
+    if lang == "en":
+        assert not HANGUL.search(text), HANGUL.findall(text)[:10]
+        options = [o for w in at.selectbox for o in w.options]
+        assert not [o for o in options if HANGUL.search(o)], "English options"
+    else:
+        assert HANGUL.search(text)
+    assert {"est_chart_timeline", "est_chart_size"} <= set(charts_of(at))
+    assert len(at.metric) == 4
+    # state keys: the URL keys, the shell's "lang", the rest prefixed est_
+    stray = [k for k in at.session_state if not (k in inputs.URL_KEYS or k == "lang" or k.startswith(("est_", "$$")))]
+    assert not stray, stray
+
+
+def test_first_visit_writes_the_whole_scenario_into_the_url(lang):
+    at = page(lang)
+    for key in inputs.URL_KEYS:
+        assert key in at.query_params, key
+    assert at.query_params["model_size_b"] == "8.03"
+    assert at.query_params["distance_km"] == str(int(DEFAULTS["distance_km"]))
+
+
+CHANGES = [  # (key, new value); advanced ones need the panel open
+    ("model_size_b", 70.6), ("hardware", "l4"), ("distance_km", 9029.0), ("use_case", "code_autocomplete"),
+    ("arch", "moe"), ("precision", "q4_k_m"), ("prompt_tokens", 4096), ("output_tokens", 64),
+    ("concurrency", 16), ("access", "lte"), ("connection", "cold"), ("engine", "llama.cpp"),
+]
+
+
+def set_widget(at, key, value):
+    for kind in ("select_slider", "selectbox", "number_input", "segmented_control"):
+        widgets = [w for w in getattr(at, kind) if w.key == key]
+        if widgets:
+            widgets[0].set_value(value)
+            return
+    raise AssertionError(f"no widget with key {key!r} on the page")
+
+
+def test_every_widget_changes_what_the_page_shows(lang):
+    at = page(lang)
+    at.session_state["est_advanced"] = True  # open the advanced panel
+    at.run()
+    before = shown(at)
+    for key, value in CHANGES:
+        set_widget(at, key, value)
+        at.run()
+        assert not at.exception, (key, at.exception[0].value)
+        after = shown(at)
+        assert after != before, f"changing {key} to {value!r} changed nothing on the page"
+        assert at.query_params[key] == inputs.url_value(key, value), key
+        before = after
+
+
+def test_the_advanced_panel_keeps_its_values_when_closed():
+    at = page("ko", precision="int8", output_tokens="77")
+    assert at.session_state["precision"] == "int8" and at.session_state["output_tokens"] == 77
+    at.session_state["est_advanced"] = True
+    at.run()
+    assert at.selectbox(key="precision").value == "int8"
+    at.session_state["est_advanced"] = False
+    at.run()
+    at.run()
+    assert at.query_params["precision"] == "int8" and at.query_params["output_tokens"] == "77"
+
+
+def test_presets_set_every_widget(lang):
+    at = page(lang)
+    for preset in PRESETS:
+        at.pills(key="est_preset").set_value(preset.id).run()
+        assert not at.exception, (preset.id, at.exception[0].value)
+        for key, value in preset.values.items():
+            assert at.session_state[key] == value, (preset.id, key)
+            assert at.query_params[key] == inputs.url_value(key, value), (preset.id, key)
+        assert preset.note[lang] in " ".join(c.value for c in at.caption).replace("\\", ""), preset.id
+    # a hand-made change after a preset clears the preset choice
+    at.select_slider(key="model_size_b").set_value(1.0).run()
+    assert at.pills(key="est_preset").value is None
+
+
+def test_a_shared_link_reopens_the_same_scenario(lang):
+    first = page(lang)
+    first.pills(key="est_preset").set_value("loop").run()
+    first.select_slider(key="distance_km").set_value(4672.0).run()
+    link = dict(first.query_params)
+    second = page(lang, **{k: v for k, v in link.items() if k != "lang"})
+    for key in inputs.URL_KEYS:
+        assert second.session_state[key] == first.session_state[key], key
+    assert [m.value for m in second.metric] == [m.value for m in first.metric]
+    assert not second.warning, [w.value for w in second.warning]
+
+
+def test_bad_url_values_fall_back_with_named_notices(lang):
+    bad = dict(model_size_b="huge", hardware="<script>alert(1)</script>", distance_km="-5", arch="quantum",
+               precision="fp3", prompt_tokens="1.5", output_tokens="nan", concurrency="1e9", access="carrier-pigeon",
+               connection="lukewarm", engine="warp", use_case="**bold**")
+    at = page(lang, **bad)
+    warnings = "\n".join(w.value for w in at.warning)
+    for key in bad:
+        assert key in warnings, f"no notice names {key}"
+        assert at.session_state[key] == DEFAULTS[key], key
+    assert "\\<script\\>" in warnings, "URL text is escaped, never markup"
+    assert "\\*\\*bold\\*\\*" in warnings
+    assert len(at.metric) == 4, "the page keeps working"
+    # the URL now holds the values actually used
+    assert at.query_params["hardware"] == DEFAULTS["hardware"]
+    # a hand-made change clears the notices
+    at.select_slider(key="model_size_b").set_value(15.0).run()
+    assert not at.warning
+
+
+def test_values_between_steps_snap_with_a_notice(lang):
+    at = page(lang, model_size_b="8.5", distance_km="1200")
+    assert at.session_state["model_size_b"] == 8.03
+    assert at.session_state["distance_km"] == 1149.0
+    warnings = "\n".join(w.value for w in at.warning)
+    assert "model_size_b" in warnings and "distance_km" in warnings
+
+
+@pytest.mark.parametrize("tab,key", [("devices", "est_chart_devices"), ("distance", "est_chart_distance"),
+                                     ("presets_compare", "est_chart_presets")])
+def test_each_tab_draws_its_chart_when_opened(lang, tab, key):
+    at = page(lang)
+    assert key not in charts_of(at), "closed tabs are not computed"
+    at.session_state["est_tab"] = i18n.strings("estimator", lang)(f"{tab}_heading")
+    at.run()
+    specs = charts_of(at)
+    assert key in specs and "est_chart_size" not in specs
+    text = json.dumps(specs[key], ensure_ascii=False)
+    if lang == "en":
+        assert not HANGUL.search(re.sub(r'"template".*', "", text))
+    if tab == "devices":
+        for entry in CATALOG.hardware.values():
+            assert entry.label(lang) in text, entry.id
+    if tab == "distance":
+        for stop in STOPS:
+            assert stop.short[lang] in text, stop.id
+
+
+def test_presets_compare_with_the_entrys_ranges(lang):
+    at = page(lang)
+    at.session_state["est_tab"] = i18n.strings("estimator", lang)("presets_compare_heading")
+    at.run()
+    spec = charts_of(at)["est_chart_presets"]
+    stated, est = spec["data"][0], spec["data"][1]
+    classes = {c.id: c for c in content.comparison_classes(lang)}
+    for p in PRESETS:
+        kind, ref = p.source
+        label = p.label[lang]
+        rows = [y for y in est["y"] if y.startswith(label + " · ")]
+        assert rows, label
+        if kind == "comparison":
+            assert len(rows) == 2, "first token and full answer"
+            xs = [x for x, y in zip(stated["x"], stated["y"]) if y in rows and x is not None]
+            assert max(xs) == pytest.approx(classes[ref].latency_s.max)
+
+
+def test_a_model_that_cannot_fit_says_so_and_keeps_going(lang):
+    at = page(lang, model_size_b="2000", hardware="apple-a17-pro")
+    assert at.error, "a clear message that it does not fit"
+    assert CATALOG.hardware["apple-a17-pro"].label(lang) in at.error[0].value
+    assert len(at.metric) == 4
+
+
+def test_model_basis_is_explained(lang):
+    s = i18n.strings("estimator", lang)
+    at = page(lang, model_size_b="20")
+    assert "Kaplan" in all_text(at)
+    at = page(lang, model_size_b="300", arch="moe")
+    ref = inputs.closest_of_arch(CATALOG, "moe", 300.0)
+    assert ref.label(lang) in all_text(at)
+    at = page(lang)
+    assert s("basis_catalog", name=CATALOG.models["llama-3.1-8b"].label(lang)) in all_text(at)
+
+
+# ------------------------------------------------------------------------------------------------
+# Feel it (the page alone, on a fake clock)
+# ------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    clock = feel.FakeClock()
+    monkeypatch.setattr(feel, "SLEEP", clock.sleep)
+    monkeypatch.setattr(feel, "CLOCK", clock)
+    return clock
+
+
+def test_feel_it_streams_the_sample_at_the_estimated_pace(lang, fake_clock):
+    at = page_alone(lang)
+    ttft = float(at.metric[0].value.replace("초", "").replace(" s", ""))
+    at.button(key="est_feel").click().run()
+    assert not at.exception, at.exception[0].value
+    sample = feel.load_samples()[lang]
+    streamed = [m.value for m in at.markdown if sample.answer.split()[0] in m.value]
+    assert streamed and streamed[-1].strip() == sample.answer.strip()
+    # it waited for the first token, then ran about as long as the estimate says
+    assert fake_clock.sleeps[0] == pytest.approx(ttft, rel=0.35)
+    n = len(feel.split_tokens(sample.answer, sample.chars_per_token))
+    tps = float(at.metric[1].value.replace(",", ""))
+    assert fake_clock.now == pytest.approx(ttft + (n - 1) / tps, rel=0.15)
+    done = i18n.strings("estimator", lang)("feel_done", ttft="", total="").split()[0]
+    assert any(done in c.value for c in at.caption)
+
+
+def test_feel_it_side_by_side_plays_both(lang, fake_clock):
+    at = page_alone(lang)
+    at.button(key="est_race_go").click().run()
+    assert not at.exception, at.exception[0].value
+    sample = feel.load_samples()[lang]
+    finished = [m.value for m in at.markdown if m.value.strip() == sample.answer.strip()]
+    assert len(finished) == 2, "both columns streamed the whole answer"
+    fast = next(u.budget_s for u in USE_CASES if u.id == "code_autocomplete")
+    assert fake_clock.sleeps[0] == pytest.approx(fast, rel=0.05), "the fast side's first token came at its budget"
+
+
+def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):
+    at = page_alone(lang)
+    at.session_state["hardware"] = "epyc-9654-2s"
+    at.session_state["model_size_b"] = 405.0
+    at.run()
+    at.button(key="est_feel").click().run()
+    assert not at.exception, at.exception[0].value
+    s = i18n.strings("estimator", lang)
+    cut_words = s("feel_cut", limit="", full="").split()[0]
+    too_slow_words = s("feel_too_slow", ttft="", limit="").split()[0]
+    notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
+    assert cut_words in notes or too_slow_words in notes
+    assert fake_clock.now <= feel.LIMIT_S + 1
