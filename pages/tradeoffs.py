@@ -310,29 +310,38 @@ def controls() -> None:
                             key="output_tokens", on_change=touched)
 
 
+def _first_url(text: str | None) -> str:
+    found = re.search(r"https?://[^\s()]+", text or "")
+    return found.group(0) if found else ""
+
+
 def price_editor() -> tuple[dict, int]:
     """The editable price table (in an expander); returns the prices in force and how many edits are used."""
     box = st.expander(s("prices_header"), icon=":material/edit:")
     box.caption(s("prices_caption"))
     original = {h: ("" if catalog.hardware[h].price_usd_per_hour is None else f"{catalog.hardware[h].price_usd_per_hour:g}")
                 for h in HW_ORDER}
+    col = {k: s(f"col_{k}") for k in ("device", "price", "basis", "date", "source")}
     frame = pd.DataFrame({
-        "device": [hw_name(h) for h in HW_ORDER],
-        "price": [original[h] for h in HW_ORDER],
-        "basis": [s(f"basis_{catalog.hardware[h].price_basis}") if catalog.hardware[h].price_basis else "" for h in HW_ORDER],
-        "date": [catalog.hardware[h].price_date or "" for h in HW_ORDER],
-        "source": [catalog.hardware[h].price_source or "" for h in HW_ORDER],
+        col["device"]: [hw_name(h) for h in HW_ORDER],
+        col["price"]: [original[h] for h in HW_ORDER],
+        col["basis"]: [s(f"basis_{catalog.hardware[h].price_basis}") if catalog.hardware[h].price_basis else ""
+                       for h in HW_ORDER],
+        col["date"]: [catalog.hardware[h].price_date or "" for h in HW_ORDER],
+        # Only the link: the catalog's notes next to it are in English.
+        col["source"]: [_first_url(catalog.hardware[h].price_source) for h in HW_ORDER],
     }, index=HW_ORDER)
     edited = box.data_editor(
         frame, key="tr_prices", hide_index=True, num_rows="fixed", width="stretch",
+        disabled=[col["device"], col["basis"], col["date"], col["source"]],
         column_config={
-            "device": st.column_config.TextColumn(s("col_device"), disabled=True),
-            "price": st.column_config.TextColumn(s("col_price"), required=False),
-            "basis": st.column_config.TextColumn(s("col_basis"), disabled=True),
-            "date": st.column_config.TextColumn(s("col_date"), disabled=True),
-            "source": st.column_config.TextColumn(s("col_source"), disabled=True),
+            col["price"]: st.column_config.TextColumn(required=False),
+            col["source"]: st.column_config.LinkColumn(display_text=r"https?://(?:www\.)?([^/]+)"),
         })
-    changes = {h: edited.at[h, "price"] for h in HW_ORDER if edited.at[h, "price"] != original[h]}
+    unlinked = [hw_name(h) for h in HW_ORDER if catalog.hardware[h].price_source and not _first_url(catalog.hardware[h].price_source)]
+    if unlinked:
+        box.caption(s("prices_no_link", names=md(", ".join(unlinked))))
+    changes = {h: edited.at[h, col["price"]] for h in HW_ORDER if edited.at[h, col["price"]] != original[h]}
     prices, notices = T.resolve_prices(catalog, changes)
     for n in notices:
         box.warning(s("price_notice", device=md(hw_name(n.device_id)), raw=md(n.raw),

@@ -56,6 +56,19 @@ def test_every_map_cell_is_the_estimator_at_the_cells_plan(case):
             assert p.replicas[i, j] == math.ceil(s.concurrency / p.batch[i, j])
 
 
+@pytest.mark.parametrize("arch", ["moe", "looped"])
+def test_other_architectures_scale_like_the_sweep(arch):
+    s = T.Scenario(arch=arch, model_size_b=235.0, concurrency=16, budget_s=5.0)
+    grid = T.size_hardware_grid(s, CAT, PRICES, ["h100-sxm", "mi300x"])
+    p = grid.plan
+    assert T.scenario_model(s, CAT).arch == arch
+    for i, size in enumerate(grid.rows):
+        for j, hid in enumerate(grid.cols):
+            if p.fits[i, j]:
+                e = cell_estimate(s, size, hid, int(p.batch[i, j]))
+                assert p.total_s[i, j] == pytest.approx(e.total_s, rel=1e-9)
+
+
 def test_each_cell_uses_the_largest_batch_that_still_meets_the_budget():
     s = T.Scenario(model_size_b=8.03, budget_s=5.0, measure="total", concurrency=1000)
     grid = T.size_hardware_grid(s, CAT, PRICES)

@@ -95,6 +95,41 @@ def test_page_and_charts_in_each_language(lang):
         assert figure(at, name)["data"]
 
 
+def shown_text(at) -> str:
+    """What a reader sees: text elements, widget labels and option labels, table cells (links
+    and raw widget values, which the browser never shows, left out)."""
+    parts = []
+    for kind in ("title", "subheader", "markdown", "caption", "info", "warning", "error", "success"):
+        parts += [str(el.value) for el in getattr(at, kind)]
+    parts += [f"{m.label} {m.value}" for m in at.metric]
+    for kind in ("selectbox", "number_input", "select_slider", "segmented_control"):
+        for w in getattr(at, kind):
+            parts.append(str(w.label))
+            parts += [str(o) for o in getattr(w, "options", [])]
+    for df in at.dataframe:
+        parts.append(" ".join(map(str, df.value.columns)) + " " + df.value.to_string(index=False))
+    return re.sub(r"https?://\S+", " ", "\n".join(parts))
+
+
+def test_no_english_ui_words_on_the_korean_page():
+    """Words of this page's English strings must not leak onto the Korean page (proper names and
+    units that the Korean strings or the catalogs use too are allowed)."""
+    import yaml
+
+    from latency.i18n import UI_DIR
+
+    table = yaml.safe_load((UI_DIR / "tradeoffs.yaml").read_text(encoding="utf-8"))
+    words = lambda text: {w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)}  # noqa: E731
+    english = set().union(*(words(v["en"]) for v in table.values()))
+    allowed = set().union(*(words(v["ko"]) for v in table.values()))
+    allowed |= set().union(*(words(e.label(lang)) for e in CAT.hardware.values() for lang in LANGS))
+    allowed |= set().union(*(words(p.label("ko")) for p in CAT.precisions.values()))
+    at = run_page("tradeoffs", "ko")
+    no_errors(at)
+    shown = words(shown_text(at)) | words("\n".join(chart_text(figure(at, name)) for name in CHARTS))
+    assert not (shown & (english - allowed)), sorted(shown & (english - allowed))
+
+
 # --------------------------------------------------------------------------------------------
 # Use cases and budget
 # --------------------------------------------------------------------------------------------
@@ -222,11 +257,18 @@ def _price_row(hid: str) -> int:
     return HW_ORDER.index(hid)
 
 
+def _price_col(lang: str) -> str:
+    """The editable price column is named by its label in the page's language."""
+    from latency.i18n import strings
+
+    return strings("tradeoffs", lang)("col_price")
+
+
 def test_bad_price_edits_are_named_and_fall_back(lang):
     at = run_page("tradeoffs", lang)
     cost_before = at.metric[3].value
-    edits = {_price_row("h100-sxm"): {"price": "-3"}, _price_row("l4"): {"price": "cheap"},
-             _price_row("b200"): {"price": None}}
+    col = _price_col(lang)
+    edits = {_price_row("h100-sxm"): {col: "-3"}, _price_row("l4"): {col: "cheap"}, _price_row("b200"): {col: None}}
     at.session_state["tr_prices"] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
     at.run()
     no_errors(at)
@@ -240,7 +282,7 @@ def test_bad_price_edits_are_named_and_fall_back(lang):
 def test_a_valid_price_edit_changes_the_cost():
     at = run_page("tradeoffs", "en")
     cost_before = at.metric[3].value
-    at.session_state["tr_prices"] = {"edited_rows": {_price_row("h100-sxm"): {"price": "0.299"}},
+    at.session_state["tr_prices"] = {"edited_rows": {_price_row("h100-sxm"): {_price_col("en"): "0.299"}},
                                      "added_rows": [], "deleted_rows": []}
     at.run()
     no_errors(at)

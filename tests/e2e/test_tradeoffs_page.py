@@ -56,6 +56,9 @@ def test_korean_desktop_renders_every_tab(page, app_url):
         tabs.nth(k).click()
         panel = page.locator("[data-testid=stTabPanel]:visible")  # the open tab's panel
         panel.locator("[data-testid=stPlotlyChart], [data-testid=stDownloadButton]").first.wait_for()
+        if name == "cost":  # open the price table too, to see it
+            panel.locator("[data-testid=stExpander] summary").first.click()
+            panel.locator("[data-testid=stDataFrame], [data-testid=stDataEditor]").first.wait_for()
         tall_shot(page, f"tradeoffs-ko-desktop-{name}")
     assert page.locator("[data-testid=stException]").count() == 0
 
