@@ -92,7 +92,9 @@ def budget_heatmap(
 
     ratio: (rows, cols), nan where the model does not fit (drawn grey). hover: per-cell text
     (rows x cols), already formatted. marks: cells to mark (cheapest, current, ...).
-    names: x_title, colorbar, nofit (the y axis is named by the chart's heading).
+    names: x_title, colorbar (the scale's name, e.g. "latency ÷ budget": the trace name; the page's
+    caption says it too, a title on the bar would crowd a phone screen), nofit (the y axis is named
+    by the chart's heading).
     """
     r = np.asarray(ratio, dtype=float)
     z = np.clip(np.log2(np.where(np.isfinite(r) & (r > 0), r, np.nan)), -RATIO_CLIP, RATIO_CLIP)
@@ -107,8 +109,8 @@ def budget_heatmap(
     fig.add_trace(go.Heatmap(
         z=z, x=list(x_labels), y=list(y_labels), colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
         zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
-        colorbar=dict(title=dict(text=names["colorbar"], side="top", font=dict(size=11)), tickvals=vals,
-                      ticktext=text, thickness=10, len=0.9, x=1.0, xpad=4)))
+        colorbar=dict(tickvals=vals, ticktext=text, thickness=10, len=0.9, x=1.0, xpad=4),
+        name=names["colorbar"]))
     for m in marks:
         fig.add_trace(go.Scatter(
             x=[x_labels[m.col]], y=[y_labels[m.row]], mode="markers", name=m.name,

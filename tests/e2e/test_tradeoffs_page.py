@@ -100,17 +100,18 @@ def test_csv_download_has_estimator_columns(page, app_url):
             assert float(row[key]) == value, key
 
 
-def test_phone_width(browser, app_url):
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_phone_width(browser, app_url, lang):
     context = browser.new_context(viewport=PHONE, locale="ko-KR")
     pg = context.new_page()
     pg.set_default_timeout(30_000)
-    open_app(pg, app_url, "tradeoffs", lang="en")
+    open_app(pg, app_url, "tradeoffs", lang=lang)
     _charts(pg).first.wait_for()
     # Nothing wider than the screen: the page does not scroll sideways.
     overflow = pg.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, overflow
-    tall_shot(pg, "tradeoffs-en-phone")
+    tall_shot(pg, f"tradeoffs-{lang}-phone")
     pg.locator("[data-testid=stTab]").nth(4).click()
     pg.locator("[data-testid=stTabPanel]:visible [data-testid=stPlotlyChart]").first.wait_for()
-    tall_shot(pg, "tradeoffs-en-phone-tornado")
+    tall_shot(pg, f"tradeoffs-{lang}-phone-tornado")
     context.close()
