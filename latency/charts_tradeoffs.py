@@ -16,7 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from latency.chart_style import BUDGET_FILL, FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
+from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
 
 CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"], "responsive": True}
 """plotly config for st.plotly_chart: no logo, no selection tools."""
@@ -321,4 +321,4 @@ def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, st
 
 
 __all__ = ["CONFIG", "Mark", "Bar", "budget_heatmap", "concurrency_figure", "pareto_figure", "memory_figure",
-           "tornado_figure", "short_label", "ratio_ticks", "BUDGET_FILL"]
+           "tornado_figure", "short_label", "ratio_ticks", "log_ticks"]

@@ -7,8 +7,10 @@ except the grid axes below. The page only wires widgets to these functions and d
 Serving model used throughout ("a plan"): N concurrent users are served by R identical servers
 ("replicas") of n devices each. n is the fewest devices that hold the model (the estimator's
 `devices_needed` at batch 1). One server can hold at most `max_batch` conversations at once: the
-memory left after weights and runtime overhead, divided by one conversation's KV cache. Each
-server runs `batch` conversations together (continuous batching), so
+memory left after weights and runtime overhead, divided by one conversation's KV cache; hardware
+whose default engine is a local runner (llama.cpp on desktop GPUs, Macs, CPUs, phones) answers one
+at a time, as on the estimator page. Each server runs `batch` conversations together (continuous
+batching), so
 
     replicas = ceil(N / batch)                         nobody waits in line
     cost per answer = replicas x n x price/h x S / (3600 x N)
@@ -16,9 +18,9 @@ server runs `batch` conversations together (continuous batching), so
 
 where S = prefill + decode time of one answer at that batch (every user has one request in
 flight, so the fleet finishes N answers every S seconds). Larger batches are cheaper per answer
-but slower per user; the budget map picks, per cell, the largest batch whose latency still meets
-the budget ("the cheapest way to serve N users within the budget"), or batch 1 when even that
-misses. The concurrency section shows the other side: one server, more and more users, until it
+but slower per user; the budget map picks, per cell, the largest batch (of 1, 2, 4, ... and N
+itself, up to max_batch) whose latency still meets the budget ("the cheapest way to serve N users
+within the budget"), or batch 1 when even that misses. The concurrency section shows the other side: one server, more and more users, until it
 is full and requests queue (the estimator's queue stage).
 """
 
