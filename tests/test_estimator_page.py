@@ -311,7 +311,7 @@ def test_values_between_steps_snap_with_a_notice(lang):
 def test_each_tab_draws_its_chart_when_opened(lang, tab, key):
     at = page(lang)
     assert key not in charts_of(at), "closed tabs are not computed"
-    at.session_state["est_tab"] = i18n.strings("estimator", lang)(f"{tab}_heading")
+    at.session_state["est_tab"] = i18n.strings("estimator", lang)(f"tab_{tab}")
     at.run()
     specs = charts_of(at)
     assert key in specs and "est_chart_size" not in specs
@@ -328,7 +328,7 @@ def test_each_tab_draws_its_chart_when_opened(lang, tab, key):
 
 def test_presets_compare_with_the_entrys_ranges(lang):
     at = page(lang)
-    at.session_state["est_tab"] = i18n.strings("estimator", lang)("presets_compare_heading")
+    at.session_state["est_tab"] = i18n.strings("estimator", lang)("tab_presets_compare")
     at.run()
     spec = charts_of(at)["est_chart_presets"]
     stated, est = spec["data"][0], spec["data"][1]

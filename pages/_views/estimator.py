@@ -203,36 +203,30 @@ def render() -> None:
 
 
     def input_widgets() -> None:
-        c1, c2, c3 = st.columns(3)
-        with c1:
-            st.select_slider(s("model_size"), options=SIZES, key="model_size_b", format_func=fmt_size,
-                             help=s("model_size_help"), on_change=touched)
-        with c2:
-            st.selectbox(s("hardware"), HW_ORDER, key="hardware", format_func=fmt_hardware,
-                         help=s("hardware_help"), on_change=touched)
-        with c3:
-            st.select_slider(s("distance"), options=DISTANCES, key="distance_km", format_func=fmt_distance,
-                             help=s("distance_help"), on_change=touched)
+        st.select_slider(s("model_size"), options=SIZES, key="model_size_b", format_func=fmt_size,
+                         help=s("model_size_help"), on_change=touched)
+        st.selectbox(s("hardware"), HW_ORDER, key="hardware", format_func=fmt_hardware,
+                     help=s("hardware_help"), on_change=touched)
+        st.select_slider(s("distance"), options=DISTANCES, key="distance_km", format_func=fmt_distance,
+                         help=s("distance_help"), on_change=touched)
         # Lazy: the advanced widgets run only while the expander is open. Their values live on in
         # the URL and est_saved, and init_state restores them (see there).
         advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
         with advanced:
             if not advanced.open:
                 return
-            a1, a2 = st.columns(2)
-            with a1:
-                st.segmented_control(s("arch"), list(inputs.ARCHITECTURES), key="arch", required=True,
-                                     format_func=lambda a: s(f"arch_{a}"), on_change=touched)
-                st.selectbox(s("precision"), list(catalog.precisions), key="precision", format_func=fmt_precision, on_change=touched)
+            st.segmented_control(s("arch"), list(inputs.ARCHITECTURES), key="arch", required=True,
+                                 format_func=lambda a: s(f"arch_{a}"), on_change=touched)
+            st.selectbox(s("precision"), list(catalog.precisions), key="precision", format_func=fmt_precision, on_change=touched)
+            with st.container(horizontal=True):
                 st.number_input(s("prompt_tokens"), min_value=1, max_value=inputs.PROMPT_MAX, step=128, key="prompt_tokens", on_change=touched)
                 st.number_input(s("output_tokens"), min_value=1, max_value=inputs.OUTPUT_MAX, step=32, key="output_tokens", on_change=touched)
-            with a2:
-                st.number_input(s("concurrency"), min_value=1, max_value=inputs.CONCURRENCY_MAX, step=1, key="concurrency",
-                                help=s("concurrency_help"), on_change=touched)
-                st.selectbox(s("access"), list(inputs.ACCESS_NETWORKS), key="access", format_func=fmt_access, on_change=touched)
-                st.segmented_control(s("connection"), list(inputs.CONNECTIONS), key="connection", required=True,
-                                     format_func=lambda c: s(f"connection_{c}"), on_change=touched)
-                st.selectbox(s("engine"), list(inputs.ENGINE_CHOICES), key="engine", format_func=lambda e: s(f"engine_{e}"), on_change=touched)
+            st.number_input(s("concurrency"), min_value=1, max_value=inputs.CONCURRENCY_MAX, step=1, key="concurrency",
+                            help=s("concurrency_help"), on_change=touched)
+            st.selectbox(s("access"), list(inputs.ACCESS_NETWORKS), key="access", format_func=fmt_access, on_change=touched)
+            st.segmented_control(s("connection"), list(inputs.CONNECTIONS), key="connection", required=True,
+                                 format_func=lambda c: s(f"connection_{c}"), on_change=touched)
+            st.selectbox(s("engine"), list(inputs.ENGINE_CHOICES), key="engine", format_func=lambda e: s(f"engine_{e}"), on_change=touched)
 
 
     def model_basis(sized: inputs.SizedModel) -> str:
@@ -259,7 +253,7 @@ def render() -> None:
                        capacity=s("gb", v=inputs.fmt_number(max_devices * hw_entry.hardware.memory_gb))))
         # A wrapping row: four across on a desktop, two by two on a phone (columns would stack them).
         row = st.container(horizontal=True, gap="small", horizontal_alignment="distribute")
-        m1, m2, m3, m4 = (row.container(width=165) for _ in range(4))
+        m1, m2, m3, m4 = (row.container(width=150) for _ in range(4))
         num = inputs.fmt_number
         rng_s = lambda key: s("range_unit", lo=num(r[key][0]), hi=num(r[key][1]), unit=s("unit_s"))  # noqa: E731
         quiet = dict(delta_color="off", delta_arrow="off")
@@ -297,7 +291,7 @@ def render() -> None:
 
 
     def timeline_chart(est) -> None:
-        st.subheader(s("timeline_heading"))
+        st.markdown(f"**{s('timeline_heading')}**")
         stages = [(k, s(f"stage_{k}"), est.breakdown[k]) for k in STAGES]
         fig = timeline_figure(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=fmt_s)
         st.plotly_chart(fig, config=CONFIG, key="est_chart_timeline")
@@ -310,6 +304,7 @@ def render() -> None:
 
 
     def size_chart(values, est) -> None:
+        st.markdown(f"**{s('size_heading')}**")
         sweep = inputs.size_sweep(catalog, values)
         budgets = [Budget(f"{u.label} {fmt_s(u.budget_s)}", u.budget_s, u.id == values["use_case"]) for u in use_cases]
         names = dict(x_title=s("size_x"), y_title=s("size_y"), ttft=s("series_ttft"), total=s("series_total"),
@@ -319,10 +314,12 @@ def render() -> None:
                           ttft_range=est.ranges["ttft_s"], total_range=est.ranges["total_s"], budgets=budgets,
                           bottleneck_text=bottleneck_text(est), names=names, fmt_s=fmt_s)
         st.plotly_chart(fig, config=CONFIG, key="est_chart_size")
-        st.caption(s("kitchen"))
+        with st.expander(s("how_to_read")):
+            st.caption(s("kitchen"))
 
 
     def devices_chart(values, sized) -> None:
+        st.markdown(f"**{s('devices_heading')}**")
         rows = [DeviceRow(entry.label(lang), e.ttft_s, e.total_s, e.fits, entry.id == values["hardware"])
                 for entry, e in inputs.device_sweep(catalog, values, sized)]
         names = dict(x_title=s("size_y"), total=s("series_total"), ttft=s("series_ttft"), no_fit=s("series_no_fit"))
@@ -331,6 +328,7 @@ def render() -> None:
 
 
     def distance_chart(values, sized, est) -> None:
+        st.markdown(f"**{s('distance_heading')}**")
         sweep = inputs.distance_sweep(catalog, values, sized)
         import numpy as np
 
@@ -345,6 +343,7 @@ def render() -> None:
 
 
     def presets_chart() -> None:
+        st.markdown(f"**{s('presets_compare_heading')}**")
         results = preset_results(lang)
         rows, notes = [], []
         for p in presets:
@@ -472,28 +471,33 @@ def render() -> None:
     def interactive() -> None:
         for message in st.session_state.get("est_notices", []):
             st.warning(message)
+        # Inputs and numbers on the left, charts on the right: on a desktop the slider and the chart
+        # it moves are on screen together; on a phone the columns stack in this order.
         preset_buttons()
-        input_widgets()
-        values = values_now()
-        sized, hw_entry, est = inputs.scenario(catalog, values)
-        headline(values, sized, hw_entry, est)
-        timeline_chart(est)
+        left, right = st.columns([2, 3], gap="large")
+        with left:
+            input_widgets()
+            values = values_now()
+            sized, hw_entry, est = inputs.scenario(catalog, values)
+            headline(values, sized, hw_entry, est)
+        with right:
+            # Lazy tabs: only the open tab's chart is computed and sent, so a slider move redraws
+            # two charts (the open one and the timeline), not five; a tab shows current values when opened.
+            tabs = dict(zip(TABS, st.tabs([s(f"tab_{t}") for t in TABS], key="est_tab", on_change="rerun")))
+            with tabs["size"]:
+                if tabs["size"].open is not False:
+                    size_chart(values, est)
+            with tabs["devices"]:
+                if tabs["devices"].open:
+                    devices_chart(values, sized)
+            with tabs["distance"]:
+                if tabs["distance"].open:
+                    distance_chart(values, sized, est)
+            with tabs["presets_compare"]:
+                if tabs["presets_compare"].open:
+                    presets_chart()
+            timeline_chart(est)
         feel_section(est)
-        # Lazy tabs: only the open tab's chart is computed and sent, so a slider move redraws two
-        # charts (timeline and the open one), not five; a tab shows the current values when opened.
-        tabs = dict(zip(TABS, st.tabs([s(f"{t}_heading") for t in TABS], key="est_tab", on_change="rerun")))
-        with tabs["size"]:
-            if tabs["size"].open is not False:
-                size_chart(values, est)
-        with tabs["devices"]:
-            if tabs["devices"].open:
-                devices_chart(values, sized)
-        with tabs["distance"]:
-            if tabs["distance"].open:
-                distance_chart(values, sized, est)
-        with tabs["presets_compare"]:
-            if tabs["presets_compare"].open:
-                presets_chart()
         mirror_url(values_now())
 
 
