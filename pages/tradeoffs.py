@@ -368,6 +368,9 @@ def summary(sc: T.Scenario, r: dict) -> None:
         fmt = dict(scenario=scenario, measure=measure, latency=fmt_s(cur.latency_s), budget=fmt_s(sc.budget_s),
                    ratio=fmt_ratio(cur.latency_s / sc.budget_s))
         text = s("verdict_meets" if cur.meets else "verdict_misses", **fmt)
+        lo, hi = est.ranges[T.MEASURE_KEY[sc.measure]]
+        if lo <= sc.budget_s < hi:
+            text += " " + s("verdict_uncertain", low=fmt_s(lo), high=fmt_s(hi))
         case = CASES.get(st.session_state.get("tr_use_case"))
         if case is not None and case.abandon_s is not None and cur.latency_s >= case.abandon_s:
             text += " " + s("verdict_abandon", abandon=fmt_s(case.abandon_s))

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from latency import content, inputs
+from latency import content, estimate, inputs
 from latency import tradeoffs as T
 from latency.catalog import load_catalog
 from latency.i18n import LANGS
@@ -148,6 +148,21 @@ def test_use_case_in_the_url_sets_budget_and_measure(case):
     verdict = [a.value for a in list(at.error) + list(at.success)]
     assert any(budget_text in v for v in verdict), verdict
     assert any(en_case.label in o for o in at.selectbox(key="tr_use_case").options)
+
+
+def test_verdict_says_when_the_range_straddles_the_budget():
+    at = run_page("tradeoffs", "en", {"use_case": "sla_2s", "concurrency": "10"})
+    no_errors(at)
+    sc = T.Scenario(concurrency=10, budget_s=2.0, measure="total")  # the page's defaults
+    grid = T.size_hardware_grid(sc, CAT, T.catalog_prices(CAT), ["h100-sxm"], sizes=[sc.model_size_b])
+    plan = T.summarize(grid, 0, 0)
+    e = estimate(T.scenario_model(sc, CAT), CAT.hardware["h100-sxm"].hardware, sc.prompt_tokens, sc.output_tokens,
+                 batch=plan.batch, distance_km=sc.distance_km, concurrent_users=plan.batch)
+    lo, hi = e.ranges["total_s"]
+    verdict = (list(at.error) + list(at.success))[0].value
+    assert ("straddles the budget" in verdict) == (lo <= 2.0 < hi), (lo, hi, verdict)
+    at.number_input(key="budget_s").set_value(600.0).run()
+    assert "straddles" not in at.success[0].value
 
 
 def test_choosing_a_use_case_sets_the_budget_and_typing_one_makes_it_custom():
