@@ -303,8 +303,11 @@ def test_a_valid_price_edit_changes_the_cost():
     no_errors(at)
     assert not at.warning
     assert at.metric[3].value != cost_before
-    pareto = chart_text(figure(at, "pareto"))
-    assert "$0.18" in pareto  # 10x cheaper H100: $1.77 -> $0.18 per 1,000 answers
+    prices, _ = T.resolve_prices(CAT, {"h100-sxm": "0.299"})
+    sc = T.Scenario(concurrency=10, budget_s=2.0, measure="total")  # the page's defaults
+    grid = T.size_hardware_grid(sc, CAT, prices, ["h100-sxm"], sizes=[sc.model_size_b])
+    want = T.fmt_usd(T.summarize(grid, 0, 0).cost_per_1k_answers)
+    assert at.metric[3].value == want and want in chart_text(figure(at, "pareto"))
 
 
 # --------------------------------------------------------------------------------------------
