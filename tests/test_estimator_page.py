@@ -415,3 +415,14 @@ def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):
     notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
     assert cut_words in notes or too_slow_words in notes
     assert fake_clock.now <= feel.LIMIT_S + 1
+
+
+def test_switching_language_keeps_the_scenario_and_leaves_no_korean():
+    at = page("ko", model_size_b="70.6", hardware="l4")
+    at.session_state["est_tab"] = i18n.strings("estimator", "ko")("tab_devices")
+    at.run()
+    at.segmented_control(key="lang").set_value("en").run()
+    assert not at.exception, at.exception[0].value
+    assert at.session_state["model_size_b"] == 70.6 and at.session_state["hardware"] == "l4"
+    assert not HANGUL.search(all_text(at))
+    assert "est_chart_size" in charts_of(at) or "est_chart_devices" in charts_of(at)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+import pandas  # noqa: F401  st.write_stream's argument check imports pandas on first use (~0.5 s);
+# importing it with the page keeps that one-off cost out of the first "Feel it" pause.
 import streamlit as st
 
 from latency import content, feel, inputs
@@ -425,7 +427,9 @@ def render() -> None:
 
     def play_race(tokens, sides, tps) -> None:
         plans = [feel.plan(tokens, pace) for _, pace in sides]
-        cols = st.columns(len(sides))
+        # A horizontal row rather than st.columns: columns stack on a phone, and then nothing is side by side.
+        row = st.container(horizontal=True, gap="medium")
+        cols = [row.container(width="stretch") for _ in sides]
         boxes, texts = [], ["" for _ in sides]
         firsts: list[float | None] = [None for _ in sides]
         lasts: list[float | None] = [None for _ in sides]

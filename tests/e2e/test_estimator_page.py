@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import DESKTOP, PHONE, open_app, shot, wait_idle
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, open_app, shot, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -101,9 +101,60 @@ def test_feel_it_streams_the_answer(page, app_url):
     page.get_by_text("Start by measuring real latency", exact=False).wait_for(timeout=30_000)
     wait_idle(page)
     lengths = page.evaluate("() => window.__feel")
-    assert len([n for n in lengths if n > 0]) >= 5, f"text appeared in steps, not at once: {lengths[:20]}"
-    assert page.get_by_text("as it actually ran").count() == 1
+    assert len([n for n in lengths if n > 0]) >= 3, f"text appeared in steps, not at once: {lengths[:20]}"
+    done = page.get_by_text("as it actually ran")
+    assert done.count() == 1
+    print(f"\nFeel it (estimate {page.locator('[data-testid=stMetricValue]').first.inner_text()} to first token): {done.inner_text()}")
     shot(page, "estimator-feel-en", full_page=False)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_side_by_side_streams_both_at_once(browser, app_url, viewport):
+    context = browser.new_context(viewport=DESKTOP if viewport == "desktop" else PHONE, locale="ko-KR")
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    try:
+        open_app(pg, app_url, "estimator", lang="ko")
+        pg.locator(".st-key-est_race_go button").click()
+        # while the slow side still waits for its first token, the fast side is already streaming
+        pg.get_by_text("추론 지연 시간은 네 부분", exact=False).first.wait_for()
+        assert pg.get_by_text("첫 토큰을 기다리는 중", exact=False).count() >= 1
+        pg.get_by_text("첫 토큰을 기다리는 중", exact=False).first.wait_for(state="detached", timeout=30_000)
+        wait_idle(pg)
+        boxes = pg.get_by_text("추론 지연 시간은 네 부분", exact=False)
+        assert boxes.count() == 2
+        a, b = (boxes.nth(i).bounding_box() for i in range(2))
+        assert abs(a["y"] - b["y"]) < 40 and a["x"] != b["x"], "the two answers sit side by side, also on a phone"
+        shot(pg, f"estimator-race-ko-{viewport}", full_page=False)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang,viewport", [("ko", "desktop"), ("en", "phone")])
+def test_every_tab_screenshot(browser, app_url, lang, viewport):
+    context = browser.new_context(viewport=DESKTOP if viewport == "desktop" else PHONE)
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    try:
+        open_app(pg, app_url, "estimator", lang=lang)
+        tabs = pg.locator(".st-key-est_tab [role=tab]")
+        assert tabs.count() == 4
+        for i, key in enumerate(["devices", "distance", "presets"], start=1):
+            tabs.nth(i).click()
+            wait_idle(pg)
+            chart = pg.locator(f".st-key-est_chart_{key} .js-plotly-plot")
+            chart.wait_for()
+            chart.scroll_into_view_if_needed()
+            box = chart.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= pg.viewport_size["width"] + 1, "chart fits the screen"
+            pg.locator(f".st-key-est_chart_{key}").screenshot(path=str(shot_path(f"estimator-tab-{key}-{lang}-{viewport}")))
+    finally:
+        context.close()
+
+
+def shot_path(name: str):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS / f"{name}.png"
 
 
 def _full_shot(page, name: str) -> None:
