@@ -1,0 +1,83 @@
+"""The "How the estimate works" page in a real browser: both languages, desktop and phone width."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from latency import content, explain, i18n
+from latency.catalog import load_catalog
+from latency.i18n import LANGS
+from tests.e2e.conftest import DESKTOP, PHONE, open_app, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+MAIN = "[data-testid=stMain]"
+
+
+def view(page, locator, name: str) -> None:
+    """Screenshot with `locator` at the top of the viewport (Streamlit scrolls inside its main area)."""
+    locator.evaluate("el => el.scrollIntoView({block: 'start'})")
+    shot(page, name, full_page=False)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_how_page_in_a_browser(browser, app_url, lang, width):
+    s = i18n.strings("how", lang)
+    context = browser.new_context(viewport=DESKTOP if width == "desktop" else PHONE)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        # The server's very first request must not be this deep link: until some session has run
+        # st.navigation, Streamlit is in its pages/ folder mode, which knows this page only by its
+        # file name (how_it_works), not by its URL path (see the report on pages/_common.py).
+        open_app(page, app_url, "", lang=lang)
+        open_app(page, app_url, "how-it-works", lang=lang)
+        main = page.locator(MAIN)
+        expect(page.locator("h1").first).to_have_text(s("title"))
+        for key in ("stages_heading", "calib_heading", "claims_heading", "limits_heading"):
+            expect(main.get_by_role("heading", name=s(key), exact=True)).to_be_attached()
+        # formulas render (KaTeX), both charts draw
+        expect(main.locator(".katex").first).to_be_visible()
+        expect(main.locator("[data-testid=stPlotlyChart]")).to_have_count(2)
+        main.locator(".js-plotly-plot").first.wait_for()
+        shot(page, f"how-{lang}-{width}-top", full_page=False)
+
+        # every stage tab opens and shows its heading and formula
+        for stage in ("network", "queue", "prefill", "decode"):
+            page.get_by_role("tab", name=s(f"tab_{stage}"), exact=True).click()
+            expect(main.get_by_role("heading", name=re.compile(re.escape(s(f"{stage}_heading"))))).to_be_visible()
+        page.get_by_role("tab", name=s("tab_prefill"), exact=True).click()
+        constants = main.get_by_text(s("constants_expander"), exact=True).filter(visible=True).first
+        constants.click()
+        view(page, page.get_by_role("tab", name=s("tab_prefill"), exact=True), f"how-{lang}-{width}-prefill")
+
+        # calibration: the per-row table opens
+        main.get_by_text(re.compile(re.escape(s("rows_expander", n=999)).replace("999", r"\d+"))).click()
+        view(page, main.get_by_role("heading", name=s("calib_heading"), exact=True), f"how-{lang}-{width}-calibration")
+
+        # claims: one box per class with the computed verdict's badge
+        claims = main.get_by_role("heading", name=s("claims_heading"), exact=True)
+        view(page, claims, f"how-{lang}-{width}-claims")
+        classes = content.comparison_classes(lang)
+        for cls, check in zip(classes, explain.check_classes(classes, load_catalog())):
+            box = main.locator("[data-testid=stVerticalBlock]").filter(
+                has=page.get_by_role("heading", name=cls.name, exact=True)).last
+            expect(box).to_contain_text(s(f"verdict_badge_{check.verdict}"))
+        view(page, main.get_by_role("heading", name=s("limits_heading"), exact=True), f"how-{lang}-{width}-limits")
+
+        text = main.inner_text()
+        if lang == "en":
+            assert not HANGUL.findall(text), HANGUL.findall(text)[:20]
+        else:
+            assert HANGUL.search(text)
+        # nothing wider than the screen at phone width
+        if width == "phone":
+            overflow = page.evaluate("document.querySelector('[data-testid=stMain]').scrollWidth - window.innerWidth")
+            assert overflow <= 1, f"page is {overflow}px wider than the phone screen"
+        shot(page, f"how-{lang}-{width}-full")
+    finally:
+        context.close()
