@@ -304,17 +304,18 @@ if classes is not None and catalog is not None:
                 for r in check.results:
                     name, precision, hardware = model_label(r.scenario)
                     data.append({
-                        s("col_setup"): s("setup_name", model=name, precision=precision),
+                        s("col_setup"): s("setup_name", model=name, precision=precision.split(" (")[0]),
                         s("col_hardware"): s("hardware_count", name=hardware, n=r.devices),
-                        s("col_where"): s("where_local") if r.scenario.local else s("where_cloud", km=f(explain.CLOUD_KM)),
                         s("col_ttft"): s("value_range", v=fs(r.ttft_s), lo=fs(r.ttft_range[0]), hi=fs(r.ttft_range[1])),
-                        s("col_rate"): f(r.decode_tokens_per_s, 2),
+                        s("col_ttft_in"): r.ttft_in,
                         s("col_total"): s("value_range", v=fs(r.total_s), lo=fs(r.total_range[0]), hi=fs(r.total_range[1])),
-                        s("col_ttft_in"): s("yes") if r.ttft_in else s("no"),
-                        s("col_total_in"): s("yes") if r.total_in else s("no"),
-                        s("col_within", hi=f(hi)): f"{r.tokens_within_max:,}",
+                        s("col_total_in"): r.total_in,
+                        s("col_where"): s("where_local") if r.scenario.local else s("where_cloud", km=f(explain.CLOUD_KM)),
+                        s("col_rate"): round(r.decode_tokens_per_s),
+                        s("col_within", hi=f(hi)): r.tokens_within_max,
                     })
-                text_table(data)
+                table(pd.DataFrame(data), key=f"how_setups_{check.class_id}", column_config={
+                    s("col_ttft_in"): st.column_config.CheckboxColumn(), s("col_total_in"): st.column_config.CheckboxColumn()})
                 names = sorted({model_label(r.scenario)[2] for r in check.results if not r.calibrated})
                 if names:
                     st.caption(m("uncalibrated_note", names=", ".join(md(n) for n in names)))

@@ -45,6 +45,7 @@ def test_how_page_in_a_browser(browser, app_url, lang, width):
         expect(main.locator("[data-testid=stPlotlyChart]")).to_have_count(2)
         main.locator(".js-plotly-plot").first.wait_for()
         shot(page, f"how-{lang}-{width}-top", full_page=False)
+        view(page, main.get_by_role("heading", name=s("typical_heading"), exact=True), f"how-{lang}-{width}-typical")
 
         # every stage tab opens and shows its heading and formula
         for stage in ("network", "queue", "prefill", "decode"):
@@ -63,10 +64,23 @@ def test_how_page_in_a_browser(browser, app_url, lang, width):
         claims = main.get_by_role("heading", name=s("claims_heading"), exact=True)
         view(page, claims, f"how-{lang}-{width}-claims")
         classes = content.comparison_classes(lang)
-        for cls, check in zip(classes, explain.check_classes(classes, load_catalog())):
+        checks = explain.check_classes(classes, load_catalog())
+        for cls, check in zip(classes, checks):
             box = main.locator("[data-testid=stVerticalBlock]").filter(
                 has=page.get_by_role("heading", name=cls.name, exact=True)).last
             expect(box).to_contain_text(s(f"verdict_badge_{check.verdict}"))
+        # the last class's set-ups open into a table with one row per set-up
+        last = checks[-1]
+        box = main.locator("[data-testid=stVerticalBlock]").filter(
+            has=page.get_by_role("heading", name=classes[-1].name, exact=True)).last
+        box.get_by_text(s("setups_expander", n=last.n), exact=True).click()
+        frame = box.locator("[data-testid=stDataFrame]")
+        expect(frame).to_be_visible()
+        # wait for the expander's opening animation: the whole table inside the open box
+        page.wait_for_function("""el => { const d = el.closest('details').getBoundingClientRect();
+            const t = el.getBoundingClientRect(); return t.height > 100 && t.bottom <= d.bottom + 1; }""",
+                               arg=frame.element_handle())
+        view(page, page.get_by_role("heading", name=classes[-1].name, exact=True), f"how-{lang}-{width}-setups")
         view(page, main.get_by_role("heading", name=s("limits_heading"), exact=True), f"how-{lang}-{width}-limits")
 
         text = main.inner_text()
