@@ -197,6 +197,7 @@ def test_page_renders_in_its_language(lang):
         assert HANGUL.search(text)
     assert {"est_chart_timeline", "est_chart_size"} <= set(charts_of(at))
     assert len(at.metric) == 4
+    assert [p.proto.label for p in at.get("page_link")] == [i18n.strings("estimator", lang)("how_link")]
     # state keys: the URL keys, the shell's "lang", the rest prefixed est_
     stray = [k for k in at.session_state if not (k in inputs.URL_KEYS or k == "lang" or k.startswith(("est_", "$$")))]
     assert not stray, stray
@@ -253,7 +254,15 @@ def test_the_advanced_panel_keeps_its_values_when_closed():
     assert at.query_params["precision"] == "int8" and at.query_params["output_tokens"] == "77"
 
 
+def verdict_words(s) -> tuple[str, str]:
+    """The word that tells "matches" from "does not match" in this language's claim sentences."""
+    a, b = s("preset_holds", claim="", stated=""), s("preset_fails", claim="", stated="")
+    i = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+    return a[i:].split()[0], b[i:].split()[0]
+
+
 def test_presets_set_every_widget(lang):
+    s = i18n.strings("estimator", lang)
     at = page(lang)
     for preset in PRESETS:
         at.pills(key="est_preset").set_value(preset.id).run()
@@ -261,7 +270,24 @@ def test_presets_set_every_widget(lang):
         for key, value in preset.values.items():
             assert at.session_state[key] == value, (preset.id, key)
             assert at.query_params[key] == inputs.url_value(key, value), (preset.id, key)
-        assert preset.note[lang] in " ".join(c.value for c in at.caption).replace("\\", ""), preset.id
+        captions = " ".join(c.value for c in at.caption).replace("\\", "")
+        assert preset.note[lang] in captions, preset.id
+        # the entry's claim for this preset, judged from an independent estimate
+        _, _, est = inputs.scenario(CATALOG, preset.values)
+        kind, ref = preset.source
+        if kind == "comparison":
+            rng = next(c for c in content.comparison_classes(lang) if c.id == ref).latency_s
+            checks = [(est.ttft_s, rng.min, rng.max), (est.total_s, rng.min, rng.max)]
+        else:
+            ex = next(e for e in content.load_term(content.DEFAULT_TERM, lang).examples.items if e.id == ref)
+            if ex.budget_s is None:
+                assert s("preset_no_figure", label=preset.label[lang]) in captions
+                continue
+            checks = [(est.ttft_s if ex.measure == "ttft" else est.total_s, 0.0, ex.budget_s)]
+        holds = sum(lo <= v <= hi for v, lo, hi in checks)
+        yes, no = verdict_words(s)
+        claims = next(c.value for c in at.caption if c.value.startswith(s("preset_claims", label=preset.label[lang], claims="")))
+        assert (claims.count(yes), claims.count(no)) == (holds, len(checks) - holds), (preset.id, claims)
     # a hand-made change after a preset clears the preset choice
     at.select_slider(key="model_size_b").set_value(1.0).run()
     assert at.pills(key="est_preset").value is None

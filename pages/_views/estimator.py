@@ -24,6 +24,7 @@ import re
 import pandas  # noqa: F401  st.write_stream's argument check imports pandas on first use (~0.5 s);
 # importing it with the page keeps that one-off cost out of the first "Feel it" pause.
 import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
 
 from latency import content, feel, inputs
 from latency.catalog import load_catalog
@@ -202,6 +203,29 @@ def render() -> None:
         if pid:
             p = next(p for p in presets if p.id == pid)
             st.caption(s("preset_applied", label=md(p.label[lang]), note=md(p.note[lang])))
+            st.caption(preset_claims(p))
+
+
+    def preset_claims(p) -> str:
+        """How the preset's estimate compares with what the entry states for it, one line per measure."""
+        ttft, _, total, _ = preset_results(lang)[p.id]
+        kind, ref = p.source
+        label = md(p.label[lang])
+        if kind == "comparison":
+            rng = CLASSES[ref].latency_s
+            checks = [("ttft", ttft, rng.min, rng.max), ("total", total, rng.min, rng.max)]
+        else:
+            ex = examples[ref]
+            if ex.budget_s is None:
+                return s("preset_no_figure", label=label)
+            measure = ex.measure or "total"
+            checks = [(measure, ttft if measure == "ttft" else total, 0.0, ex.budget_s)]
+        out = []
+        for measure, value, lo, hi in checks:
+            stated = s("within_s", v=inputs.fmt_number(hi)) if lo == 0 else s("span_s", lo=inputs.fmt_number(lo), hi=inputs.fmt_number(hi))
+            key = "preset_holds" if lo <= value <= hi else "preset_fails"
+            out.append(s(key, claim=s(f"claim_{measure}", value=fmt_s(value)), stated=stated))
+        return s("preset_claims", label=label, claims=" · ".join(out))
 
 
     def input_widgets() -> None:
@@ -290,6 +314,10 @@ def render() -> None:
             notes.append(s("uncalibrated"))
         notes.append(s("provisional"))
         st.caption(" ".join(notes))
+        try:
+            st.page_link("pages/how_it_works.py", label=s("how_link"), icon=":material/functions:")
+        except StreamlitPageNotFoundError:
+            pass  # only when this page runs outside app.py's navigation (its own tests and benchmark)
 
 
     def timeline_chart(est) -> None:
