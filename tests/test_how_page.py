@@ -361,3 +361,12 @@ def test_calibration_reproduces_the_committed_report():
     assert calibrate.to_json(report) == explain.REPORT_PATH.read_text(encoding="utf-8")
     rows, _, _ = calibrate.load_rows(calibration_dir())
     assert len(report["compute_rows"]) == len(rows)
+
+
+def test_page_needs_no_calibration_data(monkeypatch, tmp_path):
+    """A fresh install without ../shared/calibration/ still shows the whole page (committed JSON only)."""
+    monkeypatch.setenv("LATENCY_CALIBRATION_DIR", str(tmp_path / "nowhere"))
+    at = run_page("how-it-works", "ko")
+    assert not at.exception and not at.error, [*at.exception, *at.error]
+    (rows,) = frame_with_column(at, strings("ko")("col_measure"))
+    assert len(rows) == len(explain.load_report()["compute_rows"])

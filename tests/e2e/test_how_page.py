@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from latency import content, explain, i18n
 from latency.catalog import load_catalog
 from latency.i18n import LANGS
-from tests.e2e.conftest import DESKTOP, PHONE, open_app, shot, wait_idle
+from tests.e2e.conftest import DESKTOP, PHONE, open_app, shot
 
 pytestmark = pytest.mark.e2e
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
