@@ -419,6 +419,9 @@ def test_feel_it_streams_the_sample_at_the_estimated_pace(lang, fake_clock):
 
 def test_feel_it_side_by_side_plays_both(lang, fake_clock):
     at = page_alone(lang)
+    assert not [b for b in at.button if b.key == "est_race_go"], "the race panel is closed at first"
+    at.session_state["est_race_open"] = True
+    at.run()
     at.button(key="est_race_go").click().run()
     assert not at.exception, at.exception[0].value
     sample = feel.load_samples()[lang]
@@ -426,6 +429,20 @@ def test_feel_it_side_by_side_plays_both(lang, fake_clock):
     assert len(finished) == 2, "both columns streamed the whole answer"
     fast = next(u.budget_s for u in USE_CASES if u.id == "code_autocomplete")
     assert fake_clock.sleeps[0] == pytest.approx(fast, rel=0.05), "the fast side's first token came at its budget"
+
+
+def test_feel_it_side_by_side_with_a_preset(fake_clock):
+    at = page_alone("en")
+    at.session_state["est_race_open"] = True
+    at.run()
+    at.selectbox(key="est_race").set_value("loop").run()
+    at.button(key="est_race_go").click().run()
+    assert not at.exception, at.exception[0].value
+    sample = feel.load_samples()["en"]
+    shown = [m.value for m in at.markdown if m.value.startswith(sample.answer.split()[0])]
+    assert len(shown) == 2, "current setting and the preset both streamed"
+    assert any(m.value == "**" + PRESETS[2].label["en"] + "**" for m in at.markdown) or any(
+        PRESETS[2].label["en"] in m.value for m in at.markdown)
 
 
 def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):

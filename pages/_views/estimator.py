@@ -187,9 +187,10 @@ def render() -> None:
 
 
     def mirror_url(values: dict) -> None:
+        current = st.query_params.to_dict()
         for key, value in values.items():
             text = inputs.url_value(key, value)
-            if st.query_params.get(key) != text:
+            if current.get(key) != text:
                 st.query_params[key] = text
         st.session_state["est_saved"] = dict(values)
 
@@ -410,23 +411,28 @@ def render() -> None:
             play_one(feel.plan(tokens, pace), est.ttft_s)
         st.caption(s("feel_sample_note", n=len(tokens), output=st.session_state["output_tokens"], tokens_note=md(sample.tokens_note)))
 
-        st.markdown(f"**{s('race_heading')}**")
+        # Lazy like the advanced panel: the race's controls run only while it is open.
         budget_fast = next((u.budget_s for u in use_cases if u.id == "code_autocomplete"), None)
         slow = observed[0] if observed else None
-        options = (["pair"] if budget_fast and slow else []) + [p.id for p in presets]
-        labels = {"pair": s("race_pair", fast=fmt_s(budget_fast or 0), slow=fmt_s(slow or 0))}
-        labels.update({p.id: s("race_vs_preset", label=p.label[lang]) for p in presets})
-        choice = st.selectbox(s("race_choice"), options, key="est_race", format_func=labels.get)
-        if choice == "pair":
-            st.caption(s("race_pair_note", fast=fmt_s(budget_fast), slow=fmt_s(slow)))
-            sides = [(s("race_fast", ttft=fmt_s(budget_fast)), feel.Pace(budget_fast, est.decode_tokens_per_s)),
-                     (s("race_slow", ttft=fmt_s(slow)), feel.Pace(slow, est.decode_tokens_per_s))]
-        else:
-            p = next(p for p in presets if p.id == choice)
-            _, _, other = inputs.scenario(catalog, p.values)
-            sides = [(s("race_current"), pace), (p.label[lang], feel.Pace(other.ttft_s, other.decode_tokens_per_s))]
-        if st.button(s("race_button"), key="est_race_go"):
-            play_race(tokens, sides, tps)
+        race = st.expander(s("race_heading", fast=fmt_s(budget_fast or 0), slow=fmt_s(slow or 0)),
+                           key="est_race_open", on_change="rerun")
+        with race:
+            if not race.open:
+                return
+            options = (["pair"] if budget_fast and slow else []) + [p.id for p in presets]
+            labels = {"pair": s("race_pair", fast=fmt_s(budget_fast or 0), slow=fmt_s(slow or 0))}
+            labels.update({p.id: s("race_vs_preset", label=p.label[lang]) for p in presets})
+            choice = st.selectbox(s("race_choice"), options, key="est_race", format_func=labels.get)
+            if choice == "pair":
+                st.caption(s("race_pair_note", fast=fmt_s(budget_fast), slow=fmt_s(slow)))
+                sides = [(s("race_fast", ttft=fmt_s(budget_fast)), feel.Pace(budget_fast, est.decode_tokens_per_s)),
+                         (s("race_slow", ttft=fmt_s(slow)), feel.Pace(slow, est.decode_tokens_per_s))]
+            else:
+                p = next(p for p in presets if p.id == choice)
+                _, _, other = inputs.scenario(catalog, p.values)
+                sides = [(s("race_current"), pace), (p.label[lang], feel.Pace(other.ttft_s, other.decode_tokens_per_s))]
+            if st.button(s("race_button"), key="est_race_go"):
+                play_race(tokens, sides, tps)
 
 
     def play_one(plan: feel.Plan, ttft_s: float) -> None:

@@ -115,6 +115,8 @@ def test_side_by_side_streams_both_at_once(browser, app_url, viewport):
     pg.set_default_timeout(30_000)
     try:
         open_app(pg, app_url, "estimator", lang="ko")
+        pg.locator(".st-key-est_race_open summary").click()
+        wait_idle(pg)
         pg.locator(".st-key-est_race_go button").click()
         # while the slow side still waits for its first token, the fast side is already streaming
         pg.get_by_text("추론 지연 시간은 네 부분", exact=False).first.wait_for()
