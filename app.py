@@ -43,7 +43,7 @@ elif "app_bad_lang" in st.session_state:
 pages = {
     title("nav_section_learn"): [
         st.Page("pages/learn.py", title=title("nav_learn"), icon=":material/menu_book:", url_path="learn", default=True),
-        st.Page("pages/how_it_works.py", title=title("nav_how"), icon=":material/functions:", url_path="how-it-works"),
+        st.Page("pages/how-it-works.py", title=title("nav_how"), icon=":material/functions:", url_path="how-it-works"),
     ],
     title("nav_section_explore"): [
         st.Page("pages/estimator.py", title=title("nav_estimator"), icon=":material/timer:", url_path="estimator"),

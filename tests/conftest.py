@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
 PAGES = {  # url_path -> page file, as app.py registers them
     "learn": "pages/learn.py",
-    "how-it-works": "pages/how_it_works.py",
+    "how-it-works": "pages/how-it-works.py",
     "estimator": "pages/estimator.py",
     "tradeoffs": "pages/tradeoffs.py",
 }

@@ -22,25 +22,6 @@ SECTIONS = ("stages_heading", "calib_heading", "claims_heading", "limits_heading
 STAGE_HEADINGS = ("network_heading", "queue_heading", "prefill_heading", "decode_heading")
 
 
-@pytest.fixture(autouse=True)
-def steady_state_server(monkeypatch):
-    """Run AppTest as a server that has already left Streamlit's pages/ folder mode.
-
-    AppTest resets that mode on every run; pages/_common.py then reruns from the main script and
-    loses any page whose URL path differs from its file name (how-it-works vs how_it_works.py), so
-    AppTest would show the default page. A real server leaves the mode after its first session
-    for good; this fixture does the same for every AppTest run (see the report on _common.py)."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    init = PagesManager.__init__
-
-    def init_and_leave_folder_mode(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init_and_leave_folder_mode)
-
-
 def strings(lang: str) -> i18n.Strings:
     return i18n.strings("how", lang)
 
@@ -93,7 +74,7 @@ def page_in(lang: str, cache: dict):
     return cache[lang]
 
 
-def test_page_renders_every_section_in_every_language(lang, pages, steady_state_server):
+def test_page_renders_every_section_in_every_language(lang, pages):
     at = page_in(lang, pages)
     assert not at.exception, at.exception
     assert not at.error and not at.warning, [e.value for e in [*at.error, *at.warning]]
@@ -111,7 +92,7 @@ def test_page_renders_every_section_in_every_language(lang, pages, steady_state_
     assert shown == [f for stage in ("total", *explain.STAGES) for f in explain.formulas()[stage]]
 
 
-def test_text_is_in_the_page_language(lang, pages, steady_state_server):
+def test_text_is_in_the_page_language(lang, pages):
     text = page_text(page_in(lang, pages))
     if lang == "ko":
         assert HANGUL.search(text)
@@ -119,7 +100,7 @@ def test_text_is_in_the_page_language(lang, pages, steady_state_server):
         assert not HANGUL.findall(text), sorted(set(HANGUL.findall(text)))
 
 
-def test_calibration_table_has_one_row_per_measurement(lang, pages, steady_state_server):
+def test_calibration_table_has_one_row_per_measurement(lang, pages):
     at = page_in(lang, pages)
     report = explain.load_report()
     meta = estimator.load_params()["meta"]["rows"]
@@ -134,7 +115,7 @@ def test_calibration_table_has_one_row_per_measurement(lang, pages, steady_state
     assert list(medians[s("col_in_sample")]) == [s("pct", v=f"{computed['in_sample'][g]:.1f}") for g in explain.ERROR_GROUPS]
 
 
-def test_constants_table_values_come_from_the_code(pages, steady_state_server):
+def test_constants_table_values_come_from_the_code(pages):
     at = page_in("en", pages)
     s = strings("en")
     shown = {}
@@ -147,7 +128,7 @@ def test_constants_table_values_come_from_the_code(pages, steady_state_server):
     assert len(shown) == n
 
 
-def test_verdicts_on_the_page_are_the_computed_ones(lang, pages, steady_state_server):
+def test_verdicts_on_the_page_are_the_computed_ones(lang, pages):
     at = page_in(lang, pages)
     classes = content.comparison_classes(lang)
     expected = [c.verdict for c in explain.check_classes(classes, load_catalog())]

@@ -31,10 +31,6 @@ def test_how_page_in_a_browser(browser, app_url, lang, width):
     page = context.new_page()
     page.set_default_timeout(30_000)
     try:
-        # The server's very first request must not be this deep link: until some session has run
-        # st.navigation, Streamlit is in its pages/ folder mode, which knows this page only by its
-        # file name (how_it_works), not by its URL path (see the report on pages/_common.py).
-        open_app(page, app_url, "", lang=lang)
         open_app(page, app_url, "how-it-works", lang=lang)
         main = page.locator(MAIN)
         expect(page.locator("h1").first).to_have_text(s("title"))
