@@ -316,7 +316,7 @@ def render() -> None:
         notes.append(s("provisional"))
         st.caption(" ".join(notes))
         try:
-            st.page_link("pages/how_it_works.py", label=s("how_link"), icon=":material/functions:")
+            st.page_link("pages/how-it-works.py", label=s("how_link"), icon=":material/functions:")
         except StreamlitPageNotFoundError:
             pass  # only when this page runs outside app.py's navigation (its own tests and benchmark)
 
