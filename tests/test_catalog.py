@@ -74,6 +74,25 @@ def test_precisions_have_real_bytes_per_param():
         assert x.source and x.label("ko") and x.label("en")
 
 
+def test_llama_cpp_quality_notes_agree_with_the_tradeoffs_text():
+    """The Q8_0 / Q4_K_M quality column and the tradeoffs page's quantization text quote the same
+    llama.cpp table (tools/quantize/quantize.cpp, Llama-3-8B): same figures, same link, both languages."""
+    import re
+
+    from latency.i18n import LANGS, load_area
+
+    quant_text = load_area("tradeoffs")["quant_text"]
+    for pid, figure in (("q8_0", "+0.0026"), ("q4_k_m", "+0.1754")):
+        p = CAT.precisions[pid]
+        assert p.quality_source.endswith("tools/quantize/quantize.cpp"), pid
+        for lang in LANGS:
+            assert figure in p.quality[lang] and "Llama-3-8B" in p.quality[lang], (pid, lang)
+            # "Q8_0 +0.0026" (ko) or "+0.0026 for Q8_0" (en): the figure next to the format's name
+            near = rf"{re.escape(pid.upper())}\W{{1,3}}{re.escape(figure)}|{re.escape(figure)} for {re.escape(pid.upper())}"
+            assert re.search(near, quant_text[lang]), (pid, lang)
+            assert f"]({p.quality_source})" in quant_text[lang], (pid, lang)
+
+
 def test_model_at_another_precision():
     m = CAT.models["llama-3.1-8b"].model_at("q4_k_m")
     assert m.bytes_per_param == pytest.approx(0.611) and m.layers == 32
