@@ -38,6 +38,22 @@ def test_every_device_has_sources_and_typed_hardware(hid):
         assert h.price_source and h.price_date and h.price_basis in ("cloud_on_demand", "amortised_purchase")
 
 
+def test_prices_are_linked_or_labelled_assumptions_and_dated():
+    """A price source starts with its link; one without a link must say it is an assumption (the
+    trade-off page names those devices). Purchase prices carry the month of their list/launch price;
+    cloud pricing pages are undated, so a year is allowed there."""
+    import re
+
+    for hid, h in CAT.hardware.items():
+        if h.price_usd_per_hour is None:
+            continue
+        src = h.price_source or ""
+        assert src.startswith("https://") or src.startswith("assumption"), hid
+        pattern = r"\d{4}-(0[1-9]|1[0-2])" if h.price_basis == "amortised_purchase" and src.startswith("https://") \
+            else r"\d{4}(-(0[1-9]|1[0-2]))?"
+        assert re.fullmatch(pattern, h.price_date or ""), (hid, h.price_date)
+
+
 @pytest.mark.parametrize("mid", sorted(CAT.models))
 def test_every_model_has_sources_and_runs_on_every_device(mid):
     m = CAT.models[mid]
