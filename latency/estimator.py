@@ -88,8 +88,8 @@ INTERNODE_GBS = 50.0
 """Per-GPU bandwidth between nodes, one direction: 400 Gb/s InfiniBand NDR (ConnectX-7) = 50 GB/s
 (NVIDIA DGX H100 datasheet: 8 x 400 Gb/s compute fabric ports)."""
 INTERNODE_LATENCY_S = 20e-6
-"""Latency of one small all-reduce across nodes over InfiniBand (a few us per hop, several hops;
-order of magnitude from NCCL tests, an assumption)."""
+"""Latency of one small all-reduce across nodes over InfiniBand: an ASSUMPTION (order of magnitude;
+no vendor-published small-message all-reduce latency was found to cite; see docs/estimator.md)."""
 
 # Defaults by hardware kind, used when a Hardware leaves the optional field as None.
 #   lowp_speedup:     FP8/INT8 tensor throughput / FP16 (H100/H200/B200/L4/L40S/MI300X/RTX 40:
@@ -97,8 +97,10 @@ order of magnitude from NCCL tests, an assumption)."""
 #   interconnect_gbs: one direction, per device: NVLink 3 on A100 = 600 GB/s total = 300 each
 #                     way; PCIe 4.0 x16 ~32 GB/s each way; Thunderbolt 4 = 40 Gb/s = 5 GB/s;
 #                     CPU servers over 200 GbE = 25 GB/s.
-#   link_latency_s:   one small all-reduce (NCCL over NVLink ~10 us, over PCIe ~25 us; Thunderbolt
-#                     / Ethernet RPC ~100 us): order-of-magnitude assumptions, see docs.
+#   link_latency_s:   one small all-reduce: NVLink 10 us, PCIe 25 us, Ethernet 50 us, Thunderbolt
+#                     100 us, phone 1 ms. ASSUMPTIONS (orders of magnitude): NVIDIA publishes
+#                     bandwidths, not small-message all-reduce latencies, and no citable figure
+#                     was found; see docs/estimator.md. Not fitted (no multi-device rows in the data).
 #   max_devices:      the most devices one deployment may use: 8-GPU nodes up to 8 nodes for
 #                     datacenter GPUs; one 8-GPU workstation for desktop GPUs; a 4-machine
 #                     Thunderbolt cluster for Apple; 1 for laptops' iGPUs and phones.
