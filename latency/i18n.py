@@ -7,6 +7,7 @@ validates those files and resolves the current language. It never imports stream
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,16 @@ LANGS: tuple[str, ...] = ("ko", "en")
 DEFAULT_LANG = "ko"
 CONTENT_DIR = Path(__file__).resolve().parents[1] / "content"
 UI_DIR = CONTENT_DIR / "ui"
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
+
+
+def md(text: object) -> str:
+    """Text from content, data or the URL shown literally in Streamlit markdown: every Markdown
+    character (and `$`, which starts LaTeX) is backslash-escaped. No HTML is ever enabled, so `<`
+    and `>` are escaped only to keep them from reading as Markdown autolinks."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 
 def resolve_lang(raw: object) -> tuple[str, bool]:

@@ -16,15 +16,8 @@ import streamlit as st
 from latency import calibrate, content, estimator, explain, network
 from latency.catalog import load_catalog
 from latency.errors import ContentError
+from latency.i18n import md
 from pages._common import current_lang, page_strings, show_content_error
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
-
-
-def md(text: str) -> str:
-    """Text from data shown literally in markdown (no HTML is ever enabled)."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
-
 
 s = page_strings("how")
 lang = current_lang()

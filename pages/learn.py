@@ -6,7 +6,6 @@ Order: title, definition and 30-second summary first; then the details in tabs; 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pandas as pd
@@ -14,17 +13,12 @@ import streamlit as st
 
 from latency import content
 from latency.errors import ContentError
+from latency.i18n import md
 from latency.scenario import clip_raw
 from pages._common import current_lang, page_strings, show_content_error
 
 # Icons are Material Symbols (bundled with Streamlit), not emoji: a browser without an emoji font
 # shows emoji as boxes.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
-
-
-def md(text: str) -> str:
-    """Content and URL text shown literally: Markdown characters escaped (no HTML is ever enabled)."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 @st.cache_data(show_spinner=False)

@@ -28,16 +28,9 @@ from latency import tradeoffs as T
 from latency.catalog import load_catalog
 from latency.errors import ContentError
 from latency.estimator import STAGES, estimate
+from latency.i18n import md
 from latency.scenario import ChoiceParam, NumberParam, parse_query
 from pages._common import current_lang, page_strings, show_content_error
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
-
-
-def md(text: object) -> str:
-    """Text from content or the URL shown literally in markdown (no HTML is ever enabled)."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
-
 
 @st.cache_data(show_spinner=False)
 def load_data(lang: str, signature: tuple):

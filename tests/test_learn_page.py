@@ -152,3 +152,20 @@ def test_term_missing_in_this_language_is_named_and_falls_back(terms):
         (warning,) = at.warning
         assert "serving-optimization" in warning.value
         assert unescape(at.title[0].value) == content.load_term(content.DEFAULT_TERM, lang).title
+
+
+def test_one_markdown_escape_serves_every_page():
+    """`latency.i18n.md` makes any text literal in markdown (the inverse of `unescape` above), and the
+    pages use that one function instead of keeping copies of it."""
+    from latency.i18n import md
+
+    nasty = r"*bold* _it_ `code` [link](x) <b> #h |t| ~s~ {x} $5 back\slash 2.0"
+    assert unescape(md(nasty)) == nasty
+    assert md(42) == "42" and md("plain text (ok).") == "plain text (ok)."
+    assert not re.search(r"(?<!\\)[*_`\[\]<>#|~${}]", md(nasty).replace("\\\\", ""))
+    pages_dir = Path(__file__).resolve().parents[1] / "pages"
+    pages = [*pages_dir.glob("*.py"), *pages_dir.glob("_views/*.py")]
+    assert pages
+    for page in pages:
+        source = page.read_text(encoding="utf-8")
+        assert "def md(" not in source and "_MD_SPECIAL" not in source, page

@@ -19,7 +19,6 @@ The interactive part is one st.fragment, so a slider move reruns only it, not th
 
 from __future__ import annotations
 
-import re
 
 import pandas  # noqa: F401  st.write_stream's argument check imports pandas on first use (~0.5 s);
 # importing it with the page keeps that one-off cost out of the first "Feel it" pause.
@@ -34,17 +33,10 @@ from latency.charts import (
 )
 from latency.errors import ContentError
 from latency.estimator import STAGES
+from latency.i18n import md
 from latency.network import ACCESS_RTT_MS
 from latency.scenario import parse_query
 from pages._common import current_lang, page_strings, show_content_error
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
-
-
-def md(text: str) -> str:
-    """Text from content or the URL shown literally in markdown (no HTML is ever enabled)."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
-
 
 @st.cache_data(show_spinner=False)
 def load_data(lang: str):
