@@ -27,7 +27,7 @@ def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) 
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
         # Kept on purpose although it costs ~10 ms a figure (charts.py applies it once and reuses the
         # layout): st.plotly_chart's theme="streamlit" does NOT make it redundant. Rendered in
-        # Chromium with and without it, 30 of the app's 44 chart views differed (plot area and
+        # Chromium with and without it, 28 of the 42 chart views captured differed (plot area and
         # axis-title offsets from its axis automargin/title standoff, the white 0.5 px bar outlines,
         # colorbar ticks), so dropping it would change what users see.
         template="plotly_white",
