@@ -19,9 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from .errors import ContentError
+from .errors import ContentError, read_yaml
 from .estimator import ARCHITECTURES, KINDS, Hardware, Model
 
 CONTENT_DIR = Path(__file__).resolve().parents[1] / "content"
@@ -192,13 +190,7 @@ class _Entry:
 
 
 def _read_list(file: Path, top: str) -> list:
-    try:
-        with open(file, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
-    except FileNotFoundError:
-        raise ContentError(file, "", "file not found") from None
-    except yaml.YAMLError as exc:
-        raise ContentError(file, "", f"not valid YAML: {exc}") from None
+    data = read_yaml(file)
     if not isinstance(data, dict) or not isinstance(data.get(top), list) or not data[top]:
         raise ContentError(file, top, "must be a non-empty list at the top level")
     return data[top]

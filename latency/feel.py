@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-import yaml
 
-from latency.errors import ContentError
+from latency.errors import ContentError, read_yaml
 from latency.i18n import CONTENT_DIR, LANGS
 
 FEEL_FILE = CONTENT_DIR / "feel.yaml"
@@ -51,12 +50,7 @@ class Sample:
 
 def load_samples(file: Path = FEEL_FILE) -> dict[str, Sample]:
     """The sample answer of every language in ``content/feel.yaml``; ContentError if broken."""
-    try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ContentError(file, "", "file is missing") from exc
-    except yaml.YAMLError as exc:
-        raise ContentError(file, "", f"invalid YAML: {getattr(exc, 'problem', exc)}") from exc
+    raw = read_yaml(file)
     if not isinstance(raw, dict):
         raise ContentError(file, "", "expected a mapping with one entry per language")
     out = {}

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-import yaml
-
-from latency.errors import ContentError
+from latency.errors import ContentError, read_yaml
 
 LANGS: tuple[str, ...] = ("ko", "en")
 DEFAULT_LANG = "ko"
@@ -86,14 +84,7 @@ def _check_placeholders(file: Path, key: str, texts: Mapping[str, str]) -> None:
 def load_area(area: str, ui_dir: Path = UI_DIR) -> dict[str, dict[str, str]]:
     """Load and validate ``content/ui/<area>.yaml``: ``{key: {lang: text}}``."""
     file = ui_dir / f"{area}.yaml"
-    try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ContentError(file, "", "file is missing") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ContentError(file, where, f"invalid YAML: {getattr(exc, 'problem', exc)}") from exc
+    raw = read_yaml(file)
     if not isinstance(raw, dict) or not raw:
         raise ContentError(file, "", "expected a mapping of keys to {ko: ..., en: ...}")
     table: dict[str, dict[str, str]] = {}

@@ -21,10 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-import yaml
 
 from latency.catalog import Catalog, ModelEntry
-from latency.errors import ContentError
+from latency.errors import ContentError, read_yaml
 from latency.estimator import ACCESS_NETWORKS, ARCHITECTURES, CONNECTIONS, ENGINES, Model
 from latency.i18n import CONTENT_DIR, LANGS
 from latency.scenario import ChoiceParam, NumberParam
@@ -111,20 +110,9 @@ def _texts(file: Path, path: str, value: Any) -> dict[str, str]:
     return {l: value[l] for l in LANGS}
 
 
-def _read(file: Path) -> Any:
-    try:
-        return yaml.safe_load(file.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ContentError(file, "", "file is missing") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ContentError(file, where, f"invalid YAML: {getattr(exc, 'problem', exc)}") from exc
-
-
 def load_stops(file: Path = PLACES_FILE) -> tuple[DistanceStop, ...]:
     """Named distance stops, their distances computed from the places' coordinates."""
-    raw = _read(file)
+    raw = read_yaml(file)
     if not isinstance(raw, dict) or not isinstance(raw.get("places"), dict) or not isinstance(raw.get("stops"), list):
         raise ContentError(file, "", "expected 'places' (a mapping) and 'stops' (a list)")
     places = {}
@@ -371,7 +359,7 @@ def load_presets(catalog: Catalog, stops: Sequence[DistanceStop], use_case_ids: 
                  comparison_ids: Sequence[str], example_ids: Sequence[str], file: Path = PRESETS_FILE) -> tuple[Preset, ...]:
     """Presets from `content/presets.yaml`, each checked against the catalogs and the steps, so a
     click always sets widgets to values they can show."""
-    raw = _read(file)
+    raw = read_yaml(file)
     if not isinstance(raw, dict) or not isinstance(raw.get("presets"), list) or not raw["presets"]:
         raise ContentError(file, "presets", "expected a non-empty list of presets")
     defaults = default_values(stops, use_case_ids)

@@ -165,5 +165,34 @@ def test_not_yaml_and_missing_top_level(content_copy):
 
 def test_yaml_tags_are_not_executed(content_copy):
     (content_copy / "precisions.yaml").write_text("precisions: !!python/object/apply:os.system ['true']\n")
-    with pytest.raises(ContentError, match="not valid YAML"):
+    with pytest.raises(ContentError, match="invalid YAML"):
         load_catalog(content_copy)
+
+
+def _broken_loaders(tmp_path):
+    """Every loader that reads its file through latency.errors.read_yaml, pointed at `bad.yaml`."""
+    from latency import feel, i18n, inputs
+
+    return {
+        "catalog": lambda: load_catalog(tmp_path),
+        "ui strings": lambda: i18n.load_area("bad", tmp_path),
+        "places": lambda: inputs.load_stops(tmp_path / "bad.yaml"),
+        "feel": lambda: feel.load_samples(tmp_path / "bad.yaml"),
+    }
+
+
+@pytest.mark.parametrize("loader", ["catalog", "ui strings", "places", "feel"])
+def test_every_loader_names_the_line_of_broken_yaml_and_never_runs_tags(tmp_path, loader):
+    for name in ("hardware.yaml", "models.yaml", "precisions.yaml", "bad.yaml"):
+        (tmp_path / name).write_text("ok: 1\nbroken: [unclosed\nnext: 2\n", encoding="utf-8")
+    with pytest.raises(ContentError, match="invalid YAML") as err:
+        _broken_loaders(tmp_path)[loader]()
+    assert err.value.path.startswith("line ") and ", column " in err.value.path
+    for name in ("hardware.yaml", "models.yaml", "precisions.yaml", "bad.yaml"):
+        (tmp_path / name).write_text("x: !!python/object/apply:os.system ['exit 3']\n", encoding="utf-8")
+    with pytest.raises(ContentError, match="invalid YAML"):
+        _broken_loaders(tmp_path)[loader]()
+    for name in ("hardware.yaml", "models.yaml", "precisions.yaml", "bad.yaml"):
+        (tmp_path / name).unlink()
+    with pytest.raises(ContentError, match="file is missing"):
+        _broken_loaders(tmp_path)[loader]()
