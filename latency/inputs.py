@@ -327,6 +327,11 @@ def fmt_number(x: float) -> str:
     return f"{x:,.0f}"
 
 
+def fmt_size_b(b: float) -> str:
+    """A model size in billions of parameters, as the number only: 0.5, 8.03, 70.6, 405, 2,000."""
+    return f"{b:,.3g}" if b < 1000 else f"{b:,.0f}"
+
+
 def fmt_ratio(r: float) -> str:
     """A multiple: 1.3, 4, 12, 1,200."""
     return f"{r:.1f}" if r < 10 else f"{r:,.0f}"

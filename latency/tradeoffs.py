@@ -625,11 +625,6 @@ def tornado_summary(t: Tornado, names: Mapping[str, str], templates: Mapping[str
     return templates["ratio"].format(top=names[top], bottom=names[bottom], ratio=fmt_ratio(top_e / bottom_e))
 
 
-def fmt_ratio(x: float) -> str:
-    """1.3, 4.5, 12, 1,200: one decimal below 10, whole numbers above."""
-    return f"{x:.1f}" if x < 10 else f"{x:,.0f}"
-
-
 # ------------------------------------------------------------------------------------------
 # Export
 # ------------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ def fmt_s(x: float) -> str:
 
 
 def fmt_size(v: float) -> str:
-    return s("unit_size", v=f"{v:,.3g}" if v < 1000 else f"{v:,.0f}")
+    return s("unit_size", v=inputs.fmt_size_b(v))
 
 
 def fmt_km(v: float) -> str:

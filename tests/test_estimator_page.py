@@ -469,3 +469,9 @@ def test_switching_language_keeps_the_scenario_and_leaves_no_korean():
     assert at.session_state["model_size_b"] == 70.6 and at.session_state["hardware"] == "l4"
     assert not HANGUL.search(all_text(at))
     assert "est_chart_size" in charts_of(at) or "est_chart_devices" in charts_of(at)
+
+
+@pytest.mark.parametrize("b,text", [(0.5, "0.5"), (8.03, "8.03"), (70.6, "70.6"), (405.0, "405"), (999.4, "999"),
+                                    (2000.0, "2,000"), (1235.0, "1,235")])
+def test_model_sizes_read_the_same_on_every_page(b, text):
+    assert inputs.fmt_size_b(b) == text

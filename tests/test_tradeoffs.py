@@ -287,8 +287,8 @@ def test_tornado_notches_are_direct_estimates_ranked_by_effect():
     assert dist.high_s > t.base_s > dist.low_s
     # The sentence names the biggest and the smallest effect with their ratio.
     top, bottom = t.notches[0], t.notches[-1]
-    text = T.tornado_summary(t, NAMES, TEMPLATES, T.fmt_ratio)
-    assert text == f"{top.factor.upper()}>{bottom.factor.upper()} x{T.fmt_ratio(t.effect(top) / t.effect(bottom))}"
+    text = T.tornado_summary(t, NAMES, TEMPLATES, inputs.fmt_ratio)
+    assert text == f"{top.factor.upper()}>{bottom.factor.upper()} x{inputs.fmt_ratio(t.effect(top) / t.effect(bottom))}"
 
 
 def test_tornado_users_double_on_the_same_servers():
@@ -305,10 +305,10 @@ def test_tornado_users_double_on_the_same_servers():
 def test_tornado_summary_templates_for_edge_cases():
     t = T.Tornado(base_s=1.0, measure="total", notches=[T.Notch("output", 1, 2, 0.5, 2.0),
                                                           T.Notch("distance", 0, 10, 1.0, 1.0)])
-    assert T.tornado_summary(t, NAMES, TEMPLATES, T.fmt_ratio) == "only OUTPUT; not DISTANCE"
+    assert T.tornado_summary(t, NAMES, TEMPLATES, inputs.fmt_ratio) == "only OUTPUT; not DISTANCE"
     t = T.Tornado(base_s=math.nan, measure="total", notches=[T.Notch("output", None, None, None, None)])
-    assert T.tornado_summary(t, NAMES, TEMPLATES, T.fmt_ratio) == "none"
-    assert [T.fmt_ratio(x) for x in (1.26, 9.94, 12.4, 1234.0)] == ["1.3", "9.9", "12", "1,234"]
+    assert T.tornado_summary(t, NAMES, TEMPLATES, inputs.fmt_ratio) == "none"
+    assert [inputs.fmt_ratio(x) for x in (1.26, 9.94, 12.4, 1234.0)] == ["1.3", "9.9", "12", "1,234"]
 
 
 # --------------------------------------------------------------------------------------------

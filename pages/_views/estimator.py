@@ -90,7 +90,7 @@ def render() -> None:
 
 
     def fmt_size(v: float) -> str:
-        return s("size_b", v=f"{v:,.3g}" if v < 1000 else f"{v:,.0f}")
+        return s("size_b", v=inputs.fmt_size_b(v))
 
 
     def fmt_km(v: float) -> str:
