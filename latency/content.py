@@ -514,9 +514,11 @@ def has_term(term_id: str, lang: str, terms_dir: Path | None = None) -> bool:
     return bool(_TERM_ID.match(term_id)) and lang in LANGS and term_file(term_id, lang, terms_dir).is_file()
 
 
-def files_signature(terms_dir: Path | None = None) -> tuple[tuple[str, int], ...]:
-    """(name, mtime) of every term file: put it in a cache key so edited files are reloaded."""
-    return tuple(sorted((f.name, f.stat().st_mtime_ns) for f in (terms_dir or TERMS_DIR).glob("*.yaml")))
+def files_signature(folder: Path | None = None) -> tuple[tuple[str, int], ...]:
+    """(path, mtime) of every YAML file under ``folder`` (default: all of content/, catalogs
+    included): put it in a cache key so an edited or broken file is picked up while the app runs."""
+    root = folder or CONTENT_DIR
+    return tuple(sorted((str(f.relative_to(root)), f.stat().st_mtime_ns) for f in root.rglob("*.yaml")))
 
 
 def _validate(file: Path, term_id: str, lang: str) -> tuple[Term | None, list[ContentError]]:

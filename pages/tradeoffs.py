@@ -41,7 +41,8 @@ def load_data(lang: str, signature: tuple):
 s = page_strings("tradeoffs")
 lang = current_lang()
 try:
-    catalog, stops, use_cases = load_data(lang, content.files_signature())
+    SIGNATURE = content.files_signature()
+    catalog, stops, use_cases = load_data(lang, SIGNATURE)
 except ContentError as err:
     show_content_error(err)
     st.stop()
@@ -249,7 +250,8 @@ def map_hardware(scope: str, current: str) -> list[str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=48)
-def compute(fields: tuple, prices_items: tuple, scope: str) -> dict:
+def compute(fields: tuple, prices_items: tuple, scope: str, signature: tuple) -> dict:
+    # signature (content files and mtimes) is part of the key: an edited catalog is recomputed
     sc = T.Scenario(*fields)
     prices = dict(prices_items)
     grid = T.size_hardware_grid(sc, catalog, prices, map_hardware(scope, sc.hardware_id))
@@ -630,7 +632,7 @@ def explorer() -> None:
         cost_area = st.container()
         prices, _ = price_editor()
     try:
-        r = compute(dataclasses.astuple(sc), tuple(sorted(prices.items())), values["device_scope"])
+        r = compute(dataclasses.astuple(sc), tuple(sorted(prices.items())), values["device_scope"], SIGNATURE)
     except ValueError as err:  # an input combination the estimator rejects: say which, keep the page alive
         top.error(s("compute_error", problem=md(err)))
         return

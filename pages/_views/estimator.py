@@ -39,8 +39,10 @@ from latency.scenario import parse_query
 from pages._common import current_lang, page_strings, show_content_error
 
 @st.cache_data(show_spinner=False)
-def load_data(lang: str):
-    """Catalogs, named stops, budgets, table classes, presets and samples (pure data, per language)."""
+def load_data(lang: str, signature: tuple):
+    """signature (content files and mtimes) keys the cache, so an edited file is reloaded.
+
+    Catalogs, named stops, budgets, table classes, presets and samples (pure data, per language)."""
     catalog = load_catalog()
     stops = inputs.load_stops()
     use_cases = content.use_case_budgets(lang)
@@ -54,9 +56,10 @@ def load_data(lang: str):
 
 
 @st.cache_data(show_spinner=False)
-def preset_results(lang: str) -> dict[str, tuple]:
+def preset_results(lang: str, signature: tuple) -> dict[str, tuple]:
     """Each preset's (ttft, ttft range, total, total range): they do not depend on the widgets."""
-    catalog, presets = load_data(lang)[0], load_data(lang)[6]
+    data = load_data(lang, signature)
+    catalog, presets = data[0], data[6]
     out = {}
     for p in presets:
         _, _, est = inputs.scenario(catalog, p.values)
@@ -68,8 +71,9 @@ def render() -> None:
     """Draw the whole page for the current language and session."""
     s = page_strings("estimator")
     lang = current_lang()
+    signature = content.files_signature()
     try:
-        catalog, stops, use_cases, classes, examples, observed, presets, samples = load_data(lang)
+        catalog, stops, use_cases, classes, examples, observed, presets, samples = load_data(lang, signature)
     except ContentError as err:
         show_content_error(err)
         st.stop()
@@ -201,7 +205,7 @@ def render() -> None:
 
     def preset_claims(p) -> str:
         """How the preset's estimate compares with what the entry states for it, one line per measure."""
-        ttft, _, total, _ = preset_results(lang)[p.id]
+        ttft, _, total, _ = preset_results(lang, signature)[p.id]
         kind, ref = p.source
         label = md(p.label[lang])
         if kind == "comparison":
@@ -367,7 +371,7 @@ def render() -> None:
 
     def presets_chart() -> None:
         st.markdown(f"**{s('presets_compare_heading')}**")
-        results = preset_results(lang)
+        results = preset_results(lang, signature)
         rows, notes = [], []
         for p in presets:
             ttft, ttft_r, total, total_r = results[p.id]
