@@ -473,7 +473,6 @@ def concurrency_section(sc: T.Scenario, r: dict) -> None:
     m[2].metric(s("conc_metric_speed"), fmt_tps(now["per_user_tokens_per_s"]))
     m[3].metric(s("conc_metric_thr"), fmt_tps(now["throughput_tokens_per_s"]),
                 delta=s("conc_metric_wait") + " " + fmt_s(now["queue_s"]), delta_color="off", delta_arrow="off")
-    measure = measure_short(sc.measure)
     latencies = [(cap(s("conc_latency", measure=measure_short("ttft"))), curve.ttft_s)]
     if sc.measure == "total":
         latencies.append((cap(s("conc_latency", measure=measure_short("total"))), curve.total_s))

@@ -12,8 +12,6 @@ import csv
 import json
 import math
 import re
-from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

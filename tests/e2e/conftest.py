@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -23,6 +24,8 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+MAIN = "[data-testid=stMain]"
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
 DESKTOP = {"width": 1400, "height": 1000}
 PHONE = {"width": 390, "height": 844}
 
@@ -127,3 +130,9 @@ def shot(page, name: str, full_page: bool = True) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def view(page, locator, name: str) -> None:
+    """Screenshot with `locator` at the top of the viewport (Streamlit scrolls inside its main area)."""
+    locator.evaluate("el => el.scrollIntoView({block: 'start'})")
+    shot(page, name, full_page=False)

@@ -10,17 +10,9 @@ from playwright.sync_api import expect
 from latency import content, explain, i18n
 from latency.catalog import load_catalog
 from latency.i18n import LANGS
-from tests.e2e.conftest import DESKTOP, PHONE, open_app, shot
+from tests.e2e.conftest import DESKTOP, HANGUL, MAIN, PHONE, open_app, shot, view
 
 pytestmark = pytest.mark.e2e
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
-MAIN = "[data-testid=stMain]"
-
-
-def view(page, locator, name: str) -> None:
-    """Screenshot with `locator` at the top of the viewport (Streamlit scrolls inside its main area)."""
-    locator.evaluate("el => el.scrollIntoView({block: 'start'})")
-    shot(page, name, full_page=False)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from playwright.sync_api import expect
 
 from latency import content
 from latency.i18n import LANGS
-from tests.e2e.conftest import PHONE, open_app, shot, wait_idle
+from tests.e2e.conftest import HANGUL, MAIN, PHONE, open_app, shot, view, wait_idle
 
 pytestmark = pytest.mark.e2e
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
-MAIN = "[data-testid=stMain]"
-
-
-def view(page, locator, name: str) -> None:
-    """Screenshot with `locator` at the top of the viewport (Streamlit scrolls inside its main area)."""
-    locator.evaluate("el => el.scrollIntoView({block: 'start'})")
-    shot(page, name, full_page=False)
 
 
 def tab(page, name: str):
