@@ -69,3 +69,15 @@ def page_strings(area: str) -> i18n.Strings:
     except ContentError as err:
         show_content_error(err)
         st.stop()
+
+
+def url_notices(s: i18n.Strings, notices, specs, show_value) -> list[str]:
+    """One message per rejected URL value, from the page's ``notice_<reason>`` strings: names the
+    parameter, the raw value (escaped: URL text is never markup) and the default used instead."""
+    messages = []
+    for n in notices:
+        spec = specs[n.key]
+        lo, hi = getattr(spec, "min_value", None), getattr(spec, "max_value", None)
+        messages.append(s(f"notice_{n.reason}", param=n.key, raw=i18n.md(n.raw), default=show_value(n.key, n.default),
+                          lo=f"{lo:g}" if lo is not None else "", hi=f"{hi:,g}" if hi is not None else ""))
+    return messages

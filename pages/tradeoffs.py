@@ -30,7 +30,7 @@ from latency.errors import ContentError
 from latency.estimator import STAGES, estimate
 from latency.i18n import md
 from latency.scenario import ChoiceParam, NumberParam, parse_query
-from pages._common import current_lang, page_strings, show_content_error
+from pages._common import current_lang, page_strings, show_content_error, url_notices
 
 @st.cache_data(show_spinner=False)
 def load_data(lang: str, signature: tuple):
@@ -155,12 +155,7 @@ def init_state() -> None:
     values, notices = parse_query(query, SPECS)
     saved = st.session_state.get("tr_saved") or {}
     shared = st.session_state.get("est_saved") or {}
-    messages = []
-    for n in notices:
-        spec = SPECS[n.key]
-        lo, hi = getattr(spec, "min_value", None), getattr(spec, "max_value", None)
-        messages.append(s(f"notice_{n.reason}", param=n.key, raw=md(n.raw), default=show_value(n.key, n.default),
-                          lo=f"{lo:g}" if lo is not None else "", hi=f"{hi:,g}" if hi is not None else ""))
+    messages = url_notices(s, notices, SPECS, show_value)
     for key, steps in (("model_size_b", SIZES), ("distance_km", DISTANCES)):
         snapped = inputs.snap(float(values[key]), steps, log=key == "model_size_b")
         if snapped != values[key]:

@@ -36,7 +36,7 @@ from latency.estimator import STAGES
 from latency.i18n import md
 from latency.network import ACCESS_RTT_MS
 from latency.scenario import parse_query
-from pages._common import current_lang, page_strings, show_content_error
+from pages._common import current_lang, page_strings, show_content_error, url_notices
 
 @st.cache_data(show_spinner=False)
 def load_data(lang: str, signature: tuple):
@@ -142,15 +142,7 @@ def render() -> None:
         query = st.query_params.to_dict()
         values, notices = parse_query(query, SPECS)
         saved = st.session_state.get("est_saved", {})
-        messages = []
-        for n in notices:
-            if n.key not in missing:
-                continue
-            spec = SPECS[n.key]
-            lo = getattr(spec, "min_value", None)
-            hi = getattr(spec, "max_value", None)
-            messages.append(s(f"notice_{n.reason}", param=n.key, raw=md(n.raw), default=show_value(n.key, n.default),
-                              lo=f"{lo:g}" if lo is not None else "", hi=f"{hi:,g}" if hi is not None else ""))
+        messages = url_notices(s, [n for n in notices if n.key in missing], SPECS, show_value)
         for key, steps in (("model_size_b", SIZES), ("distance_km", DISTANCES)):
             snapped = inputs.snap(float(values[key]), steps, log=key == "model_size_b")
             if snapped != values[key] and key in missing:
