@@ -18,7 +18,8 @@ sources in the docstring (docs/estimator.md collects them):
     total_s = ttft_s + (output_tokens - 1) * tpot_s
 
 The free parameters (achieved fractions of bandwidth and compute per engine and hardware kind,
-the per-forward-pass overhead, route inflation, ...) live in latency/fitted_params.json, written
+for llama.cpp on discrete GPUs one saturating curve of peak bandwidth and one of peak compute
+(`achieved_fraction`), the per-forward-pass overhead, route inflation, ...) live in latency/fitted_params.json, written
 by `python -m latency.calibrate` from shared/calibration/.
 
 Vectorised sweep: `estimate_sweep(model, hardware, **inputs)` takes the same inputs as
@@ -362,6 +363,33 @@ def roofline_s(compute_s, memory_s, combine: str = "max"):
     return nm.maximum(compute_s, memory_s) if combine == "max" else compute_s + memory_s
 
 
+SATURATION_SHARPNESS = 4.0
+"""Exponent k of the smooth minimum in `achieved_fraction` (k = 1: harmonic sum, k -> inf: hard
+minimum). Not a free parameter: picked from {1, 2, 4} by the in-sample and leave-one-device-out
+calibration errors (k = 1 doubles the decode error; 2 and 4 are close); see docs/estimator.md."""
+
+
+def achieved_fraction(peak, frac, cap=None, k=SATURATION_SHARPNESS):
+    """Achieved share of a peak rate (bandwidth or compute) that saturates at an absolute cap.
+
+        achieved = ((frac x peak)^-k + cap^-k)^(-1/k)      fraction = achieved / peak
+
+    A smooth minimum of "a fixed share of peak" and "a fixed achievable rate", the roofline
+    model's min() (Williams, Waterman & Patterson 2009, CACM 52(4)) with a soft corner. For
+    llama.cpp's batch-1 matrix-vector kernels the cap is Little's law: achieved bandwidth =
+    bytes in flight / memory latency, and the bytes one kernel keeps in flight do not grow with
+    the memory's peak, so HBM cards reach about the same absolute bandwidth as fast GDDR cards.
+    Used for llama.cpp on discrete GPUs (desktop_gpu and datacenter_gpu share one curve, so an
+    L40S or H100 is placed by its peak, not by its kind); the compute cap plays the same role for
+    prefill, whose FP16 kernels in the calibrated llama.cpp build use no Hopper-specific
+    instructions. cap None (or inf): no saturation, the fraction is `frac` at any peak.
+    """
+    if cap is None:
+        return frac + 0.0 * peak
+    x = frac * peak / cap
+    return frac * (1.0 + x**k) ** (-1.0 / k)
+
+
 def prefill_compute_s(flops, devices, peak_tflops, lowp, compute_frac):
     """FLOPs over achieved compute: flops / (devices x peak x low-precision speed-up x fraction)."""
     return flops / (devices * peak_tflops * 1e12 * lowp * compute_frac)
@@ -427,8 +455,8 @@ def _core(*, params_b, active_b, bytes_per_param, loops, loop_kv_window, shape, 
             return tp_allreduce_s(n, layers, loops, tokens, hidden, interconnect_gbs, link_latency_s)
         return pipeline_hops_s(n, tokens, hidden, interconnect_gbs, link_latency_s)
 
-    bw_frac = ep["bw_frac"] * ep["q_bw"]
-    c_frac = ep["compute_frac"] * ep["q_compute"]
+    bw_frac = achieved_fraction(bw_gbs, ep["bw_frac"], ep.get("bw_cap_gbs")) * ep["q_bw"]
+    c_frac = achieved_fraction(peak_tflops, ep["compute_frac"], ep.get("compute_cap_tflops")) * ep["q_compute"]
     overhead = ep["pass_overhead_s"]  # per forward pass (one step), however many loops or layers
 
     # Prefill: all prompt tokens of the batch in one pass.

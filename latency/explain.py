@@ -90,6 +90,12 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
     llama, opt = p["engines"]["llama.cpp"], p["engines"]["optimized"]
     dc = estimator.KIND_DEFAULTS["datacenter_gpu"]
     flops_per_param = estimator.prefill_flops(1.0, 1.0, 1.0, 1.0, 0.0, 0.0) / 1e9  # 2 x N x tokens
+    gpu = llama["kinds"].get("desktop_gpu", {})  # the discrete-GPU curve (shared with datacenter_gpu)
+    compute_cap = ([Constant("compute_cap_llama", gpu["compute_cap_tflops"], "tflops", "fitted")]
+                   if "compute_cap_tflops" in gpu else [])
+    bw_cap = ([Constant("bw_cap_llama", gpu["bw_cap_gbs"], "gbs", "fitted"),
+               Constant("saturation_sharpness", estimator.SATURATION_SHARPNESS, "plain", "assumption")]
+              if "bw_cap_gbs" in gpu else [])
     return {
         "network": [
             Constant("fibre_speed", network.FIBRE_KM_PER_MS, "km_per_ms", "cited"),
@@ -112,9 +118,11 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
             Constant("quant_compute_eff", llama["quant_compute_eff"], "pct", "fitted"),
             Constant("pass_overhead_llama", llama["pass_overhead_s"] * 1e3, "ms", "fitted"),
             Constant("pass_overhead_optimized", opt["pass_overhead_s"] * 1e3, "ms", "fitted"),
+            *compute_cap,
         ],
         "decode": [
             Constant("quant_bw_eff", llama["quant_bw_eff"], "pct", "fitted"),
+            *bw_cap,
             Constant("optimized_bw_frac", calibrate.OPTIMIZED_BW_FRAC, "pct", "prior"),
             Constant("default_kv_dim", estimator.DEFAULT_KV_DIM, "plain", "cited"),
             Constant("kv_bytes", estimator.Model("x", 1.0).kv_bytes, "bytes", "cited"),
@@ -183,6 +191,7 @@ def formulas(params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
     c_fibre = fmt(network.FIBRE_KM_PER_MS)
     mem = fmt(1.0 + estimator.RUNTIME_OVERHEAD_FRACTION)
     bound = _combine("T_c", "T_m", comb)
+    k = fmt(estimator.SATURATION_SHARPNESS)
     return {
         "total": [
             r"T_{\mathrm{total}} = T_{\mathrm{net}} + T_{\mathrm{queue}} + T_{\mathrm{prefill}} + T_{\mathrm{decode}}",
@@ -201,6 +210,7 @@ def formulas(params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
             r"F = \ell\,B\,\left(2\,N_a\,P + 2\,n_L\,P^2\,d_a\right)",
             r"T_c = \dfrac{F}{n\,\Pi\,s\,\eta_c}",
             r"T_m = \dfrac{\ell\,W}{n\,\beta\,\eta_b}",
+            rf"\eta_c = \eta_{{c0}}\,\left(1 + \left(\eta_{{c0}}\,\Pi / \Pi_{{\mathrm{{sat}}}}\right)^{{{k}}}\right)^{{-1/{k}}}",
         ],
         "decode": [
             rf"t_{{\mathrm{{token}}}} = {bound} + t_{{\mathrm{{pass}}}} + T_{{\mathrm{{comm}}}}",
@@ -208,6 +218,7 @@ def formulas(params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
             r"\bar c = P + \dfrac{n_{\mathrm{out}} - 1}{2}",
             r"T_c = \dfrac{F_{\mathrm{tok}}}{n\,\Pi\,s\,\eta_c}",
             r"T_m = \dfrac{\ell\,W + K(\bar c)}{n\,\beta\,\eta_b}",
+            rf"\eta_b = \eta_{{b0}}\,\left(1 + \left(\eta_{{b0}}\,\beta / \beta_{{\mathrm{{sat}}}}\right)^{{{k}}}\right)^{{-1/{k}}}",
             r"K(c) = 2\,n_L\,d_{kv}\,b_{kv}\,c\,B",
             rf"M = {mem}\,W + K(P + n_{{\mathrm{{out}}}})",
         ],

@@ -94,8 +94,34 @@ def test_fitted_values_are_physical(committed):
         for kind, v in e["kinds"].items():
             assert 0 < v["bw_frac"] <= 1.0, (engine, kind)
             assert 0 < v["compute_frac"] <= 2.0, (engine, kind)  # GeForce peak is the FP32-accumulate rate
+        for v in e["kinds"].values():
+            assert v.get("bw_cap_gbs", 1e3) > 0 and v.get("compute_cap_tflops", 1e2) > 0
     lo, hi = committed["bands"]["decode"]
     assert lo < 1 < hi
+
+
+def test_discrete_gpu_kinds_share_one_saturating_curve(committed):
+    kinds = committed["engines"]["llama.cpp"]["kinds"]
+    assert kinds["desktop_gpu"] == kinds["datacenter_gpu"]
+    assert "bw_cap_gbs" in kinds["desktop_gpu"] and "bw_cap_gbs" not in kinds["apple_silicon"]
+
+
+def test_achieved_fraction_saturates():
+    f = estimator.achieved_fraction
+    assert f(500.0, 0.8) == 0.8 and f(500.0, 0.8, None) == 0.8
+    assert f(1.0, 0.9, 1000.0) == pytest.approx(0.9)  # far below the cap: the share of peak
+    assert f(1e6, 0.9, 1000.0) * 1e6 == pytest.approx(1000.0, rel=1e-3)  # far above: the cap
+    peaks = np.array([300.0, 900.0, 3000.0])
+    achieved = f(peaks, 1.0, 1000.0) * peaks
+    assert np.all(np.diff(achieved) > 0) and np.all(achieved < np.minimum(peaks, 1000.0))
+
+
+def test_model_selection_is_recorded(fitted):
+    sel = fitted[0]["meta"]["model_selection"]
+    before, used = sel["per_kind_fraction"], sel["saturating_curve"]
+    for g in ("decode", "prefill/TTFT"):
+        assert used["leave_one_kind_out"][g] < before["leave_one_kind_out"][g]
+    assert "Leave-one-kind-out errors" in fitted[1] and "Model selection" in fitted[1]
 
 
 def test_calibration_dir_can_be_overridden(monkeypatch, tmp_path):
