@@ -288,10 +288,22 @@ def load_models(file: Path, precisions: dict[str, PrecisionEntry]) -> dict[str, 
     return out
 
 
-@lru_cache(maxsize=4)
+CATALOG_FILES = ("precisions.yaml", "hardware.yaml", "models.yaml")
+
+
 def load_catalog(content_dir: Path | str | None = None) -> Catalog:
-    """All three catalogs from `content_dir` (default: the repository's content/), cached."""
+    """All three catalogs from `content_dir` (default: the repository's content/).
+
+    Cached per content folder *and* the files' modification times, so an edited (or broken)
+    catalog is read again while the app runs instead of a stale copy being served."""
     d = Path(content_dir) if content_dir else CONTENT_DIR
+    mtimes = tuple(f.stat().st_mtime_ns if f.exists() else 0 for f in (d / name for name in CATALOG_FILES))
+    return _load_catalog(str(d), mtimes)
+
+
+@lru_cache(maxsize=4)
+def _load_catalog(content_dir: str, mtimes: tuple[int, ...]) -> Catalog:
+    d = Path(content_dir)
     precisions = load_precisions(d / "precisions.yaml")
     return Catalog(hardware=load_hardware(d / "hardware.yaml"),
                    models=load_models(d / "models.yaml", precisions), precisions=precisions)

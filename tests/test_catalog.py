@@ -196,3 +196,23 @@ def test_every_loader_names_the_line_of_broken_yaml_and_never_runs_tags(tmp_path
         (tmp_path / name).unlink()
     with pytest.raises(ContentError, match="file is missing"):
         _broken_loaders(tmp_path)[loader]()
+
+
+def test_edited_catalog_is_read_again(tmp_path):
+    """The catalog cache follows the files: an edit while the app runs is not hidden by a stale copy."""
+    import os
+    import shutil
+
+    from latency.catalog import CATALOG_FILES, CONTENT_DIR, load_catalog
+
+    for name in CATALOG_FILES:
+        shutil.copy(CONTENT_DIR / name, tmp_path / name)
+    first = load_catalog(tmp_path)
+    hw = tmp_path / "hardware.yaml"
+    hw.write_text(hw.read_text(encoding="utf-8").replace("mem_bandwidth_gbs: 3350", "mem_bandwidth_gbs: 3351", 1),
+                  encoding="utf-8")
+    later = hw.stat().st_mtime + 5
+    os.utime(hw, (later, later))
+    second = load_catalog(tmp_path)
+    assert second is not first
+    assert any(e.hardware.mem_bandwidth_gbs == 3351 for e in second.hardware.values())
