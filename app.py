@@ -6,7 +6,7 @@ import streamlit as st
 
 from latency import i18n
 from latency.errors import ContentError
-from pages._common import show_content_error, ui
+from ui import shell
 
 # --- language: URL ?lang= on first load, then the switch; mirrored back into the URL ----------
 if "lang" not in st.session_state:
@@ -17,7 +17,7 @@ if "lang" not in st.session_state:
         st.session_state["app_bad_lang"] = raw[-1]
 
 try:
-    common = ui("common")
+    common = shell.strings("common")
 except ContentError as err:
     common = None
     common_error = err
@@ -36,18 +36,12 @@ with st.sidebar:
 lang = st.session_state["lang"]
 st.query_params["lang"] = lang
 if common is None:
-    show_content_error(common_error)
+    shell.show_content_error(common_error)
 elif "app_bad_lang" in st.session_state:
-    st.warning(common("bad_lang_notice", value=st.session_state.pop("app_bad_lang")[:40]))
+    st.warning(common("bad_lang_notice", value=i18n.md(st.session_state.pop("app_bad_lang")[:40])))
 
-pages = {
-    title("nav_section_learn"): [
-        st.Page("pages/learn.py", title=title("nav_learn"), icon=":material/menu_book:", url_path="learn", default=True),
-        st.Page("pages/how-it-works.py", title=title("nav_how"), icon=":material/functions:", url_path="how-it-works"),
-    ],
-    title("nav_section_explore"): [
-        st.Page("pages/estimator.py", title=title("nav_estimator"), icon=":material/timer:", url_path="estimator"),
-        st.Page("pages/tradeoffs.py", title=title("nav_tradeoffs"), icon=":material/balance:", url_path="tradeoffs"),
-    ],
-}
+pages: dict[str, list] = {}
+for spec in shell.PAGES:
+    pages.setdefault(title(spec.section), []).append(
+        st.Page(spec.file, title=title(spec.nav_key), icon=spec.icon, url_path=spec.url_path, default=spec is shell.DEFAULT_PAGE))
 st.navigation(pages).run()

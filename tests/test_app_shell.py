@@ -59,7 +59,8 @@ def _app(query: dict):
 def test_unknown_lang_is_named_and_falls_back_to_korean():
     at = _app({"lang": "<b>fr</b>"})
     assert not at.exception
-    assert any("<b>fr</b>" in w.value for w in at.warning)  # shown as text, never as HTML
+    # shown as text, never as markup: every Markdown/HTML character arrives backslash-escaped
+    assert any(r"\<b\>fr\</b\>" in w.value for w in at.warning)
     assert at.session_state["lang"] == "ko"
     assert at.query_params["lang"] == ["ko"] or at.query_params["lang"] == "ko"
 
