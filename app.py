@@ -44,4 +44,6 @@ pages: dict[str, list] = {}
 for spec in shell.PAGES:
     pages.setdefault(title(spec.section), []).append(
         st.Page(spec.file, title=title(spec.nav_key), icon=spec.icon, url_path=spec.url_path, default=spec is shell.DEFAULT_PAGE))
-st.navigation(pages).run()
+page = st.navigation(pages)
+st.session_state[shell.ENTRY_MARK] = True  # the page's shell.page_strings() takes it back
+page.run()

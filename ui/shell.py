@@ -35,19 +35,23 @@ PAGES: tuple[PageSpec, ...] = (
 DEFAULT_PAGE = PAGES[0]
 
 
+ENTRY_MARK = "shell_entry_ran"
+"""Set by app.py right before it runs the page; taken back by `page_strings` at the page's top."""
+
+
 def ensure_entry() -> None:
-    """Make a deep link on a freshly started server run app.py, not the page file alone.
+    """Make a page run inside app.py (language switch, navigation), never as a file alone.
 
     Because a folder named ``pages/`` sits next to app.py (the design card fixes that name),
     Streamlit starts in its legacy pages-folder mode and, until some session has called
-    ``st.navigation``, runs ``pages/<name>.py`` on its own for a deep link: no language switch, no
-    shell. Streamlit's documented rule: "As soon as any session of your app executes the
-    st.navigation command, your app will ignore the pages/ directory (across all sessions)"
-    (docs.streamlit.io, st.navigation). So when the entry has not run in this session (it always
-    sets ``lang``), call ``st.navigation`` with the app's pages, hidden, and rerun: the rerun goes
+    ``st.navigation``, runs ``pages/<name>.py`` on its own for a deep link on a fresh server (and
+    AppTest starts every run in that mode). Streamlit's documented rule: "As soon as any session of
+    your app executes the st.navigation command, your app will ignore the pages/ directory (across
+    all sessions)" (docs.streamlit.io, st.navigation). So when app.py did not run before this page
+    in this run, call ``st.navigation`` with the app's pages, hidden, and rerun: the rerun goes
     through app.py and lands on the same URL path. Public API only.
     """
-    if "lang" in st.session_state:
+    if st.session_state.pop(ENTRY_MARK, False):
         return
     st.navigation([st.Page(p.file, url_path=p.url_path, default=p is DEFAULT_PAGE) for p in PAGES], position="hidden")
     st.rerun()
@@ -55,8 +59,7 @@ def ensure_entry() -> None:
 
 def current_lang() -> str:
     """The language chosen in app.py's switch (Korean by default)."""
-    ensure_entry()
-    return st.session_state["lang"]
+    return st.session_state.get("lang", i18n.DEFAULT_LANG)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -88,7 +91,9 @@ def show_content_error(err: ContentError) -> None:
 
 
 def page_strings(area: str) -> i18n.Strings:
-    """Strings for a page; on a broken file shows the error and stops only this page."""
+    """Strings for a page, called once at its top; on a broken file shows the error and stops only
+    this page."""
+    ensure_entry()
     try:
         return strings(area)
     except ContentError as err:
