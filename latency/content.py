@@ -672,6 +672,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     directory = Path(args[1]) if len(args) == 2 else None
     errors = check(directory)
+    if directory is None:  # the whole content folder: the lesson and its quiz too
+        from latency import lesson, quiz
+
+        errors += lesson.check() + quiz.check()
     for err in errors:
         print(err)
     if errors:
