@@ -15,6 +15,7 @@ PAGES = {  # url_path -> page file, as app.py registers them
     "how-it-works": "pages/how-it-works.py",
     "estimator": "pages/estimator.py",
     "tradeoffs": "pages/tradeoffs.py",
+    "lesson": "pages/lesson.py",
 }
 DEFAULT_PAGE = "learn"  # app.py's default=True page
 

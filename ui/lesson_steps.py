@@ -1,0 +1,297 @@
+"""Sections of the lesson page (pages/lesson.py): plain functions taking their data as arguments.
+
+One function per widget kind of content/lesson.yaml (`WIDGETS` maps them), plus the progress header,
+the back/next controls, the quiz, the finish screen and presenter mode's stylesheet. Every number
+comes from `latency.estimate` through `latency.lesson` / `latency.quiz`; every string from
+content/ui/lesson.yaml (`s`) or content/lesson.yaml and content/quiz/ (per language).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import streamlit as st
+
+from latency import feel, inputs, lesson, quiz
+from latency.catalog import Catalog
+from latency.charts_lesson import CONFIG, stage_bars
+from latency.estimator import STAGES
+from latency.i18n import Strings, md
+from latency.inputs import DistanceStop
+
+# Presenter mode (?present=1): a constant stylesheet, never built from content. Body text 30 px
+# (readable from the back of a room at 1366x768), no sidebar, big back/next buttons.
+PRESENT_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarNav"],
+[data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { max-width: 1280px; padding-top: 1.2rem; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p,
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 30px !important; line-height: 1.45 !important; }
+[data-testid="stMain"] h1 { font-size: 56px !important; }
+[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 52px !important; }
+[data-testid="stMain"] [data-testid="stBaseButton-primary"],
+[data-testid="stMain"] [data-testid="stBaseButton-secondary"] { min-height: 84px; padding: 0.4em 1.6em; }
+[data-testid="stMain"] [data-testid="stBaseButton-primary"] p,
+[data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 34px !important; }
+</style>"""
+
+
+@dataclass(frozen=True)
+class Data:
+    """What the sections need besides the strings: catalogs, distance stops, language, mode."""
+
+    catalog: Catalog
+    stops: tuple[DistanceStop, ...]
+    lang: str
+    present: bool
+
+
+# --- small formats ------------------------------------------------------------------------------
+def fmt_s(s: Strings, x: float) -> str:
+    return s("sec", v=inputs.fmt_number(x))
+
+
+def stage_names(s: Strings, prefix: str = "stage_") -> dict[str, str]:
+    return {k: s(f"{prefix}{k}") for k in STAGES}
+
+
+def option_label(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
+    """How a step's option reads on screen: a model or device name, a place, a count."""
+    if step.widget == "model":
+        return d.catalog.models[option].label(d.lang)
+    if step.widget == "hardware":
+        return d.catalog.hardware[option].label(d.lang)
+    if step.widget == "distance":
+        stop = next(x for x in d.stops if x.id == option)
+        return s("distance_km", name=stop.label[d.lang], km=f"{stop.km:,.0f}")
+    if step.widget == "users":
+        return s("users_n", n=f"{option:,}")
+    if step.widget == "timeline":
+        return s("tokens", n=f"{option:,}")
+    if step.widget == "feel":
+        return fmt_s(s, option)
+    if step.widget == "stages":
+        return s(f"stage_{option}")
+    return md(option.myth[d.lang])
+
+
+def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
+    stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
+    where = s("distance_km", name=stop.label[d.lang], km=f"{stop.km:,.0f}") if stop else f"{sc.distance_km:,.0f} km"
+    st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang), hardware=d.catalog.hardware[sc.hardware].label(d.lang),
+                 devices=est.devices_needed, distance=where, prompt=f"{sc.prompt_tokens:,}", output=f"{sc.output_tokens:,}"))
+
+
+def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str, str] | None = None,
+          highlight: str | None = None) -> None:
+    fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
+                     fmt_s=lambda x: fmt_s(s, x), highlight=highlight, font_size=22 if d.present else 14)
+    st.plotly_chart(fig, config=CONFIG, key=key)
+
+
+def times(s: Strings, est) -> None:
+    c1, c2 = st.columns(2)
+    c1.metric(s("ttft"), fmt_s(s, est.ttft_s))
+    c2.metric(s("total"), fmt_s(s, est.total_s))
+
+
+# --- header, controls, style ----------------------------------------------------------------------
+def style(present: bool) -> None:
+    if present:
+        st.html(PRESENT_CSS)
+
+
+def header(s: Strings, number: int, total: int) -> None:
+    st.progress(number / total, text=s("progress", n=number, total=total))
+
+
+def go(param: str) -> None:
+    """Back/next: the screen lives in the URL (?step=), so a copied link resumes here."""
+    st.query_params["step"] = param
+
+
+def controls(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
+    """Back and next (keyboard ← → in presenter mode, Streamlit's public `shortcut`)."""
+    total = lesson.screens(les)
+    n = len(les.steps)
+    back, _, nxt = st.columns([1, 2, 1]) if not d.present else st.columns([1, 1, 1])
+    if number > 1:
+        back.button(s("back"), key="lesson_back", on_click=go, args=(lesson.screen_param(number - 1, les),),
+                    icon=":material/arrow_back:", width="stretch", shortcut="Left" if d.present else None)
+    if number < total:
+        label = s("to_quiz") if number == n else s("to_finish") if number == n + 1 else s("next")
+        nxt.button(label, key="lesson_next", on_click=go, args=(lesson.screen_param(number + 1, les),), type="primary",
+                   icon=":material/arrow_forward:", icon_position="right", width="stretch",
+                   shortcut="Right" if d.present else None)
+    if d.present:
+        st.caption(s("present_keys"))
+
+
+def present_link(s: Strings, param: str, d: Data) -> None:
+    query = {"step": param, "lang": d.lang}
+    if not d.present:
+        query["present"] = "1"
+    st.page_link("pages/lesson.py", label=s("present_off") if d.present else s("present_on"),
+                 icon=":material/co_present:", query_params=query)
+
+
+# --- one step -----------------------------------------------------------------------------------
+def step(s: Strings, step_: lesson.Step, number: int, d: Data) -> None:
+    st.caption(s("step_kicker", n=number))
+    st.header(md(step_.title[d.lang]), anchor=False)
+    st.markdown(step_.body[d.lang])  # content text: Markdown (bold) only, never HTML
+    WIDGETS[step_.widget](s, step_, d)
+    st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
+    with st.expander(s("notes"), icon=":material/speaker_notes:"):
+        st.markdown(md(step_.notes[d.lang]))
+
+
+def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
+    """Restaurant analogy: the answer length (dishes) stretches the serving part of the timeline."""
+    n = st.select_slider(s("timeline_label"), options=list(step_.options), value=step_.scenario.output_tokens
+                         if step_.scenario.output_tokens in step_.options else step_.options[1],
+                         format_func=lambda v: s("tokens", n=f"{v:,}"), key=f"lesson_w_{step_.id}")
+    sc = lesson.vary(step_, n, d.catalog, d.stops)
+    est = sc.run(d.catalog)
+    chart(s, [(s("rest_row"), est.breakdown)], d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}",
+          names=stage_names(s, "rest_"))
+    times(s, est)
+    scenario_caption(s, sc, est, d)
+
+
+def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
+    """Pick a wait, press Ask: the sample answer starts after exactly that long (latency.feel pacing)."""
+    wait = st.segmented_control(s("feel_label"), list(step_.options), default=step_.options[0], required=True,
+                                format_func=lambda v: fmt_s(s, v), key=f"lesson_w_{step_.id}")
+    est = step_.scenario.run(d.catalog)
+    st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
+                 hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=inputs.fmt_number(est.decode_tokens_per_s)))
+    if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:"):
+        sample = feel.load_samples()[d.lang]
+        plan = feel.plan(feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s))
+        waiting = st.empty()
+        waiting.caption(s("feel_waiting", wait=fmt_s(s, wait)))
+        t0 = feel.CLOCK()
+        st.write_stream(feel.stream(plan), cursor="▌")
+        waiting.empty()
+        st.caption(s("feel_done", first=fmt_s(s, plan.schedule[0][0]), total=fmt_s(s, feel.CLOCK() - t0)))
+
+
+def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
+    """Pick a stage: it lights up in the request's bar, with what sets it and its share."""
+    pick = st.segmented_control(s("stage_label"), list(step_.options), default=step_.options[0], required=True,
+                                format_func=lambda v: s(f"stage_{v}"), key=f"lesson_w_{step_.id}")
+    est = step_.scenario.run(d.catalog)
+    chart(s, [("", est.breakdown)], d, est.total_s * 1.05,
+          f"lesson_c_{step_.id}", highlight=pick)
+    st.markdown(f"**{s(f'stage_{pick}')}**: {s(f'stage_text_{pick}')}")
+    st.markdown(s("stage_share", stage=s(f"stage_{pick}"), time=fmt_s(s, est.breakdown[pick]),
+                  pct=f"{100 * est.breakdown[pick] / est.total_s:.0f}"))
+    scenario_caption(s, step_.scenario, est, d)
+
+
+def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
+    """Model, hardware, distance or users: one input over the step's options; start vs choice."""
+    options = list(step_.options)
+    start = options[0] if step_.widget != "model" and step_.widget != "hardware" else getattr(step_.scenario, step_.widget)
+    choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1] if step_.widget != "users" else options[1],
+                              format_func=lambda v: option_label(s, step_, v, d), key=f"lesson_w_{step_.id}")
+    base_sc = lesson.vary(step_, start, d.catalog, d.stops)
+    sc = lesson.vary(step_, choice, d.catalog, d.stops)
+    base, est = base_sc.run(d.catalog), sc.run(d.catalog)
+    rows = [(s("row_start", label=option_label(s, step_, start, d)), base.breakdown),
+            (s("row_choice", label=option_label(s, step_, choice, d)), est.breakdown)]
+    chart(s, rows, d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}")
+    times(s, est)
+    if est.devices_needed > 1:
+        st.caption(s("devices_note", n=est.devices_needed, hardware=d.catalog.hardware[sc.hardware].label(d.lang)))
+    if step_.widget == "users":
+        cost = lesson.cost_per_1k(d.catalog, sc, est)
+        hw = d.catalog.hardware[sc.hardware]
+        if cost is not None:
+            st.metric(s("cost_metric"), s("usd", v=f"{cost:,.2f}"))
+            st.caption(s("cost_source", price=f"{hw.price_usd_per_hour:g}", devices=est.devices_needed,
+                         source=md((hw.price_source or "").split()[0])))
+    scenario_caption(s, sc, est, d)
+
+
+def myths(s: Strings, step_: lesson.Step, d: Data) -> None:
+    """Pick a misconception: the fact, and one sentence to say in a meeting."""
+    i = st.radio(s("myth_label"), range(len(step_.options)), format_func=lambda k: md(step_.options[k].myth[d.lang]),
+                 key=f"lesson_w_{step_.id}")
+    m = step_.options[i]
+    st.markdown(f"**{s('fact')}:** {md(m.fact[d.lang])}")
+    st.info(f"**{s('say')}:** “{md(m.say[d.lang])}”", icon=":material/record_voice_over:")
+
+
+WIDGETS = {"timeline": timeline, "feel": feel_step, "stages": stages_step, "model": vary_step, "hardware": vary_step,
+           "distance": vary_step, "users": vary_step, "myths": myths}
+
+
+# --- quiz and finish ----------------------------------------------------------------------------
+def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], outcomes: Mapping[str, quiz.Outcome],
+                d: Data) -> None:
+    """All questions in one form; after marking: right or not, why (every option's feedback), score, review links."""
+    st.header(s("quiz_title"), anchor=False)
+    st.caption(s("quiz_intro", n=len(questions)))
+    labels = {q.id: {o.id: md(o.label[d.lang]) for o in q.options} for q in questions}
+    with st.form("lesson_quiz"):
+        for k, q in enumerate(questions, 1):
+            st.markdown(f"**{s('quiz_number', n=k)}.** {md(q.question[d.lang])}")
+            st.radio(s("quiz_number", n=k), [o.id for o in q.options], index=None, key=f"lesson_q_{q.id}",
+                     format_func=labels[q.id].get, label_visibility="collapsed")
+            if st.session_state.get("lesson_marked"):
+                feedback(s, q, outcomes[q.id], labels[q.id], d)
+        marked = st.form_submit_button(s("quiz_submit"), type="primary", icon=":material/fact_check:")
+    if marked and not st.session_state.get("lesson_marked"):
+        st.session_state["lesson_marked"] = True
+        st.rerun()
+    if st.session_state.get("lesson_marked"):
+        answers = {q.id: st.session_state.get(f"lesson_q_{q.id}") for q in questions}
+        result = quiz.score(questions, outcomes, answers)
+        st.subheader(s("quiz_score", right=result.right, total=result.total), anchor=False)
+        if not result.misses:
+            st.success(s("quiz_all_right"))
+        else:
+            st.markdown(f"**{s('quiz_review')}**")
+        for q in result.misses:
+            n = les.index(q.review_step)
+            st.page_link("pages/lesson.py", label=s("quiz_review_link", q=questions.index(q) + 1, n=n,
+                                                     title=les.steps[n - 1].title[d.lang]),
+                         icon=":material/replay:", query_params=review_query(str(n), d))
+
+
+def review_query(param: str, d: Data) -> dict[str, str]:
+    return {"step": param, "lang": d.lang, **({"present": "1"} if d.present else {})}
+
+
+def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mapping[str, str], d: Data) -> None:
+    chosen = st.session_state.get(f"lesson_q_{q.id}")
+    answer = labels[outcome.right]
+    fmt = lambda x: fmt_s(s, x)  # noqa: E731
+    if chosen == outcome.right:
+        st.success(s("quiz_right"), icon=":material/check_circle:")
+    else:
+        st.error(s("quiz_none" if chosen is None else "quiz_wrong", answer=answer), icon=":material/cancel:")
+    with st.expander(s("quiz_why")):
+        st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
+        for o in q.options:
+            mark = "✓" if o.id == outcome.right else "✗"
+            st.markdown(f"{mark} **{labels[o.id]}**: {md(quiz.fill(o.feedback[d.lang], outcome.seconds[o.id], fmt))}")
+
+
+def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:
+    st.header(s("finish_title"), anchor=False)
+    st.subheader(s("finish_learned"), anchor=False)
+    st.markdown("\n".join(f"{k}. {md(x.takeaway[d.lang])}" for k, x in enumerate(les.steps, 1)))
+    sc = les.finish
+    stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
+    where = stop.label[d.lang] if stop else f"{sc.distance_km:,.0f} km"
+    st.page_link("pages/estimator.py", label=s("finish_estimator", model=d.catalog.models[sc.model].label(d.lang),
+                                                hardware=d.catalog.hardware[sc.hardware].label(d.lang), distance=where),
+                 icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang})
+    st.page_link("pages/lesson.py", label=s("restart"), icon=":material/restart_alt:", query_params=review_query("1", d))
