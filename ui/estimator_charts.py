@@ -31,7 +31,7 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
         fig.add_vline(x=size_b, line=dict(color="#94a3b8", width=1, dash="dot"))
     charts.show(fig, key="est_chart_size")
     if changes:
-        steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "device")) for size_b, _, after in changes)
+        steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "devices")) for size_b, _, after in changes)
         st.caption(s("device_steps_caption", steps=steps))
     with st.expander(s("how_to_read")):
         st.caption(s("kitchen"))

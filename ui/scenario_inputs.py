@@ -96,7 +96,7 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         p = data.catalog.precisions.get(value)
         return s("precision_option", label=p.label(lang), bytes=f"{p.bytes_per_param:g}") if p else str(value)
     if key == "devices":
-        return s("devices_auto") if value == scenario.DEVICES_AUTO else f.count(value, "device")
+        return s("devices_auto") if value == scenario.DEVICES_AUTO else f.count(value, "devices")
     if key == "access":
         return s("access_option", name=s(f"access_{value}"), ms=f"{ACCESS_RTT_MS[value]:g}")
     if key in ("arch", "connection", "engine"):
@@ -109,7 +109,7 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     if key in ("measure",):
         return s(f"measure_{value}")
     if key in ("prompt_tokens", "output_tokens", "context_tokens"):
-        return f.count(value, "token")
+        return f.count(value, "tokens")
     if key == "concurrency":
-        return f.count(value, "user")
+        return f.count(value, "users")
     return str(value)

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import streamlit as st
 
+from latency.i18n import Strings, md
 from latency.scenario import KEYS, Notice, Param, parse_query, to_query, url_value
 from latency.sizing import snap
 
@@ -101,3 +102,15 @@ def mirror(keys: Sequence[str], known: Iterable[str] = ()) -> None:
         if st.query_params.get_all(key) != [text]:
             st.query_params[key] = text
     st.session_state[MIRRORED] = wanted
+
+
+def notice_text(sc: Strings, n: Notice, show, specs: Mapping[str, Param] | None = None) -> str:
+    """A notice in words (content/ui/scenario.yaml): the input's user-facing name, the URL value as
+    escaped text, what is used instead as the page shows it (`show(key, value)`), never an id."""
+    known = f"input_{n.key}" in sc.table
+    name = sc(f"input_{n.key}") if known else md(n.key)
+    spec = (specs or {}).get(n.key)
+    lo, hi = getattr(spec, "min_value", None), getattr(spec, "max_value", None)
+    used = md(show(n.key, n.used)) if n.used is not None and known else ""
+    return sc(f"notice_{n.reason}", name=name, raw=md(n.raw), used=used,
+              lo=md(show(n.key, lo)) if lo is not None else "", hi=md(show(n.key, hi)) if hi is not None else "")
