@@ -13,8 +13,6 @@ import plotly.graph_objects as go
 from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
 from latency.estimator import STAGES
 
-CONFIG = {"displaylogo": False, "displayModeBar": False, "responsive": True}
-
 
 def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mapping[str, str], x_max: float,
                axis_title: str, fmt_s: Callable[[float], str], highlight: str | None = None,

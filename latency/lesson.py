@@ -30,7 +30,8 @@ from latency.catalog import Catalog
 from latency.errors import ContentError, read_yaml
 from latency.estimator import DEFAULT_ENGINE, STAGES, Estimate, estimate
 from latency.i18n import CONTENT_DIR, LANGS
-from latency.inputs import ENGINE_AUTO, PROMPT_MAX, OUTPUT_MAX, CONCURRENCY_MAX, DistanceStop, serving_inputs
+from latency.places import DistanceStop
+from latency.scenario import CONCURRENCY_MAX, ENGINE_AUTO, OUTPUT_MAX, PROMPT_MAX, serving_inputs
 
 LESSON_FILE = CONTENT_DIR / "lesson.yaml"
 WIDGETS = ("timeline", "feel", "stages", "model", "hardware", "distance", "users", "myths")
@@ -344,7 +345,7 @@ def cost_per_1k(catalog: Catalog, sc: Scenario, est: Estimate) -> float | None:
 def check(file: Path = LESSON_FILE) -> list[ContentError]:
     """Problems of the lesson file (the first one found), as a list for the content check."""
     from latency.catalog import load_catalog
-    from latency.inputs import load_stops
+    from latency.places import load_stops
 
     try:
         load_lesson(load_catalog(), load_stops(), file)

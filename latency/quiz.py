@@ -24,7 +24,7 @@ from latency.catalog import Catalog
 from latency.errors import ContentError, read_yaml
 from latency.estimator import STAGES, Estimate
 from latency.i18n import CONTENT_DIR, LANGS
-from latency.inputs import DistanceStop
+from latency.places import DistanceStop
 from latency.lesson import Lesson, Scenario, _ID, parse_scenario, texts
 
 QUIZ_DIR = CONTENT_DIR / "quiz"
@@ -238,7 +238,7 @@ def fill(text: str, seconds: float, fmt_s) -> str:
 def check(directory: Path = QUIZ_DIR) -> list[ContentError]:
     """Every problem of every question file (for `python -m latency.content check`)."""
     from latency.catalog import load_catalog
-    from latency.inputs import load_stops
+    from latency.places import load_stops
     from latency.lesson import load_lesson
 
     catalog, stops = load_catalog(), load_stops()

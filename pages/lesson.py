@@ -6,13 +6,15 @@ the audience of a session follows on phones with the same link; ?present=1 is pr
 step a screen, large type, no sidebar, big back/next with ← → keys, speaker notes in a panel).
 """
 
+import time
+
 import streamlit as st
 
-from latency import content, lesson, quiz
+from latency import content, formats, lesson, quiz
 from latency.catalog import load_catalog
 from latency.errors import ContentError
 from latency.i18n import md
-from latency.inputs import load_stops
+from latency.places import load_stops
 from latency.scenario import clip_raw
 from ui import lesson_steps, shell
 
@@ -39,6 +41,7 @@ lang = shell.current_lang()
 signature = content.files_signature()
 try:
     catalog, stops, les = load_lesson(signature)
+    f = formats.get(lang)
 except ContentError as err:
     shell.show_content_error(err)
     st.stop()
@@ -48,7 +51,7 @@ raw_step = st.query_params.get("step")
 screen, number, step_ok = lesson.resolve_step(raw_step, les)
 raw_present = st.query_params.get("present", "0")
 present = raw_present == "1"
-data = lesson_steps.Data(catalog, tuple(stops), lang, present)
+data = lesson_steps.Data(catalog, tuple(stops), lang, f, present, sleep=time.sleep, clock=time.monotonic)
 
 # --- 3. sections --------------------------------------------------------------------------------
 lesson_steps.style(present)

@@ -9,16 +9,18 @@ content/ui/lesson.yaml (`s`) or content/lesson.yaml and content/quiz/ (per langu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
-from latency import feel, inputs, lesson, quiz
+from latency import feel, lesson, quiz
 from latency.catalog import Catalog
-from latency.charts_lesson import CONFIG, stage_bars
+from latency.charts_lesson import stage_bars
 from latency.estimator import STAGES
+from latency.formats import Formats
 from latency.i18n import Strings, md
-from latency.inputs import DistanceStop
+from latency.places import DistanceStop
+from ui import charts, feel_player
 
 # Presenter mode (?present=1): a constant stylesheet, never built from content. Body text 30 px
 # (readable from the back of a room at 1366x768), no sidebar, big back/next buttons.
@@ -42,17 +44,16 @@ PRESENT_CSS = """<style>
 
 @dataclass(frozen=True)
 class Data:
-    """What the sections need besides the strings: catalogs, distance stops, language, mode."""
+    """What the sections need besides the strings: catalogs, distance stops, language, number
+    formats, mode, and the time source of the "feel" step (the page passes time.sleep/monotonic)."""
 
     catalog: Catalog
     stops: tuple[DistanceStop, ...]
     lang: str
+    f: Formats
     present: bool
-
-
-# --- small formats ------------------------------------------------------------------------------
-def fmt_s(s: Strings, x: float) -> str:
-    return s("sec", v=inputs.fmt_number(x))
+    sleep: Callable[[float], None]
+    clock: Callable[[], float]
 
 
 def stage_names(s: Strings, prefix: str = "stage_") -> dict[str, str]:
@@ -67,13 +68,13 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
         return d.catalog.hardware[option].label(d.lang)
     if step.widget == "distance":
         stop = next(x for x in d.stops if x.id == option)
-        return s("distance_km", name=stop.label[d.lang], km=f"{stop.km:,.0f}")
+        return s("distance_km", name=stop.label[d.lang], km=d.f.km(stop.km))
     if step.widget == "users":
-        return s("users_n", n=f"{option:,}")
+        return d.f.count(option, "users")
     if step.widget == "timeline":
-        return s("tokens", n=f"{option:,}")
+        return d.f.count(option, "tokens")
     if step.widget == "feel":
-        return fmt_s(s, option)
+        return d.f.seconds(option)
     if step.widget == "stages":
         return s(f"stage_{option}")
     return md(option.myth[d.lang])
@@ -81,22 +82,23 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
 
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
-    where = s("distance_km", name=stop.label[d.lang], km=f"{stop.km:,.0f}") if stop else f"{sc.distance_km:,.0f} km"
+    where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
     st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang), hardware=d.catalog.hardware[sc.hardware].label(d.lang),
-                 devices=est.devices_needed, distance=where, prompt=f"{sc.prompt_tokens:,}", output=f"{sc.output_tokens:,}"))
+                 devices=d.f.count(est.devices_needed, "devices"), distance=where,
+                 prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
 
 
 def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str, str] | None = None,
           highlight: str | None = None) -> None:
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
-                     fmt_s=lambda x: fmt_s(s, x), highlight=highlight, font_size=22 if d.present else 14)
-    st.plotly_chart(fig, config=CONFIG, key=key)
+                     fmt_s=d.f.seconds, highlight=highlight, font_size=22 if d.present else 14)
+    charts.show(fig, key)
 
 
-def times(s: Strings, est) -> None:
+def times(s: Strings, est, d: Data) -> None:
     c1, c2 = st.columns(2)
-    c1.metric(s("ttft"), fmt_s(s, est.ttft_s))
-    c2.metric(s("total"), fmt_s(s, est.total_s))
+    c1.metric(s("ttft"), d.f.seconds(est.ttft_s))
+    c2.metric(s("total"), d.f.seconds(est.total_s))
 
 
 # --- header, controls, style ----------------------------------------------------------------------
@@ -154,31 +156,26 @@ def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Restaurant analogy: the answer length (dishes) stretches the serving part of the timeline."""
     n = st.select_slider(s("timeline_label"), options=list(step_.options), value=step_.scenario.output_tokens
                          if step_.scenario.output_tokens in step_.options else step_.options[1],
-                         format_func=lambda v: s("tokens", n=f"{v:,}"), key=f"lesson_w_{step_.id}")
+                         format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}")
     sc = lesson.vary(step_, n, d.catalog, d.stops)
     est = sc.run(d.catalog)
     chart(s, [(s("rest_row"), est.breakdown)], d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}",
           names=stage_names(s, "rest_"))
-    times(s, est)
+    times(s, est, d)
     scenario_caption(s, sc, est, d)
 
 
 def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a wait, press Ask: the sample answer starts after exactly that long (latency.feel pacing)."""
     wait = st.segmented_control(s("feel_label"), list(step_.options), default=step_.options[0], required=True,
-                                format_func=lambda v: fmt_s(s, v), key=f"lesson_w_{step_.id}")
+                                format_func=d.f.seconds, key=f"lesson_w_{step_.id}")
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
-                 hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=inputs.fmt_number(est.decode_tokens_per_s)))
-    if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:"):
+                 hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
+    if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
         sample = feel.load_samples()[d.lang]
         plan = feel.plan(feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s))
-        waiting = st.empty()
-        waiting.caption(s("feel_waiting", wait=fmt_s(s, wait)))
-        t0 = feel.CLOCK()
-        st.write_stream(feel.stream(plan), cursor="▌")
-        waiting.empty()
-        st.caption(s("feel_done", first=fmt_s(s, plan.schedule[0][0]), total=fmt_s(s, feel.CLOCK() - t0)))
+        feel_player.play_one(s, d.f, plan, float(wait), sleep=d.sleep, clock=d.clock)
 
 
 def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
@@ -189,7 +186,7 @@ def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     chart(s, [("", est.breakdown)], d, est.total_s * 1.05,
           f"lesson_c_{step_.id}", highlight=pick)
     st.markdown(f"**{s(f'stage_{pick}')}**: {s(f'stage_text_{pick}')}")
-    st.markdown(s("stage_share", stage=s(f"stage_{pick}"), time=fmt_s(s, est.breakdown[pick]),
+    st.markdown(s("stage_share", stage=s(f"stage_{pick}"), time=d.f.seconds(est.breakdown[pick]),
                   pct=f"{100 * est.breakdown[pick] / est.total_s:.0f}"))
     scenario_caption(s, step_.scenario, est, d)
 
@@ -206,15 +203,15 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     rows = [(s("row_start", label=option_label(s, step_, start, d)), base.breakdown),
             (s("row_choice", label=option_label(s, step_, choice, d)), est.breakdown)]
     chart(s, rows, d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}")
-    times(s, est)
+    times(s, est, d)
     if est.devices_needed > 1:
-        st.caption(s("devices_note", n=est.devices_needed, hardware=d.catalog.hardware[sc.hardware].label(d.lang)))
+        st.caption(s("devices_note", n=d.f.count(est.devices_needed, "devices"), hardware=d.catalog.hardware[sc.hardware].label(d.lang)))
     if step_.widget == "users":
         cost = lesson.cost_per_1k(d.catalog, sc, est)
         hw = d.catalog.hardware[sc.hardware]
         if cost is not None:
-            st.metric(s("cost_metric"), s("usd", v=f"{cost:,.2f}"))
-            st.caption(s("cost_source", price=f"{hw.price_usd_per_hour:g}", devices=est.devices_needed,
+            st.metric(s("cost_metric"), d.f.usd(cost))
+            st.caption(s("cost_source", price=d.f.usd(hw.price_usd_per_hour), devices=d.f.count(est.devices_needed, "devices"),
                          source=md((hw.price_source or "").split()[0])))
     scenario_caption(s, sc, est, d)
 
@@ -272,7 +269,7 @@ def review_query(param: str, d: Data) -> dict[str, str]:
 def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mapping[str, str], d: Data) -> None:
     chosen = st.session_state.get(f"lesson_q_{q.id}")
     answer = labels[outcome.right]
-    fmt = lambda x: fmt_s(s, x)  # noqa: E731
+    fmt = d.f.seconds
     if chosen == outcome.right:
         st.success(s("quiz_right"), icon=":material/check_circle:")
     else:
@@ -290,7 +287,7 @@ def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:
     st.markdown("\n".join(f"{k}. {md(x.takeaway[d.lang])}" for k, x in enumerate(les.steps, 1)))
     sc = les.finish
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
-    where = stop.label[d.lang] if stop else f"{sc.distance_km:,.0f} km"
+    where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
     st.page_link("pages/estimator.py", label=s("finish_estimator", model=d.catalog.models[sc.model].label(d.lang),
                                                 hardware=d.catalog.hardware[sc.hardware].label(d.lang), distance=where),
                  icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang})
