@@ -38,6 +38,7 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
     base_layout(fig, height=90 + 54 * len(rows))
     fig.update_layout(
         barmode="stack", bargap=0.35, font=dict(family=FONT_FAMILY, size=font_size),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0, traceorder="normal"),
         xaxis=dict(title=dict(text=axis_title), range=[0, x_max * 1.18], fixedrange=True),
         yaxis=dict(fixedrange=True, automargin=True),
         annotations=[dict(x=t, y=lab, text=fmt_s(t), showarrow=False, xanchor="left", xshift=6,

@@ -63,6 +63,8 @@ if not step_ok:
 if raw_present not in ("0", "1"):
     st.warning(s("bad_present", value=md(clip_raw(raw_present))))
 lesson_steps.header(s, number, lesson.screens(les))
+if present:  # the controls stay in reach at the top of the projected screen
+    lesson_steps.controls(s, les, number, data)
 
 if screen == lesson.QUIZ:
     try:
@@ -76,5 +78,6 @@ elif screen == lesson.DONE:
 else:
     lesson_steps.step(s, les.steps[number - 1], number, data)
 
-lesson_steps.controls(s, les, number, data)
+if not present:
+    lesson_steps.controls(s, les, number, data)
 lesson_steps.present_link(s, lesson.screen_param(number, les), data)

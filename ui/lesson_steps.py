@@ -31,8 +31,9 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
-[data-testid="stMain"] [data-testid="stCaptionContainer"],
 [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 30px !important; line-height: 1.45 !important; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 20px !important; }
 [data-testid="stMain"] h1 { font-size: 56px !important; }
 [data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 52px !important; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"],
@@ -121,19 +122,21 @@ def controls(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
     total = lesson.screens(les)
     n = len(les.steps)
     back, _, nxt = st.columns([1, 2, 1]) if not d.present else st.columns([1, 1, 1])
+    # In presenter mode the key is shown on the button by Streamlit, so no arrow icon besides it.
     if number > 1:
         back.button(s("back"), key="lesson_back", on_click=go, args=(lesson.screen_param(number - 1, les),),
-                    icon=":material/arrow_back:", width="stretch", shortcut="Left" if d.present else None)
+                    icon=None if d.present else ":material/arrow_back:", width="stretch",
+                    shortcut="Left" if d.present else None)
     if number < total:
         label = s("to_quiz") if number == n else s("to_finish") if number == n + 1 else s("next")
         nxt.button(label, key="lesson_next", on_click=go, args=(lesson.screen_param(number + 1, les),), type="primary",
-                   icon=":material/arrow_forward:", icon_position="right", width="stretch",
+                   icon=None if d.present else ":material/arrow_forward:", icon_position="right", width="stretch",
                    shortcut="Right" if d.present else None)
-    if d.present:
-        st.caption(s("present_keys"))
 
 
 def present_link(s: Strings, param: str, d: Data) -> None:
+    if d.present:
+        st.caption(s("present_keys"))
     query = {"step": param, "lang": d.lang}
     if not d.present:
         query["present"] = "1"
@@ -187,7 +190,7 @@ def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
           f"lesson_c_{step_.id}", highlight=pick)
     st.markdown(f"**{s(f'stage_{pick}')}**: {s(f'stage_text_{pick}')}")
     st.markdown(s("stage_share", stage=s(f"stage_{pick}"), time=d.f.seconds(est.breakdown[pick]),
-                  pct=f"{100 * est.breakdown[pick] / est.total_s:.0f}"))
+                  pct=d.f.percent(est.breakdown[pick] / est.total_s)))
     scenario_caption(s, step_.scenario, est, d)
 
 

@@ -1,0 +1,173 @@
+"""The lesson in a real browser: every step, the quiz and the finish screen, in both languages, at
+desktop (1366x768), phone (390x844) and projector (1366x768 with ?present=1) sizes.
+
+Screenshots go to test-artifacts/lesson-<lang>-<size>-<screen>.png; look at them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from latency import i18n, lesson, quiz
+from latency.catalog import load_catalog
+from latency.places import load_stops
+from tests.e2e.conftest import HANGUL, MAIN, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+CATALOG, STOPS = load_catalog(), load_stops()
+LESSON = lesson.load_lesson(CATALOG, STOPS)
+QUESTIONS = quiz.load_quiz(CATALOG, STOPS, LESSON)
+SIZES = {
+    "desktop": ({"width": 1366, "height": 768}, {}),
+    "phone": ({"width": 390, "height": 844}, {}),
+    "projector": ({"width": 1366, "height": 768}, {"present": "1"}),
+}
+
+
+def open_lesson(page, app_url: str, lang: str, **query: str) -> None:
+    qs = "&".join(f"{k}={v}" for k, v in {"lang": lang, **query}.items())
+    page.goto(f"{app_url}/lesson?{qs}")
+    wait_idle(page)
+
+
+def ui(lang: str):
+    return i18n.strings("lesson", lang)
+
+
+def no_error(page) -> None:
+    assert page.locator("[data-testid=stException]").count() == 0
+
+
+def check_language(page, lang: str) -> None:
+    text = page.locator(MAIN).inner_text()
+    if lang == "en":
+        assert not HANGUL.search(text), HANGUL.findall(text)[:10]
+    else:
+        assert HANGUL.search(text)
+
+
+def click_next(page, label: str) -> None:
+    page.locator(MAIN).get_by_role("button", name=label).click()
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_walk_the_whole_lesson_and_quiz(browser, app_url, lang, size):
+    viewport, extra = SIZES[size]
+    context = browser.new_context(viewport=viewport, locale="ko-KR")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    s = ui(lang)
+    n = len(LESSON.steps)
+    try:
+        open_lesson(page, app_url, lang, **extra)
+        for k, step in enumerate(LESSON.steps, 1):
+            main = page.locator(MAIN)
+            expect(main.get_by_role("heading", name=step.title[lang])).to_be_visible()
+            expect(main.get_by_text(step.takeaway[lang])).to_be_visible()
+            expect(page.locator("[data-testid=stProgress]")).to_contain_text(s("progress", n=k, total=n + 2))
+            no_error(page)
+            check_language(page, lang)
+            if size == "phone":  # nothing wider than the phone: no sideways scrolling
+                assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"] + 1
+            if size == "projector":
+                # the speaker notes are in a collapsible panel, shut until opened
+                notes = main.locator("[data-testid=stExpander]", has_text=s("notes"))
+                notes.locator("summary").click()
+                expect(notes.get_by_text(step.notes[lang])).to_be_visible()
+            if step.widget in lesson.VARIED or step.widget == "stages":  # its mini-chart is drawn
+                main.locator("[data-testid=stPlotlyChart] .main-svg").first.wait_for()
+            shot(page, f"lesson-{lang}-{size}-{k}-{step.id}", full_page=False)
+            click_next(page, s("to_quiz") if k == n else s("next"))
+            expect(page).to_have_url(re.compile(rf"step={k + 1 if k < n else 'quiz'}(&|$)"))
+
+        # the quiz: answer every question with its first option, mark, read the score
+        main = page.locator(MAIN)
+        expect(main.get_by_role("heading", name=s("quiz_title"))).to_be_visible()
+        for q in QUESTIONS:
+            main.locator("[data-testid=stRadio]").nth(QUESTIONS.index(q)).get_by_text(
+                q.options[0].label[lang], exact=True).click()
+        main.get_by_role("button", name=s("quiz_submit")).click()
+        wait_idle(page)
+        outcomes = {q.id: quiz.evaluate(q, CATALOG) for q in QUESTIONS}  # the estimator's answers
+        expected = quiz.score(QUESTIONS, outcomes, {q.id: q.options[0].id for q in QUESTIONS})
+        expect(main.get_by_role("heading", name=s("quiz_score", right=expected.right, total=expected.total))).to_be_visible()
+        hrefs = main.locator("[data-testid=stPageLink] a").evaluate_all("els => els.map(e => e.href)")
+        review = [h for h in hrefs if re.search(r"step=\d", h)]  # one "review step k" link per miss
+        assert sorted(int(re.search(r"step=(\d+)", h).group(1)) for h in review) == sorted(
+            LESSON.index(q.review_step) for q in expected.misses)
+        no_error(page)
+        check_language(page, lang)
+        main.get_by_role("heading", name=s("quiz_score", right=expected.right, total=expected.total)).scroll_into_view_if_needed()
+        shot(page, f"lesson-{lang}-{size}-quiz-marked", full_page=False)
+        main.locator("[data-testid=stExpander]").first.locator("summary").click()
+        shot(page, f"lesson-{lang}-{size}-quiz-why", full_page=False)
+
+        click_next(page, s("to_finish"))
+        expect(page).to_have_url(re.compile(r"step=done(&|$)"))
+        main = page.locator(MAIN)
+        expect(main.get_by_role("heading", name=s("finish_title"))).to_be_visible()
+        for step in LESSON.steps:
+            expect(main.get_by_text(step.takeaway[lang])).to_be_visible()
+        link = main.locator("[data-testid=stPageLink] a").first
+        href = link.get_attribute("href")
+        for key, value in LESSON.finish.estimator_query(CATALOG).items():
+            assert f"{key}={value}" in href, href
+        check_language(page, lang)
+        shot(page, f"lesson-{lang}-{size}-done", full_page=False)
+    finally:
+        context.close()
+
+
+def test_presenter_mode_reads_from_the_back_of_the_room(browser, app_url):
+    """Body text at least 28 px at 1366x768, no sidebar, big controls, ← → keys move the step."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    try:
+        open_lesson(page, app_url, "en", step="3", present="1")
+        main = page.locator(MAIN)
+        body = main.locator("[data-testid=stMarkdownContainer] p").first
+        size = float(body.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+        assert size >= 28, size
+        assert not page.locator("[data-testid=stSidebar]").is_visible()
+        nxt = main.get_by_role("button", name=ui("en")("next"))
+        assert nxt.bounding_box()["height"] >= 60
+        main.get_by_role("heading").first.click()  # focus on the page, not in a widget
+        page.keyboard.press("ArrowRight")
+        wait_idle(page)
+        expect(page).to_have_url(re.compile(r"step=4(&|$)"))
+        expect(main.get_by_role("heading", name=LESSON.steps[3].title["en"])).to_be_visible()
+        page.keyboard.press("ArrowLeft")
+        wait_idle(page)
+        expect(page).to_have_url(re.compile(r"step=3(&|$)"))
+        # the normal view keeps body text at the theme's size
+        open_lesson(page, app_url, "en", step="3")
+        body = page.locator(MAIN).locator("[data-testid=stMarkdownContainer] p").first
+        assert float(body.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) < 28
+        assert page.locator("[data-testid=stSidebar]").is_visible()
+    finally:
+        context.close()
+
+
+def test_shared_link_resumes_and_a_bad_step_is_named(page, app_url):
+    open_lesson(page, app_url, "en", step="6")
+    expect(page.locator(MAIN).get_by_role("heading", name=LESSON.steps[5].title["en"])).to_be_visible()
+    open_lesson(page, app_url, "en", step="99")
+    expect(page.locator("[data-testid=stAlert]").first).to_contain_text("'99'")
+    expect(page.locator(MAIN).get_by_role("heading", name=LESSON.steps[0].title["en"])).to_be_visible()
+    no_error(page)
+
+
+def test_feel_step_waits_then_streams(page, app_url):
+    open_lesson(page, app_url, "en", step="2")
+    s = ui("en")
+    main = page.locator(MAIN)
+    main.get_by_role("button", name=s("feel_button")).click()
+    wait_idle(page)
+    expect(main.get_by_text(re.compile(r"^The first words took"))).to_be_visible()
+    shot(page, "lesson-en-desktop-feel-played", full_page=False)
