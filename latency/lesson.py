@@ -235,8 +235,9 @@ def _bad(file: Path, path: str, problem: str):
     raise ContentError(file, path, problem)
 
 
-def load_lesson(catalog: Catalog, stops: Sequence[DistanceStop], file: Path = LESSON_FILE) -> Lesson:
+def load_lesson(catalog: Catalog, stops: Sequence[DistanceStop], file: Path | None = None) -> Lesson:
     """The lesson's steps from content/lesson.yaml, each checked; ContentError on the first problem."""
+    file = file or LESSON_FILE
     raw = read_yaml(file)
     if not isinstance(raw, dict) or not isinstance(raw.get("steps"), list):
         raise ContentError(file, "steps", "expected a list of steps")
@@ -342,7 +343,7 @@ def cost_per_1k(catalog: Catalog, sc: Scenario, est: Estimate) -> float | None:
 # `python -m latency.content check` calls this
 # --------------------------------------------------------------------------------------------
 
-def check(file: Path = LESSON_FILE) -> list[ContentError]:
+def check(file: Path | None = None) -> list[ContentError]:
     """Problems of the lesson file (the first one found), as a list for the content check."""
     from latency.catalog import load_catalog
     from latency.places import load_stops

@@ -205,15 +205,15 @@ def problems(q: Question, catalog: Catalog) -> list[ContentError]:
     return out
 
 
-def question_files(directory: Path = QUIZ_DIR) -> list[Path]:
-    return sorted(directory.glob("*.yaml"))
+def question_files(directory: Path | None = None) -> list[Path]:
+    return sorted((directory or QUIZ_DIR).glob("*.yaml"))
 
 
-def load_quiz(catalog: Catalog, stops: Sequence[DistanceStop], lesson: Lesson, directory: Path = QUIZ_DIR) -> tuple[Question, ...]:
+def load_quiz(catalog: Catalog, stops: Sequence[DistanceStop], lesson: Lesson, directory: Path | None = None) -> tuple[Question, ...]:
     """Every question, in file-name order; ContentError on the first broken file."""
     files = question_files(directory)
     if len(files) < QUIZ_MIN:
-        raise ContentError(directory, "", f"{len(files)} question files; the quiz needs at least {QUIZ_MIN}")
+        raise ContentError(directory or QUIZ_DIR, "", f"{len(files)} question files; the quiz needs at least {QUIZ_MIN}")
     return tuple(load_question(f, catalog, stops, lesson) for f in files)
 
 
@@ -235,7 +235,7 @@ def fill(text: str, seconds: float, fmt_s) -> str:
     return text.format(time=fmt_s(seconds)) if "{time}" in text else text
 
 
-def check(directory: Path = QUIZ_DIR) -> list[ContentError]:
+def check(directory: Path | None = None) -> list[ContentError]:
     """Every problem of every question file (for `python -m latency.content check`)."""
     from latency.catalog import load_catalog
     from latency.places import load_stops
@@ -249,7 +249,7 @@ def check(directory: Path = QUIZ_DIR) -> list[ContentError]:
     files = question_files(directory)
     errors: list[ContentError] = []
     if len(files) < QUIZ_MIN:
-        errors.append(ContentError(directory, "", f"{len(files)} question files; the quiz needs at least {QUIZ_MIN}"))
+        errors.append(ContentError(directory or QUIZ_DIR, "", f"{len(files)} question files; the quiz needs at least {QUIZ_MIN}"))
     for f in files:
         try:
             errors += problems(load_question(f, catalog, stops, lesson), catalog)
