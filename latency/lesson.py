@@ -322,6 +322,14 @@ def vary(step: Step, option: Any, catalog: Catalog, stops: Sequence[DistanceStop
     return replace(step.scenario, **{key: option, **({"precision": None} if key == "model" else {})})
 
 
+def start_option(step: Step) -> Any:
+    """The value the step's own scenario has for the field its widget varies (the "start" bar)."""
+    key = VARIED[step.widget]
+    sc = step.scenario
+    return {"model": sc.model, "hardware": sc.hardware, "distance": sc.distance_stop, "users": sc.users,
+            "output_tokens": sc.output_tokens}[key]
+
+
 def axis_max(step: Step, catalog: Catalog, stops: Sequence[DistanceStop]) -> float:
     """The largest total over the step's options, so its chart axis stays put while the slider moves."""
     totals = [vary(step, o, catalog, stops).run(catalog).total_s for o in step.options] if step.widget in VARIED else []

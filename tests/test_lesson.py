@@ -209,6 +209,15 @@ def test_check_refuses_a_band_the_range_straddles(tmp_path):
     assert any("too close to call" in e.problem for e in errors)
 
 
+def test_check_refuses_a_largest_stage_inside_the_spread(tmp_path):
+    """q05 with a 20-token suggestion: decode (~0.15 s) comes within the estimate's spread of network (~0.16 s)."""
+    file = _write_question(tmp_path, "q05-autocomplete-far.yaml", lambda r: r["scenario"].update(output_tokens=20))
+    q = quiz.load_question(file, CATALOG, STOPS, LESSON)
+    parts = direct({**yaml.safe_load(file.read_text(encoding="utf-8"))["scenario"]}).breakdown
+    assert parts["decode"] < parts["network"] < 1.5 * parts["decode"]  # close, by hand
+    assert any("too close to call" in e.problem for e in quiz.problems(q, CATALOG))
+
+
 @pytest.mark.parametrize("source,edit,path", [
     ("q01-far-big-vs-near-small.yaml", lambda r: r["options"][0]["scenario"].update(hardware="h900"), "options[0].scenario.hardware"),
     ("q01-far-big-vs-near-small.yaml", lambda r: r["options"][1].pop("feedback"), "options[1].feedback"),

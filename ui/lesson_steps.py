@@ -197,8 +197,9 @@ def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
 def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Model, hardware, distance or users: one input over the step's options; start vs choice."""
     options = list(step_.options)
-    start = options[0] if step_.widget != "model" and step_.widget != "hardware" else getattr(step_.scenario, step_.widget)
-    choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1] if step_.widget != "users" else options[1],
+    start = lesson.start_option(step_)
+    # The slider opens on the last option, the far end of the step's range, so the change shows at once.
+    choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1],
                               format_func=lambda v: option_label(s, step_, v, d), key=f"lesson_w_{step_.id}")
     base_sc = lesson.vary(step_, start, d.catalog, d.stops)
     sc = lesson.vary(step_, choice, d.catalog, d.stops)
