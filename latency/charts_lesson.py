@@ -38,9 +38,12 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
     base_layout(fig, height=90 + 54 * len(rows))
     fig.update_layout(
         barmode="stack", bargap=0.35, font=dict(family=FONT_FAMILY, size=font_size),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0, traceorder="normal"),
-        xaxis=dict(title=dict(text=axis_title), range=[0, x_max * 1.18], fixedrange=True),
-        yaxis=dict(fixedrange=True, automargin=True),
+        # Sizes set on the legend and axes themselves, so Streamlit's chart theme keeps them (presenter mode).
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0, traceorder="normal",
+                    font=dict(size=font_size)),
+        xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size)), range=[0, x_max * 1.18], fixedrange=True,
+                   tickfont=dict(size=font_size)),
+        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size)),
         annotations=[dict(x=t, y=lab, text=fmt_s(t), showarrow=False, xanchor="left", xshift=6,
                           font=dict(size=font_size, family=FONT_FAMILY)) for t, lab in zip(totals, labels)],
         margin=dict(l=10, r=10, t=40, b=10),

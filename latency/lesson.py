@@ -83,7 +83,7 @@ class Scenario:
         return {"model_size_b": f"{entry.model.params_b:g}", "hardware": self.hardware,
                 "distance_km": f"{self.distance_km:g}", "precision": self.precision or entry.default_precision,
                 "prompt_tokens": str(self.prompt_tokens), "output_tokens": str(self.output_tokens),
-                "concurrency": str(self.users)}
+                "concurrency": str(self.users), **({"devices": str(self.devices)} if self.devices else {})}
 
 
 SCENARIO_KEYS = ("model", "hardware", "distance", "precision", "devices", "prompt_tokens", "output_tokens", "users")

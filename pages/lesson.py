@@ -19,6 +19,11 @@ from latency.scenario import clip_raw
 from ui import lesson_steps, shell
 
 
+# --- 1. load ------------------------------------------------------------------------------------
+s = shell.page_strings("lesson")
+lang = shell.current_lang()
+
+
 @st.cache_data(show_spinner=False, max_entries=4)
 def load_lesson(signature: tuple):
     """Catalogs, distance stops and the checked steps; `signature` (content files and mtimes) is
@@ -35,9 +40,6 @@ def load_quiz(signature: tuple):
     return questions, {q.id: quiz.evaluate(q, catalog) for q in questions}
 
 
-# --- 1. load ------------------------------------------------------------------------------------
-s = shell.page_strings("lesson")
-lang = shell.current_lang()
 signature = content.files_signature()
 try:
     catalog, stops, les = load_lesson(signature)

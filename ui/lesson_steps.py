@@ -57,6 +57,11 @@ class Data:
     clock: Callable[[], float]
 
 
+def bold_only(text: str) -> str:
+    """Content text shown literally except its **bold**: links, HTML and other Markdown stay text."""
+    return md(text).replace("\\*\\*", "**")
+
+
 def stage_names(s: Strings, prefix: str = "stage_") -> dict[str, str]:
     return {k: s(f"{prefix}{k}") for k in STAGES}
 
@@ -148,11 +153,17 @@ def present_link(s: Strings, param: str, d: Data) -> None:
 def step(s: Strings, step_: lesson.Step, number: int, d: Data) -> None:
     st.caption(s("step_kicker", n=number))
     st.header(md(step_.title[d.lang]), anchor=False)
-    st.markdown(step_.body[d.lang])  # content text: Markdown (bold) only, never HTML
-    WIDGETS[step_.widget](s, step_, d)
+    st.markdown(bold_only(step_.body[d.lang]))
+    interaction(s, step_, d)
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
     with st.expander(s("notes"), icon=":material/speaker_notes:"):
         st.markdown(md(step_.notes[d.lang]))
+
+
+@st.fragment
+def interaction(s: Strings, step_: lesson.Step, d: Data) -> None:
+    """The step's one interaction; a fragment, so moving its widget reruns only this part."""
+    WIDGETS[step_.widget](s, step_, d)
 
 
 def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from latency import i18n, lesson, quiz
 from latency.catalog import load_catalog
 from latency.places import load_stops
-from tests.e2e.conftest import HANGUL, MAIN, shot, wait_idle
+from tests.e2e.conftest import HANGUL, MAIN, shot, view, wait_idle
 
 pytestmark = pytest.mark.e2e
 T = 30_000
@@ -31,10 +31,30 @@ SIZES = {
 }
 
 
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One browser tab for the whole module: Streamlit loads a widget's code (slider, chart,
+    progress bar) on its first use and shows a skeleton until then; on a loaded machine a fresh
+    context per walk left skeletons for over 30 s. One context loads that code once. Every
+    page.goto still starts a new Streamlit session (fresh state)."""
+    context = browser.new_context(viewport=SIZES["desktop"][0], locale="ko-KR")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()
+
+
+def settled(page) -> None:
+    """The run finished and no widget is still a loading skeleton (an element wait, not a sleep)."""
+    wait_idle(page)
+    page.wait_for_function("() => !document.querySelector('[data-testid=stMain] [data-testid=stSkeleton]')",
+                           timeout=90_000)
+
+
 def open_lesson(page, app_url: str, lang: str, **query: str) -> None:
     qs = "&".join(f"{k}={v}" for k, v in {"lang": lang, **query}.items())
     page.goto(f"{app_url}/lesson?{qs}")
-    wait_idle(page)
+    settled(page)
 
 
 def ui(lang: str):
@@ -55,16 +75,15 @@ def check_language(page, lang: str) -> None:
 
 def click_next(page, label: str) -> None:
     page.locator(MAIN).get_by_role("button", name=label).click()
-    wait_idle(page)
+    settled(page)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", i18n.LANGS)
-def test_walk_the_whole_lesson_and_quiz(browser, app_url, lang, size):
+def test_walk_the_whole_lesson_and_quiz(tab, app_url, lang, size):
     viewport, extra = SIZES[size]
-    context = browser.new_context(viewport=viewport, locale="ko-KR")
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = tab
+    page.set_viewport_size(viewport)
     s = ui(lang)
     n = len(LESSON.steps)
     try:
@@ -83,9 +102,11 @@ def test_walk_the_whole_lesson_and_quiz(browser, app_url, lang, size):
                 notes = main.locator("[data-testid=stExpander]", has_text=s("notes"))
                 notes.locator("summary").click()
                 expect(notes.get_by_text(step.notes[lang])).to_be_visible(timeout=T)
-            if step.widget in lesson.VARIED or step.widget == "stages":  # its mini-chart is drawn
-                main.locator("[data-testid=stPlotlyChart] .main-svg").first.wait_for()
             shot(page, f"lesson-{lang}-{size}-{k}-{step.id}", full_page=False)
+            if step.widget in lesson.VARIED or step.widget == "stages":  # its mini-chart, drawn
+                chart = main.locator("[data-testid=stPlotlyChart]").first
+                chart.locator(".main-svg").first.wait_for()
+                view(page, chart, f"lesson-{lang}-{size}-{k}-{step.id}-chart")
             click_next(page, s("to_quiz") if k == n else s("next"))
             expect(page).to_have_url(re.compile(rf"step={k + 1 if k < n else 'quiz'}(&|$)"), timeout=T)
 
@@ -124,43 +145,40 @@ def test_walk_the_whole_lesson_and_quiz(browser, app_url, lang, size):
         check_language(page, lang)
         shot(page, f"lesson-{lang}-{size}-done", full_page=False)
     finally:
-        context.close()
+        page.set_viewport_size(SIZES["desktop"][0])
 
 
-def test_presenter_mode_reads_from_the_back_of_the_room(browser, app_url):
+def test_presenter_mode_reads_from_the_back_of_the_room(tab, app_url):
     """Body text at least 28 px at 1366x768, no sidebar, big controls, ← → keys move the step."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    try:
-        open_lesson(page, app_url, "en", step="3", present="1")
-        main = page.locator(MAIN)
-        expect(main.get_by_role("heading", name=LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
-        body = main.locator("[data-testid=stMarkdownContainer] p").first
-        expect(body).to_have_css("font-size", re.compile(r"^(2[89]|[3-9]\d|\d{3,})(\.\d+)?px$"), timeout=T)
-        expect(page.locator("[data-testid=stSidebar]")).to_be_hidden(timeout=T)
-        nxt = main.get_by_role("button", name=ui("en")("next"))
-        expect(nxt).to_be_visible(timeout=T)
-        assert nxt.bounding_box()["height"] >= 60
-        main.get_by_role("heading").first.click()  # focus on the page, not in a widget
-        page.keyboard.press("ArrowRight")
-        wait_idle(page)
-        expect(page).to_have_url(re.compile(r"step=4(&|$)"), timeout=T)
-        expect(main.get_by_role("heading", name=LESSON.steps[3].title["en"])).to_be_visible(timeout=T)
-        page.keyboard.press("ArrowLeft")
-        wait_idle(page)
-        expect(page).to_have_url(re.compile(r"step=3(&|$)"), timeout=T)
-        # the normal view keeps body text at the theme's size
-        open_lesson(page, app_url, "en", step="3")
-        expect(page.locator(MAIN).get_by_role("heading", name=LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
-        expect(page.locator("[data-testid=stSidebar]")).to_be_visible(timeout=T)
-        body = page.locator(MAIN).locator("[data-testid=stMarkdownContainer] p").first
-        assert float(body.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) < 28
-        assert page.locator("[data-testid=stSidebar]").is_visible()
-    finally:
-        context.close()
+    page = tab
+    open_lesson(page, app_url, "en", step="3", present="1")
+    main = page.locator(MAIN)
+    expect(main.get_by_role("heading", name=LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
+    body = main.locator("[data-testid=stMarkdownContainer] p").first
+    expect(body).to_have_css("font-size", re.compile(r"^(2[89]|[3-9]\d|\d{3,})(\.\d+)?px$"), timeout=T)
+    expect(page.locator("[data-testid=stSidebar]")).to_be_hidden(timeout=T)
+    nxt = main.get_by_role("button", name=ui("en")("next"))
+    expect(nxt).to_be_visible(timeout=T)
+    assert nxt.bounding_box()["height"] >= 60
+    main.get_by_role("heading").first.click()  # focus on the page, not in a widget
+    page.keyboard.press("ArrowRight")
+    wait_idle(page)
+    expect(page).to_have_url(re.compile(r"step=4(&|$)"), timeout=T)
+    expect(main.get_by_role("heading", name=LESSON.steps[3].title["en"])).to_be_visible(timeout=T)
+    page.keyboard.press("ArrowLeft")
+    wait_idle(page)
+    expect(page).to_have_url(re.compile(r"step=3(&|$)"), timeout=T)
+    # the normal view keeps body text at the theme's size
+    open_lesson(page, app_url, "en", step="3")
+    expect(page.locator(MAIN).get_by_role("heading", name=LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
+    expect(page.locator("[data-testid=stSidebar]")).to_be_visible(timeout=T)
+    body = page.locator(MAIN).locator("[data-testid=stMarkdownContainer] p").first
+    assert float(body.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) < 28
+    assert page.locator("[data-testid=stSidebar]").is_visible()
 
 
-def test_shared_link_resumes_and_a_bad_step_is_named(page, app_url):
+def test_shared_link_resumes_and_a_bad_step_is_named(tab, app_url):
+    page = tab
     open_lesson(page, app_url, "en", step="6")
     expect(page.locator(MAIN).get_by_role("heading", name=LESSON.steps[5].title["en"])).to_be_visible(timeout=T)
     open_lesson(page, app_url, "en", step="99")
@@ -169,7 +187,8 @@ def test_shared_link_resumes_and_a_bad_step_is_named(page, app_url):
     no_error(page)
 
 
-def test_feel_step_waits_then_streams(page, app_url):
+def test_feel_step_waits_then_streams(tab, app_url):
+    page = tab
     open_lesson(page, app_url, "en", step="2")
     s = ui("en")
     main = page.locator(MAIN)
