@@ -35,7 +35,8 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stCaptionContainer"],
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 20px !important; }
 [data-testid="stMain"] h1 { font-size: 56px !important; }
-[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 52px !important; }
+[data-testid="stMain"] [data-testid="stMetricValue"],
+[data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 52px !important; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"],
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] { min-height: 84px; padding: 0.4em 1.6em; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"] p,

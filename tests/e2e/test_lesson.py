@@ -74,7 +74,11 @@ def check_language(page, lang: str) -> None:
 
 
 def click_next(page, label: str) -> None:
+    """Click back/next and wait for the new step's run: its callback writes ?step= first, so a
+    changed address means that run has started; then wait for it to finish."""
+    before = page.url
     page.locator(MAIN).get_by_role("button", name=label).click()
+    page.wait_for_url(lambda url: url != before, timeout=T)
     settled(page)
 
 
