@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from latency import korean
 from latency.errors import ContentError, read_yaml
 
 LANGS: tuple[str, ...] = ("ko", "en")
@@ -50,7 +51,11 @@ def resolve_lang(raw: object) -> tuple[str, bool]:
 
 @dataclass(frozen=True)
 class Strings:
-    """The strings of one UI area in one language; ``s("key", n=3)`` formats them."""
+    """The strings of one UI area in one language; ``s("key", n=3)`` formats them.
+
+    A placeholder may name a Korean particle as its format spec, ``"{budget:을}"``: the particle
+    that follows the value is chosen by how the value is read ("5초를", "H100을"); see
+    `latency.korean`. English ignores the spec."""
 
     area: str
     lang: str
@@ -58,7 +63,7 @@ class Strings:
 
     def __call__(self, key: str, **fmt: object) -> str:
         text = self.table[key]
-        return text.format(**fmt) if fmt else text
+        return korean.format_text(text, self.lang, fmt) if fmt else text
 
     def __getitem__(self, key: str) -> str:
         return self.table[key]
