@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from latency import charts_logs as C
-from latency import content, inputs
+from latency import content, formats, places, sizing
+from latency import scenario as SC
 from latency import logs as L
 from latency.catalog import load_catalog
 from latency.i18n import Strings, md
@@ -24,7 +25,7 @@ SCALE = {"ttft_s": 1.0, "tpot_s": 1e3, "e2e_s": 1.0}  # shown in s, ms, s
 @st.cache_data(show_spinner=False, max_entries=4)
 def load_data(signature: tuple):
     """Catalogs and named distances (pure data; signature = the content files and their mtimes)."""
-    return load_catalog(), inputs.load_stops()
+    return load_catalog(), places.load_stops()
 
 
 def data_signature() -> tuple:
@@ -37,13 +38,14 @@ def read_log(data: bytes, fmt: str | None) -> tuple[pd.DataFrame, str]:
 
 
 def fmt_s(s: Strings, v: float) -> str:
-    return s("unit_s", v=inputs.fmt_number(v))
+    return formats.get(s.lang).seconds(v)
 
 
 def fmt_value(s: Strings, col: str, v: float) -> str:
+    """Seconds, or milliseconds for the time per output token (how vLLM and llama.cpp report it)."""
     if not math.isfinite(v):
         return "–"
-    return s("unit_ms", v=inputs.fmt_number(v * 1e3)) if col == "tpot_s" else fmt_s(s, v)
+    return formats.get(s.lang).ms(v * 1e3) if col == "tpot_s" else fmt_s(s, v)
 
 
 def _clear_sample() -> None:
@@ -99,24 +101,25 @@ def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -
     """Model size, hardware, precision, distance, prompt and answer tokens -> the estimator's values."""
     st.subheader(s("scenario_header"))
     st.caption(s("scenario_help"))
-    sizes = inputs.size_steps(catalog)
+    sizes = sizing.size_steps(catalog)
     out = df["output_tokens"].dropna()
-    default_out = int(min(max(out.median(), 1), inputs.OUTPUT_MAX)) if len(out) else 256
+    default_out = int(min(max(out.median(), 1), SC.OUTPUT_MAX)) if len(out) else 256
     c1, c2, c3 = st.columns(3)
-    values = dict(inputs.DEFAULTS)
-    values["model_size_b"] = c1.select_slider(s("size_label"), options=sizes, value=inputs.snap(8.03, sizes),
-                                              key="lg_size", format_func=lambda v: s("unit_size", v=inputs.fmt_size_b(v)))
+    values = dict(SC.DEFAULTS)
+    values["model_size_b"] = c1.select_slider(s("size_label"), options=sizes, value=sizing.snap(SC.DEFAULTS["model_size_b"], sizes),
+                                              key="lg_size", format_func=formats.get(lang).size_b)
     values["precision"] = c1.selectbox(s("precision_label"), list(catalog.precisions), key="lg_precision",
                                        format_func=lambda p: catalog.precisions[p].label(lang))
-    values["hardware"] = c2.selectbox(s("hardware_label"), inputs.ordered_hardware(catalog), key="lg_hardware",
-                                      index=inputs.ordered_hardware(catalog).index("h100-sxm"),
+    hardware = SC.ordered_hardware(catalog)
+    values["hardware"] = c2.selectbox(s("hardware_label"), hardware, key="lg_hardware",
+                                      index=hardware.index(SC.DEFAULTS["hardware"]),
                                       format_func=lambda h: catalog.hardware[h].label(lang))
     by_km = {stop.km: stop for stop in stops}
     values["distance_km"] = c2.selectbox(s("distance_label"), list(by_km), key="lg_distance",
                                          format_func=lambda km: s("distance_option", name=by_km[km].short[lang],
-                                                                  km=f"{km:,.0f}"))
-    values["prompt_tokens"] = c3.number_input(s("prompt_label"), 1, inputs.PROMPT_MAX, 512, step=128, key="lg_prompt")
-    values["output_tokens"] = c3.number_input(s("output_label"), 1, inputs.OUTPUT_MAX, default_out, step=32,
+                                                                  km=formats.get(lang).km(km)))
+    values["prompt_tokens"] = c3.number_input(s("prompt_label"), 1, SC.PROMPT_MAX, 512, step=128, key="lg_prompt")
+    values["output_tokens"] = c3.number_input(s("output_label"), 1, SC.OUTPUT_MAX, default_out, step=32,
                                               key="lg_output", help=s("output_help"))
     return values
 
@@ -124,11 +127,11 @@ def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -
 def estimate_for(s: Strings, catalog, values: dict, lang: str):
     """The estimator's figure for the chosen scenario (None with a message when it cannot)."""
     try:
-        _, entry, est = inputs.scenario(catalog, values)
+        _, entry, est = SC.evaluate(catalog, values)
     except ValueError as err:
         st.warning(s("estimate_error", problem=md(err)))
         return None
-    scenario = " · ".join([s("unit_size", v=inputs.fmt_size_b(values["model_size_b"])), entry.label(lang),
+    scenario = " · ".join([formats.get(lang).size_b(values["model_size_b"]), entry.label(lang),
                            catalog.precisions[values["precision"]].label(lang)])
     st.info(s("estimate_text", scenario=md(scenario), ttft=fmt_s(s, est.ttft_s), tpot=fmt_value(s, "tpot_s", est.tpot_s),
               total=fmt_s(s, est.total_s)), icon=":material/calculate:")
@@ -143,12 +146,12 @@ def summary(s: Strings, summ: dict, budget: float) -> None:
     if within is None or not math.isfinite(within):
         cols[1].metric(s("metric_within", budget=fmt_s(s, budget)), "–", help=s("metric_within_none"))
     else:
-        cols[1].metric(s("metric_within", budget=fmt_s(s, budget)), s("unit_pct", v=f"{within * 100:.1f}"))
+        cols[1].metric(s("metric_within", budget=fmt_s(s, budget)), formats.get(s.lang).percent(within))
     for col, key in zip(cols[2:], ("ttft_s", "e2e_s")):
         col.metric(s("metric_p", metric=s(f"name_{key}"), p=95), fmt_value(s, key, summ[f"{key}_p95"]))
     if within is not None and math.isfinite(within):
-        st.caption(s("within_caption", share=s("unit_pct", v=f"{within * 100:.1f}"),
-                     miss=s("unit_pct", v=f"{(1 - within) * 100:.1f}")))
+        st.caption(s("within_caption", share=formats.get(s.lang).percent(within),
+                     miss=formats.get(s.lang).percent(1 - within)))
 
 
 def _estimate_triple(est, key: str):

@@ -13,11 +13,12 @@ import pandas as pd
 import streamlit as st
 
 from latency import charts_logs as C
-from latency import estimator, inputs
+from latency import estimator, formats
 from latency import measure as M
 from latency.i18n import Strings, md
 
 RESULT_KEY = "ms_result"
+START_KEY = "ms_start_requested"  # set by the start button's callback, taken by the run that measures
 WAIT_S = M.TIME_CAP_S + 15  # a second visitor waits this long for the first one's measurement
 
 
@@ -36,7 +37,7 @@ def measurement_lock() -> threading.Lock:
 
 
 def num(x: float) -> str:
-    return inputs.fmt_number(x) if math.isfinite(x) else "–"
+    return formats.number(x, 3)
 
 
 def fmt_params(s: Strings, n: int) -> str:
@@ -44,11 +45,15 @@ def fmt_params(s: Strings, n: int) -> str:
 
 
 def fmt_ms(s: Strings, x_s: float) -> str:
-    return s("unit_ms", v=num(x_s * 1e3))
+    return formats.get(s.lang).ms(x_s * 1e3)
 
 
 def fmt_gb(s: Strings, gb: float) -> str:
-    return s("unit_gb", v=inputs.fmt_number(gb))
+    return formats.get(s.lang).gb(gb)
+
+
+def _request_start() -> None:
+    st.session_state[START_KEY] = True
 
 
 def controls(s: Strings, sizes: list[M.DecoderConfig], free_gb: float) -> dict:
@@ -62,9 +67,11 @@ def controls(s: Strings, sizes: list[M.DecoderConfig], free_gb: float) -> dict:
         c1, c2 = st.columns(2)
         prompt = c1.number_input(s("prompt_label"), *M.PROMPT_RANGE, value=64, step=8, key="ms_prompt")
         output = c2.number_input(s("output_label"), *M.OUTPUT_RANGE, value=16, step=4, key="ms_output")
-        start = st.form_submit_button(s("start_button"), type="primary", icon=":material/play_arrow:")
+        st.form_submit_button(s("start_button"), type="primary", icon=":material/play_arrow:", key="ms_start",
+                              on_click=_request_start)
     st.caption(s("limits_caption", cap=f"{M.TIME_CAP_S:g}"))
-    return dict(config=by_id[size], prompt=int(prompt), output=int(output), start=start)
+    return dict(config=by_id[size], prompt=int(prompt), output=int(output),
+                start=bool(st.session_state.pop(START_KEY, False)))
 
 
 def _progress(bar, s: Strings, fraction: float, stage: str) -> None:
@@ -113,20 +120,20 @@ def show_result(s: Strings, r: Result) -> None:
     c1, c2, c3 = st.columns(3)
     c1.metric(s("metric_ttft"), fmt_ms(s, m.ttft_s), s("metric_predicted", v=fmt_ms(s, est.ttft_s)), delta_color="off")
     c2.metric(s("metric_tpot"), fmt_ms(s, m.tpot_s), s("metric_predicted", v=fmt_ms(s, est.tpot_s)), delta_color="off")
-    c3.metric(s("metric_tps"), s("unit_tps", v=num(m.decode_tok_s)),
-              s("metric_predicted", v=s("unit_tps", v=num(est.decode_tokens_per_s))), delta_color="off")
+    c3.metric(s("metric_tps"), formats.get(s.lang).tps(m.decode_tok_s),
+              s("metric_predicted", v=formats.get(s.lang).tps(est.decode_tokens_per_s)), delta_color="off")
     rows = [("metric_ttft", m.ttft_s, est.ttft_s, est.ranges["ttft_s"], cmp.ttft_ratio),
             ("metric_tpot", m.tpot_s, est.tpot_s, est.ranges["tpot_s"], cmp.tpot_ratio)]
     table = pd.DataFrame({
         s("col_metric"): [s(k) for k, *_ in rows],
         s("col_measured"): [fmt_ms(s, v) for _, v, *_ in rows],
         s("col_predicted"): [fmt_ms(s, p) for _, _, p, *_ in rows],
-        s("col_range"): [f"{fmt_ms(s, lo)} – {fmt_ms(s, hi)}" for *_, (lo, hi), _ in rows],
-        s("col_ratio"): [s("unit_ratio", v=inputs.fmt_ratio(q)) for *_, q in rows],
+        s("col_range"): [formats.get(s.lang).range(lo * 1e3, hi * 1e3, "ms") for *_, (lo, hi), _ in rows],
+        s("col_ratio"): [formats.get(s.lang).ratio(q) for *_, q in rows],
     })
     st.dataframe(table, hide_index=True, width="stretch")
     for key, *_, ratio in rows:
-        st.markdown(s(f"verdict_{M.Comparison.verdict(ratio)}", metric=s(key), ratio=s("unit_ratio", v=inputs.fmt_ratio(ratio))))
+        st.markdown(s(f"verdict_{M.Comparison.verdict(ratio)}", metric=s(key), ratio=formats.get(s.lang).ratio(ratio)))
     fig = C.compare_figure([s("metric_ttft"), s("metric_tpot")], [m.ttft_s * 1e3, m.tpot_s * 1e3],
                            [est.ttft_s * 1e3, est.tpot_s * 1e3],
                            names=dict(measured=s("chart_measured"), predicted=s("chart_predicted"), y_title=s("chart_y")))
@@ -140,7 +147,7 @@ def show_result(s: Strings, r: Result) -> None:
 
 def why(s: Strings, m: M.Measurement, cmp: M.Comparison) -> None:
     st.markdown(f"**{s('why_header')}**")
-    bw, gflops = s("unit_gbs", v=num(m.probe.bandwidth_gbs)), s("unit_gflops", v=num(m.probe.matmul_gflops))
+    bw, gflops = formats.get(s.lang).unit("gbs", num(m.probe.bandwidth_gbs)), s("unit_gflops", v=num(m.probe.matmul_gflops))
     st.markdown(s("why_decode", weights=fmt_gb(s, m.config.weights_gb), bw=bw, floor=fmt_ms(s, cmp.decode_floor_s),
                   tpot=fmt_ms(s, m.tpot_s)))
     st.markdown(s("why_prefill", prompt=m.prompt_tokens, gflop=num(2 * m.config.params * m.prompt_tokens / 1e9),
@@ -157,12 +164,12 @@ def details(s: Strings, r: Result) -> None:
         rows = [
             (s("detail_machine"), r.hardware),
             (s("detail_software"), M.software()),
-            (s("detail_bw"), s("unit_gbs", v=num(m.probe.bandwidth_gbs))),
+            (s("detail_bw"), formats.get(s.lang).unit("gbs", num(m.probe.bandwidth_gbs))),
             (s("detail_gflops"), s("unit_gflops", v=num(m.probe.matmul_gflops))),
-            (s("detail_probe_time"), s("unit_s", v=num(m.probe.seconds))),
+            (s("detail_probe_time"), formats.get(s.lang).seconds(m.probe.seconds)),
             (s("detail_shape"), s("detail_shape_value", layers=c.layers, hidden=f"{c.hidden:,}", heads=c.heads,
                                   vocab=f"{c.vocab:,}")),
-            (s("detail_load"), s("unit_s", v=num(m.load_s))),
+            (s("detail_load"), formats.get(s.lang).seconds(m.load_s)),
             (s("detail_steps"), f"{len(m.step_s):,}"),
         ]
         st.dataframe(pd.DataFrame(rows, columns=[s("detail_item"), s("detail_value")]), hide_index=True, width="stretch")
