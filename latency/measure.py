@@ -58,7 +58,8 @@ CSV_COLUMNS = ("source", "hardware", "model", "params_b", "precision", "bytes_pe
 
 @dataclass(frozen=True)
 class DecoderConfig:
-    """A GPT-2-shaped decoder. params = embedding + positions + layers x (12 d^2 + 4 d) + d."""
+    """A GPT-2-shaped decoder. params = embedding + positions + layers x (12 d^2 + 2 d) + d (the two
+    LayerNorm gains of each layer and the final one; no biases)."""
 
     id: str
     layers: int
@@ -74,7 +75,7 @@ class DecoderConfig:
     @property
     def params(self) -> int:
         d = self.hidden
-        return self.vocab * d + self.max_context * d + self.layers * (12 * d * d + 4 * d) + 2 * d
+        return self.vocab * d + self.max_context * d + self.layers * (12 * d * d + 2 * d) + d
 
     @property
     def params_b(self) -> float:
