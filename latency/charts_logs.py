@@ -6,7 +6,7 @@ unit the axis shows (the page converts seconds to milliseconds where it shows ms
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -78,14 +78,14 @@ def over_time_figure(timestamps: Sequence, values: Sequence[float], *, names: Ma
 
 
 def compare_figure(labels: Sequence[str], measured: Sequence[float], predicted: Sequence[float], *,
-                   names: Mapping[str, str], height: int = 300) -> go.Figure:
-    """Measured beside predicted, one pair of bars per figure (same unit within the figure).
-    names: measured, predicted, y_title."""
+                   names: Mapping[str, str], fmt: Callable[[float], str], height: int = 300) -> go.Figure:
+    """Measured beside predicted, one pair of bars per figure (same unit within the figure), each bar
+    labelled with fmt(value). names: measured, predicted, y_title."""
     fig = go.Figure([
         go.Bar(x=list(labels), y=list(measured), name=names["measured"], marker_color=LOG_COLOR,
-               texttemplate="%{y:.3~g}", textposition="outside"),
+               text=[fmt(v) for v in measured], textposition="outside", hoverinfo="name+text"),
         go.Bar(x=list(labels), y=list(predicted), name=names["predicted"], marker_color=ESTIMATE_COLOR,
-               texttemplate="%{y:.3~g}", textposition="outside"),
+               text=[fmt(v) for v in predicted], textposition="outside", hoverinfo="name+text"),
     ])
     fig.update_layout(barmode="group")
     fig.update_yaxes(title_text=names["y_title"], rangemode="tozero")

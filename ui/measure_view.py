@@ -19,6 +19,8 @@ from latency.i18n import Strings, md
 
 RESULT_KEY = "ms_result"
 START_KEY = "ms_start_requested"  # set by the start button's callback, taken by the run that measures
+SLOW_OVER_FLOOR = 2.0  # a time per token over twice the reading-alone floor gets the "busy server" sentence
+CALLS_PER_LAYER = 50   # numpy operations per layer in one decode step (latency.measure.Decoder.layer), counted roughly
 WAIT_S = M.TIME_CAP_S + 15  # a second visitor waits this long for the first one's measurement
 
 
@@ -118,10 +120,10 @@ def show_result(s: Strings, r: Result) -> None:
         return
     est = cmp.estimate
     c1, c2, c3 = st.columns(3)
-    c1.metric(s("metric_ttft"), fmt_ms(s, m.ttft_s), s("metric_predicted", v=fmt_ms(s, est.ttft_s)), delta_color="off")
-    c2.metric(s("metric_tpot"), fmt_ms(s, m.tpot_s), s("metric_predicted", v=fmt_ms(s, est.tpot_s)), delta_color="off")
+    c1.metric(s("metric_ttft"), fmt_ms(s, m.ttft_s), s("metric_predicted", v=fmt_ms(s, est.ttft_s)), delta_color="off", delta_arrow="off")
+    c2.metric(s("metric_tpot"), fmt_ms(s, m.tpot_s), s("metric_predicted", v=fmt_ms(s, est.tpot_s)), delta_color="off", delta_arrow="off")
     c3.metric(s("metric_tps"), formats.get(s.lang).tps(m.decode_tok_s),
-              s("metric_predicted", v=formats.get(s.lang).tps(est.decode_tokens_per_s)), delta_color="off")
+              s("metric_predicted", v=formats.get(s.lang).tps(est.decode_tokens_per_s)), delta_color="off", delta_arrow="off")
     rows = [("metric_ttft", m.ttft_s, est.ttft_s, est.ranges["ttft_s"], cmp.ttft_ratio),
             ("metric_tpot", m.tpot_s, est.tpot_s, est.ranges["tpot_s"], cmp.tpot_ratio)]
     table = pd.DataFrame({
@@ -135,7 +137,7 @@ def show_result(s: Strings, r: Result) -> None:
     for key, *_, ratio in rows:
         st.markdown(s(f"verdict_{M.Comparison.verdict(ratio)}", metric=s(key), ratio=formats.get(s.lang).ratio(ratio)))
     fig = C.compare_figure([s("metric_ttft"), s("metric_tpot")], [m.ttft_s * 1e3, m.tpot_s * 1e3],
-                           [est.ttft_s * 1e3, est.tpot_s * 1e3],
+                           [est.ttft_s * 1e3, est.tpot_s * 1e3], fmt=formats.get(s.lang).ms,
                            names=dict(measured=s("chart_measured"), predicted=s("chart_predicted"), y_title=s("chart_y")))
     st.plotly_chart(fig, config=C.CONFIG, key="ms_chart")
     why(s, m, cmp)
@@ -153,6 +155,9 @@ def why(s: Strings, m: M.Measurement, cmp: M.Comparison) -> None:
     st.markdown(s("why_prefill", prompt=m.prompt_tokens, gflop=num(2 * m.config.params * m.prompt_tokens / 1e9),
                   gflops=gflops, floor=fmt_ms(s, cmp.prefill_floor_s), ttft=fmt_ms(s, m.ttft_s)))
     ep = estimator.engine_params(estimator.load_params(), cmp.estimate.engine, "cpu")
+    if m.tpot_s > SLOW_OVER_FLOOR * cmp.decode_floor_s:
+        st.markdown(s("why_slow", ratio=formats.get(s.lang).ratio(m.tpot_s / cmp.decode_floor_s),
+                      calls=f"{m.config.layers * CALLS_PER_LAYER:,}"))
     st.markdown(s("why_estimator", bw=bw, gflops=gflops, bw_frac=f"{ep['bw_frac']:.2f}",
                   overhead=fmt_ms(s, ep["pass_overhead_s"])))
 
