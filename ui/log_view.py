@@ -17,6 +17,7 @@ from latency.i18n import Strings, md
 from latency.log_samples import SAMPLES, SAMPLES_DIR
 
 SAMPLE_KEY = "lg_sample"
+UPLOAD_GEN = "lg_upload_gen"
 FMT_CHOICES = ("auto",) + L.FORMATS
 LIMIT_TEXT = f"{L.MAX_BYTES / 1048576:g} MB"
 SCALE = {"ttft_s": 1.0, "tpot_s": 1e3, "e2e_s": 1.0}  # shown in s, ms, s
@@ -53,12 +54,15 @@ def _clear_sample() -> None:
 
 
 def _use_sample() -> None:
+    """Show the chosen sample; a new uploader key empties the uploader, so the sample is what is read."""
     st.session_state[SAMPLE_KEY] = st.session_state["lg_sample_fmt"]
+    st.session_state[UPLOAD_GEN] = st.session_state.get(UPLOAD_GEN, 0) + 1
 
 
 def pick_source(s: Strings) -> dict:
     """The uploader, the format choice and the sample button -> {name, data, fmt} ({} when none)."""
-    upload = st.file_uploader(s("upload_label"), key="lg_upload", on_change=_clear_sample,
+    upload = st.file_uploader(s("upload_label"), key=f"lg_upload_{st.session_state.get(UPLOAD_GEN, 0)}",
+                              on_change=_clear_sample,
                               help=s("upload_help", limit=LIMIT_TEXT))
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     fmt = c1.selectbox(s("fmt_label"), FMT_CHOICES, key="lg_fmt", format_func=lambda f: s(f"fmt_{f}"),
