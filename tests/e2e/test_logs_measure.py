@@ -52,6 +52,13 @@ def test_upload_a_bad_file_then_a_good_one(page, app_url):
     wait_idle(page)
     shot(page, "logs-ko-sample-upload", full_page=False)
     page.set_viewport_size(size)
+    # "try a sample" after an upload: the uploader empties and the sample (a plain list) is read
+    page.locator("[data-testid=stSelectbox]", has_text=s("sample_label")).locator("input").click()
+    page.get_by_role("option", name=s("fmt_list")).click()
+    page.get_by_role("button", name=s("sample_button")).click()
+    wait_idle(page)
+    page.locator("[data-testid=stAlertContentSuccess]", has_text=S.SAMPLES["list"]).wait_for(timeout=120_000)
+    assert page.locator("[data-testid=stFileChip]").count() == 0
 
 
 def test_run_a_small_measurement(page, app_url):
