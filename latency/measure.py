@@ -402,17 +402,19 @@ def compare(m: Measurement, memory_gb: float) -> Comparison:
 
 
 def cpu_name(cpuinfo: str = "/proc/cpuinfo") -> str:
-    """The processor's name and core count, for the CSV's hardware column."""
-    name = ""
+    """The processor's model name (Linux /proc/cpuinfo, else the platform's word for it)."""
     try:
         with open(cpuinfo, encoding="utf-8", errors="replace") as f:
             for line in f:
                 if line.startswith("model name"):
-                    name = line.split(":", 1)[1].strip()
-                    break
+                    return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return f"{name or platform.processor() or platform.machine()} ({os.cpu_count()} cores)"
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def cpu_cores() -> int:
+    return os.cpu_count() or 1
 
 
 def software() -> str:

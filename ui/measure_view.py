@@ -28,7 +28,7 @@ WAIT_S = M.TIME_CAP_S + 15  # a second visitor waits this long for the first one
 class Result:
     measurement: M.Measurement
     comparison: M.Comparison | None
-    hardware: str
+    hardware: str   # the processor as the page shows it (its language)
     csv: str
 
 
@@ -100,10 +100,11 @@ def run_measurement(s: Strings, choice: dict, *, clock, free_gb: float) -> Resul
         return None
     finally:
         lock.release()
-    hardware = M.cpu_name()
+    name, cores = M.cpu_name(), M.cpu_cores()
     comparison = M.compare(m, free_gb) if m.complete else None
     when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")
-    return Result(m, comparison, hardware, M.csv_text(M.csv_row(m, when=when, hardware=hardware)))
+    row = M.csv_row(m, when=when, hardware=f"{name} ({cores} cores)")
+    return Result(m, comparison, s("machine", name=name, cores=cores), M.csv_text(row))
 
 
 def show_result(s: Strings, r: Result) -> None:
