@@ -62,7 +62,8 @@ def interactive() -> None:
     for n in st.session_state.get(state.NOTICES, []):
         st.warning(state.notice_text(sc, n, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v), data.specs))
     scenario_inputs.show_presets(s, data.presets, lang, lambda k: sc(f"input_{k}"),
-                                 lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v))
+                                 lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v),
+                                 lambda p: scenario_inputs.claims_text(s, f, p, preset_results(lang, signature)[p.id], data, lang))
     left, right = st.columns([2, 3], gap="large")
     with left:
         values = scenario_inputs.show(s, data, option)

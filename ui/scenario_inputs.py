@@ -33,8 +33,30 @@ def preset_changes(preset, before: dict[str, Any], label, value_text) -> str:
     return " · ".join(changed)
 
 
-def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text) -> None:
-    """The preset pills and, after a click, what the preset changed."""
+def claims_text(s: Strings, f, preset, result: tuple, data, lang: str) -> str:
+    """How the preset's estimate compares with what the entry states for it, one clause per measure."""
+    ttft, _, total, _ = result
+    kind, ref = preset.source
+    label = md(preset.label[lang])
+    if kind == "comparison":
+        rng = data.classes[ref].latency_s
+        checks = [("ttft", ttft, rng.min, rng.max), ("total", total, rng.min, rng.max)]
+    else:
+        ex = data.examples[ref]
+        if ex.budget_s is None:
+            return s("preset_no_figure", label=label)
+        measure = ex.measure or "total"
+        checks = [(measure, ttft if measure == "ttft" else total, 0.0, ex.budget_s)]
+    out = []
+    for measure, value, lo, hi in checks:
+        stated = s("within_s", v=f.seconds(hi)) if lo == 0 else s("span_s", lo=f.seconds(lo), hi=f.seconds(hi))
+        key = "preset_holds" if lo <= value <= hi else "preset_fails"
+        out.append(s(key, claim=s(f"claim_{measure}", value=f.seconds(value)), stated=stated))
+    return s("preset_claims", label=label, claims=" · ".join(out))
+
+
+def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text, claims) -> None:
+    """The preset pills and, after a click, what the preset changed and what the entry claims for it."""
     labels = {p.id: p.label[lang] for p in presets}
     st.pills(s("presets_heading"), list(labels), format_func=labels.get, key="est_preset",
              on_change=apply_preset, args=(presets, "est_preset"), help=s("presets_help"))
@@ -45,6 +67,7 @@ def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text) ->
         changes = preset_changes(chosen, before, label, value_text)
         if changes:
             st.caption(s("preset_changed", changes=md(changes)))
+        st.caption(claims(chosen))
 
 
 def show(s: Strings, data, fmt_option) -> dict[str, Any]:
