@@ -121,15 +121,21 @@ def cap(text: str) -> str:
 
 
 # --- URL notices ----------------------------------------------------------------------------------
+def literal(text: str) -> str:
+    """URL text shown as text: Markdown escaped (`latency.i18n.md`), and `:` `/` `.` `@` escaped too,
+    so a bare https://..., www.... or e-mail address never becomes a link (GFM autolinks)."""
+    return re.sub(r"([:/.@])", r"\\\1", md(text))
+
+
 def notice_text(fmt: Formats, notice: scenario.Notice, specs: Mapping[str, Any]) -> str:
     """One notice in the words of content/ui/scenario.yaml: the input's name, the URL text escaped."""
     known = notice.key in specs
-    name = fmt.names(f"input_{notice.key}") if known else md(notice.key)
+    name = fmt.names(f"input_{notice.key}") if known else literal(notice.key)
     spec = specs.get(notice.key)
     lo = fmt.value(notice.key, getattr(spec, "min_value", "")) if hasattr(spec, "min_value") else ""
     hi = fmt.value(notice.key, getattr(spec, "max_value", "")) if hasattr(spec, "max_value") else ""
     used = fmt.value(notice.key, notice.used) if known and notice.used is not None else ""
-    return fmt.names(f"notice_{notice.reason}", name=name, raw=md(notice.raw), used=used, lo=lo, hi=hi)
+    return fmt.names(f"notice_{notice.reason}", name=name, raw=literal(notice.raw), used=used, lo=lo, hi=hi)
 
 
 def show_notices(fmt: Formats, notices: Sequence[scenario.Notice], specs: Mapping[str, Any]) -> None:
