@@ -36,8 +36,10 @@ def compute_headline(values: tuple, prices: tuple, signature: tuple) -> T.Headli
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def compute_tab(tab: str, sc: T.Scenario, prices: tuple, scope: str, batch: int, devices: int, signature: tuple) -> dict:
-    return T.tab_data(tab, sc, load_catalog(), places.load_stops(), dict(prices), scope, batch, devices)
+def compute_tab(tab: str, sc: T.Scenario, prices: tuple, scope: str, batch: int, devices: int, signature: tuple,
+                _stops: tuple) -> dict:
+    # _stops is not hashed (leading underscore): the content signature already keys it
+    return T.tab_data(tab, sc, load_catalog(), _stops, dict(prices), scope, batch, devices)
 
 
 # 1. load
@@ -74,7 +76,7 @@ abandon = case.abandon_s if case and (case.budget_s, case.measure) == (sc.budget
 # 4. sections
 sections.headline(fmt, sc, head, abandon)
 tabs = dict(zip(T.TABS, st.tabs([s(f"tab_{t}") for t in T.TABS], key="tr_tab", on_change="rerun")))
-tab_args = (prices, values["device_scope"], head.batch, head.devices, signature)
+tab_args = (prices, values["device_scope"], head.batch, head.devices, signature, stops)
 with tabs["map"]:
     if tabs["map"].open is not False:
         sections.budget_maps(fmt, sc, compute_tab("map", sc, *tab_args))
