@@ -99,3 +99,18 @@ def test_a_measurement_stopped_early_says_where(stage, lang, monkeypatch):
     s = i18n.strings("measure", lang)
     assert [w.value for w in at.warning] == [s("stopped_early", cap=f"{M.TIME_CAP_S:g}", stage=s(f"stage_{stage}"))]
     assert not at.metric
+
+
+def test_memory_that_fell_since_the_page_opened_is_named(lang, monkeypatch):
+    at = run_page("measure", lang)
+    readings = iter([64.0, 0.2])  # the page's listing sees plenty; the start sees almost none
+    monkeypatch.setattr(M, "available_memory_gb", lambda *a: next(readings, 0.2))
+    at.button(key="ms_start").click().run(timeout=30)
+    assert not at.exception, [e.value for e in at.exception]
+    s = i18n.strings("measure", lang)
+    need = M.SIZES[0].memory_gb()
+    from latency import formats
+
+    f = formats.get(lang)
+    assert [w.value for w in at.warning] == [s("memory_now_short", need=f.gb(need), limit=f.gb(M.memory_limit_gb(0.2)))]
+    assert not at.metric

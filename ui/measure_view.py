@@ -82,6 +82,10 @@ def _progress(bar, s: Strings, fraction: float, stage: str) -> None:
 
 def run_measurement(s: Strings, choice: dict, *, clock, free_gb: float) -> Result | None:
     """Wait for the server's lock (saying so), then measure with a progress bar. None when it could not."""
+    need, limit = choice["config"].memory_gb(), M.memory_limit_gb(M.available_memory_gb())
+    if need > limit:  # free memory fell since the page listed the sizes
+        st.warning(s("memory_now_short", need=fmt_gb(s, need), limit=fmt_gb(s, limit)))
+        return None
     lock = measurement_lock()
     notice = st.empty()
     if not lock.acquire(blocking=False):
