@@ -46,7 +46,4 @@ summary = summarize_latency(df, budget_s=budget)
 
 # --- 4. sections --------------------------------------------------------------------------------
 log_view.summary(s, summary, budget)
-values = log_view.scenario_controls(s, catalog, stops, lang, df)
-est = log_view.estimate_for(s, catalog, values, lang)
-log_view.distributions(s, df, summary, est, budget)
-log_view.over_time(s, df, est, budget)
+log_view.compare_and_draw(s, catalog, stops, lang, df, summary, budget)  # a fragment: reruns alone

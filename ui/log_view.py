@@ -193,6 +193,16 @@ def distributions(s: Strings, df: pd.DataFrame, summ: dict, est, budget: float) 
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
+@st.fragment
+def compare_and_draw(s: Strings, catalog, stops, lang: str, df: pd.DataFrame, summ: dict, budget: float) -> None:
+    """The scenario picker and everything drawn with its estimate: reruns alone when a scenario input
+    changes (the file is not read or summarised again)."""
+    values = scenario_controls(s, catalog, stops, lang, df)
+    est = estimate_for(s, catalog, values, lang)
+    distributions(s, df, summ, est, budget)
+    over_time(s, df, est, budget)
+
+
 def over_time(s: Strings, df: pd.DataFrame, est, budget: float) -> None:
     st.subheader(s("time_header"))
     if df["timestamp"].isna().all():
