@@ -13,7 +13,6 @@ import plotly.graph_objects as go
 
 from latency.chart_style import BUDGET_FILL, HIGHLIGHT, STAGE_COLORS, base_layout
 
-CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"], "responsive": True}
 LOG_COLOR = "#2563eb"
 ESTIMATE_COLOR = STAGE_COLORS["decode"]
 ESTIMATE_BAND = "rgba(16, 185, 129, 0.15)"

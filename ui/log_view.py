@@ -15,6 +15,7 @@ from latency import logs as L
 from latency.catalog import load_catalog
 from latency.i18n import Strings, md
 from latency.log_samples import SAMPLES, SAMPLES_DIR
+from ui import charts
 
 SAMPLE_KEY = "lg_sample"
 UPLOAD_GEN = "lg_upload_gen"
@@ -182,7 +183,7 @@ def distributions(s: Strings, df: pd.DataFrame, summ: dict, est, budget: float) 
             fig = C.ecdf_figure(df[key].to_numpy() * k, names=dict(names, x_title=s(f"axis_{key}")),
                                 percentiles={p: summ[f"{key}_p{p}"] * k for p in L.PERCENTILES},
                                 estimate=_estimate_triple(est, key), budget=budget if key == "e2e_s" else None)
-            st.plotly_chart(fig, config=C.CONFIG, key=f"lg_ecdf_{key}")
+            charts.show(fig, key=f"lg_ecdf_{key}")
     st.caption(s("ecdf_caption"))
     st.markdown(f"**{s('table_header')}**")
     rows = {s("col_stat"): [f"p{p}" for p in L.PERCENTILES] + [s("row_estimate")]}
@@ -217,5 +218,5 @@ def over_time(s: Strings, df: pd.DataFrame, est, budget: float) -> None:
                              names=dict(x_title=s("axis_time"), y_title=s(f"axis_{key}"), requests=s("legend_requests"),
                                         estimate=s("legend_estimate"), budget=s("legend_budget")),
                              estimate=triple[0] if triple else None, budget=budget if key == "e2e_s" else None)
-    st.plotly_chart(fig, config=C.CONFIG, key="lg_time_chart")
+    charts.show(fig, key="lg_time_chart")
 

@@ -15,6 +15,7 @@ from latency import charts_logs as C
 from latency import estimator, formats
 from latency import measure as M
 from latency.i18n import Strings, md
+from ui import charts
 
 RESULT_KEY = "ms_result"
 START_KEY = "ms_start_requested"  # set by the start button's callback, taken by the run that measures
@@ -143,7 +144,7 @@ def show_result(s: Strings, r: Result) -> None:
     fig = C.compare_figure([s("metric_ttft"), s("metric_tpot")], [m.ttft_s * 1e3, m.tpot_s * 1e3],
                            [est.ttft_s * 1e3, est.tpot_s * 1e3], fmt=formats.get(s.lang).ms,
                            names=dict(measured=s("chart_measured"), predicted=s("chart_predicted"), y_title=s("chart_y")))
-    st.plotly_chart(fig, config=C.CONFIG, key="ms_chart")
+    charts.show(fig, key="ms_chart")
     why(s, m, cmp)
     st.download_button(s("download_button"), data=r.csv, file_name=f"measurement-{m.config.id}.csv", mime="text/csv",
                        key="ms_download", icon=":material/download:", on_click="ignore")
