@@ -62,7 +62,7 @@ def over_time_figure(timestamps: Sequence, values: Sequence[float], *, names: Ma
     horizontal lines. names: x_title, y_title, requests, estimate, budget."""
     fig = go.Figure(go.Scatter(x=list(timestamps), y=list(values), mode="markers", name=names["requests"],
                                marker=dict(color=LOG_COLOR, size=5, opacity=0.6),
-                               hovertemplate="%{x}<br>%{y:.3~g}<extra></extra>"))
+                               hovertemplate="%{x|%Y-%m-%d %H:%M:%S}<br>%{y:.3~g}<extra></extra>"))
     if estimate is not None:
         fig.add_hline(y=estimate, line=dict(color=ESTIMATE_COLOR, width=3, dash="dash"))
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=names["estimate"],
@@ -71,7 +71,8 @@ def over_time_figure(timestamps: Sequence, values: Sequence[float], *, names: Ma
         fig.add_hline(y=budget, line=dict(color=HIGHLIGHT, width=2))
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=names["budget"],
                                  line=dict(color=HIGHLIGHT, width=2)))
-    fig.update_xaxes(title_text=names["x_title"])
+    # numeric dates (plotly's default writes month names in English, on the Korean screen too)
+    fig.update_xaxes(title_text=names["x_title"], tickformat="%H:%M\n%Y-%m-%d", hoverformat="%Y-%m-%d %H:%M:%S")
     fig.update_yaxes(title_text=names["y_title"], rangemode="tozero")
     return base_layout(fig, height=height)
 

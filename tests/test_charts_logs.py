@@ -52,3 +52,9 @@ def test_compare_figure_labels_bars_with_the_formatter():
                            y_title="ms"), fmt=lambda v: f"{v:,.0f} ms")
     assert list(fig.data[0].text) == ["3,231 ms", "1,046 ms"] and list(fig.data[1].text) == ["230 ms", "107 ms"]
     assert fig.data[0].name == "M" and fig.data[1].name == "P"
+
+
+def test_over_time_dates_are_numeric_in_every_language():
+    times = pd.to_datetime(["2026-01-01T00:00:00Z"])
+    fig = C.over_time_figure(times, [1.0], names=NAMES)
+    assert fig.layout.xaxis.tickformat == "%H:%M\n%Y-%m-%d"  # no English month names on a Korean screen
