@@ -19,57 +19,12 @@ the computation, not only a cache hit. Imports nothing from tests/.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from streamlit.testing.v1 import AppTest  # noqa: E402
-
-BASELINE = '''
-import numpy as np
-import plotly.graph_objects as go
-import streamlit as st
-
-n = st.slider("n", 1, 100, 10)
-x = np.linspace(0.0, 1.0, 200)
-for k in range(4):
-    st.plotly_chart(go.Figure(go.Scatter(x=x, y=np.sin(x * n + k), mode="lines")), key=f"chart{k}")
-'''
-
-
-def warm_server() -> None:
-    """AppTest starts every run in Streamlit's legacy pages-folder mode (a live server leaves it
-    after its first st.navigation); keep it out, as a warm server does. Benchmark scaffolding only."""
-    from streamlit.runtime.pages_manager import PagesManager
-    from streamlit.testing.v1 import app_test
-
-    class WarmPagesManager(PagesManager):
-        pass
-
-    app_test.PagesManager = WarmPagesManager
-    PagesManager.uses_pages_directory = False
-
-
-def open_page(lang: str = "ko") -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.query_params["lang"] = lang
-    at.run()
-    at.switch_page("pages/tradeoffs.py")
-    at.run()
-    return at
-
-
-def timed_run(at: AppTest) -> float:
-    t = time.perf_counter()
-    at.run()
-    elapsed = time.perf_counter() - t
-    if at.exception:
-        raise SystemExit(f"the script raised: {at.exception[0].value}")
-    return elapsed
+from _apptest import baseline, medians_ms, open_page, timed_run, warm_server  # noqa: E402
 
 
 def main() -> None:
@@ -85,10 +40,9 @@ def main() -> None:
     start = steps.index(8.03)
     sizes = [steps[(start + i) % len(steps)] for i in range(2 * args.rounds + 2)]
 
-    base = AppTest.from_string(BASELINE, default_timeout=60)
-    base.run()
-    page = open_page()
-    tab = open_page()
+    base = baseline()
+    page = open_page("pages/tradeoffs.py")
+    tab = open_page("pages/tradeoffs.py")
     tab.session_state["tr_tab"] = i18n.strings("tradeoffs", "ko")("tab_concurrency")
     tab.run()
 
@@ -101,7 +55,7 @@ def main() -> None:
         tab.select_slider(key="model_size_b").set_value(sizes[args.rounds + i + 1])
         times["tab"].append(timed_run(tab))
 
-    med = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    med = medians_ms(times)
     print(f"rounds: {args.rounds} (medians; interleaved)")
     print(f"baseline (4 plotly charts x 200 points):      {med['baseline']:7.1f} ms")
     print(f"trade-off page, map tab open, size moved:     {med['page']:7.1f} ms")

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from latency import content, estimate, places, scenario, sizing
+from latency import content, estimate, formats, places, scenario, sizing
 from latency import tradeoffs as T
 from latency.catalog import load_catalog
 from latency.i18n import LANGS, strings
@@ -232,24 +232,32 @@ def test_headline_matches_latency_scenario_evaluate_for_a_url_scenario(lang):
     values, notices = scenario.parse_query(query, scenario.specs(CAT, DEFAULT, [u.id for u in CASES]))
     assert not notices
     _, _, e = scenario.evaluate(CAT, {**DEFAULT, **values})
-    s = strings("tradeoffs", lang)
-    assert metric(at, "metric_latency", lang, measure=s("measure_ttft_short")) == s("unit_s", v=two_digits(e.ttft_s))
-    assert metric(at, "metric_speed", lang) == s("unit_tps", v=two_digits(e.decode_tokens_per_s))
+    s, f = strings("tradeoffs", lang), formats.get(lang)
+    assert metric(at, "metric_latency", lang, measure=s("measure_ttft_short")) == f.seconds(e.ttft_s)
+    assert metric(at, "metric_speed", lang) == f.tps(e.decode_tokens_per_s)
 
 
-@pytest.mark.xfail(reason="lead: finish once pages/estimator.py runs on ui/state (it is being rewritten); "
-                          "compare the estimator's headline numbers with the trade-off page's for one URL",
-                   strict=False)
 def test_same_url_scenario_same_numbers_on_both_explorer_pages():
-    query = {"model_size_b": "70.6", "hardware": "h200-sxm", "distance_km": "9029", "concurrency": "8", "measure": "total"}
-    trade = run_page("tradeoffs", "en", query)
-    est = run_page("estimator", "en", query)
-    no_errors(trade)
-    no_errors(est)
-    total = metric(trade, "metric_latency", measure="whole answer")
-    speed = metric(trade, "metric_speed")
-    shown = all_text(est)
-    assert total in shown and speed.split()[0] in shown, (total, speed)
+    """One URL scenario, both explorer pages: the same first-token time, whole-answer time and
+    per-user speed, each equal to an independent estimate of that scenario (issue 9 item 5)."""
+    from latency import formats
+    from latency.places import load_stops
+
+    query = {"model_size_b": "70.6", "hardware": "h200-sxm", "distance_km": "9029", "concurrency": "8",
+             "precision": "fp8", "use_case": "support_chatbot"}
+    cases = {u.id: u for u in content.use_case_budgets("en")}
+    values = dict(scenario.defaults(load_stops(), cases))
+    values.update(model_size_b=70.6, hardware="h200-sxm", distance_km=9029.0, concurrency=8, precision="fp8")
+    _, _, est = scenario.evaluate(load_catalog(), values)
+    f = formats.get("en")
+    whole, speed = f.seconds(est.total_s), formats.number(est.decode_tokens_per_s, 3)
+    expected = {"estimator": [f.seconds(est.ttft_s), whole, speed], "tradeoffs": [whole, speed]}  # budget on whole answers
+    for page_name, texts in expected.items():
+        at = run_page(page_name, "en", query)
+        no_errors(at)
+        shown = " ".join(f"{m.label} {m.value} {m.proto.delta}" for m in at.metric)
+        for text in texts:
+            assert text in shown, (page_name, text, shown)
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from latency import scenario
+from latency import formats, scenario
 from latency import tradeoffs as T
 from latency.catalog import Catalog
 from latency.i18n import Strings, md
@@ -25,30 +25,10 @@ OTHER_KEYS = tuple(k for k in scenario.KEYS if k not in KEYS)
 """Scenario inputs set on other pages: kept in the URL and in the headline's estimate."""
 
 
-# --- formats (a colleague's latency/formats.py will replace these) ------------------------------
-def fmt_number(x: float) -> str:
-    """Two significant digits below 10, whole numbers above: 0.035, 0.82, 2.4, 24, 1,240."""
-    if x is None or x != x or x in (float("inf"), float("-inf")):
-        return "–"
-    ax = abs(x)
-    if ax == 0:
-        return "0"
-    if ax < 0.001:
-        return f"{x:.1g}"
-    return f"{x:.2g}" if ax < 10 else f"{x:,.0f}"
-
-
-def fmt_size_b(b: float) -> str:
-    return f"{b:,.3g}" if b < 1000 else f"{b:,.0f}"
-
-
-def fmt_ratio_number(r: float) -> str:
-    return f"{r:.1f}" if r < 10 else f"{r:,.0f}"
-
-
 @dataclass(frozen=True)
 class Formats:
-    """Numbers and names as this page shows them, in the page's language."""
+    """Names as this page shows them, in the page's language; numbers from latency.formats (the
+    one formatter every page uses)."""
 
     s: Strings
     names: Strings         # content/ui/scenario.yaml: input names, notices
@@ -57,33 +37,37 @@ class Formats:
     cases: Mapping[str, Any]
     lang: str
 
+    @property
+    def f(self) -> formats.Formats:
+        return formats.get(self.lang)
+
     def sec(self, x: float) -> str:
-        return self.s("unit_s", v=fmt_number(x))
+        return self.f.seconds(x)
 
     def size(self, v: float) -> str:
-        return self.s("unit_size", v=fmt_size_b(v))
+        return self.f.size_b(v)
 
     def km(self, v: float) -> str:
-        return self.s("unit_km", v=f"{v:,.0f}")
+        return self.f.km(v)
 
     def distance(self, v: float) -> str:
         stop = next((p for p in self.stops if p.km == v), None)
         return self.s("dist_named", name=stop.short[self.lang], km=self.km(v)) if stop else self.km(v)
 
     def users(self, n: float) -> str:
-        return self.s("unit_users", n=f"{n:,.0f}")
+        return self.f.count(n, "users")
 
     def tps(self, v: float) -> str:
-        return self.s("unit_tps", v=fmt_number(v))
+        return self.f.tps(v)
 
     def gb(self, v: float) -> str:
-        return self.s("unit_gb", v=fmt_number(v))
+        return self.f.gb(v)
 
     def ratio(self, r: float) -> str:
-        return self.s("unit_ratio", v=fmt_ratio_number(r))
+        return self.f.ratio(r)
 
     def tokens(self, n: float) -> str:
-        return self.s("unit_tokens", n=f"{n:,.0f}")
+        return self.f.count(n, "tokens")
 
     def hw(self, hid: str) -> str:
         return self.catalog.hardware[hid].label(self.lang)
@@ -108,11 +92,11 @@ class Formats:
                  "measure": lambda m: self.s(f"measure_{m}"), "device_scope": lambda d: self.s(f"scope_{d}"),
                  "use_case": self.case, "concurrency": self.users, "prompt_tokens": self.tokens,
                  "output_tokens": self.tokens, "context_tokens": self.tokens,
-                 "devices": lambda d: self.names("devices_auto") if d == scenario.DEVICES_AUTO else f"{int(d):,}"}.get(key)
+                 "devices": lambda d: self.names("devices_auto") if d == scenario.DEVICES_AUTO else self.f.count(d, "devices")}.get(key)
         try:
-            return md(shown(v) if shown else scenario.url_value(v))
+            return shown(v) if shown else scenario.url_value(v)
         except (KeyError, ValueError, TypeError):
-            return md(scenario.url_value(v))
+            return scenario.url_value(v)
 
 
 def cap(text: str) -> str:
@@ -121,26 +105,9 @@ def cap(text: str) -> str:
 
 
 # --- URL notices ----------------------------------------------------------------------------------
-def literal(text: str) -> str:
-    """URL text shown as text: Markdown escaped (`latency.i18n.md`), and `:` `/` `.` `@` escaped too,
-    so a bare https://..., www.... or e-mail address never becomes a link (GFM autolinks)."""
-    return re.sub(r"([:/.@])", r"\\\1", md(text))
-
-
-def notice_text(fmt: Formats, notice: scenario.Notice, specs: Mapping[str, Any]) -> str:
-    """One notice in the words of content/ui/scenario.yaml: the input's name, the URL text escaped."""
-    known = notice.key in specs
-    name = fmt.names(f"input_{notice.key}") if known else literal(notice.key)
-    spec = specs.get(notice.key)
-    lo = fmt.value(notice.key, getattr(spec, "min_value", "")) if hasattr(spec, "min_value") else ""
-    hi = fmt.value(notice.key, getattr(spec, "max_value", "")) if hasattr(spec, "max_value") else ""
-    used = fmt.value(notice.key, notice.used) if known and notice.used is not None else ""
-    return fmt.names(f"notice_{notice.reason}", name=name, raw=literal(notice.raw), used=used, lo=lo, hi=hi)
-
-
 def show_notices(fmt: Formats, notices: Sequence[scenario.Notice], specs: Mapping[str, Any]) -> None:
     for notice in notices:
-        st.warning(notice_text(fmt, notice, specs), icon=":material/link_off:")
+        st.warning(state.notice_text(fmt.names, notice, fmt.value, specs), icon=":material/link_off:")
 
 
 # --- widgets --------------------------------------------------------------------------------------
