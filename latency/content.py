@@ -908,12 +908,27 @@ def cross_problems(term: Term, known_terms: Sequence[str]) -> list[ContentError]
     return errors
 
 
+def _one_way_links(loaded: dict[tuple[str, str], Term]) -> list[ContentError]:
+    """A links to B (related or read_next) but B's related does not link back to A: reported on B."""
+    errors = []
+    for (term_id, lang), term in sorted(loaded.items()):
+        targets = {link.term for link in (*term.related.items, *term.read_next.items) if link.term}
+        for target in sorted(targets - {term_id}):
+            other = loaded.get((target, lang))
+            if other is not None and term_id not in {link.term for link in other.related.items}:
+                errors.append(ContentError(other.file, "related.items",
+                                           f"'{term_id}' links here, but this entry does not link back; "
+                                           f"add {{name: ..., text: ..., term: {term_id}}} to related"))
+    return errors
+
+
 def check(terms_dir: Path | None = None) -> list[ContentError]:
     """Every problem of every term file: stray names, unknown languages, schema, ko/en mismatches, gaps."""
     directory = terms_dir or TERMS_DIR
     errors: list[ContentError] = []
     files = sorted(directory.glob("*.yaml"))
     found: dict[str, set[str]] = {}
+    loaded: dict[tuple[str, str], Term] = {}
     for file in files:
         parts = _split_name(file)
         if parts is None:
@@ -925,7 +940,9 @@ def check(terms_dir: Path | None = None) -> list[ContentError]:
         errors += problems
         if term is not None:
             errors += cross_problems(term, term_ids(directory))
+            loaded[(term_id, lang)] = term
         found.setdefault(term_id, set()).add(lang)
+    errors += _one_way_links(loaded)
     for term_id, langs in sorted(found.items()):
         if not _TERM_ID.match(term_id):
             continue
