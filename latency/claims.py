@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping
 
 from latency import explain, inputs
@@ -76,9 +77,14 @@ class ClaimResult:
         return next((o for o in self.outcomes if o.outcome != "holds"), None)
 
 
+@lru_cache(maxsize=4)
+def _defaults(places_mtime_ns: int) -> tuple[tuple[str, Any], ...]:
+    return tuple(inputs.default_values(inputs.load_stops(), [inputs.DEFAULTS["use_case"]]).items())
+
+
 def full_values(catalog: Catalog, scenario: Mapping[str, Any]) -> dict[str, Any]:
     """The estimator's default scenario with these URL keys changed."""
-    values = inputs.default_values(inputs.load_stops(), [inputs.DEFAULTS["use_case"]])
+    values = dict(_defaults(inputs.PLACES_FILE.stat().st_mtime_ns))
     values.update(scenario)
     return values
 

@@ -53,6 +53,7 @@ _HTTPS = re.compile(r"^https://[a-z0-9.-]+\.[a-z]{2,}(?:[/?#][^\s()<>\[\]\"'`]*)
 _FILE_NAME = re.compile(r"^(?P<term>[^.]+)\.(?P<lang>[^.]+)\.yaml$")
 
 T = TypeVar("T")
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # yaml.safe_load's loader, libyaml's C build if present
 
 
 # --------------------------------------------------------------------------- typed content
@@ -739,8 +740,8 @@ def _validate(file: Path, term_id: str, lang: str) -> tuple[Term | None, list[Co
     except (OSError, UnicodeDecodeError) as exc:
         return None, [ContentError(file, "", f"cannot read the file: {exc}")]
     try:
-        ctx.root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        ctx.root = yaml.compose(text, Loader=_SAFE_LOADER)
+        data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506  (a safe loader: yaml.safe_load's, in C when available)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -143,13 +143,15 @@ def test_glossary_search_and_term_links_survive_language_and_page_changes(page, 
     wait_idle(page)
     expect(page.locator("h1").first).to_have_text(title)
     assert "/learn" in page.url and "term=batch-inference" in page.url
-    page.locator("[data-testid=stSidebar]").get_by_text("한국어", exact=True).click()  # language switch
+    page.locator("[data-testid=stSidebar] button", has_text="한국어").click()  # the language switch
     wait_idle(page)
     expect(page.locator("h1").first).to_have_text(content.load_term("batch-inference", "ko").title)
     assert "term=batch-inference" in page.url and "lang=ko" in page.url
     nav = page.locator("[data-testid=stSidebarNav]")
-    nav.get_by_role("link").filter(has_text="계산기").first.click()  # to the estimator and back
+    nav.locator("a[href*='estimator']").first.click()  # to the estimator and back through the sidebar
     wait_idle(page)
-    nav.get_by_role("link").filter(has_text="용어 읽기").first.click()
+    page.wait_for_url("**/estimator**")
+    nav.locator("a[href*='learn']").first.click()
     wait_idle(page)
+    page.wait_for_url("**/learn**")
     expect(page.locator("h1").first).to_have_text(content.load_term("batch-inference", "ko").title)
