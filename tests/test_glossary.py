@@ -67,11 +67,11 @@ def test_term_survives_a_language_switch(term_id):
     at.segmented_control(key="lang").set_value("en").run()
     assert not at.exception and not at.warning
     assert at.title[0].value.replace("\\", "") == titles(term_id)["en"]
-    assert at.query_params["term"] == [term_id] and at.query_params["lang"] == ["en"]
+    assert str(at.query_params["term"]).strip("[]'") == term_id and str(at.query_params["lang"]).strip("[]'") == "en"
 
 
 def test_learn_path_works_without_a_term():
     at = run_page("learn", "en")
     assert not at.exception and not at.warning
     assert at.title[0].value == content.load_term(content.DEFAULT_TERM, "en").title
-    assert at.query_params["term"] == [content.DEFAULT_TERM]  # written back, so a language switch keeps it
+    assert str(at.query_params["term"]).strip("[]'") == content.DEFAULT_TERM  # written back, so a language switch keeps it
