@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from latency import content
+from latency.inputs import url_value
 from latency.i18n import LANGS
 from tests.conftest import all_text, run_page
 
@@ -156,7 +157,7 @@ def test_tools_open_the_right_page_on_their_scenario(term_id, lang):
     for tool in content.load_term(term_id, lang).tools.items:
         page, query = shown[unescape(tool.label)] if unescape(tool.label) in shown else shown[tool.label]
         assert page == tool.page
-        assert query == "&".join(f"{k}={v}" for k, v in (*tool.query, ("lang", lang)))
+        assert query == "&".join(f"{k}={url_value(k, v)}" for k, v in (*tool.query, ("lang", lang)))
 
 
 @pytest.mark.parametrize("term_id,lang", TERM_LANGS)
@@ -184,12 +185,12 @@ def test_every_check_shows_its_verdict_and_a_link_to_its_scenario(term_id, lang)
 
 def test_term_missing_in_this_language_is_named_and_falls_back(terms):
     """A term with only some of its language files: the others say so and show the default entry."""
-    shutil.copy(terms / f"inference-latency.{LANGS[0]}.yaml", terms / f"serving-optimization.{LANGS[0]}.yaml")
+    shutil.copy(terms / f"inference-latency.{LANGS[0]}.yaml", terms / f"made-up-term.{LANGS[0]}.yaml")
     for lang in LANGS[1:]:
-        at = run_page("learn", lang, {"term": "serving-optimization"})
+        at = run_page("learn", lang, {"term": "made-up-term"})
         assert not at.exception and not at.error
         (warning,) = at.warning
-        assert "serving-optimization" in warning.value
+        assert "made-up-term" in warning.value
         assert unescape(at.title[0].value) == content.load_term(content.DEFAULT_TERM, lang).title
 
 
