@@ -159,5 +159,5 @@ def link_values(values: Mapping[str, Any], keys: tuple[str, ...] = inputs.URL_KE
     return {k: inputs.url_value(k, values[k]) for k in keys if k in values and k != "use_case"}
 
 
-__all__ = ["VERDICTS", "OUTCOMES", "Outcome", "ClaimResult", "measure_value", "full_values", "aggregate",
+__all__ = ["REPRESENTATIVE", "VERDICTS", "OUTCOMES", "Outcome", "ClaimResult", "measure_value", "full_values", "aggregate",
            "run_check", "run_term", "link_values"]

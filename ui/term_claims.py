@@ -99,6 +99,8 @@ def show(s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.C
             label = s("check_label") + (f" · {s('check_row_' + check.row)}" if row_labels and check.row else "")
             st.badge(f"{label}: {s('verdict_' + r.verdict)}", icon=icon, color=color)
             text = sentence(s, catalog, lang, r)
+            if check.scenarios == claims.REPRESENTATIVE:
+                text += " " + s("why_representative", n=len(r.outcomes), k=sum(o.outcome == "holds" for o in r.outcomes))
             st.caption(text + (f" {md(check.note)}" if check.note else ""))
             if r.verdict == "conditional" and r.counter is not None and r.counter is not r.shown:
                 estimator_link(s("open_holds"), r.shown.values, lang)

@@ -137,6 +137,8 @@ def test_glossary_search_and_term_links_survive_language_and_page_changes(page, 
     main.get_by_role("textbox").press("Enter")
     wait_idle(page)
     title = content.load_term("batch-inference", "en").title
+    expect(main.get_by_text("1 term", exact=True)).to_be_visible()  # the Korean name found the one entry
+    expect(main.get_by_role("link")).to_have_count(1)
     expect(main.get_by_role("link", name=title)).to_have_count(1)
     shot(page, "glossary-en-search", full_page=False)
     main.get_by_role("link", name=title).click()
