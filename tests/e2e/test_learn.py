@@ -112,6 +112,8 @@ def test_term_entry_at_desktop_and_phone(browser, app_url, term_id, lang):
             main = pg.locator(MAIN)
             expect(main.get_by_text(term.summary.takeaway)).to_be_visible()
             assert "term=" + term_id in pg.url
+            if term.tools:  # page links load their component lazily: wait for a label, not a skeleton
+                expect(main.get_by_role("link", name=term.tools.items[0].label)).to_be_visible(timeout=30_000)
             overflow = pg.evaluate("document.querySelector('[data-testid=stMain]').scrollWidth - window.innerWidth")
             assert overflow <= 0, f"page is {overflow}px wider than the screen"
             shot(pg, f"term-{term_id}-{lang}-{size}-top", full_page=False)
