@@ -468,7 +468,7 @@ def test_switching_language_keeps_the_scenario_and_leaves_no_korean():
     at = page("ko", model_size_b="70.6", hardware="l4")
     at.session_state["est_tab"] = i18n.strings("estimator", "ko")("tab_devices")
     at.run()
-    at.segmented_control(key="lang").set_value("en").run()
+    at.segmented_control(key="lang_switch").set_value("en").run()
     assert not at.exception, at.exception[0].value
     assert at.session_state["model_size_b"] == 70.6 and at.session_state["hardware"] == "l4"
     assert not HANGUL.search(all_text(at))
