@@ -85,6 +85,11 @@ class Row:
     llm: Model
     prompt: int
     output: int
+    batch: int = 1           # streams prefilled and decoded in lock step
+    users: int = 1           # concurrent requests (serving benchmark concurrency)
+    context: int = 0         # tokens already in the KV cache
+    devices: int = 1         # tensor-parallel devices
+    series: str = "measurements.csv"
 
 
 def _read(path: Path) -> list[dict]:
@@ -219,17 +224,18 @@ def build_params(x: np.ndarray, net: dict, combine: str, bands: dict | None = No
 
 def predict(row: Row, params: dict) -> float:
     """One row through the public `estimate` (used for the reports and the consistency test)."""
-    e = estimate(row.llm, row.hardware, prompt_tokens=row.prompt, output_tokens=row.output, batch=1,
-                 distance_km=0.0, engine=row.engine, access="none", params=params)
+    e = estimate(row.llm, row.hardware, prompt_tokens=row.prompt, output_tokens=row.output, batch=row.batch,
+                 distance_km=0.0, engine=row.engine, access="none", concurrent_users=row.users,
+                 context_tokens=row.context, devices=row.devices, params=params)
     if row.target == "decode":
         return e.decode_tokens_per_s
     if row.target == "prefill":
         return e.prefill_tokens_per_s
-    return e.breakdown["prefill"]
+    return e.ttft_s
 
 
 class RowSet:
-    """All rows at once through the estimator's own stage formulas (`estimator._core`) on numpy
+    """All rows at once through the estimator's own stage formulas (`estimator.request_times`) on numpy
     arrays: the same numbers as `predict` row by row (tested), ~1000x faster, so the fit and the
     leave-one-out refits take seconds."""
 
@@ -244,25 +250,38 @@ class RowSet:
         self.lowp = f(lambda r: est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param))
         self.prompt = f(lambda r: r.prompt)
         self.output = f(lambda r: r.output)
+        shapes = [est._shape(r.llm, r.llm.active_b) for r in rows]
+        assert all(sh.loop_kv_window is None for sh in shapes)
+        self.shape = est.ModelShape(**{k: (None if k == "loop_kv_window" else np.array([getattr(sh, k) for sh in shapes], dtype=float))
+                                       for k in est.ModelShape._fields})
+        self.device = est.Device(mem_bandwidth_gbs=self.bw, peak_tflops=self.peak, memory_gb=self.mem, lowp_speedup=self.lowp,
+                                 max_devices=f(lambda r: r.hardware.resolved("max_devices")),
+                                 interconnect_gbs=f(lambda r: r.hardware.resolved("interconnect_gbs")),
+                                 link_latency_s=f(lambda r: r.hardware.resolved("link_latency_s")))
+        self.workload = est.Workload(prompt=self.prompt, output=self.output, context=f(lambda r: r.context),
+                                     batch=f(lambda r: r.batch), users=f(lambda r: r.users), utilization=0.0,
+                                     network_s=0.0, forced_devices=f(lambda r: r.devices))
         self.measured = f(lambda r: r.measured)
         self.is_decode = np.array([r.target == "decode" for r in rows])
         self.is_prefill = np.array([r.target == "prefill" for r in rows])
 
     def predict(self, params: dict) -> np.ndarray:
+        """Each row's target value (see `predict`), all rows at once through `request_times`."""
+        out = self.run(params)
+        return np.where(self.is_decode, out["decode_tokens_per_s"],
+                        np.where(self.is_prefill, out["prefill_tokens_per_s"], out["ttft_s"]))
+
+    def run(self, params: dict) -> dict:
         eps = [est._engine_values(r.engine, r.kind, r.llm.bytes_per_param, params) for r in self.rows]
-        ep = {k: np.array([e[k] for e in eps], dtype=float)
-              for k in ("bw_frac", "compute_frac", "q_bw", "q_compute", "pass_overhead_s", "prefill_compute_scale")}
+        ep = {k: np.array([e.get(k, 1.0) for e in eps], dtype=float)
+              for k in ("bw_frac", "compute_frac", "q_bw", "q_compute", "pass_overhead_s",
+                        "prefill_compute_scale", "kv_read_eff")}
+        ep["stream_overhead_s"] = np.array([e.get("stream_overhead_s", 0.0) for e in eps])
         for k in ("bw_cap_gbs", "compute_cap_tflops"):
             ep[k] = np.array([e.get(k, math.inf) for e in eps], dtype=float)
-        ep["tensor_parallel"] = False  # one device for every calibration row (checked in the tests)
-        out = est._core(params_b=self.params_b, active_b=self.params_b, bytes_per_param=self.bpp, loops=1.0,
-                        loop_kv_window=None, shape=est.model_shape(self.params_b), kv_bytes=2.0,
-                        bw_gbs=self.bw, peak_tflops=self.peak, device_mem_gb=self.mem, lowp=self.lowp, ep=ep,
-                        combine=params.get("combine", "max"), prompt=self.prompt, output=self.output, batch=1.0,
-                        forced_devices=1.0, max_devices=1.0, interconnect_gbs=1.0, link_latency_s=0.0,
-                        net_s=0.0, utilization=0.0, users=1.0)
-        return np.where(self.is_decode, out["decode_tokens_per_s"],
-                        np.where(self.is_prefill, self.prompt / out["prefill"], out["prefill"]))
+        ep["tensor_parallel"] = np.array([e["tensor_parallel"] for e in eps])
+        ep["whole_batch_first"] = np.array([e["whole_batch_first"] for e in eps])
+        return est.request_times(self.shape, self.device, ep, params.get("combine", "max"), self.workload)
 
     def subset(self, keep: list[bool]) -> "RowSet":
         return RowSet([r for r, k in zip(self.rows, keep) if k])
@@ -601,7 +620,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed JSON; write nothing")
     args = ap.parse_args(argv)
-    params, text, report = fit_all()
+    cal_dir = calibration_dir()
+    missing = [f for f in FILES if not (cal_dir / f).is_file()]
+    if missing:
+        print(f"error: the calibration data folder {cal_dir} is needed (missing: {', '.join(missing)}); "
+              "put shared/calibration next to the repository or set LATENCY_CALIBRATION_DIR", file=sys.stderr)
+        return 2
+    params, text, report = fit_all(cal_dir)
     print(text)
     files = {PARAMS_PATH: params, REPORT_PATH: report}
     if args.check:

@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 
 
 from latency.catalog import Catalog, ModelEntry
+from latency.constants import EARTH_RADIUS_KM  # mean radius, as rtt.csv uses (source there)
 from latency.errors import ContentError, read_yaml
 from latency.estimator import ACCESS_NETWORKS, ARCHITECTURES, CONNECTIONS, ENGINES, Model
 from latency.i18n import CONTENT_DIR, LANGS
@@ -31,7 +32,6 @@ from latency.scenario import ChoiceParam, NumberParam
 PLACES_FILE = CONTENT_DIR / "places.yaml"
 PRESETS_FILE = CONTENT_DIR / "presets.yaml"
 
-EARTH_RADIUS_KM = 6371.0  # mean Earth radius, as used for the distances in shared/calibration/rtt.csv
 
 SIZE_MIN_B, SIZE_MAX_B = 0.5, 2000.0
 SIZE_GRID_B = (0.5, 0.7, 1, 1.5, 2, 3, 4, 5, 7, 10, 15, 20, 30, 40, 50, 70, 100, 150, 200, 300, 400,

@@ -34,6 +34,7 @@ import numpy as np
 
 from latency import Hardware, Model, estimate, estimate_sweep, inputs
 from latency.catalog import Catalog
+from latency.constants import MAX_DISTANCE_KM
 from latency.estimator import DEFAULT_ENGINE
 
 # ------------------------------------------------------------------------------------------
@@ -93,8 +94,8 @@ class Scenario:
             v = getattr(self, name)
             if not (isinstance(v, (int, np.integer)) and v >= 1):
                 raise ValueError(f"{name} must be a whole number >= 1, got {v!r}")
-        if not (math.isfinite(self.distance_km) and 0 <= self.distance_km <= 40075):
-            raise ValueError(f"distance_km must be in [0, 40075], got {self.distance_km!r}")
+        if not (math.isfinite(self.distance_km) and 0 <= self.distance_km <= MAX_DISTANCE_KM):
+            raise ValueError(f"distance_km must be in [0, {MAX_DISTANCE_KM:g}], got {self.distance_km!r}")
 
 
 def scenario_model(s: Scenario, catalog: Catalog) -> Model:

@@ -135,3 +135,11 @@ def test_network_fit_is_closed_form():
     net = calibrate.fit_network(rows)
     assert net["fixed_ms"] == 2.0
     assert net["route_inflation"] == pytest.approx(np.median([1.5, 2.0]))
+
+
+def test_check_without_the_data_folder_fails_with_one_clear_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("LATENCY_CALIBRATION_DIR", str(tmp_path / "absent"))
+    assert calibrate.main(["--check"]) != 0
+    out = capsys.readouterr()
+    lines = [x for x in (out.out + out.err).splitlines() if x.strip()]
+    assert len(lines) == 1 and "is needed" in lines[0] and "Traceback" not in lines[0]
