@@ -12,7 +12,8 @@ sources in the docstring (docs/estimator.md collects them); `request_times` chai
     network  network.network_s   access RTT + backbone RTT, times (set-up round trips + 1)
     queue    queue_s             M/M/1 wait at a given utilisation + waiting for a KV-cache slot
     prefill  prefill_s           prompt FLOPs over achieved compute + one weight read + overhead;
-                                 first_token_share_s: the part of a shared batch prefill one user waits
+                                 first_token_compute_share: the part of a shared batch's prompt
+                                 compute one user waits for
     decode   decode_step_s       (weights + KV cache of every running stream) over achieved bandwidth
                                  + the batch's FLOPs over achieved compute + per-step overheads
 
@@ -280,14 +281,22 @@ def load_params(path: Path | None = None) -> dict:
     return _PARAMS_CACHE[key]
 
 
+MIN_CALIBRATION_DEVICES = 2
+"""An (engine, kind) counts as calibrated (narrower ranges) only with rows from at least two
+devices: one device cannot tell how the next device of its kind differs (the DGX Spark is the
+only integrated GPU in the data; an AMD iGPU under Vulkan is not like it)."""
+
+
 def engine_params(params: dict, engine: str, kind: str) -> dict:
     """Achieved fractions etc. for one (engine, hardware kind); kinds without calibration data
-    use the engine's "default" entry (geometric mean of the fitted kinds) and are flagged."""
+    use the engine's "default" entry (geometric mean of the fitted kinds). `calibrated`: the kind
+    had rows from MIN_CALIBRATION_DEVICES devices (older parameter files: any rows)."""
     eng = params["engines"][engine]
     kinds = eng["kinds"]
-    out = {k: v for k, v in eng.items() if k != "kinds"}
+    out = {k: v for k, v in eng.items() if k not in ("kinds", "calibration_devices")}
     out.update(kinds.get(kind, kinds["default"]))  # per-kind values override engine-wide ones
-    out["calibrated"] = kind in kinds
+    devices = eng.get("calibration_devices", {}).get(kind, MIN_CALIBRATION_DEVICES)
+    out["calibrated"] = kind in kinds and devices >= MIN_CALIBRATION_DEVICES
     return out
 
 
@@ -473,15 +482,17 @@ class Rates(NamedTuple):
     combine: str
 
 
-def prefill_s(flops, weights_read_gb, comm_s, r: Rates):
-    """Prefill of one forward pass over the prompts, seconds, and whether compute bounds it:
+def prefill_s(flops, weights_read_gb, comm_s, r: Rates, compute_share=1.0):
+    """Prefill of the prompts in one batch, seconds, and whether compute bounds it:
 
-        roofline(FLOPs / achieved compute, weights read / achieved bandwidth) + overhead + comm
+        roofline(share x FLOPs / achieved compute, weights read / achieved bandwidth) + overhead + comm
 
-    A prefill is never faster than reading the weights once."""
+    A prefill is never faster than reading the weights once. `compute_share`: the part of the
+    batch's prompt compute done before a given user's first token (`first_token_compute_share`)."""
     t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, r.lowp_speedup, r.prefill_compute_frac)
     t_weights = memory_read_s(weights_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.bw_frac)
-    return roofline_s(t_compute, t_weights, r.combine) + r.pass_overhead_s + comm_s, t_compute >= t_weights
+    return (roofline_s(compute_share * t_compute, t_weights, r.combine) + r.pass_overhead_s + comm_s,
+            t_compute >= t_weights)
 
 
 def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates):
@@ -501,11 +512,13 @@ def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates)
     return step_s + comm_s, t_compute >= t_memory
 
 
-def first_token_share_s(batch_prefill_s, streams, whole_batch_first):
-    """The part of a shared prefill one user waits for before the first token: all of it when the
-    engine prefills the batch together (llama.cpp), (B + 1) / (2 B) of it when prompts are served
-    first come, first served (serving engines; FIRST_TOKEN_AFTER_WHOLE_BATCH)."""
-    return nm.where(whole_batch_first, batch_prefill_s, batch_prefill_s * (streams + 1.0) / (2.0 * streams))
+def first_token_compute_share(streams, whole_batch_first):
+    """The part of a shared prefill's compute one user waits for before the first token: all of it
+    when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
+    average when prompts are computed first come, first served (serving engines: the k-th of B
+    prompts waits for k prompts; FIRST_TOKEN_AFTER_WHOLE_BATCH). The weight read and the pass
+    overhead are paid in full either way."""
+    return nm.where(whole_batch_first, 1.0, (streams + 1.0) / (2.0 * streams))
 
 
 def queue_s(service_s, utilization, concurrent_users, slots):
@@ -582,8 +595,8 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     1. memory: weights + KV of the running streams -> devices (fewest that hold `batch` streams,
        or the forced count) and the KV-cache capacity in requests;
     2. running streams B = running_batch(batch, users, capacity);
-    3. prefill of the B prompts that arrive together (`prefill_s`), of which one user waits
-       `first_token_share_s`;
+    3. prefill of the B prompts that arrive together (`prefill_s`), of whose compute one user
+       waits `first_token_compute_share`;
     4. one decode step at B streams and the mean context of the answer (`decode_step_s`);
     5. queue: M/M/1 at `utilization` + waiting for a KV slot beyond B (`queue_s`).
     Returns the stage times, rates and memory figures named like Estimate's fields.
@@ -618,11 +631,12 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
 
     # 3. Prefill: the B prompts in one pass; cached context costs attention, not prefill tokens.
     prefill_tokens = streams * w.prompt
-    batch_prefill, prefill_compute_bound = prefill_s(
-        prefill_flops(m.active_b, m.loops, streams, w.prompt, m.attention_layers, m.attn_dim, w.context),
-        weights * moe_touched_fraction(m.active_b, m.params_b, prefill_tokens) * m.loops,
-        comm_s(prefill_tokens), rates)
-    prefill = first_token_share_s(batch_prefill, streams, ep["whole_batch_first"])
+    flops = prefill_flops(m.active_b, m.loops, streams, w.prompt, m.attention_layers, m.attn_dim, w.context)
+    weights_read = weights * moe_touched_fraction(m.active_b, m.params_b, prefill_tokens) * m.loops
+    prefill_comm = comm_s(prefill_tokens)
+    batch_prefill, prefill_compute_bound = prefill_s(flops, weights_read, prefill_comm, rates)
+    prefill, _ = prefill_s(flops, weights_read, prefill_comm, rates,
+                           first_token_compute_share(streams, ep["whole_batch_first"]))
 
     # 4. Decode: one step for the B streams at the mean context of the answer.
     mean_context = w.context + w.prompt + (w.output - 1.0) / 2.0
@@ -959,4 +973,5 @@ __all__ = [
     "ARCHITECTURES", "ACCESS_NETWORKS", "CONNECTIONS", "STAGES", "DEFAULT_ENGINE", "KIND_DEFAULTS",
     "RANGE_COVERAGE", "load_params", "calibration_dir", "model_shape", "kv_cache_gb", "memory_gb",
     "queue_s", "prefill_s", "decode_step_s", "kv_capacity_requests", "running_batch", "request_times",
+    "first_token_compute_share",
 ]

@@ -123,7 +123,8 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
         "decode": [
             Constant("quant_bw_eff", llama["quant_bw_eff"], "pct", "fitted"),
             *bw_cap,
-            Constant("optimized_bw_frac", calibrate.OPTIMIZED_BW_FRAC, "pct", "prior"),
+            Constant("optimized_bw_frac", opt["kinds"]["datacenter_gpu"]["bw_frac"], "pct",
+                     "prior" if opt["kinds"]["datacenter_gpu"]["bw_frac"] == calibrate.OPTIMIZED_BW_FRAC else "fitted"),
             Constant("default_kv_dim", estimator.DEFAULT_KV_DIM, "plain", "cited"),
             Constant("kv_bytes", estimator.Model("x", 1.0).kv_bytes, "bytes", "cited"),
             Constant("runtime_overhead", estimator.RUNTIME_OVERHEAD_FRACTION, "pct", "cited"),

@@ -278,7 +278,8 @@ def test_formulas_follow_the_fitted_combination():
 
 def test_fractions_flag_priors_and_uncalibrated_kinds():
     fr = {(f.engine, f.kind): f for f in explain.fitted_fractions()}
-    assert not fr[("optimized", "datacenter_gpu")].bw_fitted
+    # concurrency.csv brought decode rows for a serving engine: its bandwidth share is fitted now.
+    assert fr[("optimized", "datacenter_gpu")].bw_fitted
     assert fr[("llama.cpp", "desktop_gpu")].bw_fitted and fr[("llama.cpp", "desktop_gpu")].calibrated
     assert not fr[("llama.cpp", "default")].calibrated
 
