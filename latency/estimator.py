@@ -815,9 +815,9 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     """Estimate one request's latency. See the module docstring and docs/estimator.md.
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
-    [0, 40075]. engine: None (by hardware kind: datacenter_gpu -> "optimized", else
-    "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre, 9.4 ms) | "fibre" |
-    "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
+    [0, MAX_DISTANCE_KM] (once around the Earth). engine: None (by hardware kind: datacenter_gpu
+    -> "optimized", else "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre,
+    9.4 ms) | "fibre" | "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
     (TCP + TLS 1.3 first). utilization: server load in [0, 1) for the M/M/1 wait.
     concurrent_users: users sending requests at the same time, including you (>= 0); the server
     batches as many as its KV cache holds and the rest wait for a slot. context_tokens: tokens

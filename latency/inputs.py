@@ -8,7 +8,7 @@ size, presets, the URL specs, and the verdict against a use-case budget. Never i
   al. 2020, P = 12 L d^2, d = 128 L), taking the MoE active share or the loop count from the
   closest catalog model of that architecture.
 - Distance: named stops whose distances are great-circle distances between city coordinates
-  (`content/places.yaml`, haversine with R = 6371 km like shared/calibration/rtt.csv), merged
+  (`content/places.yaml`, haversine with constants.EARTH_RADIUS_KM like shared/calibration/rtt.csv), merged
   with a grid from 0 to 20,000 km.
 - Presets: `content/presets.yaml`, one per comparison-table column and per example of the entry.
 """

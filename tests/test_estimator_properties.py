@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from latency import Hardware, Model, estimate
+from latency.constants import MAX_DISTANCE_KM
 from latency.estimator import ACCESS_NETWORKS, CONNECTIONS, ENGINES, KINDS
 
 settings.register_profile("estimator", max_examples=150, deadline=None)
@@ -30,7 +31,7 @@ def hardware(draw):
 @st.composite
 def request(draw):
     return dict(prompt_tokens=draw(st.integers(1, 200_000)), output_tokens=draw(st.integers(1, 100_000)),
-                batch=draw(st.integers(1, 4096)), distance_km=draw(st.floats(0, 40075, **fin)),
+                batch=draw(st.integers(1, 4096)), distance_km=draw(st.floats(0, MAX_DISTANCE_KM, **fin)),
                 engine=draw(engines), access=draw(st.sampled_from(ACCESS_NETWORKS)),
                 connection=draw(st.sampled_from(CONNECTIONS)), utilization=draw(st.floats(0, 0.99, **fin)),
                 concurrent_users=draw(st.integers(0, 100_000)))
@@ -61,7 +62,7 @@ def test_more_bandwidth_never_slows_decode(hw, req, size, bpp, factor):
     assert fast.decode_tokens_per_s >= slow.decode_tokens_per_s * (1 - 1e-12)
 
 
-@given(hw=hardware(), req=request(), d1=st.floats(0, 40075, **fin), d2=st.floats(0, 40075, **fin))
+@given(hw=hardware(), req=request(), d1=st.floats(0, MAX_DISTANCE_KM, **fin), d2=st.floats(0, MAX_DISTANCE_KM, **fin))
 def test_farther_never_means_less_network_time(hw, req, d1, d2):
     near, far = sorted((d1, d2))
     m = Model(name="m", params_b=7)
