@@ -186,3 +186,17 @@ def test_new_calibration_devices_match_the_catalog():
         spec, entry = calibrate.EXTRA_HARDWARE[key], hw[cid].hardware
         for f in ("kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb"):
             assert getattr(spec, f) == getattr(entry, f), (cid, f)
+
+
+def test_provider_is_the_words_both_endpoints_share():
+    row = {"endpoint_a": "IBM Cloud Washington DC", "endpoint_b": "IBM Cloud Sao Paulo"}
+    assert calibrate._provider(row) == "IBM Cloud"
+    assert calibrate._provider({"endpoint_a": "AWS us-east-1", "endpoint_b": "AWS eu-west-1"}) == "AWS"
+
+
+def test_one_calibration_device_does_not_make_a_kind_calibrated():
+    params = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
+    params["engines"]["llama.cpp"]["calibration_devices"] = {"desktop_gpu": 5, "integrated_gpu": 1}
+    assert estimator.engine_params(params, "llama.cpp", "desktop_gpu")["calibrated"]
+    assert not estimator.engine_params(params, "llama.cpp", "integrated_gpu")["calibrated"]
+    assert not estimator.engine_params(params, "llama.cpp", "cpu")["calibrated"]
