@@ -154,7 +154,7 @@ def fitted_fractions(params: Mapping[str, Any] | None = None) -> list[Fraction]:
         for kind, v in e["kinds"].items():
             out.append(Fraction(engine=engine, kind=kind, bw_frac=v["bw_frac"], compute_frac=v["compute_frac"],
                                 bw_fitted=not (engine == "optimized" and v["bw_frac"] == calibrate.OPTIMIZED_BW_FRAC),
-                                calibrated=kind != "default"))
+                                calibrated=kind != "default" and estimator.engine_params(p, engine, kind)["calibrated"]))
     return out
 
 

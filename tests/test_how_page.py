@@ -342,7 +342,7 @@ def test_calibration_reproduces_the_committed_report():
     _, _, report = calibrate.fit_all(calibration_dir())
     assert calibrate.to_json(report) == explain.REPORT_PATH.read_text(encoding="utf-8")
     rows, _, _ = calibrate.load_rows(calibration_dir())
-    assert len(report["compute_rows"]) == len(rows)
+    assert len(report["compute_rows"]) + len(report["serving_rows"]) == len(rows)
 
 
 def test_page_needs_no_calibration_data(monkeypatch, tmp_path):
