@@ -12,7 +12,7 @@ from latency.i18n import Strings, md
 from ui import charts
 
 
-def headline(s: Strings, f, est, hw_entry, lang: str) -> None:
+def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
     """Four numbers (first token, per-user speed, whole answer, memory), ranges explained once."""
     r = est.ranges
     device = hw_entry.label(lang)
@@ -34,7 +34,10 @@ def headline(s: Strings, f, est, hw_entry, lang: str) -> None:
     m4.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off",
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                      capacity=f.gb(hw_entry.hardware.memory_gb)))
-    st.caption(s("range_explained"))
+    st.caption(s("range_explained") + " " + s("tokens_as_text", prompt=f.count(values["prompt_tokens"], "tokens"),
+                                                    prompt_text=f.text_from_tokens(values["prompt_tokens"]),
+                                                    output=f.count(values["output_tokens"], "tokens"),
+                                                    output_text=f.text_from_tokens(values["output_tokens"])))
 
 
 def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> None:
@@ -77,3 +80,19 @@ def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:
             text += " " + s("basis_looped", name=md(ref.label(lang)), loops=ref.model.loops)
     notes = [text] + ([] if calibrated else [s("uncalibrated")]) + [s("provisional")]
     st.caption(" ".join(notes))
+
+
+def cost_and_server(s: Strings, f, headline, hw_entry, lang: str) -> None:
+    """What the answers cost and what the whole server does, labelled as whole-server figures
+    (`latency.tradeoffs.headline`: all users share one server; cost per answer = devices x price/h
+    x busy seconds / (3600 x answers served together))."""
+    if headline.users > 1:
+        st.caption(s("server_line", users=f.count(headline.users, "users"), tps=f.tps_server(headline.server_tokens_per_s),
+                     per_user=f.tps_per_user(headline.per_user_tokens_per_s)))
+    price = hw_entry.price_usd_per_hour
+    if price is None or headline.cost_per_1k_answers != headline.cost_per_1k_answers:  # no price, or does not fit
+        st.caption(s("cost_unknown", device=md(hw_entry.label(lang))))
+        return
+    basis = s(f"price_basis_{hw_entry.price_basis}")
+    st.caption(s("cost_line", cost=f.usd(headline.cost_per_1k_answers), devices=f.count(headline.devices, "devices"),
+                 device=md(hw_entry.label(lang)), hourly=f.usd(price), basis=basis, date=md(hw_entry.price_date or "")))

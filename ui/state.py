@@ -30,6 +30,7 @@ from latency.sizing import snap
 SAVED = "scenario"              # the scenario every page shares (values by URL key)
 MIRRORED = "scenario_url"       # the URL values this app wrote last, so a changed URL can be told apart
 NOTICES = "scenario_notices"    # notices shown until the user changes an input
+PRESET = "est_preset"           # the preset pills: a hand-made change un-selects the preset
 APP_KEYS = ("lang",)            # URL keys app.py reads
 
 
@@ -68,8 +69,10 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
 
 
 def touched() -> None:
-    """An input changed by hand: the URL notices have done their job."""
+    """An input changed by hand: the URL notices have done their job, and no preset is in force."""
     st.session_state.pop(NOTICES, None)
+    if PRESET in st.session_state:
+        st.session_state[PRESET] = None
 
 
 def values(keys: Sequence[str]) -> dict[str, Any]:
@@ -86,7 +89,7 @@ def set_values(new: Mapping[str, Any]) -> None:
     st.session_state[SAVED] = saved
     for key, value in new.items():
         st.session_state[key] = value
-    touched()
+    st.session_state.pop(NOTICES, None)
 
 
 def mirror(keys: Sequence[str], known: Iterable[str] = ()) -> None:
