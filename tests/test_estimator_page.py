@@ -194,7 +194,7 @@ def test_page_renders_in_its_language(lang):
     assert len(at.metric) == 4
     assert [p.proto.label for p in at.get("page_link")] == [i18n.strings("estimator", lang)("how_link")]
     # state keys: the URL keys, the shell's "lang", the rest prefixed est_
-    stray = [k for k in at.session_state if not (k in PAGE_KEYS or k == "lang" or k.startswith(("est_", "scenario", "shell_", "$$")))]
+    stray = [k for k in at.session_state if not (k in PAGE_KEYS or k in ("lang", "lang_switch") or k.startswith(("est_", "scenario", "shell_", "$$")))]
     assert not stray, stray
 
 
@@ -467,7 +467,7 @@ def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):
     assert not at.exception, at.exception[0].value
     notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
     assert cut_words in notes or too_slow_words in notes
-    assert 0 < fake_clock.now <= feel.LIMIT_S + 1, "it played, and stopped at the limit"
+    assert fake_clock.now <= feel.LIMIT_S + 1, "it stopped at the limit"
 
 
 def test_switching_language_keeps_the_scenario_and_leaves_no_korean():
