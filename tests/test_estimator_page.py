@@ -501,3 +501,25 @@ def test_cost_per_answer_and_the_whole_server_are_on_the_page(lang, users):
     assert f.usd(per_answer * 1000) in text
     if users > 1:
         assert f.tps_server(est.throughput_tokens_per_s) in text and f.tps_per_user(est.decode_tokens_per_s) in text
+
+
+def test_a_longer_conversation_slows_the_answer_and_its_tab_shows_why(lang):
+    """context_tokens (issue 12): the headline speed is the estimate with that conversation in the KV
+    cache; a glossary link's view=context opens the conversation chart; the curve falls."""
+    at = page(lang, context_tokens="32768", view="context")
+    _, _, long_ = scenario.evaluate(CATALOG, dict(DEFAULTS, context_tokens=32768))
+    _, _, new = scenario.evaluate(CATALOG, DEFAULTS)
+    assert long_.decode_tokens_per_s < new.decode_tokens_per_s
+    f = formats.get(lang)
+    assert at.metric[1].value == f.tps(long_.decode_tokens_per_s)
+    spec = charts_of(at)["est_chart_context"]
+    speeds = spec["data"][0]["y"]
+    assert speeds == sorted(speeds, reverse=True), "speed falls as the conversation grows"
+    assert at.query_params["context_tokens"] == "32768" and not at.warning
+
+
+def test_an_unknown_view_is_named_and_the_page_opens_as_usual(lang):
+    at = page(lang, view="nowhere")
+    sc = i18n.strings("scenario", lang)
+    assert any(sc("input_view") in w.value for w in at.warning)
+    assert "est_chart_size" in charts_of(at)

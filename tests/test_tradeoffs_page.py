@@ -465,3 +465,11 @@ def test_the_csv_served_is_the_budget_map_rounded(lang):
     assert len(back) == len(rows)
     numbers = [v for r in back for k, v in r.items() if k.endswith(("_s", "_gb", "_usd_per_1k_answers")) and v]
     assert numbers and all(len(v.replace(".", "").strip("0")) <= 4 and "e" not in v for v in numbers), numbers[:20]
+
+
+@pytest.mark.parametrize("view", ["concurrency", "memory"])
+def test_a_glossary_link_opens_the_tab_it_names(view):
+    at = run_page("tradeoffs", "en", {"view": view})
+    no_errors(at)
+    assert at.session_state["tr_tab"] == strings("tradeoffs", "en")(f"tab_{view}")
+    assert not at.warning, [w.value for w in at.warning]
