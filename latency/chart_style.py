@@ -16,6 +16,12 @@ STAGE_COLORS = {
 HIGHLIGHT = "#dc2626"
 BUDGET_FILL = "rgba(16, 185, 129, 0.10)"
 
+CONFIG = {"displayModeBar": False, "displaylogo": False, "responsive": True}
+"""The one plotly config of the app (ui/charts.py `show` passes it to every chart). No mode bar:
+on a 390 px phone plotly's toolbar sat on top of the legends, and the people this app is for do
+not need its zoom/pan/lasso buttons (drag to zoom and double-click to reset still work; Streamlit's
+own element toolbar keeps full screen)."""
+
 
 def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) -> go.Figure:
     """Apply the shared font, margins and legend placement; returns the same figure."""

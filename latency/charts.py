@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from latency import chart_style
 from latency.chart_style import BUDGET_FILL, FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
 
 FmtS = Callable[[float], str]
@@ -33,8 +34,7 @@ OTHER_BUDGET_LINE = "#9ca3af"
 RANGE_FILL = "rgba(37, 99, 235, 0.18)"
 TOTAL_COLOR = "#7c3aed"  # full answer: distinct from the budget green, TTFT blue and the red highlight
 TEXT_COLOR = "#111827"
-CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"], "responsive": True}
-"""plotly config for st.plotly_chart: no logo, no selection tools the page has no use for."""
+CONFIG = chart_style.CONFIG  # kept for pages not yet on ui.charts.show; the one config lives in chart_style
 
 
 # --------------------------------------------------------------------------------------------

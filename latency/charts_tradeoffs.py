@@ -16,10 +16,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from latency import chart_style
 from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
 
-CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"], "responsive": True}
-"""plotly config for st.plotly_chart: no logo, no selection tools."""
+CONFIG = chart_style.CONFIG  # kept for pages not yet on ui.charts.show; the one config lives in chart_style
 
 UNDER = "#059669"     # meets the budget
 OVER = "#dc2626"      # misses it

@@ -32,6 +32,7 @@ from plotly.subplots import make_subplots
 
 from . import calibrate, estimator, network
 from .chart_style import BUDGET_FILL, STAGE_COLORS, base_layout
+from . import chart_style
 from .errors import ContentError
 
 REPORT_PATH = calibrate.REPORT_PATH
@@ -472,7 +473,7 @@ def check_classes(classes: Sequence[Any], catalog, scenarios: Sequence[Scenario]
 # Figures
 # --------------------------------------------------------------------------------------------
 
-CONFIG = {"displayModeBar": False, "responsive": True}
+CONFIG = chart_style.CONFIG  # kept for pages not yet on ui.charts.show; the one config lives in chart_style
 """plotly config: no mode bar (its tooltips are English only), charts follow the column width."""
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
+from latency import korean
 from latency.errors import ContentError, read_yaml
 
 LANGS: tuple[str, ...] = ("ko", "en")
@@ -92,6 +93,10 @@ class _KeepUnknown(dict):
 class Strings:
     """The strings of one UI area in one language; ``s("key", n=3)`` formats them.
 
+    A placeholder may name a Korean particle as its format spec, ``"{budget:을}"``: the particle
+    that follows the value is chosen by how the value is read ("5초를", "H100을"); see
+    `latency.korean`. English ignores the spec.
+
     A key that is not in the file, or a ``{placeholder}`` in the text that the code does not fill,
     raises ContentError naming ``content/ui/<area>.yaml``, the key and the problem (never a
     KeyError). When ``on_error`` is given (the app's pages: ui.shell.strings), the error is handed
@@ -119,7 +124,7 @@ class Strings:
             raise ContentError(ui_file(self.area), key, f"missing key (the code asks for '{key}'; add it in {', '.join(LANGS)})")
         text = self.table[key]
         try:
-            return text.format(**fmt) if fmt or "{" in text else text
+            return korean.format_text(text, self.lang, fmt) if fmt or "{" in text else text
         except KeyError as exc:
             raise ContentError(ui_file(self.area), f"{key}.{self.lang}",
                                f"unknown placeholder {{{exc.args[0]}}} (the code fills: {', '.join(sorted(fmt)) or 'none'})") from None
@@ -133,8 +138,8 @@ class Strings:
         if key not in self.table:
             return f"⟨{key}⟩"
         try:
-            return string.Formatter().vformat(self.table[key], (), _KeepUnknown(fmt))
-        except (IndexError, ValueError):
+            return korean.format_text(self.table[key], self.lang, _KeepUnknown(fmt))
+        except (IndexError, KeyError, TypeError, ValueError):
             return f"⟨{key}⟩"
 
     def __getitem__(self, key: str) -> str:

@@ -51,16 +51,6 @@ output tokens (the estimator's defaults), no earlier conversation, judged agains
 chatbot's budget (budget_s / measure None = the use case's own)."""
 
 
-@dataclass(frozen=True)
-class UseCase:
-    """A budget a scenario is judged against: the entry's examples (content.use_case_budgets)."""
-
-    id: str
-    budget_s: float
-    measure: str
-    abandon_s: float | None = None
-
-
 def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any]) -> dict[str, Any]:
     """The default scenario with the distance of the default stop and the default use case's budget.
     `use_cases` maps id -> anything with `budget_s` and `measure`."""
@@ -272,7 +262,17 @@ def size_sweep(catalog: Catalog, values: Mapping[str, Any], n: int = SIZE_SWEEP_
     entry = catalog.hardware[values["hardware"]]
     out = estimate_sweep(model, entry.hardware, params_b=sizes, distance_km=float(values["distance_km"]),
                          **_common_kwargs(entry.kind, values))
-    return dict(sizes=sizes, ttft=out["ttft_s"], total=out["total_s"], fits=out["fits"] > 0.5)
+    return dict(sizes=sizes, ttft=out["ttft_s"], total=out["total_s"], fits=out["fits"] > 0.5,
+                devices=out["devices_needed"])
+
+
+def device_changes(sizes, devices, fits) -> list[tuple[float, int, int]]:
+    """Where the automatic device count steps up along a size sweep: [(size_b, before, after)]."""
+    out = []
+    for i in range(1, len(sizes)):
+        if fits[i] and fits[i - 1] and devices[i] != devices[i - 1]:
+            out.append((float(sizes[i]), int(devices[i - 1]), int(devices[i])))
+    return out
 
 
 def distance_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel, n: int = DISTANCE_SWEEP_POINTS) -> dict[str, Any]:

@@ -23,12 +23,14 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import streamlit as st
 
+from latency.i18n import Strings, md
 from latency.scenario import KEYS, Notice, Param, parse_query, to_query, url_value
 from latency.sizing import snap
 
 SAVED = "scenario"              # the scenario every page shares (values by URL key)
 MIRRORED = "scenario_url"       # the URL values this app wrote last, so a changed URL can be told apart
 NOTICES = "scenario_notices"    # notices shown until the user changes an input
+PRESET = "est_preset"           # the preset pills: a hand-made change un-selects the preset
 APP_KEYS = ("lang",)            # URL keys app.py reads
 
 
@@ -67,8 +69,10 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
 
 
 def touched() -> None:
-    """An input changed by hand: the URL notices have done their job."""
+    """An input changed by hand: the URL notices have done their job, and no preset is in force."""
     st.session_state.pop(NOTICES, None)
+    if PRESET in st.session_state:
+        st.session_state[PRESET] = None
 
 
 def values(keys: Sequence[str]) -> dict[str, Any]:
@@ -85,7 +89,7 @@ def set_values(new: Mapping[str, Any]) -> None:
     st.session_state[SAVED] = saved
     for key, value in new.items():
         st.session_state[key] = value
-    touched()
+    st.session_state.pop(NOTICES, None)
 
 
 def mirror(keys: Sequence[str], known: Iterable[str] = ()) -> None:
@@ -101,3 +105,15 @@ def mirror(keys: Sequence[str], known: Iterable[str] = ()) -> None:
         if st.query_params.get_all(key) != [text]:
             st.query_params[key] = text
     st.session_state[MIRRORED] = wanted
+
+
+def notice_text(sc: Strings, n: Notice, show, specs: Mapping[str, Param] | None = None) -> str:
+    """A notice in words (content/ui/scenario.yaml): the input's user-facing name, the URL value as
+    escaped text, what is used instead as the page shows it (`show(key, value)`), never an id."""
+    known = f"input_{n.key}" in sc.table
+    name = sc(f"input_{n.key}") if known else md(n.key)
+    spec = (specs or {}).get(n.key)
+    lo, hi = getattr(spec, "min_value", None), getattr(spec, "max_value", None)
+    used = md(show(n.key, n.used)) if n.used is not None and known else ""
+    return sc(f"notice_{n.reason}", name=name, raw=md(n.raw), used=used,
+              lo=md(show(n.key, lo)) if lo is not None else "", hi=md(show(n.key, hi)) if hi is not None else "")
