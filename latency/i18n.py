@@ -143,6 +143,9 @@ class Strings:
             return f"⟨{key}⟩"
 
     def __getitem__(self, key: str) -> str:
+        """The raw template of `key` (placeholders unfilled); a missing key as in ``__call__``."""
+        if key in self.table:
+            return self.table[key]
         return self(key)
 
 
