@@ -124,7 +124,7 @@ class Strings:
             raise ContentError(ui_file(self.area), key, f"missing key (the code asks for '{key}'; add it in {', '.join(LANGS)})")
         text = self.table[key]
         try:
-            return korean.format_text(text, self.lang, fmt) if fmt or "{" in text else text
+            return korean.format_text(text, self.lang, fmt) if fmt else text  # no arguments: the raw template
         except KeyError as exc:
             raise ContentError(ui_file(self.area), f"{key}.{self.lang}",
                                f"unknown placeholder {{{exc.args[0]}}} (the code fills: {', '.join(sorted(fmt)) or 'none'})") from None
