@@ -376,8 +376,11 @@ def report(stats: Stats, cpu: float, rss: tuple[float, float], wall_s: float) ->
           f"errors {len(stats.errors)}, {wall_s:.1f} s")
     print(f"change -> finished rerun: p50 {out['change_p50_s']:.3f} s, p95 {out['change_p95_s']:.3f} s, "
           f"max {out['change_max_s']:.3f} s; page load p50 {out['load_p50_s']:.3f} s, max {out['load_max_s']:.3f} s")
+    out["load_average"] = os.getloadavg()[0]
     print(f"server CPU {cpu:.2f} s = {out['cpu_ms_per_run']} ms per run; {out['runs_per_s']} runs/s; "
           f"RSS {rss[0]:.0f} MB before, {rss[1]:.0f} MB after")
+    print(f"machine: {os.cpu_count()} CPUs, load average {out['load_average']:.1f} at the end "
+          f"(timings are only comparable at similar load; CPU per run is the server's own)")
     for err in stats.errors[:10]:
         print("ERROR", err)
     return out
