@@ -23,8 +23,6 @@ UI_DIR = CONTENT_DIR / "ui"
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$&])")
-# A line that starts like a Markdown block (list item, setext underline, ordered list): escape its marker.
-_LINE_START = re.compile(r"^([ \t]*)(?:([-+=])|(\d+)([.)]))", re.MULTILINE)
 # What Streamlit's Markdown (remark-gfm) turns into a link by itself, with no brackets: `http://`,
 # `https://`, `www.` and `name@host.tld` (its regexes: (https?:\/\/|www(?=\.)) and ...@[-\w]+(\.[-\w]+)+),
 # and Streamlit's own `:emoji:` / `:material/icon:` short codes. A WORD JOINER (U+2060, invisible,
@@ -44,21 +42,22 @@ def md(text: object) -> str:
     """Text from content, data, an upload or the URL shown literally in Streamlit Markdown.
 
     - every Markdown character (and `$`, which starts LaTeX, and `&`, which starts an entity such as
-      `&#x202E;`) is backslash-escaped, and so is a list/heading marker at the start of a line;
+      `&#x202E;`) is backslash-escaped; line breaks stay, so a content text's own list still reads
+      as a list (a value from outside goes through `clip`, which makes it one line);
     - bare URLs, `www.` names and e-mail addresses cannot become links (a word joiner breaks them);
     - bidirectional-override and other invisible control characters are shown as U+FFFD.
     No HTML is ever enabled, so `<` and `>` are escaped only to keep them from reading as autolinks.
     """
     text = _HIDDEN.sub(REPLACEMENT, str(text).replace("\r\n", "\n").replace("\r", "\n"))
     text = _MD_SPECIAL.sub(r"\\\1", text)
-    text = _LINE_START.sub(lambda m: m[1] + "\\" + m[2] if m[2] else m[1] + m[3] + "\\" + m[4], text)
     return _AUTOLINK.sub(WORD_JOINER, text)
 
 
 def clip(text: object, limit: int = 40) -> str:
-    """A value from outside (URL, upload) cut to `limit` characters for a message, with "…" when cut.
-    Escape the result with md() before it goes into Markdown."""
-    text = str(text)
+    """A value from outside (URL, upload) as a message quotes it: one line (every run of whitespace,
+    line breaks included, becomes one space, so it cannot start a Markdown list or heading), cut to
+    `limit` characters with "…". Escape the result with md() before it goes into Markdown."""
+    text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

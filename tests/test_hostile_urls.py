@@ -103,7 +103,7 @@ def test_checks_catch_raw_payloads():
     ("a\u202eb\u2066c\u2069d\u200f", "a\ufffdb\ufffdc\ufffdd\ufffd"),
     ("&#x202E; <b>x</b>", "\\&\\#x202E; \\<b\\>x\\</b\\>"),
     (":rocket: 12:30", ":\u2060rocket: 12:\u206030"),
-    ("- a\n10. b\n===", "\\- a\n10\\. b\n\\==="),
+    ("- a\n10. b", "- a\n10. b"),  # a content text's own list stays a list (values from outside go through clip)
     ("$x$ *y* `z` ~w~ |t|", "\\$x\\$ \\*y\\* \\`z\\` \\~w\\~ \\|t\\|"),
     ("Llama 3.1 8B", "Llama 3.1 8B"),  # ordinary text is untouched
 ])
@@ -114,3 +114,4 @@ def test_md_neutralises(raw, shown):
 def test_clip():
     assert i18n.clip("x" * 40) == "x" * 40
     assert i18n.clip("x" * 41) == "x" * 39 + "…"
+    assert i18n.clip("a\n- b\r\n\t# c") == "a - b # c"  # one line: no list or heading can start
