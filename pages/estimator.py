@@ -13,7 +13,7 @@ import streamlit as st
 from latency import content, explorer, feel, formats, scenario
 from latency.errors import ContentError
 from latency.i18n import md
-from ui import estimate_view, estimator_charts, feel_player, scenario_inputs, shell, state
+from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state
 
 s = shell.page_strings("estimator")
 lang = shell.current_lang()
@@ -48,13 +48,17 @@ notices = state.restore(PAGE_KEYS, data.specs, data.default,
                         steps={"model_size_b": data.sizes, "distance_km": data.distances})
 
 
-def option(key: str):
-    """format_func for the input `key` (names, never ids)."""
-    return lambda value: scenario_inputs.option_text(s, data, f, lang, key, value)
+@st.cache_data(show_spinner=False, max_entries=8)
+def option_labels(lang: str, signature: tuple) -> dict[str, dict]:
+    """Every input option as the page shows it (names, never ids), formatted once per language."""
+    return scenario_inputs.all_option_texts(s, load(lang, signature), formats.get(lang), lang)
 
+
+labels = option_labels(lang, signature)
 
 st.title(s("title"))
 st.caption(s("intro"))
+plain_words.show(shell.strings("plain_words"), plain_words.ESTIMATOR_TERMS)
 
 
 @st.fragment
@@ -66,10 +70,10 @@ def interactive() -> None:
                                  lambda p: scenario_inputs.claims_text(s, f, p, preset_results(lang, signature)[p.id], data, lang))
     left, right = st.columns([2, 3], gap="large")
     with left:
-        values = scenario_inputs.show(s, data, option)
+        values = scenario_inputs.show(s, data, labels)
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
-        estimate_view.headline(s, f, est, hw_entry, lang)
-        st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=option("use_case"), on_change=state.touched)
+        estimate_view.headline(s, f, est, hw_entry, lang, values)
+        st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get, on_change=state.touched)
         case = data.use_cases[st.session_state["use_case"]]
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)
         estimate_view.model_basis(s, sized, lang, est.calibrated)
@@ -107,9 +111,9 @@ def interactive() -> None:
     with race:
         if race.open:
             choices = (["pair"] if fast and slow else []) + [p.id for p in data.presets]
-            labels = {"pair": s("race_pair", fast=f.seconds(fast or 0), slow=f.seconds(slow or 0))}
-            labels.update({p.id: s("race_vs_preset", label=p.label[lang]) for p in data.presets})
-            choice = st.selectbox(s("race_choice"), choices, key="est_race", format_func=labels.get)
+            race_labels = {"pair": s("race_pair", fast=f.seconds(fast or 0), slow=f.seconds(slow or 0))}
+            race_labels.update({p.id: s("race_vs_preset", label=p.label[lang]) for p in data.presets})
+            choice = st.selectbox(s("race_choice"), choices, key="est_race", format_func=race_labels.get)
             if choice == "pair":
                 sides = [(s("race_fast", ttft=f.seconds(fast)), feel.Pace(fast, est.decode_tokens_per_s)),
                          (s("race_slow", ttft=f.seconds(slow)), feel.Pace(slow, est.decode_tokens_per_s))]

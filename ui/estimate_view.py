@@ -12,7 +12,7 @@ from latency.i18n import Strings, md
 from ui import charts
 
 
-def headline(s: Strings, f, est, hw_entry, lang: str) -> None:
+def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
     """Four numbers (first token, per-user speed, whole answer, memory), ranges explained once."""
     r = est.ranges
     device = hw_entry.label(lang)
@@ -34,7 +34,10 @@ def headline(s: Strings, f, est, hw_entry, lang: str) -> None:
     m4.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off",
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                      capacity=f.gb(hw_entry.hardware.memory_gb)))
-    st.caption(s("range_explained"))
+    st.caption(s("range_explained") + " " + s("tokens_as_text", prompt=f.count(values["prompt_tokens"], "tokens"),
+                                                    prompt_text=f.text_from_tokens(values["prompt_tokens"]),
+                                                    output=f.count(values["output_tokens"], "tokens"),
+                                                    output_text=f.text_from_tokens(values["output_tokens"])))
 
 
 def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> None:

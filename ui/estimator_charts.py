@@ -7,7 +7,9 @@ import numpy as np
 import streamlit as st
 
 from latency import scenario
-from latency.charts import Budget, DeviceRow, PresetRow, Stop, devices_figure, distance_figure, presets_figure, size_figure
+from latency.charts import (
+    Budget, DeviceRow, PresetRow, Stop, devices_figure, distance_figure, presets_figure, size_figure, vertical_marks,
+)
 from latency.i18n import Strings, md
 from ui import charts
 
@@ -27,8 +29,7 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
                       total_range=est.ranges["total_s"], budgets=budgets,
                       bottleneck_text=s(f"bn_{est.bottleneck[stage]}", stage=s(f"stage_{stage}")), names=names, fmt_s=f.seconds)
     changes = scenario.device_changes(sweep["sizes"], sweep["devices"], sweep["fits"])
-    for size_b, _, after in changes:
-        fig.add_vline(x=size_b, line=dict(color="#94a3b8", width=1, dash="dot"))
+    vertical_marks(fig, [size_b for size_b, _, _ in changes])
     charts.show(fig, key="est_chart_size")
     if changes:
         steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "devices")) for size_b, _, after in changes)

@@ -70,20 +70,20 @@ def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text, cl
         st.caption(claims(chosen))
 
 
-def show(s: Strings, data, fmt_option) -> dict[str, Any]:
+def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     """The input widgets; returns the scenario values. Precision, users and GPUs stay in sight;
     the rest folds into "advanced" (its widgets run only while it is open: values live on in the
-    saved scenario and the URL)."""
-    st.select_slider(s("model_size"), options=data.sizes, key="model_size_b", format_func=fmt_option("model_size_b"),
+    saved scenario and the URL). labels: every option's text by input key (`all_option_texts`)."""
+    st.select_slider(s("model_size"), options=data.sizes, key="model_size_b", format_func=labels["model_size_b"].get,
                      help=s("model_size_help"), on_change=state.touched)
-    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=fmt_option("hardware"),
+    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=labels["hardware"].get,
                  help=s("hardware_help"), on_change=state.touched)
-    st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=fmt_option("distance_km"),
+    st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
     with st.container(horizontal=True):
-        st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=fmt_option("precision"),
+        st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
                      help=s("precision_help"), on_change=state.touched)
-        st.selectbox(s("devices"), data.device_choices, key="devices", format_func=fmt_option("devices"),
+        st.selectbox(s("devices"), data.device_choices, key="devices", format_func=labels["devices"].get,
                      help=s("devices_help"), on_change=state.touched)
     st.number_input(s("concurrency"), min_value=1, max_value=scenario.CONCURRENCY_MAX, step=1, key="concurrency",
                     help=s("concurrency_help"), on_change=state.touched)
@@ -91,17 +91,17 @@ def show(s: Strings, data, fmt_option) -> dict[str, Any]:
     with advanced:
         if advanced.open:
             st.segmented_control(s("arch"), list(scenario.ARCHITECTURES), key="arch", required=True,
-                                 format_func=fmt_option("arch"), help=s("arch_help"), on_change=state.touched)
+                                 format_func=labels["arch"].get, help=s("arch_help"), on_change=state.touched)
             with st.container(horizontal=True):
                 st.number_input(s("prompt_tokens"), min_value=1, max_value=scenario.PROMPT_MAX, step=128,
                                 key="prompt_tokens", help=s("prompt_tokens_help"), on_change=state.touched)
                 st.number_input(s("output_tokens"), min_value=1, max_value=scenario.OUTPUT_MAX, step=32,
                                 key="output_tokens", help=s("output_tokens_help"), on_change=state.touched)
-            st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=fmt_option("access"),
+            st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=labels["access"].get,
                          on_change=state.touched)
             st.segmented_control(s("connection"), list(scenario.CONNECTIONS), key="connection", required=True,
-                                 format_func=fmt_option("connection"), help=s("connection_help"), on_change=state.touched)
-            st.selectbox(s("engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=fmt_option("engine"),
+                                 format_func=labels["connection"].get, help=s("connection_help"), on_change=state.touched)
+            st.selectbox(s("engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=labels["engine"].get,
                          help=s("engine_help"), on_change=state.touched)
     return state.values(scenario.KEYS)
 
@@ -136,3 +136,12 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     if key == "concurrency":
         return f.count(value, "users")
     return str(value)
+
+
+def all_option_texts(s: Strings, data, f, lang: str) -> dict[str, dict]:
+    """{input key: {option value: text}} for every input with fixed options."""
+    options = dict(model_size_b=data.sizes, distance_km=data.distances, hardware=data.hw_order,
+                   precision=tuple(data.catalog.precisions), devices=data.device_choices, arch=scenario.ARCHITECTURES,
+                   access=scenario.ACCESS_NETWORKS, connection=scenario.CONNECTIONS, engine=scenario.ENGINE_CHOICES,
+                   use_case=tuple(data.use_cases))
+    return {key: {v: option_text(s, data, f, lang, key, v) for v in values} for key, values in options.items()}
