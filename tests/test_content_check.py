@@ -146,3 +146,23 @@ def test_app_names_a_missing_shared_key_on_every_page(drop_key):
     text = " ".join(e.value for e in at.error).replace("\\", "")  # the message escapes Markdown
     assert "content/ui/common.yaml" in text and "lang_label" in text and "every page" in text
     assert at.title  # the page itself is shown
+
+
+@pytest.mark.parametrize("file,lang,expected", [
+    ("content/ui/common.yaml", "en", "every page"),
+    ("content/ui/estimator.yaml", "en", "Latency estimator"),
+    ("content/terms/inference-latency.en.yaml", "en", "(in English)"),
+    ("content/terms/inference-latency.ko.yaml", "ko", "(한국어)"),
+    ("content/places.yaml", "ko", "지연 시간 계산기"),
+])
+def test_error_names_the_pages_it_affects(file, lang, expected):
+    """A broken file's message lists the pages that read it (latency.errors.READERS), in the reader's
+    language; a per-language term file names its language: it does not claim the others still work."""
+    from ui import shell
+
+    err = ContentError(content_check.PROJECT_DIR / file, "x", "y")
+    text = shell._affected(err, i18n.strings("common", lang))
+    assert expected in text
+    if "terms" in file:  # the entry feeds every page of its language
+        titles = i18n.strings("common", lang)
+        assert all(titles(p.nav_key) in text for p in shell.PAGES)
