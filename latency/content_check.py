@@ -260,7 +260,7 @@ def check_ui(root: Path = PROJECT_DIR, ui_dir: Path = UI_DIR) -> list[ContentErr
             where = f"{lk.file}:{lk.line}"
             if lk.pattern is not None:
                 if not any(lk.pattern.fullmatch(k) for a in candidates for k in tables[a]):
-                    errors.append(ContentError(ui_file(candidates[0]), lk.shown,
+                    errors.append(ContentError(" or ".join(ui_file(a) for a in candidates), lk.shown,
                                                f"missing key: no key matches {lk.shown} (asked for at {where})"))
                 continue
             for key in lk.keys or []:
