@@ -1,5 +1,6 @@
 """Every cache has a bound (issue 15, item 6): `st.cache_data` / `st.cache_resource` with
-`max_entries`, `functools.lru_cache` with a `maxsize` that is not None, no `functools.cache`.
+`max_entries`, `functools.lru_cache` with a `maxsize` that is not None, no `functools.cache`
+(a cached function without arguments holds one entry and needs no bound).
 A static scan of the app's code, so a new unbounded cache fails here the moment it is added.
 """
 
@@ -22,6 +23,8 @@ def unbounded_caches() -> set[str]:
         for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
+            if not (fn.args.args or fn.args.kwonlyargs or fn.args.vararg or fn.args.kwarg):
+                continue  # no arguments: one entry at most (e.g. a process-wide lock), bounded by nature
             for dec in fn.decorator_list:
                 call = dec if isinstance(dec, ast.Call) else None
                 name = ast.unparse(call.func if call else dec)
@@ -45,7 +48,7 @@ def test_every_cache_has_a_bound():
 def test_the_scan_finds_an_unbounded_cache(tmp_path, monkeypatch):
     bad = PROJECT_DIR / "latency" / "_unbounded_probe.py"
     monkeypatch.setattr("tests.test_cache_bounds.code_files", lambda: [bad])
-    source = "import functools\nimport streamlit as st\n@st.cache_data\ndef a(): pass\n@functools.lru_cache(maxsize=None)\ndef b(): pass\n@functools.cache\ndef c(): pass\n@functools.lru_cache(maxsize=8)\ndef d(): pass\n"
+    source = "import functools\nimport streamlit as st\n@st.cache_data\ndef a(x): pass\n@functools.lru_cache(maxsize=None)\ndef b(x): pass\n@functools.cache\ndef c(x): pass\n@functools.lru_cache(maxsize=8)\ndef d(x): pass\n@st.cache_resource\ndef e(): pass\n"
     bad.write_text(source, encoding="utf-8")
     try:
         assert unbounded_caches() == {f"latency/_unbounded_probe.py:{n}" for n in "abc"}
