@@ -30,6 +30,7 @@ BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 LINK = re.compile(r"(?<!\\)\]\(")                   # `](` that Markdown would read as a link
 AUTOLINK = re.compile(r"(?i)https?://|www\.|@[-\w]+\.|:[\w/]+:")   # what remark-gfm / Streamlit link or iconify
 URL_KEYS = ("lang", "term", *scenario.KEYS)
+READS_URL = {"learn", "estimator", "tradeoffs"}  # pages that read keys besides lang and name bad values
 
 
 def rendered_strings(at) -> list[str]:
@@ -82,7 +83,8 @@ def test_payload_at_every_key_is_shown_as_text(page, name):
     at = run_page(page, lang=lang, query={k: payload for k in URL_KEYS if k != "lang"})
     assert not at.exception, [e.value for e in at.exception]
     texts = rendered_strings(at)
-    assert any(MARK in t.lower() for t in texts) or page in ("how-it-works",), "the payload is named somewhere"
+    if page in READS_URL:  # its own URL notices (the language notice shows on the first run only)
+        assert any(MARK in t.lower() for t in texts), "the payload is named somewhere"
     assert problems(texts) == []
 
 
