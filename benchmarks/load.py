@@ -395,6 +395,9 @@ async def soak(port: int, pid: int, reruns: int, opened: int, settle_runs: int) 
     async def changes(session: Session, n: int, into: list[float]) -> None:
         for _ in range(n):
             box = session.hardware_box()
+            if box is None:
+                stats.errors.append(f"{session.name}: no hardware select box on the page")
+                return
             option = rng.choice(box.options)
             into.append(await session.run(box, option))
             record(stats, session, session.check(session.hardware_of(option)))
