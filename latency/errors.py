@@ -14,19 +14,24 @@ import yaml
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 
-# Which pages read which content file (url paths of ui.shell.PAGES; "*" = every page), so an error
+# Which pages read which content file (url paths of ui.shell.PAGES, "" = the glossary start page;
+# "*" = every page), so an error
 # message can say truthfully what it takes down. Keys are project-relative globs; first match wins.
 # Kept by hand next to the loaders: see docs/architecture.md for who loads what.
 READERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("content/ui/common.yaml", ("*",)),
+    ("content/ui/glossary.yaml", ("",)),
     ("content/ui/learn.yaml", ("learn",)),
+    ("content/ui/plain_words.yaml", ("estimator",)),
+    ("content/ui/scenario.yaml", ("estimator", "tradeoffs")),
+    ("content/ui/units.yaml", ("learn", "estimator", "tradeoffs", "measure", "logs")),
     ("content/ui/how.yaml", ("how-it-works",)),
     ("content/ui/estimator.yaml", ("estimator",)),
     ("content/ui/tradeoffs.yaml", ("tradeoffs",)),
     ("content/ui/measure.yaml", ("measure",)),
     ("content/ui/logs.yaml", ("logs",)),
     # the entry's use-case budgets and comparison classes feed the explorer and the how page
-    ("content/terms/*", ("learn", "how-it-works", "estimator", "tradeoffs")),
+    ("content/terms/*", ("", "learn", "how-it-works", "estimator", "tradeoffs")),
     ("content/hardware.yaml", ("how-it-works", "estimator", "tradeoffs", "logs")),
     ("content/models.yaml", ("how-it-works", "estimator", "tradeoffs", "logs")),
     ("content/precisions.yaml", ("how-it-works", "estimator", "tradeoffs", "logs")),
