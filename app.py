@@ -42,7 +42,7 @@ st.query_params["lang"] = lang
 if common is None:
     shell.show_content_error(common_error)
 elif "app_bad_lang" in st.session_state:
-    st.warning(common("bad_lang_notice", value=i18n.md(st.session_state.pop("app_bad_lang")[:40])))
+    st.warning(common("bad_lang_notice", value=i18n.md(i18n.clip(st.session_state.pop("app_bad_lang")))))
 
 pages: dict[str, list] = {}
 for spec in shell.PAGES:

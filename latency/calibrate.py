@@ -663,6 +663,8 @@ def fit_all(cal_dir: Path | None = None) -> tuple[dict, str, dict]:
     cal_dir = cal_dir or calibration_dir()
     key = (str(cal_dir), tuple(sorted(file_hashes(cal_dir).items())))
     if key not in _FIT_CACHE:
+        while len(_FIT_CACHE) >= 4:  # bounded like every cache (issue 15): oldest fit out first
+            _FIT_CACHE.pop(next(iter(_FIT_CACHE)))
         _FIT_CACHE[key] = _fit_all(cal_dir)
     return _FIT_CACHE[key]
 

@@ -429,3 +429,33 @@ def vertical_marks(fig: go.Figure, xs: Sequence[float], *, color: str = "#94a3b8
     fig.add_trace(go.Scatter(x=lx, y=ly, mode="lines", line=dict(color=color, width=1, dash="dot"),
                              hoverinfo="skip", showlegend=False))
     return fig
+
+
+def context_figure(
+    context_tokens: Sequence[float],
+    tokens_per_s: Sequence[float],
+    *,
+    current_context: float,
+    current_tps: float,
+    names: Mapping[str, str],
+    fmt_tps: Callable[[float], str],
+    height: int = 360,
+) -> go.Figure:
+    """Per-user token speed against the conversation already in the KV cache: every decode step
+    reads all of it, so speed falls as the conversation grows. names: x_title, y_title, speed, current."""
+    x = np.asarray(context_tokens, dtype=float)
+    y = np.asarray(tokens_per_s, dtype=float)
+    traces = [
+        dict(type="scatter", x=_arr(x), y=_arr(y), mode="lines", name=names["speed"],
+             line=dict(color=STAGE_COLORS["decode"], width=3), customdata=[fmt_tps(v) for v in y],
+             hovertemplate=f"%{{x:,.0f}} · {names['speed']} %{{customdata}}<extra></extra>"),
+        dict(type="scatter", x=[current_context], y=[current_tps], mode="markers", name=names["current"],
+             marker=dict(color=HIGHLIGHT, size=13, line=dict(color="white", width=2)),
+             hovertemplate=f"%{{x:,.0f}} · {fmt_tps(current_tps)}<extra></extra>"),
+    ]
+    top = max(list(y) + [current_tps]) * 1.15
+    return _figure(traces, dict(
+        height=height,
+        xaxis=dict(title=dict(text=names["x_title"]), range=[-0.02 * float(x.max()), float(x.max()) * 1.03]),
+        yaxis=dict(title=dict(text=names["y_title"]), range=[0, top]),
+    ))

@@ -970,6 +970,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     directory = Path(args[1]) if len(args) == 2 else None
     errors = check(directory)
+    if directory is None:  # the code's UI keys and placeholders against content/ui (latency/content_check.py)
+        from latency.content_check import check_ui
+
+        errors += check_ui()
     if directory is None:  # the whole content folder: the lesson and its quiz too
         from latency import lesson, quiz
 
@@ -980,7 +984,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(errors)} problem{'s' if len(errors) > 1 else ''} found.", file=sys.stderr)
         return 1
     n = len(list((directory or TERMS_DIR).glob("*.yaml")))
-    print(f"OK: {n} term file{'s' if n != 1 else ''} in {directory or TERMS_DIR}, no problems.")
+    ui = "" if directory else ", and the code's UI keys and placeholders in content/ui"
+    print(f"OK: {n} term file{'s' if n != 1 else ''} in {directory or TERMS_DIR}{ui}, no problems.")
     if directory is None:
         print(f"OK: the lesson and {len(quiz.question_files())} quiz questions, every answer computed and clear.")
     return 0

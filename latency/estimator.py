@@ -270,14 +270,18 @@ class Model:
 # --------------------------------------------------------------------------------------------
 
 _PARAMS_CACHE: dict[str, Any] = {}
+_PARAMS_CACHE_MAX = 4  # one file in the app; a few more in tests. Bounded like every cache (issue 15).
 
 
 def load_params(path: Path | None = None) -> dict:
-    """The fitted parameters (latency/fitted_params.json), cached."""
+    """The fitted parameters (latency/fitted_params.json), cached (at most 4 files)."""
     key = str(path or PARAMS_PATH)
     if key not in _PARAMS_CACHE:
         with open(key, encoding="utf-8") as f:
-            _PARAMS_CACHE[key] = json.load(f)
+            params = json.load(f)
+        while len(_PARAMS_CACHE) >= _PARAMS_CACHE_MAX:
+            _PARAMS_CACHE.pop(next(iter(_PARAMS_CACHE)))
+        _PARAMS_CACHE[key] = params
     return _PARAMS_CACHE[key]
 
 

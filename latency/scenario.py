@@ -281,6 +281,20 @@ def distance_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedMode
     return dict(distances=d, ttft=out["ttft_s"], network=out["network"])
 
 
+CONTEXT_SWEEP_TOKENS = (0, 1024, 2048, 4096, 8192, 16384, 24576, 32768, 49152, 65536, 81920, 98304, 114688, 131072)
+"""Conversation lengths on the conversation chart: 0 to the 128k-token context window."""
+
+
+def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel) -> dict[str, Any]:
+    """Per-user token speed and time to first token as the conversation already in the KV cache grows."""
+    ctx = np.asarray(CONTEXT_SWEEP_TOKENS, dtype=float)
+    entry = catalog.hardware[values["hardware"]]
+    kw = _common_kwargs(entry.kind, values)
+    kw.pop("context_tokens")
+    out = estimate_sweep(sized.model, entry.hardware, distance_km=float(values["distance_km"]), context_tokens=ctx, **kw)
+    return dict(context=ctx, tps=out["decode_tokens_per_s"], ttft=out["ttft_s"], fits=out["fits"] > 0.5)
+
+
 def device_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel):
     """[(HardwareEntry, Estimate)] for the current model on every catalog device."""
     out = []

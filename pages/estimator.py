@@ -44,9 +44,14 @@ except ContentError as err:
     st.stop()
 
 # --- the scenario: URL values the app did not write win, else the saved copy, else the default ----
-PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope", "context_tokens"))
-notices = state.restore(PAGE_KEYS, data.specs, data.default,
-                        steps={"model_size_b": data.sizes, "distance_km": data.distances})
+PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope"))
+state.restore(PAGE_KEYS, data.specs, data.default, steps={"model_size_b": data.sizes, "distance_km": data.distances},
+              known=(state.VIEW,))
+view = state.requested_view(estimator_charts.TABS + ("timeline", "feel"))  # a glossary link may ask for one
+if view in estimator_charts.TABS:
+    st.session_state["est_tab"] = s(f"tab_{view}")
+elif view == "feel":
+    st.session_state["est_race_open"] = True
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -93,6 +98,9 @@ def interactive() -> None:
         with tabs["distance"]:
             if tabs["distance"].open:
                 estimator_charts.distance_tab(s, f, data, values, sized, est, lang)
+        with tabs["context"]:
+            if tabs["context"].open:
+                estimator_charts.context_tab(s, f, data, values, sized, est)
         with tabs["presets_compare"]:
             if tabs["presets_compare"].open:
                 estimator_charts.presets_tab(s, f, data, preset_results(lang, signature), lang)
@@ -127,7 +135,7 @@ def interactive() -> None:
                 sides = [(s("race_current"), pace), (p.label[lang], feel.Pace(o.ttft_s, o.decode_tokens_per_s))]
             if st.button(s("race_button"), key="est_race_go"):
                 feel_player.race(s, f, tokens, sides, sleep=time.sleep, clock=time.monotonic)
-    state.mirror(PAGE_KEYS)
+    state.mirror(PAGE_KEYS, known=(state.VIEW,))
 
 
 interactive()

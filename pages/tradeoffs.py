@@ -52,15 +52,18 @@ except ContentError as err:
 default = scenario.defaults(stops, cases)
 specs = scenario.specs(catalog, default, list(cases))
 steps = dict(model_size_b=sizing.size_steps(catalog), distance_km=places.distance_steps(stops))
-notices = state.restore(inputs.KEYS, specs, default, steps)
+state.restore(inputs.KEYS, specs, default, steps, known=(state.VIEW,))
+view = state.requested_view(T.TABS)  # a glossary link may ask for a tab
+if view:
+    st.session_state["tr_tab"] = s(f"tab_{view}")
 fmt = inputs.Formats(s, shell.strings("scenario"), catalog, stops, cases, lang)
 
 # 2. inputs
 st.title(s("title"))
 st.caption(s("intro"))
-inputs.show_notices(fmt, notices, specs)
+inputs.show_notices(fmt, st.session_state.get(state.NOTICES, []), specs)
 values = inputs.show(fmt, steps)
-state.mirror(inputs.KEYS, known=inputs.OTHER_KEYS)
+state.mirror(inputs.KEYS, known=inputs.OTHER_KEYS + (state.VIEW,))
 prices = tuple(sorted(inputs.prices(fmt).items()))
 
 # 3. compute: the headline always, each tab only when open

@@ -8,12 +8,13 @@ import streamlit as st
 
 from latency import scenario
 from latency.charts import (
-    Budget, DeviceRow, PresetRow, Stop, devices_figure, distance_figure, presets_figure, size_figure, vertical_marks,
+    Budget, DeviceRow, PresetRow, Stop, context_figure, devices_figure, distance_figure, presets_figure, size_figure,
+    vertical_marks,
 )
 from latency.i18n import Strings, md
 from ui import charts
 
-TABS = ("size", "devices", "distance", "presets_compare")
+TABS = ("size", "devices", "distance", "context", "presets_compare")
 
 
 def size_tab(s: Strings, f, data, values: dict, est) -> None:
@@ -57,6 +58,18 @@ def distance_tab(s: Strings, f, data, values: dict, sized, est, lang: str) -> No
                           current_ttft=est.ttft_s, names=names, fmt_s=f.seconds)
     charts.show(fig, key="est_chart_distance")
     st.caption(s("distance_caption"))
+
+
+def context_tab(s: Strings, f, data, values: dict, sized, est) -> None:
+    """How per-user speed falls as the conversation already in the KV cache grows."""
+    st.markdown(f"**{s('context_heading')}**")
+    sweep = scenario.context_sweep(data.catalog, values, sized)
+    names = dict(x_title=s("context_x"), y_title=s("context_y"), speed=s("series_speed"), current=s("series_current"))
+    fig = context_figure(sweep["context"], sweep["tps"], current_context=float(values["context_tokens"]),
+                         current_tps=est.decode_tokens_per_s, names=names, fmt_tps=f.tps_per_user)
+    charts.show(fig, key="est_chart_context")
+    st.caption(s("context_caption", short=f.tps_per_user(sweep["tps"][0]), long=f.tps_per_user(sweep["tps"][-1]),
+                 tokens=f.count(sweep["context"][-1], "tokens")))
 
 
 def presets_tab(s: Strings, f, data, results: dict, lang: str) -> None:

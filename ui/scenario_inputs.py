@@ -86,6 +86,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                  help=s("devices_help"), on_change=state.touched)
     st.number_input(s("concurrency"), min_value=1, max_value=scenario.CONCURRENCY_MAX, step=1, key="concurrency",
                     help=s("concurrency_help"), on_change=state.touched)
+    st.number_input(s("context_tokens"), min_value=0, max_value=scenario.CONTEXT_MAX, step=1024, key="context_tokens",
+                    help=s("context_tokens_help"), on_change=state.touched)
     advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
     with advanced:
         if advanced.open:
@@ -134,6 +136,8 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return f.count(value, "tokens")
     if key == "concurrency":
         return f.count(value, "users")
+    if key == "view" and f"tab_{value}" in s.table:
+        return s(f"tab_{value}")
     return str(value)
 
 

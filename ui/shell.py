@@ -7,12 +7,12 @@ its strings file is broken.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
 from latency import i18n
-from latency.errors import ContentError
+from latency.errors import ContentError, affected_pages, file_lang
 
 
 @dataclass(frozen=True)
@@ -78,20 +78,50 @@ def _mtime_ns(area: str) -> int:
 
 
 def strings(area: str, lang: str | None = None) -> i18n.Strings:
-    """UI strings of `area` in the current language; raises ContentError if the file is broken."""
+    """UI strings of `area` in the current language; raises ContentError if the file is broken.
+
+    A key missing from the file (or a placeholder the code does not fill) does not stop the page:
+    the message is shown where the text would be, once per key and run, and a stand-in takes the
+    text's place (i18n.Strings.fallback); `python -m latency.content check` finds these before a
+    user does."""
     lang = lang or current_lang()
     table = _load_area(area, _mtime_ns(area))
-    return i18n.Strings(area=area, lang=lang, table={k: v[lang] for k, v in table.items()})
+    shown: set[str] = set()
+    return i18n.Strings(area=area, lang=lang, table={k: v[lang] for k, v in table.items()},
+                        on_error=lambda err: _show_once(err, shown))
+
+
+def _show_once(err: ContentError, shown: set[str]) -> None:
+    if err.path not in shown:
+        shown.add(err.path)
+        show_content_error(err)
+
+
+def _affected(err: ContentError, s: i18n.Strings) -> str:
+    """Which pages the broken file takes down, by their titles in the reader's language."""
+    pages = affected_pages(err.file)
+    lang = file_lang(err.file)
+    if "*" in pages:
+        text = s("content_error_all_pages")
+    elif pages:
+        titles = {p.url_path: s(p.nav_key) for p in PAGES}
+        text = ", ".join(titles[p] for p in pages if p in titles)
+    else:
+        text = s("content_error_this_page")
+    return s("content_error_in_lang", pages=text, lang=s(f"lang_name_{lang}")) if lang in i18n.LANGS else text
 
 
 def show_content_error(err: ContentError) -> None:
-    """A named, specific in-app message for a broken content file (never a traceback)."""
+    """A named, specific in-app message for a broken content file (never a traceback): what is
+    broken (the file relative to the project, the place in it, the problem) and which pages it
+    affects."""
     try:
-        s = strings("common")
-        st.error(s("content_error") + "\n\n" + s("content_error_detail", file=i18n.md(err.file), path=i18n.md(err.path),
-                                                 problem=i18n.md(err.problem)))
+        s = replace(strings("common"), on_error=None)  # strict: a key missing here goes to the fallback below
+        st.error(s("content_error", pages=_affected(err, s)) + "\n\n" + s(
+            "content_error_detail", file=i18n.md(err.shown_file), path=i18n.md(err.path), problem=i18n.md(err.problem)))
     except ContentError:
-        st.error(i18n.md(str(err)))  # the shared strings themselves are broken: the technical message alone
+        # the shared strings themselves are broken: the technical message alone
+        st.error(i18n.md(f"{err.shown_file}: {err.path}: {err.problem}"))
 
 
 def page_strings(area: str) -> i18n.Strings:

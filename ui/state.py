@@ -32,6 +32,8 @@ MIRRORED = "scenario_url"       # the URL values this app wrote last, so a chang
 NOTICES = "scenario_notices"    # notices shown until the user changes an input
 PRESET = "est_preset"           # the preset pills: a hand-made change un-selects the preset
 APP_KEYS = ("lang",)            # URL keys app.py reads
+VIEW = "view"                   # which tab or section a link opens (the glossary's tool links)
+VIEW_SEEN = "scenario_view_seen"
 
 
 def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[str, Any],
@@ -117,3 +119,17 @@ def notice_text(sc: Strings, n: Notice, show, specs: Mapping[str, Param] | None 
     used = md(show(n.key, n.used)) if n.used is not None and known else ""
     return sc(f"notice_{n.reason}", name=name, raw=md(n.raw), used=used,
               lo=md(show(n.key, lo)) if lo is not None else "", hi=md(show(n.key, hi)) if hi is not None else "")
+
+
+def requested_view(choices: Sequence[str]) -> str | None:
+    """The tab or section a link asks for with `view=` (the glossary's tool links), once per link:
+    after that the user's own choice of tab stands. An unknown view is named in a notice."""
+    raw = st.query_params.get(VIEW)
+    if raw is None or st.session_state.get(VIEW_SEEN) == raw:
+        return None
+    st.session_state[VIEW_SEEN] = raw
+    if raw in choices:
+        return raw
+    st.session_state[NOTICES] = list(st.session_state.get(NOTICES, [])) + [
+        Notice(key=VIEW, raw=raw[:40], reason="unknown_choice", used=choices[0])]
+    return None

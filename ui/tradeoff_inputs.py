@@ -19,7 +19,7 @@ from latency.places import DistanceStop
 from ui import state
 
 KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
-        "concurrency", "use_case", "budget_s", "measure", "device_scope")
+        "context_tokens", "concurrency", "use_case", "budget_s", "measure", "device_scope")
 """The scenario inputs this page shows (shared with the estimator page by key)."""
 OTHER_KEYS = tuple(k for k in scenario.KEYS if k not in KEYS)
 """Scenario inputs set on other pages: kept in the URL and in the headline's estimate."""
@@ -90,7 +90,7 @@ class Formats:
         shown = {"model_size_b": self.size, "distance_km": self.distance, "budget_s": self.sec, "hardware": self.hw,
                  "precision": self.precision, "arch": lambda a: self.s(f"arch_{a}"),
                  "measure": lambda m: self.s(f"measure_{m}"), "device_scope": lambda d: self.s(f"scope_{d}"),
-                 "use_case": self.case, "concurrency": self.users, "prompt_tokens": self.tokens,
+                 "use_case": self.case, "concurrency": self.users, "view": lambda v: self.s(f"tab_{v}"), "prompt_tokens": self.tokens,
                  "output_tokens": self.tokens, "context_tokens": self.tokens,
                  "devices": lambda d: self.names("devices_auto") if d == scenario.DEVICES_AUTO else self.f.count(d, "devices")}.get(key)
         try:
@@ -142,6 +142,8 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]]) -> dict[str, Any]:
         st.number_input(s("concurrency_label"), min_value=1, max_value=scenario.CONCURRENCY_MAX, step=1,
                         key="concurrency", help=s("concurrency_help", max=f"{scenario.CONCURRENCY_MAX:,}"),
                         on_change=state.touched)
+        st.number_input(fmt.names("input_context_tokens"), min_value=0, max_value=scenario.CONTEXT_MAX, step=1024,
+                        key="context_tokens", help=s("context_help"), on_change=state.touched)
         st.segmented_control(s("scope_label"), list(T.SCOPES), key="device_scope", required=True,
                              format_func=lambda v: s(f"scope_{v}"), on_change=state.touched)
         with st.expander(s("advanced")):
