@@ -518,3 +518,21 @@ def presets_figure(rows: Sequence[PresetRow], *, names: Mapping[str, str], fmt_s
         xaxis=_log_axis(xr, names["x_title"]),
         yaxis=dict(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True),
     ))
+
+
+def vertical_marks(fig: go.Figure, xs: Sequence[float], *, color: str = "#94a3b8") -> go.Figure:
+    """Dotted vertical lines at `xs` across the plot's y range, as one trace (plotly's add_vline
+    costs about 40 ms a line to validate; one trace with gaps costs one). Returns `fig`."""
+    if not xs:
+        return fig
+    y0, y1 = fig.layout.yaxis.range if fig.layout.yaxis.range else (None, None)
+    if fig.layout.yaxis.type == "log" and y0 is not None:
+        y0, y1 = 10 ** y0, 10 ** y1
+    lx: list[float | None] = []
+    ly: list[float | None] = []
+    for x in xs:
+        lx += [x, x, None]
+        ly += [y0, y1, None]
+    fig.add_trace(go.Scatter(x=lx, y=ly, mode="lines", line=dict(color=color, width=1, dash="dot"),
+                             hoverinfo="skip", showlegend=False))
+    return fig

@@ -17,7 +17,6 @@ Sample answers and the characters-per-token figure of each language live in
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -31,10 +30,6 @@ FRAME_S = 1 / 30  # at most ~30 updates per second per stream; the eye cannot te
 LIMIT_S = 20.0
 """Longest a "Feel it" stream runs: long enough to feel a slow model, short enough to sit through."""
 
-# The time source used when a caller passes none. Tests swap in a FakeClock (its `sleep` and
-# itself as the clock) so a page run under AppTest streams instantly.
-SLEEP: Callable[[float], None] = time.sleep
-CLOCK: Callable[[], float] = time.monotonic
 
 
 @dataclass(frozen=True)
@@ -155,19 +150,17 @@ def plan(tokens: Sequence[str], pace: Pace, limit_s: float = LIMIT_S) -> Plan:
 def play(
     plans: Sequence[Plan],
     *,
-    sleep: Callable[[float], None] | None = None,
-    clock: Callable[[], float] | None = None,
+    sleep: Callable[[float], None],
+    clock: Callable[[], float],
     frame_s: float = FRAME_S,
 ) -> Iterator[list[tuple[int, str]]]:
     """Play several plans against one clock: yields frames of ``(plan index, text)`` pieces.
 
     Each frame holds every token that has fallen due since the last one, in due order, so two
     scenarios race in real time (0.2 s against 3 s feels like it). Sleeps until the next due
-    time, never longer, and never less than `frame_s` between frames. Without `sleep`/`clock`
-    the module's SLEEP and CLOCK are used.
+    time, never longer, and never less than `frame_s` between frames. The caller passes the time
+    source (`time.sleep`, `time.monotonic` in the app; a fake clock in tests).
     """
-    sleep = sleep or SLEEP
-    clock = clock or CLOCK
     events = sorted(
         (due, idx, order, tok)
         for idx, p in enumerate(plans)
@@ -195,25 +188,10 @@ def play(
 def stream(
     plan_: Plan,
     *,
-    sleep: Callable[[float], None] | None = None,
-    clock: Callable[[], float] | None = None,
+    sleep: Callable[[float], None],
+    clock: Callable[[], float],
     frame_s: float = FRAME_S,
 ) -> Iterator[str]:
     """One plan as a text generator for ``st.write_stream``: the TTFT pause, then the tokens."""
     for frame in play([plan_], sleep=sleep, clock=clock, frame_s=frame_s):
         yield "".join(tok for _, tok in frame)
-
-
-class FakeClock:
-    """A clock whose `sleep` only moves time forward: for tests and benchmarks."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += max(seconds, 0.0)

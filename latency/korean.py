@@ -174,6 +174,8 @@ _FORMATTERS = {lang: _Formatter(lang) for lang in ("ko", "en")}
 
 def format_text(text: str, lang: str, fmt: Mapping[str, Any]) -> str:
     """`text.format(**fmt)` where a placeholder may carry a particle spec ("{budget:을}")."""
+    if ":" not in text:  # no format spec at all: plain str.format, ~20x faster than a Formatter
+        return text.format_map(fmt)
     return _FORMATTERS.get(lang, _FORMATTERS["en"]).vformat(text, (), fmt)
 
 

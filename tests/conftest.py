@@ -50,6 +50,26 @@ def all_text(at) -> str:
     return "\n".join(parts)
 
 
+@pytest.fixture(autouse=True)
+def _no_legacy_pages_mode(monkeypatch):
+    """Run AppTest the way a live server runs after its first request.
+
+    AppTest resets PagesManager's class flag before every run, so each run starts in Streamlit's
+    legacy pages-folder mode and runs pages/<x>.py alone until app.py's st.navigation ends it; a live
+    server leaves that mode for good after the first st.navigation. The app handles the first case
+    (ui.shell.ensure_entry, covered by the fresh-server browser test in tests/e2e/test_shell.py); here
+    AppTest's reset goes to a subclass so the runs behave like a warm server. Test scaffolding only.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.testing.v1 import app_test
+
+    class WarmPagesManager(PagesManager):
+        pass
+
+    monkeypatch.setattr(app_test, "PagesManager", WarmPagesManager)
+    monkeypatch.setattr(PagesManager, "uses_pages_directory", False)
+
+
 @pytest.fixture(params=list(i18n.LANGS))
 def lang(request) -> str:
     """Every supported language, enumerated from the code's own list."""

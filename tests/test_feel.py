@@ -8,13 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import FakeClock
 from latency import feel
 from latency.errors import ContentError
 
 
 def run_stream(p: feel.Plan, frame_s: float = feel.FRAME_S):
     """Play one plan on a fake clock; returns [(time it appeared, text)]."""
-    clock = feel.FakeClock()
+    clock = FakeClock()
     out = [(clock.now, chunk) for chunk in feel.stream(p, sleep=clock.sleep, clock=clock, frame_s=frame_s)]
     return out, clock
 
@@ -70,7 +71,7 @@ def test_two_scenarios_race_on_one_clock():
     tokens = ["w "] * 20
     fast = feel.plan(tokens, feel.Pace(ttft_s=0.2, tokens_per_s=20))
     slow = feel.plan(tokens, feel.Pace(ttft_s=3.0, tokens_per_s=20))
-    clock = feel.FakeClock()
+    clock = FakeClock()
     seen = {0: [], 1: []}
     for frame in feel.play([fast, slow], sleep=clock.sleep, clock=clock, frame_s=0):
         for idx, tok in frame:
@@ -112,7 +113,7 @@ def test_split_tokens_loses_nothing(text, cpt):
 def test_stream_never_runs_ahead_of_the_estimate(n, ttft, rate, limit):
     pace = feel.Pace(ttft, rate)
     p = feel.plan(["t "] * n, pace, limit_s=limit)
-    clock = feel.FakeClock()
+    clock = FakeClock()
     shown = 0
     for chunk in feel.stream(p, sleep=clock.sleep, clock=clock):
         shown += chunk.count("t")

@@ -1,0 +1,82 @@
+"""The estimate of one scenario: headline numbers, the budget verdict, and the timeline with each
+stage's time and share written out (not only on hover)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from latency import verdict as V
+from latency.charts import timeline_figure
+from latency.estimator import STAGES
+from latency.i18n import Strings, md
+from ui import charts
+
+
+def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
+    """Four numbers (first token, per-user speed, whole answer, memory), ranges explained once."""
+    r = est.ranges
+    device = hw_entry.label(lang)
+    max_devices = int(hw_entry.hardware.resolved("max_devices"))
+    if not est.fits:
+        st.error(s("no_fit_error", device=md(device), memory=f.gb(est.memory_gb), devices=f.count(est.devices_needed or max_devices, "devices"),
+                   capacity=f.gb(max_devices * hw_entry.hardware.memory_gb)))
+    row = st.container(horizontal=True, gap="small", horizontal_alignment="distribute")
+    m1, m2, m3, m4 = (row.container(width=160) for _ in range(4))
+    quiet = dict(delta_color="off", delta_arrow="off")
+    m1.metric(s("metric_ttft"), f.seconds(est.ttft_s), delta=f.range(*r["ttft_s"]), help=s("metric_ttft_help"), **quiet)
+    m2.metric(s("metric_tps"), f.tps(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
+              help=s("metric_tps_help"), **quiet)
+    m3.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
+    if not est.fits:
+        fit_text, color = s("fits_none"), "inverse"
+    else:
+        fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
+    m4.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off",
+              help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
+                     capacity=f.gb(hw_entry.hardware.memory_gb)))
+    st.caption(s("range_explained") + " " + s("tokens_as_text", prompt=f.count(values["prompt_tokens"], "tokens"),
+                                                    prompt_text=f.text_from_tokens(values["prompt_tokens"]),
+                                                    output=f.count(values["output_tokens"], "tokens"),
+                                                    output_text=f.text_from_tokens(values["output_tokens"])))
+
+
+def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> None:
+    """Within, over, or too close to call, against the chosen use case's budget."""
+    key = "ttft_s" if measure == "ttft" else "total_s"
+    value, (lo, hi) = getattr(est, key), est.ranges[key]
+    v = V.verdict(value, lo, hi, budget_s, case.abandon_s if case else None)
+    text = s(f"verdict_{v.kind}", use_case=md(case.label if case else s("use_case_custom")), budget=f.seconds(budget_s),
+             measure=s(f"measure_{measure}"), value=f.seconds(value), ratio=f.ratio(v.ratio), range=f.range(lo, hi))
+    if v.abandon and case is not None and case.abandon_s is not None:
+        text += " " + s("verdict_abandon", abandon=f.seconds(case.abandon_s))
+    {"within": st.success, "over": st.error, "uncertain": st.warning}[v.kind](text)
+
+
+def timeline(s: Strings, f, est) -> None:
+    """The four stages as a bar and as text: each stage's time and share of the whole answer."""
+    st.markdown(f"**{s('timeline_heading')}**")
+    stages = [(k, s(f"stage_{k}"), est.breakdown[k]) for k in STAGES]
+    fig = timeline_figure(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
+    charts.show(fig, key="est_chart_timeline")
+    total = sum(t for _, _, t in stages) or 1.0
+    lines = [s("stage_line", stage=name, time=f.seconds(t), share=f.percent(t / total), what=s(f"stage_{k}_what"))
+             for k, name, t in stages]
+    st.markdown("\n".join(f"- {line}" for line in lines))
+    st.caption(s("timeline_caption"))
+
+
+def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:
+    """Where the model's shape comes from and how sure the estimate is."""
+    if sized.entry is not None:
+        text = s("basis_catalog", name=md(sized.entry.label(lang)))
+        if sized.entry.assumption:
+            text += " " + s("basis_assumption", note=md(sized.entry.note.get(lang, "")))
+    else:
+        text = s("basis_scaled")
+        ref = sized.reference
+        if ref is not None and sized.model.arch == "moe":
+            text += " " + s("basis_moe", name=md(ref.label(lang)), share=f"{100 * ref.model.active_b / ref.model.params_b:.0f}")
+        elif ref is not None and sized.model.arch == "looped":
+            text += " " + s("basis_looped", name=md(ref.label(lang)), loops=ref.model.loops)
+    notes = [text] + ([] if calibrated else [s("uncalibrated")]) + [s("provisional")]
+    st.caption(" ".join(notes))

@@ -1,0 +1,84 @@
+"""The estimator's four chart tabs (model size, devices, distance, presets). Lazy: only the open
+tab's chart is computed and sent, so a slider move redraws two charts, not five."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from latency import scenario
+from latency.charts import (
+    Budget, DeviceRow, PresetRow, Stop, devices_figure, distance_figure, presets_figure, size_figure, vertical_marks,
+)
+from latency.i18n import Strings, md
+from ui import charts
+
+TABS = ("size", "devices", "distance", "presets_compare")
+
+
+def size_tab(s: Strings, f, data, values: dict, est) -> None:
+    """Time against model size; where the automatic GPU count steps up, and why the curve jumps."""
+    st.markdown(f"**{s('size_heading')}**")
+    sweep = scenario.size_sweep(data.catalog, values)
+    budgets = [Budget(f"{u.label} {f.seconds(u.budget_s)}", u.budget_s, u.id == values["use_case"]) for u in data.use_cases.values()]
+    stage = "decode" if est.breakdown["decode"] >= est.breakdown["prefill"] else "prefill"
+    names = dict(x_title=s("size_x"), y_title=s("size_y"), ttft=s("series_ttft"), total=s("series_total"),
+                 current=s("series_current"), no_fit=s("series_no_fit"), size_hover=s("size_hover"))
+    fig = size_figure(sweep["sizes"], sweep["ttft"], sweep["total"], sweep["fits"], current_size=float(values["model_size_b"]),
+                      current_ttft=est.ttft_s, current_total=est.total_s, ttft_range=est.ranges["ttft_s"],
+                      total_range=est.ranges["total_s"], budgets=budgets,
+                      bottleneck_text=s(f"bn_{est.bottleneck[stage]}", stage=s(f"stage_{stage}")), names=names, fmt_s=f.seconds)
+    changes = scenario.device_changes(sweep["sizes"], sweep["devices"], sweep["fits"])
+    vertical_marks(fig, [size_b for size_b, _, _ in changes])
+    charts.show(fig, key="est_chart_size")
+    if changes:
+        steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "devices")) for size_b, _, after in changes)
+        st.caption(s("device_steps_caption", steps=steps))
+    with st.expander(s("how_to_read")):
+        st.caption(s("kitchen"))
+
+
+def devices_tab(s: Strings, f, data, values: dict, sized, lang: str) -> None:
+    st.markdown(f"**{s('devices_heading')}**")
+    rows = [DeviceRow(entry.label(lang), e.ttft_s, e.total_s, e.fits, entry.id == values["hardware"])
+            for entry, e in scenario.device_sweep(data.catalog, values, sized)]
+    names = dict(x_title=s("size_y"), total=s("series_total"), ttft=s("series_ttft"), no_fit=s("series_no_fit"))
+    charts.show(devices_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_devices")
+    st.caption(s("devices_caption"))
+
+
+def distance_tab(s: Strings, f, data, values: dict, sized, est, lang: str) -> None:
+    st.markdown(f"**{s('distance_heading')}**")
+    sweep = scenario.distance_sweep(data.catalog, values, sized)
+    marks = [Stop(stop.short[lang], stop.km, float(np.interp(stop.km, sweep["distances"], sweep["ttft"]))) for stop in data.stops]
+    names = dict(x_title=s("distance_x"), y_title=s("seconds_axis"), ttft=s("series_ttft"), network=s("series_network"),
+                 current=s("series_current"), places=s("series_places"))
+    fig = distance_figure(sweep["distances"], sweep["ttft"], sweep["network"], stops=marks, current_km=float(values["distance_km"]),
+                          current_ttft=est.ttft_s, names=names, fmt_s=f.seconds)
+    charts.show(fig, key="est_chart_distance")
+    st.caption(s("distance_caption"))
+
+
+def presets_tab(s: Strings, f, data, results: dict, lang: str) -> None:
+    """Each preset's estimate against what the entry states for it (fixed: it does not follow the sliders)."""
+    st.markdown(f"**{s('presets_compare_heading')}**")
+    rows, notes = [], []
+    for p in data.presets:
+        ttft, ttft_r, total, total_r = results[p.id]
+        kind, ref = p.source
+        if kind == "comparison":
+            rng = data.classes[ref].latency_s
+            rows.append(PresetRow(s("preset_row", label=p.label[lang], measure=s("measure_ttft")), ttft, *ttft_r, rng.min, rng.max, "diamond"))
+            rows.append(PresetRow(s("preset_row", label=p.label[lang], measure=s("measure_total")), total, *total_r, rng.min, rng.max))
+            continue
+        ex = data.examples[ref]
+        measure = ex.measure or "total"
+        value, r = (ttft, ttft_r) if measure == "ttft" else (total, total_r)
+        stated = (0.0, ex.budget_s) if ex.budget_s is not None else (None, None)
+        rows.append(PresetRow(s("preset_row", label=p.label[lang], measure=s(f"measure_{measure}")), value, *r, *stated,
+                              "diamond" if measure == "ttft" else "circle"))
+        if ex.budget_s is None:
+            notes.append(s("preset_no_figure", label=md(p.label[lang])))
+    names = dict(x_title=s("size_y"), estimate=s("estimate_label"), stated=s("stated_range"))
+    charts.show(presets_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_presets")
+    st.caption(" ".join([s("presets_compare_caption"), s("presets_fixed")] + notes))

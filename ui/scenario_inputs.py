@@ -1,0 +1,147 @@
+"""The scenario inputs of the explorer pages: presets, then the widgets, as one dict of values.
+
+Widget keys are the scenario's URL keys (latency.scenario.KEYS); ui/state.py keeps them across
+pages and in the URL. Every label and help text comes from content/ui/estimator.yaml and
+content/ui/scenario.yaml.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import streamlit as st
+
+from latency import scenario
+from latency.i18n import Strings, md
+from latency.network import ACCESS_RTT_MS
+from ui import state
+
+
+def apply_preset(presets: Sequence, key: str) -> None:
+    """Callback of the preset pills: set every input the chosen preset names."""
+    preset = next((p for p in presets if p.id == st.session_state.get(key)), None)
+    if preset is not None:
+        st.session_state["est_before_preset"] = state.values(scenario.KEYS)
+        state.set_values(preset.values)
+        st.session_state[key] = preset.id
+
+
+def preset_changes(preset, before: dict[str, Any], label, value_text) -> str:
+    """One line naming every input a preset set to a value other than what it was."""
+    changed = [f"{label(k)} {value_text(k, v)}" for k, v in preset.values.items()
+               if k in before and before[k] != v and k in scenario.KEYS]
+    return " · ".join(changed)
+
+
+def claims_text(s: Strings, f, preset, result: tuple, data, lang: str) -> str:
+    """How the preset's estimate compares with what the entry states for it, one clause per measure."""
+    ttft, _, total, _ = result
+    kind, ref = preset.source
+    label = md(preset.label[lang])
+    if kind == "comparison":
+        rng = data.classes[ref].latency_s
+        checks = [("ttft", ttft, rng.min, rng.max), ("total", total, rng.min, rng.max)]
+    else:
+        ex = data.examples[ref]
+        if ex.budget_s is None:
+            return s("preset_no_figure", label=label)
+        measure = ex.measure or "total"
+        checks = [(measure, ttft if measure == "ttft" else total, 0.0, ex.budget_s)]
+    out = []
+    for measure, value, lo, hi in checks:
+        stated = s("within_s", v=f.seconds(hi)) if lo == 0 else s("span_s", lo=f.seconds(lo), hi=f.seconds(hi))
+        key = "preset_holds" if lo <= value <= hi else "preset_fails"
+        out.append(s(key, claim=s(f"claim_{measure}", value=f.seconds(value)), stated=stated))
+    return s("preset_claims", label=label, claims=" · ".join(out))
+
+
+def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text, claims) -> None:
+    """The preset pills and, after a click, what the preset changed and what the entry claims for it."""
+    labels = {p.id: p.label[lang] for p in presets}
+    st.pills(s("presets_heading"), list(labels), format_func=labels.get, key="est_preset",
+             on_change=apply_preset, args=(presets, "est_preset"), help=s("presets_help"))
+    chosen = next((p for p in presets if p.id == st.session_state.get("est_preset")), None)
+    if chosen is not None:
+        st.caption(s("preset_applied", label=md(chosen.label[lang]), note=md(chosen.note[lang])))
+        before = st.session_state.get("est_before_preset") or {}
+        changes = preset_changes(chosen, before, label, value_text)
+        if changes:
+            st.caption(s("preset_changed", changes=md(changes)))
+        st.caption(claims(chosen))
+
+
+def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
+    """The input widgets; returns the scenario values. Precision, users and GPUs stay in sight;
+    the rest folds into "advanced" (its widgets run only while it is open: values live on in the
+    saved scenario and the URL). labels: every option's text by input key (`all_option_texts`)."""
+    st.select_slider(s("model_size"), options=data.sizes, key="model_size_b", format_func=labels["model_size_b"].get,
+                     help=s("model_size_help"), on_change=state.touched)
+    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=labels["hardware"].get,
+                 help=s("hardware_help"), on_change=state.touched)
+    st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
+                     help=s("distance_help"), on_change=state.touched)
+    with st.container(horizontal=True):
+        st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
+                     help=s("precision_help"), on_change=state.touched)
+        st.selectbox(s("devices"), data.device_choices, key="devices", format_func=labels["devices"].get,
+                     help=s("devices_help"), on_change=state.touched)
+    st.number_input(s("concurrency"), min_value=1, max_value=scenario.CONCURRENCY_MAX, step=1, key="concurrency",
+                    help=s("concurrency_help"), on_change=state.touched)
+    advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
+    with advanced:
+        if advanced.open:
+            st.segmented_control(s("arch"), list(scenario.ARCHITECTURES), key="arch", required=True,
+                                 format_func=labels["arch"].get, help=s("arch_help"), on_change=state.touched)
+            with st.container(horizontal=True):
+                st.number_input(s("prompt_tokens"), min_value=1, max_value=scenario.PROMPT_MAX, step=128,
+                                key="prompt_tokens", help=s("prompt_tokens_help"), on_change=state.touched)
+                st.number_input(s("output_tokens"), min_value=1, max_value=scenario.OUTPUT_MAX, step=32,
+                                key="output_tokens", help=s("output_tokens_help"), on_change=state.touched)
+            st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=labels["access"].get,
+                         on_change=state.touched)
+            st.segmented_control(s("connection"), list(scenario.CONNECTIONS), key="connection", required=True,
+                                 format_func=labels["connection"].get, help=s("connection_help"), on_change=state.touched)
+            st.selectbox(s("engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=labels["engine"].get,
+                         help=s("engine_help"), on_change=state.touched)
+    return state.values(scenario.KEYS)
+
+
+def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
+    """How an input's value reads on screen (options, notices, preset lines): names, never ids."""
+    if key == "model_size_b":
+        return f.size_b(value)
+    if key == "distance_km":
+        stop = data.stop_at.get(value)
+        return s("distance_stop", label=stop.label[lang], km=f.km(value)) if stop else f.km(value)
+    if key == "hardware":
+        return data.catalog.hardware[value].label(lang) if value in data.catalog.hardware else str(value)
+    if key == "precision":
+        p = data.catalog.precisions.get(value)
+        return s("precision_option", label=p.label(lang), bytes=f"{p.bytes_per_param:g}") if p else str(value)
+    if key == "devices":
+        return s("devices_auto") if value == scenario.DEVICES_AUTO else f.count(value, "devices")
+    if key == "access":
+        return s("access_option", name=s(f"access_{value}"), ms=f"{ACCESS_RTT_MS[value]:g}")
+    if key in ("arch", "connection", "engine"):
+        return s(f"{key}_{value}")
+    if key == "use_case":
+        u = data.use_cases.get(value)
+        return s("use_case_option", label=u.label, measure=s(f"measure_{u.measure}"), budget=f.seconds(u.budget_s)) if u else str(value)
+    if key == "budget_s":
+        return f.seconds(value)
+    if key in ("measure",):
+        return s(f"measure_{value}")
+    if key in ("prompt_tokens", "output_tokens", "context_tokens"):
+        return f.count(value, "tokens")
+    if key == "concurrency":
+        return f.count(value, "users")
+    return str(value)
+
+
+def all_option_texts(s: Strings, data, f, lang: str) -> dict[str, dict]:
+    """{input key: {option value: text}} for every input with fixed options."""
+    options = dict(model_size_b=data.sizes, distance_km=data.distances, hardware=data.hw_order,
+                   precision=tuple(data.catalog.precisions), devices=data.device_choices, arch=scenario.ARCHITECTURES,
+                   access=scenario.ACCESS_NETWORKS, connection=scenario.CONNECTIONS, engine=scenario.ENGINE_CHOICES,
+                   use_case=tuple(data.use_cases))
+    return {key: {v: option_text(s, data, f, lang, key, v) for v in values} for key, values in options.items()}

@@ -1,0 +1,119 @@
+"""The one scenario state: URL, widgets and cross-page memory for the scenario inputs.
+
+Every page that shows scenario inputs calls, in this order:
+
+1. ``notices = state.restore(keys, specs, default, steps)`` at its top, before any widget: puts
+   the scenario into the widget keys (URL values the app did not write itself win, else the
+   saved copy, else the default) and returns a `Notice` for every URL value it did not take as
+   given (bad, empty, repeated, unknown or snapped to a slider step).
+2. widgets with ``key=<URL key>`` and ``on_change=state.touched``.
+3. ``state.mirror(keys, known)`` after them: saves the values (the one saved copy all pages share)
+   and writes them into the URL, dropping keys nothing reads.
+
+Why copy the values into the widget keys on every run: Streamlit forgets a widget's value when a
+page without that widget runs, and a widget that appears on another page with other options treats
+a leftover value as stale (docs.streamlit.io, "Widget behavior": "Widgets do not persist when their
+keys are not rendered"; re-assigning the key through st.session_state keeps it). One plain key
+(SAVED) holds the scenario between pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+import streamlit as st
+
+from latency.i18n import Strings, md
+from latency.scenario import KEYS, Notice, Param, parse_query, to_query, url_value
+from latency.sizing import snap
+
+SAVED = "scenario"              # the scenario every page shares (values by URL key)
+MIRRORED = "scenario_url"       # the URL values this app wrote last, so a changed URL can be told apart
+NOTICES = "scenario_notices"    # notices shown until the user changes an input
+PRESET = "est_preset"           # the preset pills: a hand-made change un-selects the preset
+APP_KEYS = ("lang",)            # URL keys app.py reads
+
+
+def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[str, Any],
+            steps: Mapping[str, Sequence[float]] | None = None, known: Iterable[str] = ()) -> list[Notice]:
+    """Put the scenario into the widget keys of this page; return notices for URL values not taken.
+
+    steps: slider steps for numeric keys shown on a select_slider (a URL value between steps is
+    snapped to the nearest, in log distance, and named). known: other URL keys this page reads.
+    """
+    saved = dict(default) | dict(st.session_state.get(SAVED) or {})
+    mirrored = st.session_state.get(MIRRORED) or {}
+    fresh = {}
+    for key in st.query_params:
+        raw = st.query_params.get_all(key)
+        if key in APP_KEYS:
+            continue
+        if key not in specs or len(raw) != 1 or mirrored.get(key) != raw[0]:
+            fresh[key] = raw
+    values, notices = parse_query(fresh, specs, set(known) | set(APP_KEYS) | set(KEYS))
+    for key, grid in (steps or {}).items():
+        if key in values:
+            snapped = snap(float(values[key]), grid, log=key == "model_size_b")
+            if snapped != values[key]:
+                notices.append(Notice(key=key, raw=url_value(values[key]), reason="snapped", used=snapped))
+                values[key] = snapped
+    saved.update(values)
+    for key in keys:
+        if key not in values and key in st.session_state:
+            saved[key] = st.session_state[key]     # the widget's value, perhaps just changed by the user
+        st.session_state[key] = saved[key]
+    st.session_state[SAVED] = saved
+    if notices:
+        st.session_state[NOTICES] = notices
+    return st.session_state.get(NOTICES, [])
+
+
+def touched() -> None:
+    """An input changed by hand: the URL notices have done their job, and no preset is in force."""
+    st.session_state.pop(NOTICES, None)
+    if PRESET in st.session_state:
+        st.session_state[PRESET] = None
+
+
+def values(keys: Sequence[str]) -> dict[str, Any]:
+    """The scenario as this page's widgets hold it now, over the saved copy."""
+    saved = dict(st.session_state.get(SAVED) or {})
+    saved.update({key: st.session_state[key] for key in keys if key in st.session_state})
+    return saved
+
+
+def set_values(new: Mapping[str, Any]) -> None:
+    """Set scenario inputs from code (a preset): call from a widget callback, before the widgets run."""
+    saved = dict(st.session_state.get(SAVED) or {})
+    saved.update(new)
+    st.session_state[SAVED] = saved
+    for key, value in new.items():
+        st.session_state[key] = value
+    st.session_state.pop(NOTICES, None)
+
+
+def mirror(keys: Sequence[str], known: Iterable[str] = ()) -> None:
+    """Save this page's inputs and write them into the URL; drop URL keys nothing on this page reads."""
+    current = values(keys)
+    st.session_state[SAVED] = current
+    wanted = to_query(current, keys)
+    keep = set(wanted) | set(known) | set(APP_KEYS)
+    for key in list(st.query_params):
+        if key not in keep:
+            del st.query_params[key]
+    for key, text in wanted.items():
+        if st.query_params.get_all(key) != [text]:
+            st.query_params[key] = text
+    st.session_state[MIRRORED] = wanted
+
+
+def notice_text(sc: Strings, n: Notice, show, specs: Mapping[str, Param] | None = None) -> str:
+    """A notice in words (content/ui/scenario.yaml): the input's user-facing name, the URL value as
+    escaped text, what is used instead as the page shows it (`show(key, value)`), never an id."""
+    known = f"input_{n.key}" in sc.table
+    name = sc(f"input_{n.key}") if known else md(n.key)
+    spec = (specs or {}).get(n.key)
+    lo, hi = getattr(spec, "min_value", None), getattr(spec, "max_value", None)
+    used = md(show(n.key, n.used)) if n.used is not None and known else ""
+    return sc(f"notice_{n.reason}", name=name, raw=md(n.raw), used=used,
+              lo=md(show(n.key, lo)) if lo is not None else "", hi=md(show(n.key, hi)) if hi is not None else "")
