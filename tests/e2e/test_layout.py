@@ -1,0 +1,70 @@
+"""No overlapping or clipped text on any page, at desktop (1366 px) and phone (390 px) width, in both
+languages: every tab of the page is opened in turn and checked (tests/e2e/layout.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from latency.i18n import LANGS
+from tests.e2e.conftest import MAIN, open_app, shot
+from tests.e2e.layout import problems, text_boxes
+from ui.shell import DEFAULT_PAGE, PAGES
+
+pytestmark = pytest.mark.e2e
+
+WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+# Known, owned elsewhere: the lead fixes these pages after merging (see the polish report).
+KNOWN: dict[tuple[str, str, str], str] = {
+    ("tradeoffs", "en", "desktop"): "trade-off metrics clipped at 1366 px (page being rewritten by the lead)",
+    ("tradeoffs", "ko", "desktop"): "trade-off metrics clipped at 1366 px (page being rewritten by the lead)",
+    ("tradeoffs", "en", "phone"): "trade-off page being rewritten by the lead",
+    ("tradeoffs", "ko", "phone"): "trade-off page being rewritten by the lead",
+}
+
+
+def check_page(page, name: str) -> list[str]:
+    """Problems on the page as it is and with each tab opened; a screenshot of any that has some."""
+    main = page.locator(MAIN)
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))"
+        ".filter(c => c.offsetParent).every(c => c.querySelector('svg.main-svg text'))", timeout=30_000)
+    found = []
+    dialog = page.locator("[role=dialog]")
+    if dialog.count():  # e.g. Streamlit's "Page not found": a finding of its own; close it to go on
+        found.append(f"a dialog covers the page: {dialog.first.inner_text()[:80]!r}")
+        page.keyboard.press("Escape")
+        dialog.first.wait_for(state="detached")
+    views = [None] + list(range(main.get_by_role("tab").count()))
+    for i in views:
+        if i is not None:
+            tab = main.get_by_role("tab").nth(i)
+            if not tab.is_visible():
+                continue
+            tab.click()
+            page.wait_for_timeout(600)  # plotly lays out a chart in a newly shown tab
+        issues = problems(text_boxes(page))
+        if issues:
+            shot(page, f"layout-{name}-{'top' if i is None else f'tab{i}'}", full_page=False)
+            found += [f"[{'top' if i is None else f'tab {i}'}] {p}" for p in issues]
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("width", list(WIDTHS))
+# The default page is opened at "/" (its declared /learn path answers "Page not found" today: issue 14
+# item 6, the shell's, not this check's).
+@pytest.mark.parametrize("path", [p.url_path for p in PAGES])
+def test_no_text_overlaps_or_is_clipped(browser, app_url, path, lang, width, request):
+    reason = KNOWN.get((path, lang, width))
+    if reason:
+        request.applymarker(pytest.mark.xfail(reason=reason, strict=False))
+    context = browser.new_context(viewport=WIDTHS[width])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        open_app(page, app_url, "" if path == DEFAULT_PAGE.url_path else path, lang=lang)
+        found = check_page(page, f"{path or 'home'}-{lang}-{width}")
+    finally:
+        context.close()
+    assert not found, "\n".join(found[:40])
