@@ -5,7 +5,8 @@ each HTML text node (headings, paragraphs, captions, metric labels and values, b
 labels...) and each plotly SVG text (legend items, annotations, axis ticks and titles, point and
 bar labels; hover boxes excluded). `problems(boxes)` lists every pair of boxes that overlap by more
 than `TOLERANCE_PX` in both directions, and every text that is clipped: a metric whose text is
-wider than its box, or a chart text that sticks out of its chart.
+wider than its box, any text cut with an ellipsis (a select box's value), or a chart text that
+sticks out of its chart.
 """
 
 from __future__ import annotations
@@ -67,9 +68,11 @@ _COLLECT = r"""
       out.push({kind: 'svg', text: text.slice(0, 60), x: r.left, y: r.top, w: r.width, h: r.height, owner: i});
     }
   });
-  // 3. metrics whose text does not fit their box
-  for (const el of main.querySelectorAll('[data-testid=stMetricValue], [data-testid=stMetricLabel], [data-testid=stMetricValue] *, [data-testid=stMetricLabel] *')) {
-    if (!visible(el) || el.clientWidth === 0) continue;
+  // 3. text cut short: metrics wider than their box, and anything cut with an ellipsis (select values...)
+  const metrics = '[data-testid=stMetricValue], [data-testid=stMetricLabel], [data-testid=stMetricValue] *, [data-testid=stMetricLabel] *';
+  for (const el of main.querySelectorAll('*')) {
+    if (!el.matches(metrics) && getComputedStyle(el).textOverflow !== 'ellipsis') continue;
+    if (!el.textContent.trim() || !visible(el) || el.clientWidth === 0 || !shown(el, el.getBoundingClientRect())) continue;
     if (el.scrollWidth > el.clientWidth + 1) {
       const r = el.getBoundingClientRect();
       out.push({kind: 'clipped', text: el.textContent.trim().slice(0, 60), x: r.left, y: r.top, w: r.width, h: r.height, owner: -1});
