@@ -122,3 +122,15 @@ def problems(boxes: list[Box], tolerance: float = TOLERANCE_PX) -> list[str]:
             if dx > tolerance and dy > tolerance:
                 out.append(f"overlap {dx:.0f}x{dy:.0f} px: {a.text!r} / {b.text!r}")
     return out
+
+
+def main_text(page) -> str:
+    """The main area's visible text without the header language button, which names the other
+    language in that language ("한국어" on an English screen, like the sidebar switch)."""
+    return page.evaluate("""() => {
+        const main = document.querySelector('[data-testid=stMain]').cloneNode(true);
+        main.querySelectorAll('.st-key-app_lang_top').forEach(e => e.remove());
+        document.body.appendChild(main);
+        const text = main.innerText;
+        main.remove();
+        return text; }""")
