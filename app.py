@@ -39,7 +39,7 @@ st.query_params["lang"] = lang
 other = "en" if lang == "ko" else "ko"
 with st.container(key=style.LANG_TOP_KEY):  # shown on phones only (ui/style.py), where the sidebar is folded away
     st.button(title(f"lang_name_{other}"), icon=":material/translate:", help=title("lang_label"),
-              on_click=st.session_state.__setitem__, args=("lang", other), key="app_lang_top_button")
+              on_click=st.session_state.__setitem__, args=("lang", other), key="shell_lang_top_button")
 if common is None:
     shell.show_content_error(common_error)
 elif "app_bad_lang" in st.session_state:
