@@ -1,6 +1,7 @@
 """Latency estimator and the app's pure-Python helpers (never imports streamlit).
 
-Public API: Hardware, Model, Estimate, estimate, estimate_sweep, round_trip_s (latency.estimator).
+Public API: Hardware, Model, Estimate, estimate, estimate_sweep, round_trip_s (latency.estimator);
+read_latency_log, summarize_latency, LogError (latency.logs: people's own request logs).
 """
 
 from .estimator import (
@@ -18,8 +19,10 @@ from .estimator import (
     estimate_sweep,
     round_trip_s,
 )
+from .logs import LogError, read_latency_log, summarize_latency
 
 __all__ = [
     "ACCESS_NETWORKS", "ARCHITECTURES", "CONNECTIONS", "DEFAULT_ENGINE", "ENGINES", "KINDS", "STAGES",
     "Estimate", "Hardware", "Model", "estimate", "estimate_sweep", "round_trip_s",
+    "LogError", "read_latency_log", "summarize_latency",
 ]

@@ -18,6 +18,7 @@ from plotly.subplots import make_subplots
 
 from latency import chart_style
 from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
+from latency.charts import _merge, _style
 
 CONFIG = chart_style.CONFIG  # kept for pages not yet on ui.charts.show; the one config lives in chart_style
 
@@ -99,29 +100,30 @@ def budget_heatmap(
     r = np.asarray(ratio, dtype=float)
     z = np.clip(np.log2(np.where(np.isfinite(r) & (r > 0), r, np.nan)), -RATIO_CLIP, RATIO_CLIP)
     hov = np.asarray(hover, dtype=object)
-    fig = go.Figure()
+    x, y = list(x_labels), list(y_labels)
+    # Plain trace dicts, one figure without per-property validation (as latency.charts does): the
+    # two maps are redrawn on every input change, and plotly's validation was most of that time.
+    traces = []
     nofit = np.where(np.isfinite(r), np.nan, 0.0)
     if np.isfinite(nofit).any():
-        fig.add_trace(go.Heatmap(
-            z=nofit, x=list(x_labels), y=list(y_labels), colorscale=[[0, NOFIT], [1, NOFIT]], showscale=False,
-            customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1, name=names["nofit"]))
+        traces.append(dict(type="heatmap", z=nofit, x=x, y=y, colorscale=[[0, NOFIT], [1, NOFIT]], showscale=False,
+                           customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
+                           name=names["nofit"]))
     vals, text = ratio_ticks()
-    fig.add_trace(go.Heatmap(
-        z=z, x=list(x_labels), y=list(y_labels), colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
-        zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
-        colorbar=dict(tickvals=vals, ticktext=text, thickness=10, len=0.9, x=1.0, xpad=4),
-        name=names["colorbar"]))
+    traces.append(dict(type="heatmap", z=z, x=x, y=y, colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
+                       zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
+                       colorbar=dict(tickvals=vals, ticktext=text, thickness=10, len=0.9, x=1.0, xpad=4),
+                       name=names["colorbar"]))
     for m in marks:
-        fig.add_trace(go.Scatter(
-            x=[x_labels[m.col]], y=[y_labels[m.row]], mode="markers", name=m.name,
-            marker=dict(symbol=m.symbol, size=15, color=m.color, line=dict(color="white" if "open" not in m.symbol else m.color, width=1.5)),
-            customdata=[hov[m.row, m.col]], hovertemplate="%{customdata}<extra></extra>"))
-    height = max(260, row_px * len(y_labels) + 150)
-    base_layout(fig, height=height)
-    fig.update_layout(showlegend=bool(marks), legend=dict(orientation="h", y=1.01, yanchor="bottom", x=0))
-    fig.update_xaxes(title_text=names["x_title"], type="category", fixedrange=True, automargin=True)
-    fig.update_yaxes(type="category", autorange="reversed", fixedrange=True, automargin=True)
-    return fig
+        traces.append(dict(type="scatter", x=[x_labels[m.col]], y=[y_labels[m.row]], mode="markers", name=m.name,
+                           marker=dict(symbol=m.symbol, size=15, color=m.color,
+                                       line=dict(color="white" if "open" not in m.symbol else m.color, width=1.5)),
+                           customdata=[hov[m.row, m.col]], hovertemplate="%{customdata}<extra></extra>"))
+    layout = dict(height=max(260, row_px * len(y_labels) + 150), showlegend=bool(marks),
+                  legend=dict(orientation="h", y=1.01, yanchor="bottom", x=0),
+                  xaxis=dict(title=dict(text=names["x_title"]), type="category", fixedrange=True, automargin=True),
+                  yaxis=dict(type="category", autorange="reversed", fixedrange=True, automargin=True))
+    return go.Figure(data=traces, layout=_merge(_style(), layout), _validate=False)
 
 
 def concurrency_figure(

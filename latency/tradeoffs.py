@@ -32,7 +32,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from latency import Hardware, Model, estimate, estimate_sweep, inputs
+from latency import Hardware, Model, estimate, estimate_sweep, sizing
+from latency import scenario as scenario_mod
+from latency.places import DISTANCE_MAX_KM, DistanceStop
 from latency.catalog import Catalog
 from latency.estimator import DEFAULT_ENGINE
 
@@ -43,7 +45,7 @@ from latency.estimator import DEFAULT_ENGINE
 MAP_SIZES_B: tuple[float, ...] = (0.5, 1.0, 3.0, 8.0, 15.0, 30.0, 40.0, 70.0, 100.0, 235.0, 405.0, 671.0,
                                   1000.0, 2000.0)
 """Model sizes (billions of parameters) of the budget maps, snapped to the estimator page's
-slider steps (`latency.inputs.size_steps`: a 1-1.5-2-3-5-7 grid merged with the catalog sizes), so
+slider steps (`latency.sizing.size_steps`: a 1-1.5-2-3-5-7 grid merged with the catalog sizes), so
 a map row is always a value the size slider can take (8 -> 8.03 Llama 3.1 8B, 40 -> 39.8 ...)."""
 
 MAP_EXTRA_KM: tuple[float, ...] = (100.0, 500.0, 2000.0, 12000.0, 16000.0, 20000.0)
@@ -81,6 +83,8 @@ class Scenario:
     concurrency: int = 10
     budget_s: float = 2.0
     measure: str = "total"
+    access: str = "wired"
+    connection: str = "warm"
 
     def __post_init__(self) -> None:
         if self.measure not in MEASURES:
@@ -99,9 +103,9 @@ class Scenario:
 
 def scenario_model(s: Scenario, catalog: Catalog) -> Model:
     """The shape-free model of the scenario, built like the estimator page's size sweep
-    (`latency.inputs.sweep_model`: dense, or the MoE share / loop count of the closest catalog
+    (`latency.sizing.sweep_model`: dense, or the MoE share / loop count of the closest catalog
     model of that architecture), so every size of a map follows one scaling rule."""
-    return inputs.sweep_model(catalog, s.model_size_b, s.arch, catalog.precisions[s.precision_id].bytes_per_param)
+    return sizing.sweep_model(catalog, s.model_size_b, s.arch, catalog.precisions[s.precision_id].bytes_per_param)
 
 
 def model_at_size(base: Model, size_b: float) -> Model:
@@ -114,22 +118,117 @@ def model_at_size(base: Model, size_b: float) -> Model:
 def size_rows(catalog: Catalog, current_b: float) -> tuple[float, ...]:
     """The maps' size axis: MAP_SIZES_B snapped to the slider's steps, plus the current size
     (replacing a step within 6% of it)."""
-    steps = inputs.size_steps(catalog)
-    grid = {inputs.snap(v, steps) for v in MAP_SIZES_B}
-    return inputs.merge_steps(sorted(grid), [float(current_b)], inputs.SIZE_MIN_B, inputs.SIZE_MAX_B)
+    steps = sizing.size_steps(catalog)
+    grid = {sizing.snap(v, steps) for v in MAP_SIZES_B}
+    return sizing.merge_steps(sorted(grid), [float(current_b)], sizing.SIZE_MIN_B, sizing.SIZE_MAX_B)
 
 
-def distance_cols(stops: Sequence[inputs.DistanceStop], current_km: float) -> tuple[float, ...]:
+def distance_cols(stops: Sequence[DistanceStop], current_km: float) -> tuple[float, ...]:
     """The size x distance map's columns: the named stops, MAP_EXTRA_KM and the current distance."""
     named = [st.km for st in stops] + [float(current_km)]
-    return inputs.merge_steps(MAP_EXTRA_KM, named, 0.0, inputs.DISTANCE_MAX_KM)
+    return sizing.merge_steps(MAP_EXTRA_KM, named, 0.0, DISTANCE_MAX_KM)
 
 
 def batches_requests(kind: str) -> bool:
     """Whether the hardware's default engine batches concurrent requests (the estimator page's
-    rule, `latency.inputs.serving_inputs`): optimized serving engines (datacenter GPUs) do; local
+    rule, `latency.scenario.serving_inputs`): optimized serving engines (datacenter GPUs) do; local
     runners (llama.cpp, Ollama) answer one request at a time and the others queue."""
-    return inputs.serving_inputs(inputs.ENGINE_AUTO, DEFAULT_ENGINE[kind], 2)["batch"] > 1
+    return scenario_mod.serving_inputs(scenario_mod.ENGINE_AUTO, DEFAULT_ENGINE[kind], 2)["batch"] > 1
+
+
+def scenario_of(values: Mapping[str, Any]) -> Scenario:
+    """The trade-off scenario of the shared scenario values (`latency.scenario.KEYS`)."""
+    return Scenario(model_size_b=float(values["model_size_b"]), hardware_id=values["hardware"],
+                    distance_km=float(values["distance_km"]), precision_id=values["precision"], arch=values["arch"],
+                    prompt_tokens=int(values["prompt_tokens"]), output_tokens=int(values["output_tokens"]),
+                    concurrency=int(values["concurrency"]), budget_s=float(values["budget_s"]),
+                    measure=values["measure"], access=values.get("access", "wired"),
+                    connection=values.get("connection", "warm"))
+
+
+# ------------------------------------------------------------------------------------------
+# The headline: N users on ONE server, as on the estimator page and in the Concurrency tab
+# ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Headline:
+    """The scenario as the estimator page computes it (`latency.scenario.evaluate`): all N users
+    share one server of `devices` devices. Per-user figures (latency, tokens/s) and whole-server
+    figures (throughput, devices, cost) are kept apart by name."""
+
+    estimate: Any              # latency.Estimate
+    model: Model
+    users: int
+    batch: int                 # conversations the server runs together (the rest queue)
+    devices: int               # devices in the one server
+    fits: bool
+    latency_s: float           # per user, for the scenario's measure
+    meets: bool
+    per_user_tokens_per_s: float
+    server_tokens_per_s: float
+    server_cost_per_hour: float       # nan without a price
+    cost_per_1k_answers: float        # nan without a price or a fit
+    cost_per_1m_tokens: float
+
+
+def headline(catalog: Catalog, values: Mapping[str, Any], prices: Mapping[str, float | None]) -> Headline:
+    """One server for all `concurrency` users (the estimator page's scenario, `evaluate`).
+
+    Cost: the server answers `batch` requests every S = prefill + decode seconds, so
+    cost per answer = devices x price/h x S / (3600 x batch)."""
+    sized, entry, est = scenario_mod.evaluate(catalog, values)
+    users = int(values["concurrency"])
+    batch = int(scenario_mod.serving_inputs(values.get("engine", scenario_mod.ENGINE_AUTO),
+                                            DEFAULT_ENGINE[entry.kind], users)["batch"])
+    devices = int(est.devices_needed)
+    latency = float(getattr(est, MEASURE_KEY[values["measure"]]))
+    price = prices.get(entry.id)
+    hourly = devices * price if price is not None else math.nan
+    service = est.breakdown["prefill"] + est.breakdown["decode"]
+    per_answer = hourly * service / (3600.0 * batch) if est.fits else math.nan
+    return Headline(estimate=est, model=sized.model, users=users, batch=batch, devices=devices, fits=bool(est.fits),
+                    latency_s=latency, meets=bool(est.fits) and latency <= float(values["budget_s"]),
+                    per_user_tokens_per_s=float(est.decode_tokens_per_s),
+                    server_tokens_per_s=float(est.throughput_tokens_per_s), server_cost_per_hour=hourly,
+                    cost_per_1k_answers=per_answer * 1000, cost_per_1m_tokens=per_answer / int(values["output_tokens"]) * 1e6)
+
+
+# ------------------------------------------------------------------------------------------
+# The page's tabs: each computes only when it is open
+# ------------------------------------------------------------------------------------------
+
+TABS = ("map", "concurrency", "cost", "memory", "tornado", "export")
+SCOPES = ("cloud", "all")
+
+
+def map_hardware(catalog: Catalog, scope: str, current: str) -> list[str]:
+    """The budget map's devices: cloud-priced ones (scope "cloud") or all, plus the current one."""
+    order = scenario_mod.ordered_hardware(catalog)
+    ids = order if scope == "all" else [h for h in order if catalog.hardware[h].price_basis == "cloud_on_demand"]
+    return ids if current in ids else ids + [current]
+
+
+def tab_data(tab: str, s: Scenario, catalog: Catalog, stops: Sequence[DistanceStop],
+             prices: Mapping[str, float | None], scope: str, batch: int, devices: int) -> dict[str, Any]:
+    """What one tab shows. batch / devices: the headline's one server (`headline`)."""
+    if tab == "map":
+        return dict(grid=size_hardware_grid(s, catalog, prices, map_hardware(catalog, scope, s.hardware_id)),
+                    dist=size_distance_grid(s, catalog, prices, stops))
+    if tab == "concurrency":
+        model = sizing.sized_model(catalog, s.model_size_b, s.arch, catalog.precisions[s.precision_id].bytes_per_param).model
+        return dict(curve=concurrency_curve(s, catalog, model=model, devices=devices))
+    if tab == "cost":
+        return dict(devices=size_hardware_grid(s, catalog, prices, scenario_mod.ordered_hardware(catalog),
+                                               sizes=[s.model_size_b]))
+    if tab == "memory":
+        return dict(precisions=precision_rows(s, catalog, batch=batch), memory=memory_by_context(s, catalog, batch=batch))
+    if tab == "tornado":
+        return dict(tornado=tornado(s, catalog, stops, batch, 1))
+    if tab == "export":
+        rows = export_rows(s, catalog, prices, size_hardware_grid(s, catalog, prices,
+                                                                  map_hardware(catalog, scope, s.hardware_id)))
+        return dict(rows=rows, csv=export_csv(rows))
+    raise ValueError(f"tab must be one of {TABS}, got {tab!r}")
 
 
 # ------------------------------------------------------------------------------------------
@@ -196,16 +295,17 @@ def _clip(text: str, n: int = 30) -> str:
 # ------------------------------------------------------------------------------------------
 
 def _sweep(model: Model, hw: Hardware, s: Scenario, **arrays) -> dict[str, np.ndarray]:
-    kw = dict(prompt_tokens=s.prompt_tokens, output_tokens=s.output_tokens, distance_km=s.distance_km)
+    kw = dict(prompt_tokens=s.prompt_tokens, output_tokens=s.output_tokens, distance_km=s.distance_km,
+              access=s.access, connection=s.connection)
     kw.update(arrays)
     return estimate_sweep(model, hw, **kw)
 
 
-def _capacity(model: Model, hw: Hardware, s: Scenario, params_b, distance_km) -> dict[str, np.ndarray]:
+def _capacity(model: Model, hw: Hardware, s: Scenario, params_b, distance_km, devices: int | None = None) -> dict[str, np.ndarray]:
     """Devices per server and the most conversations one server holds: the memory left after
     weights and runtime overhead over one conversation's KV cache (the estimator's memory model);
     1 on hardware whose engine does not batch (`batches_requests`)."""
-    one = _sweep(model, hw, s, params_b=params_b, distance_km=distance_km, batch=1.0, concurrent_users=1.0)
+    one = _sweep(model, hw, s, params_b=params_b, distance_km=distance_km, batch=1.0, concurrent_users=1.0, devices=devices)
     n = one["devices_needed"]
     kv_seq = one["kv_cache_gb"]
     fixed = one["memory_gb"] - kv_seq  # weights + runtime overhead
@@ -330,7 +430,7 @@ def size_hardware_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float
 
 
 def size_distance_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None],
-                       stops: Sequence[inputs.DistanceStop]) -> Grid:
+                       stops: Sequence[DistanceStop]) -> Grid:
     """Budget map model size x distance on the scenario's hardware."""
     sizes = size_rows(catalog, s.model_size_b)
     dists = distance_cols(stops, s.distance_km)
@@ -404,14 +504,17 @@ PLATEAU_SHARE = 0.9
 count whose total throughput reaches 90% of the server's peak (at its memory-limited batch)."""
 
 
-def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48) -> ConcurrencyCurve:
+def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Model | None = None,
+                      devices: int | None = None) -> ConcurrencyCurve:
     """Per-user speed, TTFT and total throughput of ONE server versus concurrent users.
 
     Up to `max_batch` users share the batch (per-user speed falls, total throughput rises);
-    beyond it requests wait for a slot (the estimator's queue stage)."""
-    model = scenario_model(s, catalog)
+    beyond it requests wait for a slot (the estimator's queue stage). model / devices: the
+    headline's model and server size (`headline`), so the tab's current point is the headline;
+    default the map's scaled model and the fewest devices that hold it."""
+    model = model or scenario_model(s, catalog)
     hw = catalog.hardware[s.hardware_id].hardware
-    cap = _capacity(model, hw, s, np.asarray(model.params_b), np.asarray(s.distance_km))
+    cap = _capacity(model, hw, s, np.asarray(model.params_b), np.asarray(s.distance_km), devices)
     fits = bool(cap["fits"])
     max_batch = int(cap["max_batch"]) if fits else 0
     devices = int(cap["devices"])
@@ -420,7 +523,7 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48) -> Concur
         return ConcurrencyCurve(empty, empty, empty, empty, empty, empty, devices, 0, 0, 0.0, False)
     # Peak throughput and the plateau, searched on a dense log grid up to max_batch.
     probe = np.unique(np.round(np.geomspace(1, max_batch, 96)))
-    rp = _sweep(model, hw, s, batch=probe, concurrent_users=probe)
+    rp = _sweep(model, hw, s, batch=probe, concurrent_users=probe, devices=devices)
     thr = rp["throughput_tokens_per_s"]
     peak = float(thr.max())
     plateau = int(probe[np.argmax(thr >= PLATEAU_SHARE * peak)])
@@ -429,7 +532,7 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48) -> Concur
     users = np.unique(np.concatenate([np.round(np.geomspace(1, top, points)),
                                       [s.concurrency, min(max_batch, top), plateau]]))
     batch = np.minimum(users, max_batch)
-    r = _sweep(model, hw, s, batch=batch, concurrent_users=users)
+    r = _sweep(model, hw, s, batch=batch, concurrent_users=users, devices=devices)
     k = int(np.searchsorted(users, s.concurrency))
     current = dict(users=float(users[k]), batch=float(batch[k]), ttft_s=float(r["ttft_s"][k]),
                    total_s=float(r["total_s"][k]), queue_s=float(r["queue"][k]),
@@ -551,7 +654,7 @@ def _neighbours(seq: Sequence, value, key: Callable = lambda x: x) -> tuple[Any,
     return (lower[-1] if lower else None), (higher[0] if higher else None)
 
 
-def tornado(s: Scenario, catalog: Catalog, stops: Sequence[inputs.DistanceStop], batch: int, replicas: int) -> Tornado:
+def tornado(s: Scenario, catalog: Catalog, stops: Sequence[DistanceStop], batch: int, replicas: int) -> Tornado:
     """Move each input one notch down and up, all else fixed (same servers, same conversations per
     server), and rank the inputs by how much the scenario's latency moves.
 
@@ -665,8 +768,25 @@ def _num(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
 
 
+EXPORT_DIGITS = 4
+"""Significant digits of every number in the CSV: the estimator's figures are model estimates
+(ranges of tens of percent), so more digits would only suggest a precision they do not have."""
+
+
+def _cell(v: Any) -> Any:
+    """A CSV cell: empty for None, numbers to EXPORT_DIGITS significant digits (no float noise)."""
+    if v is None:
+        return ""
+    if isinstance(v, (float, np.floating)):
+        if not math.isfinite(v):
+            return ""
+        return np.format_float_positional(float(v), precision=EXPORT_DIGITS, unique=True, fractional=False, trim="-")
+    return v
+
+
 def export_csv(rows: Iterable[Mapping[str, Any]]) -> bytes:
-    """CSV bytes (UTF-8 with BOM so spreadsheet apps read Korean device names correctly)."""
+    """CSV bytes (UTF-8 with BOM so spreadsheet apps read Korean device names correctly), numbers
+    rounded to EXPORT_DIGITS significant digits."""
     import csv
     import io
 
@@ -676,7 +796,7 @@ def export_csv(rows: Iterable[Mapping[str, Any]]) -> bytes:
         w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
         w.writeheader()
         for r in rows:
-            w.writerow({k: ("" if v is None else repr(v) if isinstance(v, float) else v) for k, v in r.items()})
+            w.writerow({k: _cell(v) for k, v in r.items()})
     return buf.getvalue().encode("utf-8-sig")
 
 

@@ -11,6 +11,7 @@ import time
 import streamlit as st
 
 from latency import content, explorer, feel, formats, scenario
+from latency import tradeoffs
 from latency.errors import ContentError
 from latency.i18n import md
 from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state
@@ -76,6 +77,9 @@ def interactive() -> None:
         st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get, on_change=state.touched)
         case = data.use_cases[st.session_state["use_case"]]
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)
+        headline = tradeoffs.headline(data.catalog, {**values, "measure": case.measure, "budget_s": case.budget_s},
+                                      tradeoffs.catalog_prices(data.catalog))
+        estimate_view.cost_and_server(s, f, headline, hw_entry, lang)
         estimate_view.model_basis(s, sized, lang, est.calibrated)
         st.page_link("pages/how-it-works.py", label=s("how_link"), icon=":material/functions:")
     with right:

@@ -15,6 +15,8 @@ PAGES = {  # url_path -> page file, as app.py registers them
     "how-it-works": "pages/how-it-works.py",
     "estimator": "pages/estimator.py",
     "tradeoffs": "pages/tradeoffs.py",
+    "measure": "pages/measure.py",
+    "logs": "pages/logs.py",
 }
 DEFAULT_PAGE = "learn"  # app.py's default=True page
 

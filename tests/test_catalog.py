@@ -171,12 +171,12 @@ def test_yaml_tags_are_not_executed(content_copy):
 
 def _broken_loaders(tmp_path):
     """Every loader that reads its file through latency.errors.read_yaml, pointed at `bad.yaml`."""
-    from latency import feel, i18n, inputs
+    from latency import feel, i18n, places
 
     return {
         "catalog": lambda: load_catalog(tmp_path),
         "ui strings": lambda: i18n.load_area("bad", tmp_path),
-        "places": lambda: inputs.load_stops(tmp_path / "bad.yaml"),
+        "places": lambda: places.load_stops(tmp_path / "bad.yaml"),
         "feel": lambda: feel.load_samples(tmp_path / "bad.yaml"),
     }
 

@@ -479,3 +479,19 @@ def test_switching_language_keeps_the_scenario_and_leaves_no_korean():
                                     (2000.0, "2,000"), (1235.0, "1,235")])
 def test_model_sizes_read_the_same_on_every_page(b, text):
     assert formats.size_number(b) == text
+
+
+@pytest.mark.parametrize("users", [1, 32])
+def test_cost_per_answer_and_the_whole_server_are_on_the_page(lang, users):
+    """Cost per 1,000 answers computed by hand from an independent estimate: the answers a server
+    serves together share its price for the time they keep it busy (prefill + decode)."""
+    at = page(lang, concurrency=str(users))
+    values = dict(DEFAULTS, concurrency=users)
+    _, entry, est = scenario.evaluate(CATALOG, values)
+    batch = users  # an H100 runs an optimized engine, which batches every user
+    per_answer = est.devices_needed * entry.price_usd_per_hour * (est.breakdown["prefill"] + est.breakdown["decode"]) / (3600 * batch)
+    f = formats.get(lang)
+    text = all_text(at)
+    assert f.usd(per_answer * 1000) in text
+    if users > 1:
+        assert f.tps_server(est.throughput_tokens_per_s) in text and f.tps_per_user(est.decode_tokens_per_s) in text

@@ -12,12 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from latency import content, estimate, inputs
+from latency import content, estimate, places, scenario, sizing
 from latency import tradeoffs as T
 from latency.catalog import load_catalog
 
 CAT = load_catalog()
-STOPS = inputs.load_stops()
+STOPS = places.load_stops()
+
+
+def fmt_ratio(r: float) -> str:
+    """A plain formatter for the summary sentence (the page's own lives in ui/tradeoff_inputs.py)."""
+    return f"{r:.1f}" if r < 10 else f"{r:,.0f}"
 PRICES = T.catalog_prices(CAT)
 CASES = content.use_case_budgets("ko")  # the budgets are the same numbers in every language
 
@@ -158,12 +163,12 @@ def test_distance_map_adds_only_network_time_and_marks_the_current_cell():
 
 
 def test_grid_axes_are_slider_steps_and_lean():
-    steps = inputs.size_steps(CAT)
+    steps = sizing.size_steps(CAT)
     for size in (0.5, 8.03, 39.8, 2000.0):
         rows = T.size_rows(CAT, size)
         assert size in rows and set(rows) <= set(steps) and len(rows) <= 15
     cols = T.distance_cols(STOPS, 4672.0)
-    assert set(cols) <= set(inputs.distance_steps(STOPS)) and len(cols) <= 15
+    assert set(cols) <= set(places.distance_steps(STOPS)) and len(cols) <= 15
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,8 +292,8 @@ def test_tornado_notches_are_direct_estimates_ranked_by_effect():
     assert dist.high_s > t.base_s > dist.low_s
     # The sentence names the biggest and the smallest effect with their ratio.
     top, bottom = t.notches[0], t.notches[-1]
-    text = T.tornado_summary(t, NAMES, TEMPLATES, inputs.fmt_ratio)
-    assert text == f"{top.factor.upper()}>{bottom.factor.upper()} x{inputs.fmt_ratio(t.effect(top) / t.effect(bottom))}"
+    text = T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio)
+    assert text == f"{top.factor.upper()}>{bottom.factor.upper()} x{fmt_ratio(t.effect(top) / t.effect(bottom))}"
 
 
 def test_tornado_users_double_on_the_same_servers():
@@ -305,10 +310,9 @@ def test_tornado_users_double_on_the_same_servers():
 def test_tornado_summary_templates_for_edge_cases():
     t = T.Tornado(base_s=1.0, measure="total", notches=[T.Notch("output", 1, 2, 0.5, 2.0),
                                                           T.Notch("distance", 0, 10, 1.0, 1.0)])
-    assert T.tornado_summary(t, NAMES, TEMPLATES, inputs.fmt_ratio) == "only OUTPUT; not DISTANCE"
+    assert T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio) == "only OUTPUT; not DISTANCE"
     t = T.Tornado(base_s=math.nan, measure="total", notches=[T.Notch("output", None, None, None, None)])
-    assert T.tornado_summary(t, NAMES, TEMPLATES, inputs.fmt_ratio) == "none"
-    assert [inputs.fmt_ratio(x) for x in (1.26, 9.94, 12.4, 1234.0)] == ["1.3", "9.9", "12", "1,234"]
+    assert T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio) == "none"
 
 
 # --------------------------------------------------------------------------------------------
@@ -348,7 +352,7 @@ def test_every_catalog_device_has_a_dated_sourced_price():
 @pytest.mark.parametrize("case", CASES[:2] + CASES[-1:], ids=lambda c: c.id)
 def test_export_rows_are_latency_estimate_values(case):
     s = case_scenario(case, concurrency=20, precision_id="q4_k_m")
-    grid = T.size_hardware_grid(s, CAT, PRICES, T.inputs.ordered_hardware(CAT))
+    grid = T.size_hardware_grid(s, CAT, PRICES, scenario.ordered_hardware(CAT))
     rows = T.export_rows(s, CAT, PRICES, grid)
     assert len(rows) == len(grid.rows) * len(grid.cols)
     est_keys = list(cell_estimate(s, 8.03, "h100-sxm", 1).as_dict())
@@ -362,7 +366,7 @@ def test_export_rows_are_latency_estimate_values(case):
         assert row["measure"] == case.measure and row["budget_s"] == case.budget_s
 
 
-def test_export_csv_round_trips_the_values():
+def test_export_csv_rounds_to_four_significant_digits():
     s = T.Scenario(concurrency=5)
     grid = T.size_hardware_grid(s, CAT, PRICES, ["h100-sxm", "rtx-4090"])
     rows = T.export_rows(s, CAT, PRICES, grid)
@@ -371,8 +375,13 @@ def test_export_csv_round_trips_the_values():
     back = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
     assert len(back) == len(rows) and list(back[0]) == list(rows[0])
     for row, got in zip(rows, back):
-        for k in ("ttft_s", "total_s", "memory_gb", "throughput_tokens_per_s"):
-            assert float(got[k]) == row[k]  # repr() keeps every digit
+        for k in ("ttft_s", "total_s", "memory_gb", "throughput_tokens_per_s", "cost_usd_per_1k_answers"):
+            if row[k] is None:
+                assert got[k] == ""
+                continue
+            assert float(got[k]) == pytest.approx(row[k], rel=5e-4)  # rounded to 4 significant digits
+            digits = got[k].replace(".", "").replace("-", "").lstrip("0").rstrip("0")
+            assert len(digits) <= 4 and "e" not in got[k], (k, got[k])  # no float noise like 0.30000000000000004
         assert got["hardware"] == row["hardware"] and got["fits"] == str(row["fits"])
 
 

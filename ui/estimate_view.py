@@ -80,3 +80,19 @@ def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:
             text += " " + s("basis_looped", name=md(ref.label(lang)), loops=ref.model.loops)
     notes = [text] + ([] if calibrated else [s("uncalibrated")]) + [s("provisional")]
     st.caption(" ".join(notes))
+
+
+def cost_and_server(s: Strings, f, headline, hw_entry, lang: str) -> None:
+    """What the answers cost and what the whole server does, labelled as whole-server figures
+    (`latency.tradeoffs.headline`: all users share one server; cost per answer = devices x price/h
+    x busy seconds / (3600 x answers served together))."""
+    if headline.users > 1:
+        st.caption(s("server_line", users=f.count(headline.users, "users"), tps=f.tps_server(headline.server_tokens_per_s),
+                     per_user=f.tps_per_user(headline.per_user_tokens_per_s)))
+    price = hw_entry.price_usd_per_hour
+    if price is None or headline.cost_per_1k_answers != headline.cost_per_1k_answers:  # no price, or does not fit
+        st.caption(s("cost_unknown", device=md(hw_entry.label(lang))))
+        return
+    basis = s(f"price_basis_{hw_entry.price_basis}")
+    st.caption(s("cost_line", cost=f.usd(headline.cost_per_1k_answers), devices=f.count(headline.devices, "devices"),
+                 device=md(hw_entry.label(lang)), hourly=f.usd(price), basis=basis, date=md(hw_entry.price_date or "")))

@@ -80,11 +80,10 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                  help=s("hardware_help"), on_change=state.touched)
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
-    with st.container(horizontal=True):
-        st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
-                     help=s("precision_help"), on_change=state.touched)
-        st.selectbox(s("devices"), data.device_choices, key="devices", format_func=labels["devices"].get,
-                     help=s("devices_help"), on_change=state.touched)
+    st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
+                 help=s("precision_help"), on_change=state.touched)
+    st.selectbox(s("devices"), data.device_choices, key="devices", format_func=labels["devices"].get,
+                 help=s("devices_help"), on_change=state.touched)
     st.number_input(s("concurrency"), min_value=1, max_value=scenario.CONCURRENCY_MAX, step=1, key="concurrency",
                     help=s("concurrency_help"), on_change=state.touched)
     advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")

@@ -31,6 +31,8 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/how-it-works.py", "how-it-works", "nav_how", ":material/functions:", "nav_section_learn"),
     PageSpec("pages/estimator.py", "estimator", "nav_estimator", ":material/timer:", "nav_section_explore"),
     PageSpec("pages/tradeoffs.py", "tradeoffs", "nav_tradeoffs", ":material/balance:", "nav_section_explore"),
+    PageSpec("pages/measure.py", "measure", "nav_measure", ":material/speed:", "nav_section_measure"),
+    PageSpec("pages/logs.py", "logs", "nav_logs", ":material/query_stats:", "nav_section_measure"),
 )
 DEFAULT_PAGE = PAGES[0]
 

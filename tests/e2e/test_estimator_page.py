@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from latency.catalog import load_catalog
+from latency.sizing import size_steps
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, open_app, shot, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -49,11 +51,13 @@ def test_keyboard_on_the_size_slider_updates_the_chart(page, app_url):
     thumb.press("ArrowRight")
     page.wait_for_function("() => window.__est && window.__est.moved")
     ms = page.evaluate("() => window.__est.moved - window.__est.down")
-    print(f"\nkey press -> updated size chart: {ms:.0f} ms (goal <= 500 ms)")
+    print(f"\nkey press -> updated size chart: {ms:.0f} ms (goal <= 300 ms; benchmarks/bench_browser_slider.py measures it)")
     wait_idle(page)
     after = current_x(page)
-    assert after == pytest.approx(10.0), "one step right of 8.03B is 10B"
-    assert "model_size_b=10" in page.url, "the URL follows the slider"
+    steps = size_steps(load_catalog())
+    nxt = steps[steps.index(8.03) + 1]
+    assert after == pytest.approx(nxt), "one step right of 8.03B"
+    assert f"model_size_b={nxt:g}" in page.url, "the URL follows the slider"
     # and the headline moved with it
     assert page.locator("[data-testid=stMetricValue]").first.inner_text().strip()
 
@@ -188,3 +192,33 @@ def test_screenshots(browser, app_url, lang, viewport):
         _full_shot(pg, f"estimator-{lang}-{viewport}")
     finally:
         context.close()
+
+
+def test_twenty_quick_arrow_presses_leave_slider_headline_and_url_agreeing(page, app_url):
+    """Presses made in quick succession may be merged, but never lost halfway: at the end the
+    slider, the URL and the headline all describe the same model size (headline from an
+    independent estimate of that size)."""
+    from latency import formats, scenario
+    from latency.places import load_stops
+    from latency import content
+
+    open_app(page, app_url, "estimator", lang="en")
+    thumb = page.locator(".st-key-model_size_b input[type=range]")
+    thumb.focus()
+    for _ in range(20):
+        thumb.press("ArrowRight", delay=20)
+        page.wait_for_timeout(60)  # 20 presses within 2 s, as a person holding the key would
+    wait_idle(page)
+    page.wait_for_timeout(300)
+    wait_idle(page)
+    url_size = float(page.url.split("model_size_b=")[1].split("&")[0])
+    slider_text = thumb.get_attribute("aria-valuetext")
+    f = formats.get("en")
+    assert slider_text == f.size_b(url_size), (slider_text, url_size)
+    steps = size_steps(load_catalog())
+    assert url_size > 8.03 and url_size in steps
+    cases = {u.id: u for u in content.use_case_budgets("en")}
+    values = dict(scenario.defaults(load_stops(), cases), model_size_b=url_size)
+    _, _, est = scenario.evaluate(load_catalog(), values)
+    headline = page.locator("[data-testid=stMetricValue]").first.inner_text().strip()
+    assert headline == f.seconds(est.ttft_s), (headline, url_size)

@@ -1,0 +1,49 @@
+"""Your logs: upload request logs (CSV, JSONL, vLLM benchmark JSON, llama.cpp responses or a plain
+list) and see time to first token, time per output token and end-to-end latency as distributions:
+p50/p90/p95/p99, the ECDF, the share within a budget, latency over time, and the estimator's figure
+for a chosen scenario drawn over them. Reading and summarising: latency.logs; figures:
+latency.charts_logs; sections: ui/log_view.py; strings: content/ui/logs.yaml.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from latency import LogError, summarize_latency
+from latency.errors import ContentError
+from latency.i18n import md
+from ui import log_view, shell
+
+# --- 1. load ------------------------------------------------------------------------------------
+s = shell.page_strings("logs")
+lang = shell.current_lang()
+try:
+    catalog, stops = log_view.load_data(log_view.data_signature())
+except ContentError as err:
+    shell.show_content_error(err)
+    st.stop()
+
+st.title(s("title"))
+st.caption(s("intro"))
+
+# --- 2. inputs: a file (or a sample) ------------------------------------------------------------
+source = log_view.pick_source(s)
+log_view.show_formats(s, expanded=not source)
+if not source:
+    st.stop()
+
+# --- 3. compute: read and summarise -------------------------------------------------------------
+try:
+    df, fmt = log_view.read_log(source["data"], source["fmt"])
+except LogError as err:
+    log_view.show_error(s, err)
+    st.stop()
+st.success(s("read_ok", name=md(source["name"]), fmt=s(f"fmt_{fmt}"), n=f"{len(df):,}"),
+           icon=":material/check_circle:")
+budget = st.number_input(s("budget_label"), min_value=0.01, max_value=3600.0, value=10.0, step=0.5,
+                         key="lg_budget", help=s("budget_help"))
+summary = summarize_latency(df, budget_s=budget)
+
+# --- 4. sections --------------------------------------------------------------------------------
+log_view.summary(s, summary, budget)
+log_view.compare_and_draw(s, catalog, stops, lang, df, summary, budget)  # a fragment: reruns alone

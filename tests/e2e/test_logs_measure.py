@@ -1,0 +1,90 @@
+"""Your logs and Measure here in a real browser: a bad upload is named, a good upload draws its
+distributions, and a tiny real measurement shows its result beside the prediction."""
+
+from __future__ import annotations
+
+import pytest
+
+from latency import i18n
+from latency import log_samples as S
+from tests.e2e.conftest import ARTIFACTS, open_app, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+MAIN = "[data-testid=stMain]"
+
+
+def _upload(page, name: str, data: bytes) -> None:
+    page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(
+        files=[{"name": name, "mimeType": "text/plain", "buffer": data}])
+    wait_idle(page)
+
+
+def test_upload_a_bad_file_then_a_good_one(page, app_url):
+    s = i18n.strings("logs", "ko")
+    open_app(page, app_url, "logs", lang="ko")
+    page.locator("h1", has_text=s("title")).wait_for()
+    # a CSV whose third line has text where a number belongs: named with line, field and value
+    _upload(page, "broken.csv", b"ttft_ms,e2e_ms\n100,900\n120,fast\n")
+    alert = page.locator("[data-testid=stAlertContentError]")
+    alert.wait_for()
+    text = alert.inner_text()
+    assert s("err_not_number") in text and s("err_where_line", line="3") in text and "e2e_ms" in text and "fast" in text
+    assert page.locator("[data-testid=stException]").count() == 0
+    shot(page, "logs-ko-bad-upload", full_page=False)
+    # the sample CSV: summary metrics and three distribution charts plus the view over time
+    page.locator("[data-testid=stFileChipDeleteBtn]").first.click()
+    wait_idle(page)
+    page.locator("[data-testid=stAlertContentError]").wait_for(state="detached")
+    _upload(page, "requests.csv", (S.SAMPLES_DIR / S.SAMPLES["csv"]).read_bytes())
+    # generous: the metric and chart components are loaded on first use, slowly on a busy machine
+    page.locator("[data-testid=stMetricValue]").first.wait_for(timeout=120_000)
+    assert page.locator("[data-testid=stAlertContentError]").count() == 0
+    charts = page.locator("[data-testid=stPlotlyChart]")
+    charts.first.locator(".xtitle").first.wait_for(timeout=120_000)
+    page.evaluate("document.fonts.ready")
+    assert page.locator("[data-testid=stMetricValue]").first.inner_text() == f"{S.N:,}"
+    xtitle = page.locator("[data-testid=stPlotlyChart] .xtitle").first.text_content()
+    assert any("\uac00" <= ch <= "\ud7a3" for ch in xtitle), xtitle
+    assert page.locator("[data-testid=stException]").count() == 0
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": 2600})
+    wait_idle(page)
+    shot(page, "logs-ko-sample-upload", full_page=False)
+    page.set_viewport_size(size)
+    # "try a sample" after an upload: the uploader empties and the sample (a plain list) is read
+    page.locator("[data-testid=stSelectbox]", has_text=s("sample_label")).locator("input").click()
+    page.get_by_role("option", name=s("fmt_list")).click()
+    page.get_by_role("button", name=s("sample_button")).click()
+    wait_idle(page)
+    page.locator("[data-testid=stAlertContentSuccess]", has_text=S.SAMPLES["list"]).wait_for(timeout=120_000)
+    assert page.locator("[data-testid=stFileChip]").count() == 0
+
+
+def test_run_a_small_measurement(page, app_url):
+    s = i18n.strings("measure", "en")
+    open_app(page, app_url, "measure", lang="en")
+    page.locator("h1", has_text=s("title")).wait_for()
+    for label, value in ((s("prompt_label"), "8"), (s("output_label"), "2")):
+        box = page.get_by_label(label)
+        box.fill(value)
+        box.press("Tab")
+    page.get_by_role("button", name=s("start_button")).click()
+    page.locator("[data-testid=stMetric]", has_text=s("metric_tpot")).wait_for(timeout=90_000)
+    wait_idle(page)
+    assert page.locator("[data-testid=stException]").count() == 0
+    assert page.locator("[data-testid=stDownloadButton]").count() == 1
+    text = page.locator(MAIN).inner_text()
+    assert not any("\uac00" <= ch <= "\ud7a3" for ch in text)
+    assert s("why_header") in text
+    with page.expect_download() as info:
+        page.locator("[data-testid=stDownloadButton] button").click()
+    path = ARTIFACTS / "measurement-row.csv"
+    info.value.save_as(path)
+    header = path.read_text(encoding="utf-8").splitlines()[0]
+    assert header.startswith("source,hardware,model,params_b")
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": 2400})
+    wait_idle(page)
+    shot(page, "measure-en-result", full_page=False)
+    page.set_viewport_size(size)

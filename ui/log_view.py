@@ -1,0 +1,222 @@
+"""Sections of the "Your logs" page (pages/logs.py): the file picker, the error message, the scenario
+picker, the summary, the distributions and the view over time. Plain functions taking their data."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from latency import charts_logs as C
+from latency import content, formats, places, sizing
+from latency import scenario as SC
+from latency import logs as L
+from latency.catalog import load_catalog
+from latency.i18n import Strings, md
+from latency.log_samples import SAMPLES, SAMPLES_DIR
+from ui import charts
+
+SAMPLE_KEY = "lg_sample"
+UPLOAD_GEN = "lg_upload_gen"
+FMT_CHOICES = ("auto",) + L.FORMATS
+LIMIT_TEXT = f"{L.MAX_BYTES / 1048576:g} MB"
+SCALE = {"ttft_s": 1.0, "tpot_s": 1e3, "e2e_s": 1.0}  # shown in s, ms, s
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def load_data(signature: tuple):
+    """Catalogs and named distances (pure data; signature = the content files and their mtimes)."""
+    return load_catalog(), places.load_stops()
+
+
+def data_signature() -> tuple:
+    return content.files_signature()
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def read_log(data: bytes, fmt: str | None) -> tuple[pd.DataFrame, str]:
+    return L.read_latency_log_with_format(data, fmt)
+
+
+def fmt_s(s: Strings, v: float) -> str:
+    return formats.get(s.lang).seconds(v)
+
+
+def fmt_value(s: Strings, col: str, v: float) -> str:
+    """Seconds, or milliseconds for the time per output token (how vLLM and llama.cpp report it)."""
+    if not math.isfinite(v):
+        return "–"
+    return formats.get(s.lang).ms(v * 1e3) if col == "tpot_s" else fmt_s(s, v)
+
+
+def _clear_sample() -> None:
+    st.session_state.pop(SAMPLE_KEY, None)
+
+
+def _use_sample() -> None:
+    """Show the chosen sample; a new uploader key empties the uploader, so the sample is what is read."""
+    st.session_state[SAMPLE_KEY] = st.session_state["lg_sample_fmt"]
+    st.session_state[UPLOAD_GEN] = st.session_state.get(UPLOAD_GEN, 0) + 1
+
+
+def pick_source(s: Strings) -> dict:
+    """The uploader, the format choice and the sample button -> {name, data, fmt} ({} when none)."""
+    upload = st.file_uploader(s("upload_label"), key=f"lg_upload_{st.session_state.get(UPLOAD_GEN, 0)}",
+                              on_change=_clear_sample,
+                              help=s("upload_help", limit=LIMIT_TEXT))
+    c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+    fmt = c1.selectbox(s("fmt_label"), FMT_CHOICES, key="lg_fmt", format_func=lambda f: s(f"fmt_{f}"),
+                       help=s("fmt_help"))
+    c2.selectbox(s("sample_label"), L.FORMATS, key="lg_sample_fmt", format_func=lambda f: s(f"fmt_{f}"))
+    c3.button(s("sample_button"), key="lg_sample_button", on_click=_use_sample, icon=":material/science:")
+    chosen = None if fmt == "auto" else fmt
+    if upload is not None:
+        return dict(name=upload.name, data=upload.getvalue(), fmt=chosen)
+    sample = st.session_state.get(SAMPLE_KEY)
+    if sample in SAMPLES:
+        st.caption(s("sample_caption"))
+        return dict(name=SAMPLES[sample], data=(SAMPLES_DIR / SAMPLES[sample]).read_bytes(), fmt=chosen or sample)
+    return {}
+
+
+def show_formats(s: Strings, expanded: bool) -> None:
+    with st.expander(s("formats_header"), expanded=expanded):
+        st.markdown(s["formats_body"])
+
+
+def show_error(s: Strings, err: L.LogError) -> None:
+    """What is wrong and where (line, field, value), in the page's language; values escaped."""
+    reason = s(f"err_{err.code}", limit=LIMIT_TEXT) if err.code == "too_large" else (
+        s(f"err_{err.code}", accepted=md(err.field or "")) if err.code == "missing_column" else s(f"err_{err.code}"))
+    where = []
+    if err.line:
+        where.append(s("err_where_line", line=f"{err.line:,}"))
+    if err.field and err.code != "missing_column":
+        where.append(s("err_where_field", field=md(err.field)))
+    if err.value is not None and err.code not in ("too_large",):
+        where.append(s("err_where_value", value=md(err.value)))
+    text = f"**{s('err_title')}** {reason}"
+    if where:
+        text += "\n\n" + s("err_where", where=" · ".join(where))
+    st.error(text, icon=":material/error:")
+
+
+def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -> dict:
+    """Model size, hardware, precision, distance, prompt and answer tokens -> the estimator's values."""
+    st.subheader(s("scenario_header"))
+    st.caption(s("scenario_help"))
+    sizes = sizing.size_steps(catalog)
+    out = df["output_tokens"].dropna()
+    default_out = int(min(max(out.median(), 1), SC.OUTPUT_MAX)) if len(out) else 256
+    c1, c2, c3 = st.columns(3)
+    values = dict(SC.DEFAULTS)
+    values["model_size_b"] = c1.select_slider(s("size_label"), options=sizes, value=sizing.snap(SC.DEFAULTS["model_size_b"], sizes),
+                                              key="lg_size", format_func=formats.get(lang).size_b)
+    values["precision"] = c1.selectbox(s("precision_label"), list(catalog.precisions), key="lg_precision",
+                                       format_func=lambda p: catalog.precisions[p].label(lang))
+    hardware = SC.ordered_hardware(catalog)
+    values["hardware"] = c2.selectbox(s("hardware_label"), hardware, key="lg_hardware",
+                                      index=hardware.index(SC.DEFAULTS["hardware"]),
+                                      format_func=lambda h: catalog.hardware[h].label(lang))
+    by_km = {stop.km: stop for stop in stops}
+    values["distance_km"] = c2.selectbox(s("distance_label"), list(by_km), key="lg_distance",
+                                         format_func=lambda km: s("distance_option", name=by_km[km].short[lang],
+                                                                  km=formats.get(lang).km(km)))
+    values["prompt_tokens"] = c3.number_input(s("prompt_label"), 1, SC.PROMPT_MAX, 512, step=128, key="lg_prompt")
+    values["output_tokens"] = c3.number_input(s("output_label"), 1, SC.OUTPUT_MAX, default_out, step=32,
+                                              key="lg_output", help=s("output_help"))
+    return values
+
+
+def estimate_for(s: Strings, catalog, values: dict, lang: str):
+    """The estimator's figure for the chosen scenario (None with a message when it cannot)."""
+    try:
+        _, entry, est = SC.evaluate(catalog, values)
+    except ValueError as err:
+        st.warning(s("estimate_error", problem=md(err)))
+        return None
+    scenario = " · ".join([formats.get(lang).size_b(values["model_size_b"]), entry.label(lang),
+                           catalog.precisions[values["precision"]].label(lang)])
+    st.info(s("estimate_text", scenario=md(scenario), ttft=fmt_s(s, est.ttft_s), tpot=fmt_value(s, "tpot_s", est.tpot_s),
+              total=fmt_s(s, est.total_s)), icon=":material/calculate:")
+    return est
+
+
+def summary(s: Strings, summ: dict, budget: float) -> None:
+    st.subheader(s("summary_header"))
+    cols = st.columns(4)
+    cols[0].metric(s("metric_count"), f"{summ['count']:,}")
+    within = summ["within_budget"]
+    if within is None or not math.isfinite(within):
+        cols[1].metric(s("metric_within", budget=fmt_s(s, budget)), "–", help=s("metric_within_none"))
+    else:
+        cols[1].metric(s("metric_within", budget=fmt_s(s, budget)), formats.get(s.lang).percent(within))
+    for col, key in zip(cols[2:], ("ttft_s", "e2e_s")):
+        col.metric(s("metric_p", metric=s(f"name_{key}"), p=95), fmt_value(s, key, summ[f"{key}_p95"]))
+    if within is not None and math.isfinite(within):
+        st.caption(s("within_caption", share=formats.get(s.lang).percent(within),
+                     miss=formats.get(s.lang).percent(1 - within)))
+
+
+def _estimate_triple(est, key: str):
+    if est is None:
+        return None
+    name = {"ttft_s": "ttft_s", "tpot_s": "tpot_s", "e2e_s": "total_s"}[key]
+    low, high = est.ranges[name]
+    k = SCALE[key]
+    return getattr(est, name) * k, low * k, high * k
+
+
+def distributions(s: Strings, df: pd.DataFrame, summ: dict, est, budget: float) -> None:
+    """One tab per latency: the ECDF with percentiles, the estimate and (end to end) the budget."""
+    keys = list(L.LATENCY_COLUMNS)
+    tabs = st.tabs([s(f"name_{k}") for k in keys])
+    names = dict(y_title=s("axis_share"), requests=s("legend_requests"), estimate=s("legend_estimate"),
+                 budget=s("legend_budget"), percentile=s["percentile_mark"])
+    for tab, key in zip(tabs, keys):
+        with tab:
+            if summ[f"{key}_n"] == 0:
+                st.info(s("no_values", metric=s(f"name_{key}")))
+                continue
+            k = SCALE[key]
+            fig = C.ecdf_figure(df[key].to_numpy() * k, names=dict(names, x_title=s(f"axis_{key}")),
+                                percentiles={p: summ[f"{key}_p{p}"] * k for p in L.PERCENTILES},
+                                estimate=_estimate_triple(est, key), budget=budget if key == "e2e_s" else None)
+            charts.show(fig, key=f"lg_ecdf_{key}")
+    st.caption(s("ecdf_caption"))
+    st.markdown(f"**{s('table_header')}**")
+    rows = {s("col_stat"): [f"p{p}" for p in L.PERCENTILES] + [s("row_estimate")]}
+    for key in keys:
+        triple = _estimate_triple(est, key)
+        rows[s(f"name_{key}")] = [fmt_value(s, key, summ[f"{key}_p{p}"]) for p in L.PERCENTILES] + [
+            fmt_value(s, key, triple[0] / SCALE[key]) if triple else "–"]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+@st.fragment
+def compare_and_draw(s: Strings, catalog, stops, lang: str, df: pd.DataFrame, summ: dict, budget: float) -> None:
+    """The scenario picker and everything drawn with its estimate: reruns alone when a scenario input
+    changes (the file is not read or summarised again)."""
+    values = scenario_controls(s, catalog, stops, lang, df)
+    est = estimate_for(s, catalog, values, lang)
+    distributions(s, df, summ, est, budget)
+    over_time(s, df, est, budget)
+
+
+def over_time(s: Strings, df: pd.DataFrame, est, budget: float) -> None:
+    st.subheader(s("time_header"))
+    if df["timestamp"].isna().all():
+        st.caption(s("no_timestamps"))
+        return
+    have = [k for k in L.LATENCY_COLUMNS if df[k].notna().any()]
+    key = st.segmented_control(s("time_metric"), have, default=have[-1], key="lg_time_metric", required=True,
+                               format_func=lambda k: s(f"name_{k}")) or have[-1]
+    rows = df[df["timestamp"].notna() & df[key].notna()].sort_values("timestamp")
+    triple = _estimate_triple(est, key)
+    fig = C.over_time_figure(rows["timestamp"], rows[key].to_numpy() * SCALE[key],
+                             names=dict(x_title=s("axis_time"), y_title=s(f"axis_{key}"), requests=s("legend_requests"),
+                                        estimate=s("legend_estimate"), budget=s("legend_budget")),
+                             estimate=triple[0] if triple else None, budget=budget if key == "e2e_s" else None)
+    charts.show(fig, key="lg_time_chart")
+

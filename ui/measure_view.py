@@ -1,0 +1,185 @@
+"""Sections of the "Measure here" page (pages/measure.py): the inputs, one measurement at a time per
+server process (a lock), the progress bar, and the result beside the estimator's prediction."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import threading
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from latency import charts_logs as C
+from latency import estimator, formats
+from latency import measure as M
+from latency.i18n import Strings, md
+from ui import charts
+
+RESULT_KEY = "ms_result"
+START_KEY = "ms_start_requested"  # set by the start button's callback, taken by the run that measures
+SLOW_OVER_FLOOR = 2.0  # a time per token over twice the reading-alone floor gets the "busy server" sentence
+CALLS_PER_LAYER = 50   # numpy operations per layer in one decode step (latency.measure.Decoder.layer), counted roughly
+WAIT_S = M.TIME_CAP_S + 15  # a second visitor waits this long for the first one's measurement
+
+
+@dataclass(frozen=True)
+class Result:
+    measurement: M.Measurement
+    comparison: M.Comparison | None
+    hardware: str   # the processor as the page shows it (its language)
+    csv: str
+
+
+@st.cache_resource(show_spinner=False)
+def measurement_lock() -> threading.Lock:
+    """One lock per server process: one measurement at a time (they would slow each other down)."""
+    return threading.Lock()
+
+
+def num(x: float) -> str:
+    return formats.number(x, 3)
+
+
+def fmt_params(s: Strings, n: int) -> str:
+    return s("unit_params_b", v=f"{n / 1e9:.2f}") if n >= 1e9 * 0.95 else s("unit_params_m", v=f"{n / 1e6:,.0f}")
+
+
+def fmt_ms(s: Strings, x_s: float) -> str:
+    return formats.get(s.lang).ms(x_s * 1e3)
+
+
+def fmt_gb(s: Strings, gb: float) -> str:
+    return formats.get(s.lang).gb(gb)
+
+
+def _request_start() -> None:
+    st.session_state[START_KEY] = True
+
+
+def controls(s: Strings, sizes: list[M.DecoderConfig], free_gb: float) -> dict:
+    """Size, prompt and answer lengths in a form (changing them does not interrupt a running measurement)."""
+    by_id = {c.id: c for c in sizes}
+    with st.form("ms_form", border=True):
+        size = st.selectbox(s("size_label"), list(by_id), key="ms_size",
+                            format_func=lambda i: s("size_option", params=fmt_params(s, by_id[i].params),
+                                                    gb=fmt_gb(s, by_id[i].memory_gb())),
+                            help=s("size_help", free=fmt_gb(s, free_gb), limit=fmt_gb(s, M.memory_limit_gb(free_gb))))
+        c1, c2 = st.columns(2)
+        prompt = c1.number_input(s("prompt_label"), *M.PROMPT_RANGE, value=64, step=8, key="ms_prompt")
+        output = c2.number_input(s("output_label"), *M.OUTPUT_RANGE, value=16, step=4, key="ms_output")
+        st.form_submit_button(s("start_button"), type="primary", icon=":material/play_arrow:", key="ms_start",
+                              on_click=_request_start)
+    st.caption(s("limits_caption", cap=f"{M.TIME_CAP_S:g}"))
+    return dict(config=by_id[size], prompt=int(prompt), output=int(output),
+                start=bool(st.session_state.pop(START_KEY, False)))
+
+
+def _progress(bar, s: Strings, fraction: float, stage: str) -> None:
+    bar.progress(fraction, text=s(f"stage_{stage}"))
+
+
+def run_measurement(s: Strings, choice: dict, *, clock, free_gb: float) -> Result | None:
+    """Wait for the server's lock (saying so), then measure with a progress bar. None when it could not."""
+    need, limit = choice["config"].memory_gb(), M.memory_limit_gb(M.available_memory_gb())
+    if need > limit:  # free memory fell since the page listed the sizes
+        st.warning(s("memory_now_short", need=fmt_gb(s, need), limit=fmt_gb(s, limit)))
+        return None
+    lock = measurement_lock()
+    notice = st.empty()
+    if not lock.acquire(blocking=False):
+        notice.info(s("busy_waiting"), icon=":material/hourglass_top:")
+        if not lock.acquire(timeout=WAIT_S):
+            notice.warning(s("busy_gave_up"), icon=":material/hourglass_disabled:")
+            return None
+    try:
+        notice.empty()
+        bar = st.progress(0.0, text=s("stage_probe"))
+        m = M.run(choice["config"], choice["prompt"], choice["output"], clock=clock,
+                  progress=functools.partial(_progress, bar, s))
+        bar.progress(1.0, text=s("stage_done"))
+    except (MemoryError, ValueError) as err:
+        st.error(s("run_error", problem=md(err)))
+        return None
+    finally:
+        lock.release()
+    name, cores = M.cpu_name(), M.cpu_cores()
+    comparison = M.compare(m, free_gb) if m.complete else None
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")
+    row = M.csv_row(m, when=when, hardware=f"{name} ({cores} cores)")
+    return Result(m, comparison, s("machine", name=name, cores=cores), M.csv_text(row))
+
+
+def show_result(s: Strings, r: Result) -> None:
+    m, cmp = r.measurement, r.comparison
+    st.subheader(s("result_header"))
+    st.caption(s("result_scenario", params=fmt_params(s, m.config.params), prompt=m.prompt_tokens,
+                 output=m.output_tokens, hardware=md(r.hardware)))
+    if m.stopped in ("load", "prefill"):
+        st.warning(s("stopped_early", cap=f"{M.TIME_CAP_S:g}", stage=s(f"stage_{m.stopped}")))
+    elif m.stopped == "decode":
+        st.warning(s("stopped_decode", cap=f"{M.TIME_CAP_S:g}", asked=m.output_tokens_asked, done=m.output_tokens))
+    if cmp is None:
+        details(s, r)
+        return
+    est = cmp.estimate
+    c1, c2, c3 = st.columns(3)
+    c1.metric(s("metric_ttft"), fmt_ms(s, m.ttft_s), s("metric_predicted", v=fmt_ms(s, est.ttft_s)), delta_color="off", delta_arrow="off")
+    c2.metric(s("metric_tpot"), fmt_ms(s, m.tpot_s), s("metric_predicted", v=fmt_ms(s, est.tpot_s)), delta_color="off", delta_arrow="off")
+    c3.metric(s("metric_tps"), formats.get(s.lang).tps(m.decode_tok_s),
+              s("metric_predicted", v=formats.get(s.lang).tps(est.decode_tokens_per_s)), delta_color="off", delta_arrow="off")
+    rows = [("metric_ttft", m.ttft_s, est.ttft_s, est.ranges["ttft_s"], cmp.ttft_ratio),
+            ("metric_tpot", m.tpot_s, est.tpot_s, est.ranges["tpot_s"], cmp.tpot_ratio)]
+    table = pd.DataFrame({
+        s("col_metric"): [s(k) for k, *_ in rows],
+        s("col_measured"): [fmt_ms(s, v) for _, v, *_ in rows],
+        s("col_predicted"): [fmt_ms(s, p) for _, _, p, *_ in rows],
+        s("col_range"): [formats.get(s.lang).range(lo * 1e3, hi * 1e3, "ms") for *_, (lo, hi), _ in rows],
+        s("col_ratio"): [formats.get(s.lang).ratio(q) for *_, q in rows],
+    })
+    st.dataframe(table, hide_index=True, width="stretch")
+    for key, *_, ratio in rows:
+        st.markdown(s(f"verdict_{M.Comparison.verdict(ratio)}", metric=s(key), ratio=formats.get(s.lang).ratio(ratio)))
+    fig = C.compare_figure([s("metric_ttft"), s("metric_tpot")], [m.ttft_s * 1e3, m.tpot_s * 1e3],
+                           [est.ttft_s * 1e3, est.tpot_s * 1e3], fmt=formats.get(s.lang).ms,
+                           names=dict(measured=s("chart_measured"), predicted=s("chart_predicted"), y_title=s("chart_y")))
+    charts.show(fig, key="ms_chart")
+    why(s, m, cmp)
+    st.download_button(s("download_button"), data=r.csv, file_name=f"measurement-{m.config.id}.csv", mime="text/csv",
+                       key="ms_download", icon=":material/download:", on_click="ignore")
+    st.caption(s("download_caption"))
+    details(s, r)
+
+
+def why(s: Strings, m: M.Measurement, cmp: M.Comparison) -> None:
+    st.markdown(f"**{s('why_header')}**")
+    bw, gflops = formats.get(s.lang).unit("gbs", num(m.probe.bandwidth_gbs)), s("unit_gflops", v=num(m.probe.matmul_gflops))
+    st.markdown(s("why_decode", weights=fmt_gb(s, m.config.weights_gb), bw=bw, floor=fmt_ms(s, cmp.decode_floor_s),
+                  tpot=fmt_ms(s, m.tpot_s)))
+    st.markdown(s("why_prefill", prompt=m.prompt_tokens, gflop=num(2 * m.config.params * m.prompt_tokens / 1e9),
+                  gflops=gflops, floor=fmt_ms(s, cmp.prefill_floor_s), ttft=fmt_ms(s, m.ttft_s)))
+    ep = estimator.engine_params(estimator.load_params(), cmp.estimate.engine, "cpu")
+    if m.tpot_s > SLOW_OVER_FLOOR * cmp.decode_floor_s:
+        st.markdown(s("why_slow", ratio=formats.get(s.lang).ratio(m.tpot_s / cmp.decode_floor_s),
+                      calls=f"{m.config.layers * CALLS_PER_LAYER:,}"))
+    st.markdown(s("why_estimator", bw=bw, gflops=gflops, bw_frac=f"{ep['bw_frac']:.2f}",
+                  overhead=fmt_ms(s, ep["pass_overhead_s"])))
+
+
+def details(s: Strings, r: Result) -> None:
+    m = r.measurement
+    c = m.config
+    with st.expander(s("details_header")):
+        rows = [
+            (s("detail_machine"), r.hardware),
+            (s("detail_software"), M.software()),
+            (s("detail_bw"), formats.get(s.lang).unit("gbs", num(m.probe.bandwidth_gbs))),
+            (s("detail_gflops"), s("unit_gflops", v=num(m.probe.matmul_gflops))),
+            (s("detail_probe_time"), formats.get(s.lang).seconds(m.probe.seconds)),
+            (s("detail_shape"), s("detail_shape_value", layers=c.layers, hidden=f"{c.hidden:,}", heads=c.heads,
+                                  vocab=f"{c.vocab:,}")),
+            (s("detail_load"), formats.get(s.lang).seconds(m.load_s)),
+            (s("detail_steps"), f"{len(m.step_s):,}"),
+        ]
+        st.dataframe(pd.DataFrame(rows, columns=[s("detail_item"), s("detail_value")]), hide_index=True, width="stretch")

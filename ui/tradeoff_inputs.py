@@ -1,0 +1,197 @@
+"""The trade-off page's inputs: formats, URL notices, the widgets (-> one dict of values) and the
+editable price table. Widget keys are the scenario's URL keys (`latency.scenario.KEYS`), so a value
+set here is the value on the estimator page (ui/state.py holds the one saved copy)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+import streamlit as st
+
+from latency import formats, scenario
+from latency import tradeoffs as T
+from latency.catalog import Catalog
+from latency.i18n import Strings, md
+from latency.places import DistanceStop
+from ui import state
+
+KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
+        "concurrency", "use_case", "budget_s", "measure", "device_scope")
+"""The scenario inputs this page shows (shared with the estimator page by key)."""
+OTHER_KEYS = tuple(k for k in scenario.KEYS if k not in KEYS)
+"""Scenario inputs set on other pages: kept in the URL and in the headline's estimate."""
+
+
+@dataclass(frozen=True)
+class Formats:
+    """Names as this page shows them, in the page's language; numbers from latency.formats (the
+    one formatter every page uses)."""
+
+    s: Strings
+    names: Strings         # content/ui/scenario.yaml: input names, notices
+    catalog: Catalog
+    stops: Sequence[DistanceStop]
+    cases: Mapping[str, Any]
+    lang: str
+
+    @property
+    def f(self) -> formats.Formats:
+        return formats.get(self.lang)
+
+    def sec(self, x: float) -> str:
+        return self.f.seconds(x)
+
+    def size(self, v: float) -> str:
+        return self.f.size_b(v)
+
+    def km(self, v: float) -> str:
+        return self.f.km(v)
+
+    def distance(self, v: float) -> str:
+        stop = next((p for p in self.stops if p.km == v), None)
+        return self.s("dist_named", name=stop.short[self.lang], km=self.km(v)) if stop else self.km(v)
+
+    def users(self, n: float) -> str:
+        return self.f.count(n, "users")
+
+    def tps(self, v: float) -> str:
+        return self.f.tps(v)
+
+    def gb(self, v: float) -> str:
+        return self.f.gb(v)
+
+    def ratio(self, r: float) -> str:
+        return self.f.ratio(r)
+
+    def tokens(self, n: float) -> str:
+        return self.f.count(n, "tokens")
+
+    def hw(self, hid: str) -> str:
+        return self.catalog.hardware[hid].label(self.lang)
+
+    def precision(self, pid: str) -> str:
+        return self.catalog.precisions[pid].label(self.lang)
+
+    def precision_short(self, pid: str) -> str:
+        return self.precision(pid).split(" (")[0]
+
+    def measure_short(self, m: str) -> str:
+        return self.s(f"measure_{m}_short")
+
+    def case(self, cid: str) -> str:
+        u = self.cases[cid]
+        return self.s("use_case_option", label=u.label, measure=self.measure_short(u.measure), budget=self.sec(u.budget_s))
+
+    def value(self, key: str, v: Any) -> str:
+        """A scenario value as a notice shows it: names, never internal ids; escaped."""
+        shown = {"model_size_b": self.size, "distance_km": self.distance, "budget_s": self.sec, "hardware": self.hw,
+                 "precision": self.precision, "arch": lambda a: self.s(f"arch_{a}"),
+                 "measure": lambda m: self.s(f"measure_{m}"), "device_scope": lambda d: self.s(f"scope_{d}"),
+                 "use_case": self.case, "concurrency": self.users, "prompt_tokens": self.tokens,
+                 "output_tokens": self.tokens, "context_tokens": self.tokens,
+                 "devices": lambda d: self.names("devices_auto") if d == scenario.DEVICES_AUTO else self.f.count(d, "devices")}.get(key)
+        try:
+            return shown(v) if shown else scenario.url_value(v)
+        except (KeyError, ValueError, TypeError):
+            return scenario.url_value(v)
+
+
+def cap(text: str) -> str:
+    """Sentence case for a string that may start with a lower-case word (English axis titles)."""
+    return text[:1].upper() + text[1:]
+
+
+# --- URL notices ----------------------------------------------------------------------------------
+def show_notices(fmt: Formats, notices: Sequence[scenario.Notice], specs: Mapping[str, Any]) -> None:
+    for notice in notices:
+        st.warning(state.notice_text(fmt.names, notice, fmt.value, specs), icon=":material/link_off:")
+
+
+# --- widgets --------------------------------------------------------------------------------------
+def on_use_case(cases: Mapping[str, Any]) -> None:
+    """A use case chosen: its budget and measure come with it (`state.set_values`)."""
+    case = cases.get(st.session_state["use_case"])
+    if case is not None:
+        state.set_values(dict(budget_s=float(case.budget_s), measure=case.measure))
+    state.touched()
+
+
+def show(fmt: Formats, steps: Mapping[str, Sequence[float]]) -> dict[str, Any]:
+    """The page's inputs; returns the scenario values (this page's widgets over the saved copy)."""
+    s, catalog = fmt.s, fmt.catalog
+    st.subheader(s("controls_header"))
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        st.selectbox(s("use_case_label"), list(fmt.cases), key="use_case", format_func=fmt.case,
+                     on_change=on_use_case, args=(fmt.cases,), help=s("use_case_help"))
+        st.number_input(s("budget_label"), min_value=scenario.BUDGET_MIN_S, max_value=scenario.BUDGET_MAX_S, step=0.1,
+                        format="%.2f", key="budget_s", on_change=state.touched, help=s("budget_help"))
+        st.segmented_control(s("measure_label"), list(scenario.MEASURES), key="measure", required=True,
+                             format_func=lambda m: s(f"measure_{m}"), on_change=state.touched)
+    with c2:
+        st.select_slider(s("size_label"), options=steps["model_size_b"], key="model_size_b", format_func=fmt.size,
+                         on_change=state.touched)
+        st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware", format_func=fmt.hw,
+                     on_change=state.touched)
+        st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
+                         format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)
+    with c3:
+        st.number_input(s("concurrency_label"), min_value=1, max_value=scenario.CONCURRENCY_MAX, step=1,
+                        key="concurrency", help=s("concurrency_help", max=f"{scenario.CONCURRENCY_MAX:,}"),
+                        on_change=state.touched)
+        st.segmented_control(s("scope_label"), list(T.SCOPES), key="device_scope", required=True,
+                             format_func=lambda v: s(f"scope_{v}"), on_change=state.touched)
+        with st.expander(s("advanced")):
+            st.segmented_control(s("arch_label"), list(scenario.ARCHITECTURES), key="arch", required=True,
+                                 format_func=lambda a: s(f"arch_{a}"), on_change=state.touched)
+            st.selectbox(s("precision_label"), list(catalog.precisions), key="precision", format_func=fmt.precision,
+                         on_change=state.touched)
+            st.number_input(s("prompt_label"), min_value=1, max_value=scenario.PROMPT_MAX, step=128,
+                            key="prompt_tokens", on_change=state.touched)
+            st.number_input(s("output_label"), min_value=1, max_value=scenario.OUTPUT_MAX, step=32,
+                            key="output_tokens", on_change=state.touched)
+    return state.values(KEYS)
+
+
+# --- prices ---------------------------------------------------------------------------------------
+def first_url(text: str | None) -> str:
+    found = re.search(r"https?://[^\s()]+", text or "")
+    return found.group(0) if found else ""
+
+
+def prices(fmt: Formats) -> dict[str, float | None]:
+    """The editable price table (in an expander); returns the hourly prices in force."""
+    s, catalog = fmt.s, fmt.catalog
+    order = scenario.ordered_hardware(catalog)
+    box = st.expander(s("prices_header"), icon=":material/edit:")
+    box.caption(s("prices_caption"))
+    original = {h: "" if catalog.hardware[h].price_usd_per_hour is None else f"{catalog.hardware[h].price_usd_per_hour:g}"
+                for h in order}
+    col = {k: s(f"col_{k}") for k in ("device", "price", "basis", "date", "source")}
+    frame = pd.DataFrame({
+        col["device"]: [fmt.hw(h) for h in order],
+        col["price"]: [original[h] for h in order],
+        col["basis"]: [s(f"basis_{catalog.hardware[h].price_basis}") if catalog.hardware[h].price_basis else ""
+                       for h in order],
+        col["date"]: [catalog.hardware[h].price_date or "" for h in order],
+        col["source"]: [first_url(catalog.hardware[h].price_source) for h in order],  # the catalog's notes are English
+    }, index=order)
+    edited = box.data_editor(
+        frame, key="tr_prices", hide_index=True, num_rows="fixed", width="stretch",
+        disabled=[col["device"], col["basis"], col["date"], col["source"]],
+        column_config={col["price"]: st.column_config.TextColumn(required=False),
+                       col["source"]: st.column_config.LinkColumn(display_text=r"https?://(?:www\.)?([^/]+)")})
+    unlinked = [fmt.hw(h) for h in order if catalog.hardware[h].price_source and not first_url(catalog.hardware[h].price_source)]
+    if unlinked:
+        box.caption(s("prices_no_link", names=md(", ".join(unlinked))))
+    changes = {h: edited.at[h, col["price"]] for h in order if edited.at[h, col["price"]] != original[h]}
+    resolved, notices = T.resolve_prices(catalog, changes)
+    for n in notices:
+        box.warning(s("price_notice", device=md(fmt.hw(n.device_id)), raw=md(n.raw), reason=s(f"price_reason_{n.reason}"),
+                      fallback=T.fmt_usd(n.fallback) if n.fallback is not None else s("no_price")))
+    if len(changes) > len(notices):
+        box.caption(s("prices_edited", n=len(changes) - len(notices)))
+    return resolved

@@ -1,0 +1,278 @@
+"""The trade-off page's sections: the headline (N users on one server, as on the estimator page) and
+one function per tab. Each takes its data as arguments; figures come from latency.charts_tradeoffs."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from latency import charts_tradeoffs as C
+from latency import tradeoffs as T
+from latency.estimator import STAGES
+from latency.i18n import md
+from ui.tradeoff_inputs import Formats, cap
+
+
+# --- headline: per user, then the whole server -----------------------------------------------------
+def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | None) -> None:
+    s = fmt.s
+    est = head.estimate
+    hw = fmt.catalog.hardware[sc.hardware_id]
+    scenario = s("scenario_text", size=fmt.size(sc.model_size_b), hardware=md(hw.label(fmt.lang)),
+                 distance=fmt.distance(sc.distance_km), users=fmt.users(sc.concurrency))
+    measure = fmt.measure_short(sc.measure)
+    if not head.fits:
+        st.error(s("verdict_nofit", scenario=scenario, hardware=md(hw.label(fmt.lang)),
+                   max=int(hw.hardware.resolved("max_devices"))))
+        return
+    text = s("verdict_meets" if head.meets else "verdict_misses", scenario=scenario, measure=measure,
+             latency=fmt.sec(head.latency_s), budget=fmt.sec(sc.budget_s), ratio=fmt.ratio(head.latency_s / sc.budget_s))
+    lo, hi = est.ranges[T.MEASURE_KEY[sc.measure]]
+    if lo <= sc.budget_s < hi:
+        text += " " + s("verdict_uncertain", low=fmt.sec(lo), high=fmt.sec(hi))
+    if abandon_s is not None and head.latency_s >= abandon_s:
+        text += " " + s("verdict_abandon", abandon=fmt.sec(abandon_s))
+    (st.success if head.meets else st.error)(text)
+    st.caption(s("plan_text", users=fmt.users(head.users), devices=f"{head.devices:,}", batch=f"{head.batch:,}"))
+    st.markdown(f"**{s('metrics_per_user')}**")
+    row = st.container(horizontal=True)
+    row.metric(s("metric_latency", measure=measure), fmt.sec(head.latency_s), width="content",
+               delta=s("metric_range", low=fmt.sec(lo), high=fmt.sec(hi)), delta_color="off", delta_arrow="off")
+    row.metric(s("metric_speed"), fmt.tps(head.per_user_tokens_per_s), width="content")
+    st.markdown(f"**{s('metrics_server')}**")
+    row = st.container(horizontal=True)
+    row.metric(s("metric_devices"), s("metric_devices_value", n=f"{head.devices:,}"), width="content")
+    row.metric(s("metric_throughput"), fmt.tps(head.server_tokens_per_s), width="content")
+    row.metric(s("metric_cost_1k"), T.fmt_usd(head.cost_per_1k_answers), width="content",
+               delta=s("metric_hourly", cost=T.fmt_usd(head.server_cost_per_hour)), delta_color="off", delta_arrow="off")
+    row.metric(s("metric_cost_1m"), T.fmt_usd(head.cost_per_1m_tokens), width="content")
+    whole = est.total_s if sc.measure == "total" else est.ttft_s
+    candidates = STAGES if sc.measure == "total" else ("network", "queue", "prefill")
+    stage = max(candidates, key=lambda k: est.breakdown[k])
+    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=f"{100 * min(est.breakdown[stage] / max(whole, 1e-12), 1):.0f}%",
+                  bound=s(f"bound_{est.bottleneck['decode']}")))
+
+
+# --- budget maps (the fleet: as many servers as the budget needs) -----------------------------------
+def cell_hover(fmt: Formats, grid: T.Grid, sc: T.Scenario, names: list[str]) -> np.ndarray:
+    """Hover text per cell (rows = sizes, cols = grid columns named by `names`)."""
+    s, p = fmt.s, grid.plan
+    out = np.empty(p.latency_s.shape, dtype=object)
+    measure = fmt.measure_short(sc.measure)
+    for i, size in enumerate(grid.rows):
+        for j, where in enumerate(names):
+            if not p.fits[i, j]:
+                hw_id = grid.cols[j] if isinstance(grid.cols[j], str) else sc.hardware_id
+                out[i, j] = s("hover_nofit", size=fmt.size(size), where=where,
+                              max=int(fmt.catalog.hardware[hw_id].hardware.resolved("max_devices")))
+                continue
+            cost = p.cost_per_answer[i, j] * 1000
+            out[i, j] = s("hover_cell", size=fmt.size(size), where=where, measure=measure,
+                          latency=fmt.sec(p.latency_s[i, j]), ratio=fmt.ratio(p.latency_s[i, j] / sc.budget_s),
+                          servers=f"{int(p.replicas[i, j]):,}", devices=int(p.devices[i, j]),
+                          batch=f"{int(p.batch[i, j]):,}", cost=T.fmt_usd(cost) if math.isfinite(cost) else s("no_price"))
+    return out
+
+
+def marks(fmt: Formats, grid: T.Grid) -> list[C.Mark]:
+    out = []
+    for cell, symbol, name, color in ((grid.current, "square-open", fmt.s("mark_current"), "#111827"),
+                                      (grid.row_cheapest, "diamond", fmt.s("mark_row"), "#7c3aed"),
+                                      (grid.cheapest, "star", fmt.s("mark_cheapest"), "#f59e0b")):
+        if cell is not None:
+            out.append(C.Mark(row=cell[1], col=cell[0], symbol=symbol, name=name, color=color))  # transposed
+    return out
+
+
+def cheapest(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> None:
+    s, measure = fmt.s, fmt.measure_short(sc.measure)
+    if grid.cheapest is None:
+        st.markdown(s("cheapest_none"))
+    else:
+        c = T.summarize(grid, *grid.cheapest)
+        st.markdown(s("cheapest_overall", size=fmt.size(c.model_size_b), hardware=md(fmt.hw(c.hardware_id)),
+                      cost=T.fmt_usd(c.cost_per_1k_answers), servers=f"{c.replicas:,}", devices=c.devices))
+    if grid.row_cheapest is None:
+        st.markdown(s("cheapest_row_none", size=fmt.size(sc.model_size_b)))
+    else:
+        c = T.summarize(grid, *grid.row_cheapest)
+        st.markdown(s("cheapest_row", size=fmt.size(c.model_size_b), hardware=md(fmt.hw(c.hardware_id)),
+                      cost=T.fmt_usd(c.cost_per_1k_answers), measure=measure, latency=fmt.sec(c.latency_s)))
+
+
+def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
+    s, measure = fmt.s, fmt.measure_short(sc.measure)
+    st.caption(s("map_caption", users=fmt.users(sc.concurrency)))
+    names = dict(x_title=s("axis_size"), colorbar=s("colorbar"), nofit=s("nofit"))  # y axis: named by the heading
+    grid: T.Grid = data["grid"]
+    cheapest(fmt, sc, grid)
+    st.markdown(f"**{s('map_hw_title', measure=measure, distance=fmt.distance(sc.distance_km))}**")
+    hover = cell_hover(fmt, grid, sc, [fmt.hw(h) for h in grid.cols])
+    fig = C.budget_heatmap(grid.ratio.T, x_labels=[fmt.size(v) for v in grid.rows],
+                           y_labels=[C.short_label(fmt.hw(h)) for h in grid.cols], hover=hover.T,
+                           marks=marks(fmt, grid), names=names)
+    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_map_hw")
+    dist: T.Grid = data["dist"]
+    st.markdown(f"**{s('map_dist_title', measure=measure, hardware=md(fmt.hw(sc.hardware_id)))}**")
+    hover = cell_hover(fmt, dist, sc, [fmt.distance(v) for v in dist.cols])
+    fig = C.budget_heatmap(dist.ratio.T, x_labels=[fmt.size(v) for v in dist.rows],
+                           y_labels=[fmt.distance(v) for v in dist.cols], hover=hover.T,
+                           marks=[m for m in marks(fmt, dist) if m.symbol != "diamond"], names=names)
+    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_map_dist")
+    st.caption(s("map_dist_note"))
+    st.caption(s("share_hint"))
+
+
+# --- concurrency: the headline's one server, more and more users -----------------------------------
+def concurrency(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
+    s = fmt.s
+    curve: T.ConcurrencyCurve = data["curve"]
+    st.markdown(f"**{s('conc_title')}**")
+    st.caption(s("conc_caption"))
+    if not curve.fits:
+        st.warning(s("conc_nofit", hardware=md(fmt.hw(sc.hardware_id))))
+        return
+    now = curve.current
+    row = st.container(horizontal=True)
+    row.metric(s("conc_metric_max"), f"{curve.max_batch:,}", width="content")
+    row.metric(s("conc_metric_plateau"), fmt.users(curve.plateau_users), width="content")
+    row.metric(s("conc_metric_speed"), fmt.tps(now["per_user_tokens_per_s"]), width="content")
+    row.metric(s("conc_metric_thr"), fmt.tps(now["throughput_tokens_per_s"]), width="content",
+               delta=s("conc_metric_wait") + " " + fmt.sec(now["queue_s"]), delta_color="off", delta_arrow="off")
+    latencies = [(cap(s("conc_latency", measure=fmt.measure_short("ttft"))), curve.ttft_s)]
+    if sc.measure == "total":
+        latencies.append((cap(s("conc_latency", measure=fmt.measure_short("total"))), curve.total_s))
+    names = dict(x_title=s("axis_users"), per_user=s("conc_per_user"), throughput=s("conc_throughput"),
+                 y_speed=s("axis_speed"), y_throughput=s("axis_throughput"), y_latency=s("axis_seconds"),
+                 budget=s("budget_line", budget=fmt.sec(sc.budget_s)), plateau=s("conc_plateau_line"),
+                 queue=s("conc_queue_line"), current=s("current_point"))
+    fig = C.concurrency_figure(curve.users, curve.per_user_tokens_per_s, curve.throughput_tokens_per_s, latencies,
+                               budget_s=sc.budget_s, current_users=now["users"],
+                               current_latency_s=now["ttft_s"] if sc.measure == "ttft" else now["total_s"],
+                               queue_from=float(curve.max_batch), plateau_at=float(curve.plateau_users),
+                               names=names, fmt_s=fmt.sec, fmt_n="{:,.0f}".format)
+    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_concurrency")
+    st.caption(s("conc_text", devices=curve.devices, max_batch=f"{curve.max_batch:,}",
+                 plateau=fmt.users(curve.plateau_users)))
+
+
+# --- cost: every device at the current size ---------------------------------------------------------
+def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
+    s = fmt.s
+    devices: T.Grid = data["devices"]
+    p = devices.plan
+    st.caption(s("cost_caption", users=fmt.users(sc.concurrency)))
+    st.markdown(f"**{s('pareto_title', size=fmt.size(sc.model_size_b))}**")
+    ids = list(devices.cols)
+    ok, lat, per_1k = p.fits[0], p.latency_s[0], p.cost_per_answer[0] * 1000
+    use = [k for k in range(len(ids)) if ok[k] and math.isfinite(per_1k[k])]
+    measure = fmt.measure_short(sc.measure)
+    hover = [s("hover_point", hardware=fmt.hw(ids[k]), measure=measure, latency=fmt.sec(lat[k]),
+               cost=T.fmt_usd(per_1k[k]), cost_m=T.fmt_usd(p.cost_per_1m_tokens[0][k]),
+               servers=f"{int(p.replicas[0][k]):,}", devices=int(p.devices[0][k]), batch=f"{int(p.batch[0][k]):,}")
+             for k in use]
+    here = ids.index(sc.hardware_id)
+    names = dict(x_title=s("axis_cost"), y_title=cap(s("axis_latency_s", measure=measure)), meets=s("meets"),
+                 misses=s("misses"), front=s("front"), budget=s("budget_line", budget=fmt.sec(sc.budget_s)),
+                 current=s("mark_current"))
+    fig = C.pareto_figure([C.short_label(fmt.hw(ids[k]), 16) for k in use], per_1k[use], lat[use], p.meets[0][use],
+                          T.pareto_front(per_1k[use], lat[use]), hover=hover,
+                          current=use.index(here) if here in use else None, budget_s=sc.budget_s, names=names,
+                          fmt_s=fmt.sec, fmt_usd=T.fmt_usd)
+    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_pareto")
+    st.caption(s("pareto_caption"))
+    left = [fmt.hw(ids[k]) for k in range(len(ids)) if not ok[k]]
+    if left:
+        st.caption(s("pareto_excluded", names=md(", ".join(left))))
+
+
+# --- memory and lightweighting ------------------------------------------------------------------------
+def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, Any]) -> None:
+    s = fmt.s
+    hw = fmt.catalog.hardware[sc.hardware_id]
+    st.markdown(f"**{s('mem_title', size=fmt.size(sc.model_size_b), batch=f'{max(head.batch, 1):,}')}**")
+    st.caption(s("mem_caption", hardware=md(hw.label(fmt.lang))))
+    series = data["memory"]
+    names = dict(x_title=s("axis_context"), y_title=s("axis_memory"), current=s("mem_current"), hover=s("mem_hover"))
+    fig = C.memory_figure(T.CONTEXT_STEPS, series, labels={pid: fmt.precision_short(pid) for pid in series},
+                          device_gb=hw.hardware.memory_gb,
+                          device_label=s("mem_device_line", hardware=C.short_label(hw.label(fmt.lang)),
+                                         gb=fmt.gb(hw.hardware.memory_gb)),
+                          current_context=sc.prompt_tokens + sc.output_tokens, names=names, fmt_gb=fmt.gb)
+    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_memory")
+    st.markdown(f"**{s('mem_table_title', context=fmt.tokens(sc.prompt_tokens + sc.output_tokens))}**")
+    rows = data["precisions"]
+    table = pd.DataFrame({
+        s("col_precision"): [fmt.precision_short(x.precision_id) for x in rows],
+        s("col_memory"): [fmt.gb(x.memory_gb) for x in rows],
+        s("col_devices"): [f"{x.devices_needed:,}" if x.fits else s("nofit_cell") for x in rows],
+        s("col_ttft"): [fmt.sec(x.ttft_s) if x.fits else "–" for x in rows],
+        s("col_speed"): [fmt.tps(x.tokens_per_s) if x.fits else "–" for x in rows],
+        s("col_mem_vs"): [f"{100 * x.memory_vs_fp16:.0f}%" for x in rows],
+        s("col_speed_vs"): [fmt.ratio(x.speed_vs_fp16) if x.fits else "–" for x in rows],
+        s("col_quality"): [fmt.catalog.precisions[x.precision_id].quality.get(fmt.lang, "") for x in rows],
+        s("col_quality_source"): [fmt.catalog.precisions[x.precision_id].quality_source or "" for x in rows],
+    })
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_config={s("col_quality_source"): st.column_config.LinkColumn(
+                     s("col_quality_source"), display_text=s("link_text"))})
+    st.markdown(s("quant_text"))
+
+
+# --- what matters most --------------------------------------------------------------------------------
+def notch_text(fmt: Formats, factor: str, value: Any) -> str:
+    if value is None:
+        return ""
+    shown = {"model_size": fmt.size, "hardware": lambda h: C.short_label(fmt.hw(h), 18), "precision": fmt.precision_short,
+             "distance": fmt.km, "prompt": fmt.tokens, "output": fmt.tokens}
+    return shown.get(factor, fmt.users)(value)
+
+
+def tornado(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
+    s, measure = fmt.s, fmt.measure_short(sc.measure)
+    st.markdown(f"**{s('tor_title', measure=measure)}**")
+    t: T.Tornado = data["tornado"]
+    names = {f: s(f"factor_{f}") for f in T.FACTORS}
+    templates = dict(ratio=s("tor_summary_ratio"), only=s("tor_summary_only"), none=s("tor_summary_none"))
+    if not math.isfinite(t.base_s):
+        st.warning(templates["none"])
+        return
+    st.info(T.tornado_summary(t, names, templates, fmt.ratio), icon=":material/target:")
+    bars = [C.Bar(name=cap(names[n.factor]), low_s=n.low_s, high_s=n.high_s,
+                  low_text=notch_text(fmt, n.factor, n.low_value), high_text=notch_text(fmt, n.factor, n.high_value))
+            for n in t.notches]
+    fig = C.tornado_figure(bars, base_s=t.base_s, fmt_s=fmt.sec,
+                           names=dict(x_title=cap(s("tor_axis", measure=measure)), low=s("tor_low"), high=s("tor_high"),
+                                      base=s("tor_base", latency=fmt.sec(t.base_s))))
+    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_tornado")
+    st.caption(s("tor_caption"))
+
+
+# --- export: the budget map's cells ---------------------------------------------------------------------
+def export(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
+    s, rows = fmt.s, data["rows"]
+    sizes = len({r["model_size_b"] for r in rows})
+    st.caption(s("export_caption", rows=f"{len(rows):,}", sizes=f"{sizes:,}", devices=f"{len(rows) // max(sizes, 1):,}",
+                 digits=T.EXPORT_DIGITS))
+    st.download_button(s("export_button"), data=data["csv"], file_name="budget-map.csv", mime="text/csv",
+                       key="tr_download", icon=":material/download:", on_click="ignore")
+    st.markdown(f"**{s('export_preview', size=fmt.size(sc.model_size_b))}**")
+    mine = [r for r in rows if r["model_size_b"] == sc.model_size_b]
+    yes, no = s("yes"), s("no")
+    preview = pd.DataFrame({
+        s("col_device"): [fmt.hw(r["hardware_id"]) for r in mine],
+        s("col_fits"): [yes if r["fits"] else no for r in mine],
+        s("col_servers"): [f"{r['servers']:,}" if r["servers"] else "–" for r in mine],
+        s("col_batch"): [f"{r['batch_per_server']:,}" for r in mine],
+        s("col_ttft"): [fmt.sec(r["ttft_s"]) if r["fits"] else "–" for r in mine],
+        s("col_total"): [fmt.sec(r["total_s"]) if r["fits"] else "–" for r in mine],
+        s("col_memory"): [fmt.gb(r["memory_gb"]) for r in mine],
+        s("col_meets"): [yes if r["meets_budget"] else no for r in mine],
+        s("metric_cost_1k"): [T.fmt_usd(r["cost_usd_per_1k_answers"]) if r["cost_usd_per_1k_answers"] is not None
+                              else "–" for r in mine],
+    })
+    st.dataframe(preview, hide_index=True, width="stretch")
