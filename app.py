@@ -26,12 +26,16 @@ title = (lambda key: common(key)) if common else (lambda key: key.removeprefix("
 st.set_page_config(page_title=title("app_title"), page_icon="⏱️", layout="wide")
 style.apply()
 
+# The switch has its own widget key, copied into "lang" when used: a widget's own state does not
+# survive pages that do not draw it the same way (docs.streamlit.io, "Widget behavior").
+st.session_state["lang_switch"] = st.session_state["lang"]
 with st.sidebar:
     st.segmented_control(
         title("lang_label"),
         options=list(i18n.LANGS),
         format_func=lambda code: title(f"lang_name_{code}"),
-        key="lang",
+        key="lang_switch",
+        on_change=lambda: st.session_state.update(lang=st.session_state["lang_switch"]),
         required=True,
     )
 lang = st.session_state["lang"]

@@ -37,22 +37,60 @@ REFERENCE_LANG = DEFAULT_LANG  # other languages must match this file's structur
 MEASURES = ("ttft", "total")  # ttft: time until the first part of the answer; total: until the whole answer
 FIGURE_KINDS = ("target", "observed", "sla")
 JUMP_TARGETS = ("uses", "role_tips", "misconceptions", "phrases", "related", "read_next")
+# claim checks (content/README.md "Claim checks"): what a check measures, how it compares, which row
+CHECK_MEASURES = ("ttft", "total", "tokens_per_s", "server_tokens_per_s", "memory_gb", "devices")
+CHECK_EXPECT = ("lower", "higher")
+CHECK_ROWS = ("size", "latency", "hardware", "deployment")
+REPRESENTATIVE = "representative"  # scenarios of latency.explain.SCENARIOS (the How page's set-ups)
+TOOL_PAGES = ("estimator", "tradeoffs", "how-it-works")
+TOOL_VIEWS = {"tradeoffs": ("map", "concurrency", "cost", "memory", "tornado"), "estimator": ("timeline", "feel"),
+              "how-it-works": ()}
 
 _TERM_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _ITEM_ID = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
 _URL = re.compile(r"^https?://[^\s()<>\[\]\"'`]+$")
+_HTTPS = re.compile(r"^https://[a-z0-9.-]+\.[a-z]{2,}(?:[/?#][^\s()<>\[\]\"'`]*)?$", re.IGNORECASE)
 _FILE_NAME = re.compile(r"^(?P<term>[^.]+)\.(?P<lang>[^.]+)\.yaml$")
 
 T = TypeVar("T")
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # yaml.safe_load's loader, libyaml's C build if present
 
 
 # --------------------------------------------------------------------------- typed content
+Scenario = tuple[tuple[str, Any], ...]
+"""A set-up as sorted (URL key, value) pairs: hashable, so entries stay frozen and cacheable."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    min: float | None
+    max: float | None
+
+    def contains(self, value: float) -> bool:
+        return (self.min is None or self.min <= value) and (self.max is None or value <= self.max)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A claim the estimator can test (content/README.md, "Claim checks")."""
+
+    id: str
+    row: str | None  # comparison classes only: the table row it tests
+    measure: str  # one of CHECK_MEASURES
+    scenarios: tuple[Scenario, ...] | str  # set-ups, or REPRESENTATIVE
+    bound: Bound | None  # relation (a): the measure lies in [min, max]
+    versus: Scenario | None  # relation (b): compared with the scenario with these keys changed ...
+    expect: str | None  # ... the measure is "lower" or "higher"
+    note: str | None  # the reason in plain words
+
+
 @dataclass(frozen=True)
 class Section(Generic[T]):
     """A titled list: ``heading`` plus one or more ``items``."""
 
     heading: str
     items: tuple[T, ...]
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,12 +98,16 @@ class Summary:
     heading: str
     text: str
     takeaway: str  # the source's "->" line, shown after an arrow
+    source: str | None = None
+    checks: tuple[Check, ...] = ()
 
 
 @dataclass(frozen=True)
 class TextBlock:
     heading: str
     text: str
+    source: str | None = None
+    checks: tuple[Check, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,6 +127,8 @@ class Example:
     budget_s: float | None  # the latency the example says the use case needs, in seconds
     abandon_s: float | None  # where users start leaving, in seconds
     measure: str | None  # "ttft" or "total": what budget_s is measured against
+    source: str | None = None
+    checks: tuple[Check, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,6 +159,7 @@ class ComparisonClass:
     latency_s: Range  # numeric reading, seconds
     hardware: str
     deployment: str
+    checks: tuple[Check, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +169,7 @@ class Comparison:
     numbers_heading: str
     numbers_note: str
     classes: tuple[ComparisonClass, ...]
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -140,6 +186,7 @@ class Use:
     url: str | None
     budget_s: float | None
     measure: str | None
+    checks: tuple[Check, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,12 +194,15 @@ class RoleTip:
     id: str
     role: str
     tip: str
+    source: str | None = None
 
 
 @dataclass(frozen=True)
 class Misconception:
     myth: str
     fact: str
+    source: str | None = None
+    checks: tuple[Check, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,6 +211,7 @@ class Misconceptions:
     myth_label: str
     fact_label: str
     items: tuple[Misconception, ...]
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +227,19 @@ class Phrase:
     id: str
     text: str
     figure: Figure | None
+    source: str | None = None
+    checks: tuple[Check, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolLink:
+    """A link into a tool page on a fitting scenario (content/README.md, "Tool links")."""
+
+    id: str
+    page: str  # one of TOOL_PAGES
+    label: str
+    text: str
+    query: Scenario  # URL keys (and `view`)
 
 
 @dataclass(frozen=True)
@@ -205,6 +269,8 @@ class Term:
     phrases: Section[Phrase]
     related: Section[TermLink]
     read_next: Section[TermLink]
+    seed: str | None = None  # the verbatim source text the entry keeps (exempt from the source rule)
+    tools: Section[ToolLink] | None = None
 
     def headings(self) -> dict[str, str]:
         """Every section heading by section name, in reading order (pages and tests use it)."""
@@ -218,6 +284,17 @@ class Term:
             "misconceptions": self.misconceptions.heading, "phrases": self.phrases.heading,
             "related": self.related.heading, "read_next": self.read_next.heading,
         }
+
+    def checks(self) -> list[tuple[str, Any, Check]]:
+        """Every claim check with where it sits: (path like "examples.items[0]", the object, check)."""
+        u = self.understand
+        places: list[tuple[str, Any]] = [("summary", self.summary), ("understand.analogy", u.analogy),
+                                         ("understand.mechanism", u.mechanism)]
+        for name, items in (("examples.items", self.examples.items), ("comparison.classes", self.comparison.classes),
+                            ("uses.items", self.uses.items), ("misconceptions.items", self.misconceptions.items),
+                            ("phrases.items", self.phrases.items)):
+            places += [(f"{name}[{i}]", obj) for i, obj in enumerate(items)]
+        return [(where, obj, c) for where, obj in places for c in getattr(obj, "checks", ())]
 
 
 @dataclass(frozen=True)
@@ -398,10 +475,6 @@ def _list(item: Parser) -> Parser:
     return parse
 
 
-def _section(item: Parser) -> Parser:
-    return _obj(Section, {"heading": _text, "items": _list(item)})
-
-
 def _budget_rule(ctx: _Ctx, v: dict, path: tuple) -> None:
     """A budget needs its measure, and only a budget has one; users leave after the budget, not before."""
     if v["budget_s"] is not None and v["measure"] is None:
@@ -421,25 +494,154 @@ def _range_rule(ctx: _Ctx, v: dict, path: tuple) -> None:
         ctx.fail((*path, "min"), f"min ({v['min']:g}) is larger than max ({v['max']:g})")
 
 
+def _default(parser: Parser, empty: Any) -> Parser:
+    """Optional: a left-out (or null) value becomes `empty` (e.g. no checks → ())."""
+    def parse(ctx: _Ctx, value: Any, path: tuple) -> Any:
+        return empty if value is None else parser(ctx, value, path)
+    parse.optional = True  # type: ignore[attr-defined]
+    return parse
+
+
+_SCENARIO_SPECS: dict[str, Any] = {}
+
+
+def _scenario_tools() -> dict[str, Any]:
+    """URL specs, slider sizes and distance steps of the estimator page, loaded once (catalog files)."""
+    if not _SCENARIO_SPECS:
+        from latency import catalog as catalog_mod, inputs  # lazy: only entries with checks or tools need them
+
+        cat = catalog_mod.load_catalog()
+        stops = inputs.load_stops()
+        defaults = inputs.default_values(stops, ["support_chatbot"])
+        specs = inputs.url_specs(cat, defaults, ["support_chatbot"])
+        specs.pop("use_case")
+        _SCENARIO_SPECS.update(specs=specs, sizes=inputs.size_steps(cat), distances=inputs.distance_steps(stops))
+    return _SCENARIO_SPECS
+
+
+def _scenario(extra: Sequence[str] = ()) -> Parser:
+    """A mapping of the estimator's URL keys → sorted (key, value) pairs, each a value the page can show."""
+
+    def parse(ctx: _Ctx, value: Any, path: tuple) -> Any:
+        if not isinstance(value, dict) or not value:
+            return ctx.fail(path, f"expected a mapping of URL keys to values, found {_kind(value)}")
+        try:
+            tools = _scenario_tools()
+        except ContentError as err:
+            return ctx.fail(path, f"cannot check the scenario: {err}")
+        specs = tools["specs"]
+        out, ok = [], True
+        for key, raw in value.items():
+            where = (*path, str(key))
+            if key in extra:
+                out.append((key, raw))
+                continue
+            if key == "use_case":
+                ok = _pattern(_ITEM_ID, "use case id")(ctx, raw, where) is not BAD and ok
+                out.append((key, raw))
+                continue
+            if key not in specs:
+                close = difflib.get_close_matches(str(key), [*specs, *extra], n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                ok = ctx.fail(where, f"unknown scenario key '{key}'{hint} Allowed: {', '.join([*specs, 'use_case', *extra])}") and False
+                continue
+            parsed, reason = specs[key].parse(str(raw))
+            if reason:
+                ok = ctx.fail(where, f"{raw!r} is not accepted ({reason.replace('_', ' ')})") and False
+                continue
+            if key == "model_size_b" and not any(math.isclose(parsed, x, rel_tol=1e-9) for x in tools["sizes"]):
+                ok = ctx.fail(where, f"{raw!r} is not a slider step; use one of {', '.join(f'{x:g}' for x in tools['sizes'])}") and False
+                continue
+            if key == "distance_km" and parsed not in tools["distances"]:
+                ok = ctx.fail(where, f"{raw!r} is not a distance step; use one of {', '.join(f'{x:g}' for x in tools['distances'])}") and False
+                continue
+            out.append((key, parsed))
+        return tuple(sorted(out)) if ok else BAD
+
+    return parse
+
+
+def _bound_rule(ctx: _Ctx, v: dict, path: tuple) -> None:
+    if v["min"] is None and v["max"] is None:
+        ctx.fail(path, "a bound needs min, max or both")
+    elif v["min"] is not None and v["max"] is not None and v["min"] > v["max"]:
+        ctx.fail((*path, "min"), f"min ({v['min']:g}) is larger than max ({v['max']:g})")
+
+
+def _scenarios(ctx: _Ctx, value: Any, path: tuple) -> Any:
+    if value == REPRESENTATIVE:
+        return REPRESENTATIVE
+    if not isinstance(value, list):
+        return ctx.fail(path, f"expected a list of scenarios or '{REPRESENTATIVE}', found {_kind(value)}")
+    return _list(_scenario())(ctx, value, path)
+
+
+def _check_rule(in_class: bool) -> Callable[[_Ctx, dict, tuple], None]:
+    def rule(ctx: _Ctx, v: dict, path: tuple) -> None:
+        if in_class and v["row"] is None:
+            ctx.fail((*path, "row"), f"a check on a comparison class needs row: one of {list(CHECK_ROWS)}")
+        if not in_class and v["row"] is not None:
+            ctx.fail((*path, "row"), "row is only for checks on comparison.classes")
+        if v["scenarios"] == REPRESENTATIVE:
+            if not (in_class and v["row"] == "latency" and v["measure"] == "total"):
+                ctx.fail((*path, "scenarios"), f"'{REPRESENTATIVE}' is only for comparison classes with row: latency, measure: total")
+            if v["bound"] is not None or v["versus"] is not None or v["expect"] is not None:
+                ctx.fail(path, f"with scenarios: {REPRESENTATIVE} the bound is the class's latency_s; leave out bound, versus and expect")
+            return
+        if (v["bound"] is None) == (v["versus"] is None):
+            ctx.fail(path, "give exactly one relation: bound (the value lies in min..max) or versus + expect")
+        if (v["versus"] is None) != (v["expect"] is None):
+            ctx.fail((*path, "expect" if v["versus"] is not None else "versus"),
+                     f"versus and expect go together: expect is one of {list(CHECK_EXPECT)}")
+    return rule
+
+
+def _checks(in_class: bool = False) -> Parser:
+    return _default(_list(_obj(Check, {
+        "id": _pattern(_ITEM_ID, "id (lower-case letters, digits and _)"), "row": _nullable(_choice(CHECK_ROWS)),
+        "measure": _choice(CHECK_MEASURES), "scenarios": _scenarios,
+        "bound": _nullable(_obj(Bound, {"min": _nullable(_number), "max": _nullable(_number)}, _bound_rule)),
+        "versus": _nullable(_scenario()), "expect": _nullable(_choice(CHECK_EXPECT)), "note": _nullable(_text),
+    }, _check_rule(in_class))), ())
+
+
+def _tool_rule(ctx: _Ctx, v: dict, path: tuple) -> None:
+    view = dict(v["query"]).get("view")
+    if view is not None and view not in TOOL_VIEWS[v["page"]]:
+        ctx.fail((*path, "query", "view"), f"{view!r} is not a view of the {v['page']} page; "
+                                           f"use one of {list(TOOL_VIEWS[v['page']]) or 'none'}")
+
+
 _ID = _pattern(_ITEM_ID, "id (lower-case letters, digits and _)")
 _TERM_REF = _pattern(_TERM_ID, "term id (lower-case letters, digits and -)")
 _URL_P = _pattern(_URL, "web address (http:// or https://, no spaces)")
 _MEASURE = _nullable(_choice(MEASURES))
 _RANGE = _obj(Range, {"min": _number, "max": _number}, _range_rule)
 
+_SOURCE = _nullable(_pattern(_HTTPS, "source address (https://, no spaces)"))
+
+
+def _section(item: Parser) -> Parser:
+    return _obj(Section, {"heading": _text, "items": _list(item), "source": _SOURCE})
+
+
+def _block(**extra: Parser) -> Parser:
+    return _obj(TextBlock, {"heading": _text, "text": _text, "source": _SOURCE, "checks": _checks(), **extra})
+
+
 _TERM_SPEC: dict[str, Parser] = {
     "title": _text,
     "original": _nullable(_text),
+    "seed": _nullable(_text),
     "definition": _text,
-    "summary": _obj(Summary, {"heading": _text, "text": _text, "takeaway": _text}),
+    "summary": _obj(Summary, {"heading": _text, "text": _text, "takeaway": _text, "source": _SOURCE,
+                              "checks": _checks()}),
     "understand": _obj(Understand, {
-        "heading": _text, "question": _text, "answer": _text,
-        "analogy": _obj(TextBlock, {"heading": _text, "text": _text}),
-        "mechanism": _obj(TextBlock, {"heading": _text, "text": _text}),
+        "heading": _text, "question": _text, "answer": _text, "analogy": _block(), "mechanism": _block(),
     }),
     "examples": _section(_obj(Example, {
         "id": _ID, "title": _text, "text": _text, "budget_s": _nullable(_number),
-        "abandon_s": _nullable(_number), "measure": _MEASURE,
+        "abandon_s": _nullable(_number), "measure": _MEASURE, "source": _SOURCE, "checks": _checks(),
     }, _budget_rule)),
     "comparison": _obj(Comparison, {
         "heading": _text,
@@ -449,27 +651,34 @@ _TERM_SPEC: dict[str, Parser] = {
         "classes": _list(_obj(ComparisonClass, {
             "id": _ID, "name": _text, "short_name": _text, "size": _text, "size_b": _RANGE,
             "latency": _text, "latency_s": _RANGE, "hardware": _text, "deployment": _text,
+            "checks": _checks(in_class=True),
         })),
+        "source": _SOURCE,
     }),
     "why_it_matters": _section(_text),
     "questions": _section(_obj(Question, {"label": _text, "target": _choice(JUMP_TARGETS)})),
     "uses": _section(_obj(Use, {
         "id": _ID, "name": _text, "text": _text, "url": _nullable(_URL_P),
-        "budget_s": _nullable(_number), "measure": _MEASURE,
+        "budget_s": _nullable(_number), "measure": _MEASURE, "checks": _checks(),
     }, _budget_rule)),
-    "role_tips": _section(_obj(RoleTip, {"id": _ID, "role": _text, "tip": _text})),
+    "role_tips": _section(_obj(RoleTip, {"id": _ID, "role": _text, "tip": _text, "source": _SOURCE})),
     "misconceptions": _obj(Misconceptions, {
         "heading": _text, "myth_label": _text, "fact_label": _text,
-        "items": _list(_obj(Misconception, {"myth": _text, "fact": _text})),
+        "items": _list(_obj(Misconception, {"myth": _text, "fact": _text, "source": _SOURCE, "checks": _checks()})),
+        "source": _SOURCE,
     }),
     "phrases": _section(_obj(Phrase, {
         "id": _ID, "text": _text,
         "figure": _nullable(_obj(Figure, {
             "value_s": _number, "kind": _choice(FIGURE_KINDS), "label": _text, "measure": _choice(MEASURES),
         })),
+        "source": _SOURCE, "checks": _checks(),
     })),
     "related": _section(_obj(TermLink, {"name": _text, "text": _text, "term": _nullable(_TERM_REF)})),
     "read_next": _section(_obj(TermLink, {"name": _text, "text": _text, "term": _nullable(_TERM_REF)})),
+    "tools": _nullable(_section(_obj(ToolLink, {
+        "id": _ID, "page": _choice(TOOL_PAGES), "label": _text, "text": _text, "query": _scenario(extra=("view",)),
+    }, _tool_rule))),
 }
 
 
@@ -531,8 +740,8 @@ def _validate(file: Path, term_id: str, lang: str) -> tuple[Term | None, list[Co
     except (OSError, UnicodeDecodeError) as exc:
         return None, [ContentError(file, "", f"cannot read the file: {exc}")]
     try:
-        ctx.root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        ctx.root = yaml.compose(text, Loader=_SAFE_LOADER)
+        data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506  (a safe loader: yaml.safe_load's, in C when available)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -551,7 +760,8 @@ def _validate(file: Path, term_id: str, lang: str) -> tuple[Term | None, list[Co
 
 
 # fields that must be equal in every language: identity, numbers, links; everything else is text
-_STRUCTURAL = {"id", "budget_s", "abandon_s", "measure", "url", "term", "target", "value_s", "kind", "min", "max"}
+_STRUCTURAL = {"id", "budget_s", "abandon_s", "measure", "url", "term", "target", "value_s", "kind", "min", "max",
+               "seed", "row", "scenarios", "bound", "versus", "expect", "page", "query"}
 
 
 def _structure_diff(here: Any, there: Any, path: tuple, out: list[tuple[tuple, str]]) -> None:
@@ -638,12 +848,88 @@ def comparison_classes(lang: str, term_id: str = DEFAULT_TERM, terms_dir: Path |
     return list(load_term(term_id, lang, terms_dir).comparison.classes)
 
 
+_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_DIGIT = re.compile(r"(?<![A-Za-z\-])\d")  # a number, not part of a name like GPT-4 or H100
+_NUMBER_FIELDS = ("text", "takeaway", "answer", "tip", "myth", "fact")
+PAGES_DIR = CONTENT_DIR.parent / "pages"
+
+
+def _walk(value: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
+    """(path, value) of every leaf of a term, dataclasses and tuples opened."""
+    if is_dataclass(value):
+        return [leaf for f in fields(value) for leaf in _walk(getattr(value, f.name), (*path, f.name))]
+    if isinstance(value, tuple) and not (value and isinstance(value[0], tuple) and len(value[0]) == 2
+                                         and isinstance(value[0][0], str)):
+        return [leaf for i, v in enumerate(value) for leaf in _walk(v, (*path, i))]
+    return [(path, value)]
+
+
+def _holders(value: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
+    """Every object of a term that can carry a `source` (and its path)."""
+    out = []
+    if is_dataclass(value):
+        if any(f.name == "source" for f in fields(value)):
+            out.append((path, value))
+        for f in fields(value):
+            out += _holders(getattr(value, f.name), (*path, f.name))
+    elif isinstance(value, tuple):
+        for i, v in enumerate(value):
+            out += _holders(v, (*path, i))
+    return out
+
+
+def cross_problems(term: Term, known_terms: Sequence[str]) -> list[ContentError]:
+    """Rules across files and over the whole text: no Hangul outside Korean, every internal link
+    resolves, every number has a source (or a claim check, or the entry keeps a seed text)."""
+    errors = []
+    skip = {"id", "lang", "file", "seed", "scenarios", "versus", "query", "url", "source", "term"}
+    if term.lang != "ko":
+        for path, value in _walk(term):
+            if isinstance(value, str) and not (set(path) & skip) and _HANGUL.search(value):
+                errors.append(ContentError(term.file, _fmt_path(path), f"Korean text on the {term.lang} page: {value[:40]!r}"))
+    for section in ("related", "read_next"):
+        for i, link in enumerate(getattr(term, section).items):
+            if link.term and link.term not in known_terms:
+                errors.append(ContentError(term.file, f"{section}.items[{i}].term",
+                                           f"links to '{link.term}', but content/terms has no such entry; "
+                                           f"known: {', '.join(known_terms)}"))
+    for i, tool in enumerate(term.tools.items if term.tools else ()):
+        if not (PAGES_DIR / f"{tool.page}.py").is_file():
+            errors.append(ContentError(term.file, f"tools.items[{i}].page", f"there is no page pages/{tool.page}.py"))
+    if term.seed is None:
+        for path, obj in _holders(term):
+            if obj.source or getattr(obj, "checks", ()):
+                continue
+            texts = [getattr(obj, f.name) for f in fields(obj) if f.name in _NUMBER_FIELDS]
+            if isinstance(obj, Section):
+                texts += [v for v in obj.items if isinstance(v, str)]
+            if any(_DIGIT.search(t) for t in texts):
+                errors.append(ContentError(term.file, _fmt_path(path) or "(top)",
+                                           "states a number but has no source: add source: https://… or a claim check"))
+    return errors
+
+
+def _one_way_links(loaded: dict[tuple[str, str], Term]) -> list[ContentError]:
+    """A links to B (related or read_next) but B's related does not link back to A: reported on B."""
+    errors = []
+    for (term_id, lang), term in sorted(loaded.items()):
+        targets = {link.term for link in (*term.related.items, *term.read_next.items) if link.term}
+        for target in sorted(targets - {term_id}):
+            other = loaded.get((target, lang))
+            if other is not None and term_id not in {link.term for link in other.related.items}:
+                errors.append(ContentError(other.file, "related.items",
+                                           f"'{term_id}' links here, but this entry does not link back; "
+                                           f"add {{name: ..., text: ..., term: {term_id}}} to related"))
+    return errors
+
+
 def check(terms_dir: Path | None = None) -> list[ContentError]:
     """Every problem of every term file: stray names, unknown languages, schema, ko/en mismatches, gaps."""
     directory = terms_dir or TERMS_DIR
     errors: list[ContentError] = []
     files = sorted(directory.glob("*.yaml"))
     found: dict[str, set[str]] = {}
+    loaded: dict[tuple[str, str], Term] = {}
     for file in files:
         parts = _split_name(file)
         if parts is None:
@@ -651,8 +937,13 @@ def check(terms_dir: Path | None = None) -> list[ContentError]:
                                                  f"e.g. {DEFAULT_TERM}.{DEFAULT_LANG}.yaml"))
             continue
         term_id, lang = parts
-        errors += _problems(term_id, lang, directory)[1]
+        term, problems = _problems(term_id, lang, directory)
+        errors += problems
+        if term is not None:
+            errors += cross_problems(term, term_ids(directory))
+            loaded[(term_id, lang)] = term
         found.setdefault(term_id, set()).add(lang)
+    errors += _one_way_links(loaded)
     for term_id, langs in sorted(found.items()):
         if not _TERM_ID.match(term_id):
             continue

@@ -7,18 +7,12 @@ from pathlib import Path
 import pytest
 
 from latency import i18n
+from ui import shell
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
-PAGES = {  # url_path -> page file, as app.py registers them
-    "learn": "pages/learn.py",
-    "how-it-works": "pages/how-it-works.py",
-    "estimator": "pages/estimator.py",
-    "tradeoffs": "pages/tradeoffs.py",
-    "measure": "pages/measure.py",
-    "logs": "pages/logs.py",
-}
-DEFAULT_PAGE = "learn"  # app.py's default=True page
+PAGES = {p.url_path: p.file for p in shell.PAGES}  # url_path -> page file: app.py's own navigation list
+DEFAULT_PAGE = shell.DEFAULT_PAGE.url_path  # the default=True page (the glossary, URL /)
 
 
 def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: float = 30):
@@ -29,13 +23,13 @@ def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: fl
     at.query_params["lang"] = lang
     for key, value in (query or {}).items():
         at.query_params[key] = value
-    # Run once first: before a run, AppTest resolves pages by file name and would run
-    # pages/<x>.py on its own (legacy pages/ folder), without app.py, its language switch or
-    # st.navigation. The default page ("learn") needs no switch.
-    at.run()
+    # A non-default page is opened as a deep link: switch before the first run. The page's
+    # shell.page_strings() sees that app.py did not run first and reruns through it (ui/shell.py
+    # ensure_entry). Switching after a first run loses the sidebar language switch's value in
+    # AppTest (its widget id changes with the page), so the page would run with lang None.
     if page != DEFAULT_PAGE:
         at.switch_page(PAGES[page])
-        at.run()
+    at.run()
     return at
 
 

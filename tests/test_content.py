@@ -170,7 +170,7 @@ def test_wrong_type(terms):
     change(terms / "inference-latency.en.yaml", lambda d: d.update(examples="four examples"))
     err = error_of(terms)
     assert err.path == "examples"
-    assert "expected a mapping with keys ['heading', 'items'], found text 'four examples'" in err.problem
+    assert "expected a mapping with keys ['heading', 'items', 'source'], found text 'four examples'" in err.problem
     assert "(line " in err.problem
 
 
@@ -198,7 +198,7 @@ def test_unknown_language(terms):
     problems = [e for e in content.check(terms) if e.file.endswith(".fr.yaml")]
     assert [e.problem for e in problems] == ["unknown language 'fr'; supported: ko, en"]
     assert "unknown language 'fr'" in str(error_of(terms, "fr"))
-    assert content.term_ids(terms) == ["inference-latency"]
+    assert content.term_ids(terms) == content.term_ids()  # the .fr file adds no term
 
 
 def test_empty_list(terms):
@@ -274,7 +274,7 @@ def test_empty_file_and_wrong_top_level(terms):
     (terms / "inference-latency.en.yaml").write_text("# nothing yet\n", encoding="utf-8")
     assert error_of(terms).problem == "the file is empty"
     (terms / "inference-latency.en.yaml").write_text("- title\n", encoding="utf-8")
-    assert error_of(terms).problem.startswith("expected a mapping of sections (title, original, definition")
+    assert error_of(terms).problem.startswith("expected a mapping of sections (title, original, seed, definition")
 
 
 def test_languages_must_share_structure(terms):
@@ -315,15 +315,23 @@ def test_a_broken_language_never_breaks_another(terms, broken):
             assert load_term("inference-latency", lang, terms).lang == lang
 
 
-def test_a_second_term_is_just_two_more_files(terms):
+def test_a_new_term_is_just_two_more_files(terms):
+    new = "made-up-term"  # not a real entry, so the test holds whichever terms exist
+
+    def as_new_term(d, lang):
+        d.update(title=f"Made-up term {lang}")
+        for section in ("related", "read_next"):  # no links: the real entries do not link back to it
+            for item in d[section]["items"]:
+                item["term"] = None
+
     for lang in LANGS:
-        change_to = terms / f"serving-optimization.{lang}.yaml"
+        change_to = terms / f"{new}.{lang}.yaml"
         shutil.copy(terms / f"inference-latency.{lang}.yaml", change_to)
-        change(change_to, lambda d: d.update(title=f"Serving optimization {lang}"))
-    assert content.term_ids(terms) == ["inference-latency", "serving-optimization"]
+        change(change_to, lambda d: as_new_term(d, lang))
+    assert content.term_ids(terms) == sorted([*content.term_ids(), new])
     assert content.check(terms) == []
-    assert load_term("serving-optimization", "en", terms).title == "Serving optimization en"
-    assert content.has_term("serving-optimization", "ko", terms) and not content.has_term("serving-optimization", "fr", terms)
+    assert load_term(new, "en", terms).title == "Made-up term en"
+    assert content.has_term(new, "ko", terms) and not content.has_term(new, "fr", terms)
     assert not content.has_term("../secrets", "ko", terms)
 
 
@@ -343,3 +351,145 @@ def test_check_command_runs_as_a_module():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("OK:")
+
+
+# --------------------------------------------------------------------------- every term (issue 13 item 4)
+HTTPS = re.compile(r"^https://[a-z0-9.-]+\.[a-z]{2,}(/\S*)?$", re.IGNORECASE)
+PAGES_DIR = ROOT / "pages"
+
+
+def link_values(term, names: tuple[str, ...]) -> list[str]:
+    """Every value of the named fields anywhere in a term (sources, urls)."""
+    out = []
+
+    def walk(obj):
+        if is_dataclass(obj):
+            for f in fields(obj):
+                v = getattr(obj, f.name)
+                if f.name in names and isinstance(v, str):
+                    out.append(v)
+                walk(v)
+        elif isinstance(obj, tuple):
+            for v in obj:
+                walk(v)
+
+    walk(term)
+    return out
+
+
+@pytest.mark.parametrize("term_id", content.term_ids())
+def test_every_term_has_every_section_in_every_language(term_id):
+    reference = load_term(term_id, LANGS[0]).headings()
+    for lang in LANGS:
+        assert content.has_term(term_id, lang), f"{term_id} has no {lang} file"
+        term = load_term(term_id, lang)
+        assert term.headings().keys() == reference.keys() and all(term.headings().values())
+        assert {t.id for t in term.role_tips.items} == {t.id for t in load_term(content.DEFAULT_TERM, lang).role_tips.items}
+        for name in ("examples", "why_it_matters", "uses", "role_tips", "misconceptions", "phrases", "related", "read_next"):
+            assert getattr(term, name).items, f"{term_id}.{lang}: {name} is empty"
+
+
+@pytest.mark.parametrize("term_id", content.term_ids())
+def test_no_korean_on_english_screens(term_id):
+    for lang in LANGS:
+        if lang != "ko":
+            hangul = [s for s in strings(load_term(term_id, lang)) if HANGUL.search(s)]
+            assert not hangul, hangul
+
+
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_every_internal_link_resolves(term_id, lang):
+    term = load_term(term_id, lang)
+    known = content.term_ids()
+    for link in (*term.related.items, *term.read_next.items):
+        assert link.term is None or link.term in known, f"{link.name} -> {link.term}"
+    for tool in term.tools.items if term.tools else ():
+        assert (PAGES_DIR / f"{tool.page}.py").is_file(), tool.page
+    for link in term.related.items:  # both ways: the linked entry lists this one in its related terms
+        if link.term in known and link.term != term_id:
+            back = {l.term for l in load_term(link.term, lang).related.items}
+            assert term_id in back, f"{link.term} does not link back to {term_id}"
+
+
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_every_source_link_is_a_well_formed_https_address(term_id, lang):
+    term = load_term(term_id, lang)
+    for url in link_values(term, ("source", "url")):
+        assert HTTPS.match(url), url
+
+
+@pytest.mark.parametrize("term_id", [t for t in content.term_ids() if load_term(t, "ko").seed is None])
+def test_new_entries_source_or_check_every_number(term_id):
+    for lang in LANGS:
+        assert content.cross_problems(load_term(term_id, lang), content.term_ids()) == []
+    assert load_term(term_id, "ko").checks(), "an entry with no claim checked by the estimator"
+
+
+# --------------------------------------------------------------------------- claim checks, sources, tools: named errors
+def add_check(terms: Path, check: str, lang: str = "ko") -> ContentError:
+    """Add a check to the third example (exam grading: no checks yet) and return the error it causes."""
+    file = terms / f"inference-latency.{lang}.yaml"
+    edit(file, "    - id: support_chatbot\n", f"      checks:\n        - {check}\n    - id: support_chatbot\n")
+    return error_of(terms, lang)
+
+
+@pytest.mark.parametrize("check,where,problem", [
+    ("{id: a, measure: ttft, scenarios: [{modle_size_b: 8.03}], bound: {max: 1}}",
+     "examples.items[2].checks[0].scenarios[0].modle_size_b", "did you mean 'model_size_b'?"),
+    ("{id: a, measure: ttft, scenarios: [{model_size_b: 9}], bound: {max: 1}}",
+     "examples.items[2].checks[0].scenarios[0].model_size_b", "not a slider step"),
+    ("{id: a, measure: ttft, scenarios: [{hardware: h1000}], bound: {max: 1}}",
+     "examples.items[2].checks[0].scenarios[0].hardware", "'h1000' is not accepted"),
+    ("{id: a, measure: ttft, scenarios: [{distance_km: 1234}], bound: {max: 1}}",
+     "examples.items[2].checks[0].scenarios[0].distance_km", "not a distance step"),
+    ("{id: a, measure: speed, scenarios: [{}], bound: {max: 1}}", "examples.items[2].checks[0].measure", "expected one of"),
+    ("{id: a, measure: ttft, scenarios: [{concurrency: 2}], bound: {max: 1}, versus: {concurrency: 1}, expect: lower}",
+     "examples.items[2].checks[0]", "exactly one relation"),
+    ("{id: a, measure: ttft, scenarios: [{concurrency: 2}], versus: {concurrency: 1}}",
+     "examples.items[2].checks[0].expect", "versus and expect go together"),
+    ("{id: a, row: latency, measure: ttft, scenarios: [{concurrency: 2}], bound: {max: 1}}",
+     "examples.items[2].checks[0].row", "only for checks on comparison.classes"),
+    ("{id: a, measure: total, scenarios: representative}",
+     "examples.items[2].checks[0].scenarios", "only for comparison classes"),
+    ("{id: a, measure: ttft, scenarios: [{concurrency: 2}], bound: {min: 2, max: 1}}",
+     "examples.items[2].checks[0].bound.min", "larger than max"),
+])
+def test_a_broken_check_is_named(terms, check, where, problem):
+    err = add_check(terms, check)
+    assert err.path == where and problem in err.problem, err
+
+
+def test_a_check_missing_in_one_language_is_reported_there(terms):
+    edit(terms / "inference-latency.ko.yaml", "    - id: support_chatbot\n",
+         "      checks:\n        - {id: a, measure: ttft, scenarios: [{concurrency: 2}], bound: {max: 1}}\n    - id: support_chatbot\n")
+    err = error_of(terms, "en")
+    assert err.path == "examples.items[2].checks" and "in the ko file" in err.problem
+
+
+def test_a_source_must_be_https(terms):
+    edit(terms / "inference-latency.ko.yaml", "      measure: ttft\n", '      measure: ttft\n      source: "http://example.com/x"\n')
+    err = error_of(terms, "ko")
+    assert err.path == "examples.items[0].source" and "https://" in err.problem
+
+
+def test_a_number_without_source_and_links_one_way_are_reported(terms):
+    for lang in LANGS:
+        change(terms / f"batch-inference.{lang}.yaml", lambda d: (d["examples"]["items"][0].pop("source"),
+                                                                  d["related"]["items"].pop(0)))
+    problems = [(Path(e.file).name, e.path, e.problem) for e in content.check(terms)]
+    assert ("batch-inference.ko.yaml", "examples.items[0]",
+            "states a number but has no source: add source: https://… or a claim check") in problems
+    assert any(f == "batch-inference.ko.yaml" and p == "related.items" and "'inference-latency' links here" in msg
+               for f, p, msg in problems)
+
+
+def test_korean_on_an_english_page_is_reported(terms):
+    change(terms / "batch-inference.en.yaml", lambda d: d["summary"].update(takeaway="배치 is the key."))
+    problems = [(Path(e.file).name, e.path) for e in content.check(terms)]
+    assert ("batch-inference.en.yaml", "summary.takeaway") in problems
+
+
+def test_a_tool_view_must_exist_on_its_page(terms):
+    edit(terms / "batch-inference.ko.yaml", "concurrency: 32, view: concurrency}", "concurrency: 32, view: timeline}")
+    err = error_of(terms, "ko", "batch-inference")
+    assert err.path == "tools.items[0].query.view" and "not a view of the tradeoffs page" in err.problem

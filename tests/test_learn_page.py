@@ -11,12 +11,14 @@ import pytest
 import yaml
 
 from latency import content
+from latency.inputs import url_value
 from latency.i18n import LANGS
 from tests.conftest import all_text, run_page
 
 HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 TERM_LANGS = [(t, lang) for t in content.term_ids() for lang in LANGS]
-NOT_SHOWN = {"id", "lang", "file", "measure", "kind", "target", "url", "term"}  # data, not prose
+NOT_SHOWN = {"id", "lang", "file", "measure", "kind", "target", "url", "term", "seed", "source", "row", "scenarios",
+             "versus", "expect", "page", "query"}  # data, not prose
 
 
 def unescape(text: str) -> str:
@@ -59,7 +61,7 @@ def test_every_section_of_every_term_is_shown(term_id, lang):
     other_tips = {t.tip for t in term.role_tips.items[1:]}  # only the chosen role's tip is on screen
     missing = [s for s in shown_strings(term) if s not in text and s not in other_tips]
     assert not missing, f"not on the page: {missing}"
-    assert len(at.table) == 2 and list(at.table[0].value.columns) == [c.name for c in term.comparison.classes]
+    assert len(at.table) == 2 and [unescape(c) for c in at.table[0].value.columns] == [c.name for c in term.comparison.classes]
     if lang != "ko":
         assert not HANGUL.findall(text), sorted(set(HANGUL.findall(text)))
 
@@ -120,6 +122,8 @@ def test_broken_file_shows_a_named_error_here_only(terms, broken):
 
 
 def test_related_terms_link_to_entries_that_exist(terms):
+    for file in terms.glob("response-speed.*.yaml"):  # one related term without an entry: shown as text
+        file.unlink()
     for lang in LANGS:
         target = terms / f"serving-optimization.{lang}.yaml"
         data = yaml.safe_load((terms / f"inference-latency.{lang}.yaml").read_text(encoding="utf-8"))
@@ -127,30 +131,66 @@ def test_related_terms_link_to_entries_that_exist(terms):
         target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     lang = "en"
     at = run_page("learn", lang)
-    links = {p.value: p.proto.query_string for p in at.page_link if p.proto.page != "estimator"}
+    links = {p.value: p.proto.query_string for p in at.page_link if "term=" in p.proto.query_string}
     term = content.load_term(content.DEFAULT_TERM, lang, terms)
-    linked = {l.name for l in (*term.related.items, *term.read_next.items) if l.term == "serving-optimization"}
-    assert set(links) == linked and all(q == f"term=serving-optimization&lang={lang}" for q in links.values())
-    assert "**Response time** — " in "\n".join(m.value for m in at.markdown)  # no entry: name and description
+    available = set(content.term_ids(terms)) - {"response-speed"}
+    by_name = {l.name: l.term for l in (*term.related.items, *term.read_next.items) if l.term in available}
+    assert "Serving optimization" in by_name and set(links) == set(by_name)
+    assert all(q == f"term={by_name[name]}&lang={lang}" for name, q in links.items())
+    missing = next(l.name for l in term.related.items if l.term == "response-speed")
+    assert f"**{missing}** — " in "\n".join(m.value for m in at.markdown)  # no entry: name and description
     at = run_page("learn", lang, {"term": "serving-optimization"})
     assert not at.warning and at.title[0].value == "Serving optimization"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_try_it_links_to_the_estimator_in_the_same_language(lang):
-    at = run_page("learn", lang)
-    (link,) = [p for p in at.page_link if p.proto.page == "estimator"]
-    assert link.proto.query_string == f"lang={lang}"
+    at = run_page("learn", lang)  # the default entry has no `tools`: one plain link to the estimator
+    (link,) = [p for p in at.page_link if p.proto.page == "estimator" and p.proto.query_string == f"lang={lang}"]
+    assert link.label == {"ko": "직접 해 보기: 지연 시간 계산기", "en": "Try it: latency estimator"}[lang]
+
+
+@pytest.mark.parametrize("term_id,lang", [(t, l) for t, l in TERM_LANGS if content.load_term(t, "ko").tools])
+def test_tools_open_the_right_page_on_their_scenario(term_id, lang):
+    at = run_page("learn", lang, {"term": term_id})
+    shown = {p.label: (p.proto.page, p.proto.query_string) for p in at.page_link}
+    for tool in content.load_term(term_id, lang).tools.items:
+        page, query = shown[unescape(tool.label)] if unescape(tool.label) in shown else shown[tool.label]
+        assert page == tool.page
+        assert query == "&".join(f"{k}={url_value(k, v)}" for k, v in (*tool.query, ("lang", lang)))
+
+
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_every_check_shows_its_verdict_and_a_link_to_its_scenario(term_id, lang):
+    """Each claim check: a box with the verdict in the app's words and the estimator link to the set-up
+    the sentence quotes (the verdict itself is tested against latency.estimate in test_claims.py)."""
+    from latency import catalog as catalog_mod, claims
+
+    at = run_page("learn", lang, {"term": term_id})
+    term = content.load_term(term_id, lang)
+    results = claims.run_term(term, catalog_mod.load_catalog())
+    words = {"ko": {"holds": "성립", "conditional": "조건부 성립", "fails": "성립하지 않음"},
+             "en": {"holds": "Holds", "conditional": "Holds under conditions", "fails": "Does not hold"}}[lang]
+    markdown = [m.value for m in at.markdown]
+    estimator_links = {p.proto.query_string for p in at.page_link if p.proto.page == "estimator"}
+    for _where, _obj, check in term.checks():
+        r = results[check.id]
+        badge = [m for m in markdown if m.endswith(f": {words[r.verdict]}]") or f": {words[r.verdict]}]" in m]
+        assert badge, check.id
+        query = "&".join(f"{k}={v}" for k, v in claims.link_values(r.shown.values).items()) + f"&lang={lang}"
+        assert query in estimator_links, check.id
+    if lang != "ko":
+        assert not HANGUL.findall(page_text(at))
 
 
 def test_term_missing_in_this_language_is_named_and_falls_back(terms):
     """A term with only some of its language files: the others say so and show the default entry."""
-    shutil.copy(terms / f"inference-latency.{LANGS[0]}.yaml", terms / f"serving-optimization.{LANGS[0]}.yaml")
+    shutil.copy(terms / f"inference-latency.{LANGS[0]}.yaml", terms / f"made-up-term.{LANGS[0]}.yaml")
     for lang in LANGS[1:]:
-        at = run_page("learn", lang, {"term": "serving-optimization"})
+        at = run_page("learn", lang, {"term": "made-up-term"})
         assert not at.exception and not at.error
         (warning,) = at.warning
-        assert "serving-optimization" in warning.value
+        assert "made-up-term" in warning.value
         assert unescape(at.title[0].value) == content.load_term(content.DEFAULT_TERM, lang).title
 
 

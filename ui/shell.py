@@ -27,6 +27,7 @@ class PageSpec:
 
 
 PAGES: tuple[PageSpec, ...] = (
+    PageSpec("pages/glossary.py", "", "nav_glossary", ":material/dictionary:", "nav_section_learn"),
     PageSpec("pages/learn.py", "learn", "nav_learn", ":material/menu_book:", "nav_section_learn"),
     PageSpec("pages/how-it-works.py", "how-it-works", "nav_how", ":material/functions:", "nav_section_learn"),
     PageSpec("pages/estimator.py", "estimator", "nav_estimator", ":material/timer:", "nav_section_explore"),

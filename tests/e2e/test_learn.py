@@ -10,6 +10,9 @@ from latency import content
 from latency.i18n import LANGS
 from tests.e2e.conftest import HANGUL, MAIN, PHONE, open_app, shot, view, wait_idle
 
+DESKTOP_1366 = {"width": 1366, "height": 768}
+NEW_TERMS = [t for t in content.term_ids() if t != content.DEFAULT_TERM]
+
 pytestmark = pytest.mark.e2e
 
 
@@ -20,7 +23,7 @@ def tab(page, name: str):
 @pytest.mark.parametrize("lang", LANGS)
 def test_learn_page_in_a_browser(page, app_url, lang):
     term = content.load_term(content.DEFAULT_TERM, lang)
-    open_app(page, app_url, "", lang=lang)  # the default page lives at /
+    open_app(page, app_url, "learn", lang=lang)  # /learn without ?term= shows the default entry
     expect(page.locator("h1").first).to_have_text(term.title)
     main = page.locator(MAIN)
     # summary first, in its box, with the arrow line
@@ -80,7 +83,7 @@ def test_learn_page_at_phone_width(browser, app_url, lang):
     context = browser.new_context(viewport=PHONE)
     pg = context.new_page()
     try:
-        open_app(pg, app_url, "", lang=lang)
+        open_app(pg, app_url, "learn", lang=lang)
         expect(pg.locator("h1").first).to_have_text(term.title)
         overflow = pg.evaluate("document.querySelector('[data-testid=stMain]').scrollWidth - window.innerWidth")
         assert overflow <= 0, f"page is {overflow}px wider than the phone"
@@ -92,3 +95,66 @@ def test_learn_page_at_phone_width(browser, app_url, lang):
         view(pg, pg.locator("#misconceptions"), f"learn-{lang}-phone-myths")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("term_id,lang", [(t, lang) for t in NEW_TERMS for lang in LANGS])
+def test_term_entry_at_desktop_and_phone(browser, app_url, term_id, lang):
+    """Each new entry opens from its `?term=` link, shows its verdict boxes and tool links, has no
+    Korean on English screens and fits a phone; screenshots at 1366x768 and 390x844."""
+    term = content.load_term(term_id, lang)
+    for size, viewport in (("desktop", DESKTOP_1366), ("phone", PHONE)):
+        context = browser.new_context(viewport=viewport)
+        pg = context.new_page()
+        pg.set_default_timeout(30_000)
+        try:
+            open_app(pg, app_url, "learn", term=term_id, lang=lang)
+            expect(pg.locator("h1").first).to_have_text(term.title, timeout=60_000)  # first run computes the checks
+            main = pg.locator(MAIN)
+            expect(main.get_by_text(term.summary.takeaway)).to_be_visible()
+            assert "term=" + term_id in pg.url
+            if term.tools:  # page links load their component lazily: wait for a label, not a skeleton
+                expect(main.get_by_role("link", name=term.tools.items[0].label)).to_be_visible(timeout=30_000)
+            overflow = pg.evaluate("document.querySelector('[data-testid=stMain]').scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"page is {overflow}px wider than the screen"
+            shot(pg, f"term-{term_id}-{lang}-{size}-top", full_page=False)
+            if term.tools:
+                view(pg, pg.locator("#tools"), f"term-{term_id}-{lang}-{size}-tools")
+            first_check = next((c for _w, _o, c in term.checks()), None)
+            if first_check is not None:
+                box = pg.locator(f".st-key-claim_{first_check.id}").first
+                expect(box).to_be_visible()
+                expect(box.locator("a")).not_to_have_count(0)  # the link into the estimator
+            view(pg, pg.locator("#misconceptions"), f"term-{term_id}-{lang}-{size}-myths")
+            if lang != "ko":
+                hangul = sorted(set(HANGUL.findall(main.inner_text())))
+                assert not hangul, f"Korean on the {lang} page: {''.join(hangul)}"
+        finally:
+            context.close()
+
+
+def test_glossary_search_and_term_links_survive_language_and_page_changes(page, app_url):
+    open_app(page, app_url, "", lang="en")
+    main = page.locator(MAIN)
+    main.get_by_role("textbox").fill("배치")
+    main.get_by_role("textbox").press("Enter")
+    wait_idle(page)
+    title = content.load_term("batch-inference", "en").title
+    expect(main.get_by_text("1 term", exact=True)).to_be_visible(timeout=30_000)  # the Korean name found one entry
+    expect(main.get_by_role("link", name=title)).to_have_count(1)
+    shot(page, "glossary-en-search", full_page=False)
+    main.get_by_role("link", name=title).click()
+    wait_idle(page)
+    expect(page.locator("h1").first).to_have_text(title)
+    assert "/learn" in page.url and "term=batch-inference" in page.url
+    page.locator("[data-testid=stSidebar] button", has_text="한국어").click()  # the language switch
+    wait_idle(page)
+    expect(page.locator("h1").first).to_have_text(content.load_term("batch-inference", "ko").title)
+    assert "term=batch-inference" in page.url and "lang=ko" in page.url
+    nav = page.locator("[data-testid=stSidebarNav]")
+    nav.locator("a[href*='estimator']").first.click()  # to the estimator and back through the sidebar
+    wait_idle(page)
+    page.wait_for_url("**/estimator**")
+    nav.locator("a[href*='learn']").first.click()
+    wait_idle(page)
+    page.wait_for_url("**/learn**")
+    expect(page.locator("h1").first).to_have_text(content.load_term("batch-inference", "ko").title)

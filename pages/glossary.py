@@ -1,0 +1,46 @@
+"""Glossary (the start page, URL `/`): every term with its one-line summary, searchable by its Korean or
+English name; each opens its entry on the Learn page (`learn?term=<id>`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from latency import content, glossary
+from latency.i18n import LANGS, md
+from ui import shell
+
+s = shell.page_strings("glossary")
+lang = shell.current_lang()
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def load_index(terms_dir: str, signature: tuple) -> tuple[tuple[glossary.IndexEntry, ...], tuple[content.ContentError, ...]]:
+    # signature (file names and mtimes) is part of the key, so an edited or new entry shows at once
+    return glossary.index(Path(terms_dir), LANGS)
+
+
+entries, problems = load_index(str(content.TERMS_DIR), content.files_signature(content.TERMS_DIR))
+st.title(s("title"))
+st.caption(s("intro"))
+query = st.text_input(s("search_label"), placeholder=s("search_placeholder"), key="glossary_query", max_chars=60)
+shown = glossary.search(entries, query)
+
+for err in problems:
+    shell.show_content_error(err)
+st.caption(s("count" if len(shown) != 1 else "count_one", n=len(shown)))
+if query and not shown:
+    st.info(s("no_match", query=md(query)))
+for entry in shown:
+    with st.container(border=True):
+        name = entry.titles.get(lang)
+        if name is None:
+            st.markdown(f"**{md(entry.titles[next(iter(entry.titles))])}**")
+            st.caption(s("missing_lang"))
+            continue
+        st.page_link("pages/learn.py", label=md(name), icon=":material/menu_book:",
+                     query_params={"term": entry.id, "lang": lang})
+        if lang in entry.originals:  # the term in its original language, as the entry itself shows it
+            st.caption(md(entry.originals[lang]))
+        st.markdown(md(entry.summaries[lang]))

@@ -1,0 +1,204 @@
+"""The sections of a glossary entry (pages/learn.py), one plain function each, data in as arguments.
+
+Every claim the estimator can test is followed by its verdict box (ui/term_claims.py); every
+`source:` of the entry is shown as a "Source" link beside the text it backs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import pandas as pd
+import streamlit as st
+
+from latency import claims, content, inputs
+from latency.catalog import Catalog
+from latency.i18n import Strings, md
+from ui import term_claims
+
+TOOL_PAGES = {"estimator": "pages/estimator.py", "tradeoffs": "pages/tradeoffs.py", "how-it-works": "pages/how-it-works.py"}
+TOOL_ICONS = {"estimator": ":material/timer:", "tradeoffs": ":material/balance:", "how-it-works": ":material/functions:"}
+
+
+class Claims:
+    """What every section needs to show verdicts: strings, catalog, language and the results."""
+
+    def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult]):
+        self.s, self.catalog, self.lang, self.results = s, catalog, lang, results
+
+    def show(self, checks: Sequence[Any], row_labels: bool = False) -> None:
+        term_claims.show(self.s, self.catalog, self.lang, self.results, checks, row_labels)
+
+
+def source(s: Strings, url: str | None) -> None:
+    if url:
+        st.markdown(f":material/link: [{s('source_link')}]({url})")
+
+
+def seconds(s: Strings, value: float) -> str:
+    return s("seconds", value=f"{value:g}")
+
+
+def header(term: content.Term) -> None:
+    st.title(md(term.title), anchor="top")
+    if term.original:
+        st.caption(md(term.original))
+    st.markdown(md(term.definition))
+
+
+def summary(s: Strings, term: content.Term, cl: Claims) -> None:
+    with st.container(border=True):
+        st.subheader(":material/timer: " + md(term.summary.heading), anchor="summary")
+        st.markdown(md(term.summary.text))
+        st.markdown(f"**→ {md(term.summary.takeaway)}**")
+        source(s, term.summary.source)
+    cl.show(term.summary.checks)
+
+
+def tools(s: Strings, term: content.Term, lang: str) -> None:
+    """Links into the tools on a fitting scenario (the entry's `tools`), else the estimator's default."""
+    if term.tools is None:
+        st.page_link("pages/estimator.py", label=s("try_estimator"), icon=":material/calculate:", query_params={"lang": lang})
+        return
+    st.subheader(":material/science: " + md(term.tools.heading), anchor="tools")
+    for cols_start in range(0, len(term.tools.items), 2):
+        for col, tool in zip(st.columns(2), term.tools.items[cols_start:cols_start + 2]):
+            with col.container(border=True):
+                st.page_link(TOOL_PAGES[tool.page], label=md(tool.label), icon=TOOL_ICONS[tool.page],
+                             query_params={**{k: inputs.url_value(k, v) for k, v in tool.query}, "lang": lang})
+                st.caption(md(tool.text))
+
+
+def block(s: Strings, icon: str, b: content.TextBlock, cl: Claims) -> None:
+    st.subheader(f"{icon} " + md(b.heading), anchor=False)
+    st.markdown(md(b.text))
+    source(s, b.source)
+    cl.show(b.checks)
+
+
+def understand(s: Strings, u: content.Understand, cl: Claims) -> None:
+    st.subheader(md(u.question), anchor=False)
+    st.markdown(md(u.answer))
+    block(s, ":material/restaurant:", u.analogy, cl)
+    block(s, ":material/settings:", u.mechanism, cl)
+
+
+def example_card(s: Strings, example: content.Example, cl: Claims) -> None:
+    st.markdown(f"**{md(example.title)}**")
+    st.markdown(md(example.text))
+    source(s, example.source)
+    if example.budget_s is None:
+        st.caption(s("no_figure"))
+    elif example.abandon_s is None:
+        st.metric(s("budget_label"), seconds(s, example.budget_s))
+    else:
+        left, right = st.columns(2)
+        left.metric(s("budget_label"), seconds(s, example.budget_s))
+        right.metric(s("abandon_label"), seconds(s, example.abandon_s))
+    if example.measure:
+        st.caption(s(f"measure_{example.measure}"))
+    cl.show(example.checks)
+
+
+def examples(s: Strings, ex: content.Section, cl: Claims) -> None:
+    for start in range(0, len(ex.items), 2):  # one row per pair, so a phone stacks them in order
+        for col, example in zip(st.columns(2), ex.items[start:start + 2]):
+            with col.container(border=True):
+                example_card(s, example, cl)
+
+
+def comparison(s: Strings, cmp: content.Comparison, cl: Claims) -> None:
+    rows = cmp.rows
+    table = pd.DataFrame(
+        {md(c.name): [md(c.size), md(c.latency), md(c.hardware), md(c.deployment)] for c in cmp.classes},
+        index=[md(rows.size), md(rows.latency), md(rows.hardware), md(rows.deployment)],
+    )
+    st.table(table)
+    source(s, cmp.source)
+    for c in cmp.classes:
+        if c.checks:
+            st.markdown(f"**{md(c.name)}** — {md(rows.latency)}: {md(c.latency)} · {md(rows.hardware)}: {md(c.hardware)}")
+            cl.show(c.checks, row_labels=True)
+    with st.expander(md(cmp.numbers_heading)):
+        st.caption(md(cmp.numbers_note))
+        numbers = pd.DataFrame(
+            {md(c.short_name): [s("range", min=f"{c.size_b.min:g}", max=f"{c.size_b.max:g}"),
+                                s("range", min=f"{c.latency_s.min:g}", max=f"{c.latency_s.max:g}")]
+             for c in cmp.classes},
+            index=[s("numbers_size"), s("numbers_latency")],
+        )
+        st.table(numbers)
+
+
+def why(s: Strings, section: content.Section) -> None:
+    st.markdown("\n".join(f"- {md(point)}" for point in section.items))
+    source(s, section.source)
+
+
+def questions(term: content.Term) -> None:
+    st.header("▶ " + md(term.questions.heading), anchor="questions")
+    st.markdown("\n".join(f"- [{md(q.label)}](#{q.target.replace('_', '-')})" for q in term.questions.items))
+
+
+def section_heading(name: str, heading: str) -> None:
+    st.subheader(md(heading), anchor=name.replace("_", "-"), divider="gray")
+
+
+def uses(s: Strings, section: content.Section, cl: Claims) -> None:
+    section_heading("uses", section.heading)
+    for use in section.items:
+        line = f"**{md(use.name)}** — {md(use.text)}"
+        if use.url:
+            line += f" · [{s('source_link')}]({use.url})"
+        st.markdown(line)
+        if use.budget_s is not None:
+            st.badge(md(s("use_budget_badge", value=seconds(s, use.budget_s))), icon=":material/timer:", color="blue")
+        cl.show(use.checks)
+
+
+def role_tips(s: Strings, section: content.Section) -> None:
+    section_heading("role_tips", section.heading)
+    roles = {tip.id: tip for tip in section.items}
+    options = list(roles)
+    if st.session_state.get("learn_role") not in roles:  # e.g. after switching to a term with other roles
+        st.session_state["learn_role"] = options[0]
+    role = st.segmented_control(s("role_label"), options=options, format_func=lambda rid: md(roles[rid].role),
+                                key="learn_role", required=True)
+    st.info(md(roles[role].tip), icon=":material/lightbulb:")
+    source(s, roles[role].source)
+
+
+def misconceptions(s: Strings, mis: content.Misconceptions, cl: Claims) -> None:
+    section_heading("misconceptions", mis.heading)
+    for item in mis.items:
+        myth_col, fact_col = st.columns(2)
+        with myth_col.container(border=True):
+            st.markdown(f":red[:material/close:] **{md(mis.myth_label)}**  \n{md(item.myth)}")
+        with fact_col.container(border=True):
+            st.markdown(f":green[:material/check:] **{md(mis.fact_label)}**  \n{md(item.fact)}")
+            source(s, item.source)
+        cl.show(item.checks)
+
+
+def phrases(s: Strings, section: content.Section, cl: Claims) -> None:
+    section_heading("phrases", section.heading)
+    for phrase in section.items:
+        with st.container(border=True):
+            st.markdown(f":material/forum: {md(phrase.text)}")
+            if phrase.figure is not None:
+                st.badge(md(s("figure_badge", label=phrase.figure.label, value=seconds(s, phrase.figure.value_s))),
+                         color="gray")
+            source(s, phrase.source)
+        cl.show(phrase.checks)
+
+
+def term_links(s: Strings, name: str, section: content.Section, lang: str, available: Sequence[str]) -> None:
+    """A link to the entry where one exists in this language, else the name and description."""
+    section_heading(name, section.heading)
+    for link in section.items:
+        if link.term and link.term in available:
+            st.page_link("pages/learn.py", label=md(link.name), icon=":material/menu_book:",
+                         query_params={"term": link.term, "lang": lang})
+            st.caption(md(link.text))
+        else:
+            st.markdown(f"**{md(link.name)}** — {md(link.text)}")
