@@ -52,8 +52,7 @@ def check_page(page, name: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("width", list(WIDTHS))
-# The default page is opened at "/" (its declared /learn path answers "Page not found" today: issue 14
-# item 6, the shell's, not this check's).
+# Every page of the app's own list (ui/shell.PAGES), the default one at "/".
 @pytest.mark.parametrize("path", [p.url_path for p in PAGES])
 def test_no_text_overlaps_or_is_clipped(browser, app_url, path, lang, width, request):
     reason = KNOWN.get((path, lang, width))
