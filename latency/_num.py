@@ -30,6 +30,27 @@ def where(cond, a, b):
     return np.where(cond, a, b)
 
 
+def floor(x):
+    if is_scalar(x):
+        return float(math.floor(x))
+    return np.floor(x)
+
+
+def as_float(cond):
+    """A comparison's result as 1.0 / 0.0 (bool for floats, a float array for arrays)."""
+    if isinstance(cond, bool):
+        return 1.0 if cond else 0.0
+    return np.asarray(cond, dtype=float)
+
+
+def broadcast_like(value, like):
+    """`value` (a float) spread to the shape of `like`: the float itself when `like` is a float,
+    else a read-only array of `like`'s shape (np.broadcast_to, no copy)."""
+    if is_scalar(like):
+        return value
+    return np.broadcast_to(np.asarray(value, dtype=float), np.shape(like))
+
+
 def pow2_ceil(x):
     """Smallest power of two >= x (x >= 1): 1, 2, 4, 8, 16, ..."""
     if is_scalar(x):

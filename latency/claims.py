@@ -2,7 +2,7 @@
 
 An entry marks each claim the estimator can test with a ``checks:`` list (content/README.md,
 "Claim checks"). This module runs each check at run time through the same path the estimator page
-uses for its URL (``latency.inputs.scenario``: URL values → model, hardware, serving → ``estimate``),
+uses for its URL (``latency.scenario.evaluate``: URL values → model, hardware, serving → ``estimate``),
 so a recalibration changes the verdicts by itself, and a link built from a check's scenario opens the
 estimator on exactly the numbers the verdict quotes.
 
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from latency import explain, inputs
+from latency import explain, places, scenario as scenario_mod
+from latency import content as content_mod
 from latency.catalog import Catalog
 from latency.content import REPRESENTATIVE, Check, ComparisonClass, Term
 
@@ -79,18 +80,19 @@ class ClaimResult:
 
 @lru_cache(maxsize=4)
 def _defaults(places_mtime_ns: int) -> tuple[tuple[str, Any], ...]:
-    return tuple(inputs.default_values(inputs.load_stops(), [inputs.DEFAULTS["use_case"]]).items())
+    cases = {u.id: u for u in content_mod.use_case_budgets("en")}
+    return tuple(scenario_mod.defaults(places.load_stops(), cases).items())
 
 
 def full_values(catalog: Catalog, scenario: Mapping[str, Any]) -> dict[str, Any]:
     """The estimator's default scenario with these URL keys changed."""
-    values = dict(_defaults(inputs.PLACES_FILE.stat().st_mtime_ns))
+    values = dict(_defaults(places.PLACES_FILE.stat().st_mtime_ns))
     values.update(scenario)
     return values
 
 
 def _estimate(catalog: Catalog, values: Mapping[str, Any]):
-    return inputs.scenario(catalog, values)[2]
+    return scenario_mod.evaluate(catalog, values)[2]
 
 
 def aggregate(outcomes: list[str]) -> str:
@@ -154,9 +156,10 @@ def run_term(term: Term, catalog: Catalog) -> dict[str, ClaimResult]:
     return out
 
 
-def link_values(values: Mapping[str, Any], keys: tuple[str, ...] = inputs.URL_KEYS) -> dict[str, str]:
+def link_values(values: Mapping[str, Any], keys: tuple[str, ...] = scenario_mod.KEYS) -> dict[str, str]:
     """A scenario as the estimator's URL query (every key, so the page shows exactly this set-up)."""
-    return {k: inputs.url_value(k, values[k]) for k in keys if k in values and k != "use_case"}
+    return {k: scenario_mod.url_value(values[k]) for k in keys
+            if k in values and k not in ("use_case", "budget_s", "measure", "device_scope")}
 
 
 __all__ = ["REPRESENTATIVE", "VERDICTS", "OUTCOMES", "Outcome", "ClaimResult", "measure_value", "full_values", "aggregate",

@@ -24,7 +24,7 @@ import re
 import sys
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any, Callable, Generic, Sequence, TypeVar
+from typing import Any, Callable, Generic, NamedTuple, Sequence, TypeVar
 
 import yaml
 
@@ -505,17 +505,24 @@ def _default(parser: Parser, empty: Any) -> Parser:
 _SCENARIO_SPECS: dict[str, Any] = {}
 
 
+class _Budget(NamedTuple):
+    """A stand-in use case for the scenario defaults while validating (the budget is not a URL key here)."""
+
+    budget_s: float
+    measure: str
+
+
 def _scenario_tools() -> dict[str, Any]:
     """URL specs, slider sizes and distance steps of the estimator page, loaded once (catalog files)."""
     if not _SCENARIO_SPECS:
-        from latency import catalog as catalog_mod, inputs  # lazy: only entries with checks or tools need them
+        from latency import catalog as catalog_mod, places, scenario, sizing  # lazy: only entries with checks or tools
 
         cat = catalog_mod.load_catalog()
-        stops = inputs.load_stops()
-        defaults = inputs.default_values(stops, ["support_chatbot"])
-        specs = inputs.url_specs(cat, defaults, ["support_chatbot"])
+        stops = places.load_stops()
+        case = {"support_chatbot": _Budget(1.0, "total")}
+        specs = scenario.specs(cat, scenario.defaults(stops, case), list(case))
         specs.pop("use_case")
-        _SCENARIO_SPECS.update(specs=specs, sizes=inputs.size_steps(cat), distances=inputs.distance_steps(stops))
+        _SCENARIO_SPECS.update(specs=specs, sizes=sizing.size_steps(cat), distances=places.distance_steps(stops))
     return _SCENARIO_SPECS
 
 

@@ -4,30 +4,40 @@
 
     e = estimate(model, hardware, prompt_tokens=512, output_tokens=256, batch=1, distance_km=0.0,
                  engine=None, *, access="wired", connection="warm", utilization=0.0,
-                 concurrent_users=1, devices=None)
+                 concurrent_users=1, context_tokens=0, devices=None)
 
-The request goes through four stages, each one small function below with its formula and
-sources in the docstring (docs/estimator.md collects them):
+A request goes through four stages. Each is one named function below, with its formula and its
+sources in the docstring (docs/estimator.md collects them); `request_times` chains them:
 
-    network  (network.py)   access RTT + backbone RTT, times (set-up round trips + 1)
-    queue    queue_s         M/M/1 wait at a given utilisation + waiting for a batch slot
-    prefill  prefill_s       prompt FLOPs over achieved compute, never faster than one weight read
-    decode   decode_step_s   (weights + KV cache) over achieved bandwidth, or compute at batch B
+    network  network.network_s   access RTT + backbone RTT, times (set-up round trips + 1)
+    queue    queue_s             M/M/1 wait at a given utilisation + waiting for a KV-cache slot
+    prefill  prefill_s           prompt FLOPs over achieved compute + one weight read + overhead;
+                                 first_token_compute_share: the part of a shared batch's prompt
+                                 compute one user waits for
+    decode   decode_step_s       (weights + KV cache of every running stream) over achieved bandwidth
+                                 + the batch's FLOPs over achieved compute + per-step overheads
 
     ttft_s  = network + queue + prefill           (prefill ends with the first token)
     total_s = ttft_s + (output_tokens - 1) * tpot_s
 
-The free parameters (achieved fractions of bandwidth and compute per engine and hardware kind,
-for llama.cpp on discrete GPUs one saturating curve of peak bandwidth and one of peak compute
-(`achieved_fraction`), the per-forward-pass overhead, route inflation, ...) live in latency/fitted_params.json, written
-by `python -m latency.calibrate` from shared/calibration/.
+Many users on one server (`concurrent_users` N): the server runs min(N, kv_capacity_requests)
+requests as one continuously batched set of streams (`running_batch`); the rest wait for a slot.
+Long conversations (`context_tokens` C): tokens already in the KV cache before this prompt; every
+decode step reads them and the prompt's attention spans them, but they cost no prefill.
 
-Vectorised sweep: `estimate_sweep(model, hardware, **inputs)` takes the same inputs as
-`estimate`, where `params_b`, `bytes_per_param`, `mem_bandwidth_gbs`, `peak_tflops`,
-`prompt_tokens`, `output_tokens`, `batch`, `distance_km`, `utilization`, `concurrent_users` may
-be numpy arrays (broadcast together). It returns a dict of numpy arrays with the numeric keys of
-`Estimate.as_dict()`; 10,000 scenarios take a few milliseconds (benchmarks/bench_estimator.py).
-When sweeping `params_b`, pass a model without layer/head fields so the shape scales with size.
+The free parameters (achieved fractions of bandwidth and compute per engine and hardware kind, for
+llama.cpp on discrete GPUs one saturating curve of peak bandwidth and one of peak compute
+(`achieved_fraction`), the per-forward-pass and per-stream overheads, route inflation, ...) live in
+latency/fitted_params.json, written by `python -m latency.calibrate` from shared/calibration/.
+Every other number is a named constant in latency/constants.py beside its source.
+
+Vectorised sweep: `estimate_sweep(model, hardware, **inputs)` takes the same inputs as `estimate`,
+where `params_b`, `bytes_per_param`, `mem_bandwidth_gbs`, `peak_tflops`, `prompt_tokens`,
+`output_tokens`, `batch`, `distance_km`, `utilization`, `concurrent_users`, `context_tokens` may be
+numpy arrays (broadcast together with np.broadcast_arrays). It runs the same `request_times` and
+returns a dict of numpy arrays; 10,000 scenarios take a few milliseconds
+(benchmarks/bench_estimator.py). When sweeping `params_b`, pass a model without layer/head fields
+so the shape scales with size.
 """
 
 from __future__ import annotations
@@ -35,13 +45,31 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import _num as nm
+from .constants import (  # noqa: F401  (re-exported: other modules read them from here)
+    ACTIVATION_BYTES,
+    ALLREDUCES_PER_LAYER,
+    ASPECT_RATIO,
+    DEFAULT_KV_DIM,
+    FLOPS_PER_PARAM_PER_TOKEN,
+    GIGA,
+    INTERNODE_GBS,
+    INTERNODE_LATENCY_S,
+    KV_TENSORS,
+    MAX_DISTANCE_KM,
+    NODE_SIZE,
+    PARAMS_PER_LAYER_D2,
+    RUNTIME_OVERHEAD_FRACTION,
+    SATURATION_SHARPNESS,
+    TERA,
+    W8A8_BYTES_PER_PARAM,
+)
 from .network import ACCESS_RTT_MS, SETUP_ROUND_TRIPS, access_rtt_s, backbone_rtt_s, network_s
 
 KINDS = ("datacenter_gpu", "desktop_gpu", "apple_silicon", "integrated_gpu", "cpu", "mobile")
@@ -61,36 +89,8 @@ def calibration_dir() -> Path:
 
 
 # --------------------------------------------------------------------------------------------
-# Constants with their sources
+# Defaults by hardware kind and by engine (sources inline)
 # --------------------------------------------------------------------------------------------
-
-ASPECT_RATIO = 128.0
-"""hidden_size / layers of common decoder LLMs when a model gives no shape: Llama 3 8B 4096/32,
-Llama 3.1 405B 16384/126, GPT-3 12288/96 all ~128 (Brown et al. 2020, table 2.1)."""
-
-PARAMS_PER_LAYER_D2 = 12.0
-"""Non-embedding parameters ~= 12 x layers x hidden^2 (Kaplan et al. 2020, "Scaling Laws for
-Neural Language Models", eq. 2.1: 4 d^2 attention + 8 d^2 MLP per layer)."""
-
-DEFAULT_KV_DIM = 1024.0
-"""KV width (kv_heads x head_dim) when a model gives none: grouped-query attention with 8 KV
-heads of 128 (Llama 3 8B/70B/405B configs), capped at hidden/4 for small models."""
-
-ACTIVATION_BYTES = 2.0
-"""Tensor-parallel all-reduce messages are FP16/BF16 activations."""
-
-RUNTIME_OVERHEAD_FRACTION = 0.2
-"""Activations, workspace and runtime buffers on top of weights and KV cache: "in our experience
-this overhead is <= 20%" (EleutherAI, Transformer Math 101, 2023). We take the upper end."""
-
-NODE_SIZE = 8
-"""GPUs per server node (DGX/HGX H100: 8 GPUs on NVLink; NVIDIA DGX H100 datasheet)."""
-INTERNODE_GBS = 50.0
-"""Per-GPU bandwidth between nodes, one direction: 400 Gb/s InfiniBand NDR (ConnectX-7) = 50 GB/s
-(NVIDIA DGX H100 datasheet: 8 x 400 Gb/s compute fabric ports)."""
-INTERNODE_LATENCY_S = 20e-6
-"""Latency of one small all-reduce across nodes over InfiniBand: an ASSUMPTION (order of magnitude;
-no vendor-published small-message all-reduce latency was found to cite; see docs/estimator.md)."""
 
 # Defaults by hardware kind, used when a Hardware leaves the optional field as None.
 #   lowp_speedup:     FP8/INT8 tensor throughput / FP16 (H100/H200/B200/L4/L40S/MI300X/RTX 40:
@@ -115,6 +115,14 @@ KIND_DEFAULTS: dict[str, dict[str, float]] = {
 }
 
 DEFAULT_ENGINE = {k: ("optimized" if k == "datacenter_gpu" else "llama.cpp") for k in KINDS}
+
+FIRST_TOKEN_AFTER_WHOLE_BATCH = {"llama.cpp": True, "optimized": False}
+"""How a batch of prompts that arrive together is prefilled. llama.cpp (llama-server slots,
+llama-batched-bench) evaluates the prompts of all slots in the same ubatch passes, so every user's
+first token comes after the whole batch's prefill (shared/calibration README: "ttft_ms here is the
+time to prefill all B prompts"). Serving engines (vLLM, TensorRT-LLM) schedule prompts first come,
+first served in chunks, so the k-th prompt's first token comes after k prompts: on average
+(B + 1) / 2 of B (vLLM docs, "Optimization and Tuning: chunked prefill")."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -204,6 +212,9 @@ class Model:
     are estimated from params (see `model_shape`). kv_dim: cached elements per token per layer
     for K (and again for V); default kv_heads x head_dim (DeepSeek MLA: (512 + 64) / 2 = 288).
     kv_bytes: bytes per KV element (FP16 2.0).
+    attention_layers: layers whose attention spans the whole context (default: every layer).
+    Sliding-window layers (gpt-oss, Gemma 3) and recurrent layers (Mamba in hybrid models) keep
+    a bounded state instead; they are counted as costing nothing per context token.
     low_precision_compute: run matmuls in FP8/INT8 (W8A8) on the optimized engine; None = yes
     for 8-bit weights (bytes_per_param 0.95 to 1.1), no otherwise.
     """
@@ -223,6 +234,7 @@ class Model:
     kv_dim: int | None = None
     kv_bytes: float = 2.0
     low_precision_compute: bool | None = None
+    attention_layers: int | None = None
 
     def __post_init__(self) -> None:
         _real("params_b", self.params_b, lo=0, hi=1e5)
@@ -232,7 +244,8 @@ class Model:
         if self.architecture is not None:
             _choice("architecture", self.architecture, ARCHITECTURES)
         _int("loops", self.loops, lo=1, hi=64)
-        for name in ("loop_kv_window", "layers", "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim"):
+        for name in ("loop_kv_window", "layers", "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim",
+                     "attention_layers"):
             if getattr(self, name) is not None:
                 _int(name, getattr(self, name), lo=1, hi=10**7)
         _real("kv_bytes", self.kv_bytes, lo=0, hi=8)
@@ -268,19 +281,27 @@ def load_params(path: Path | None = None) -> dict:
     return _PARAMS_CACHE[key]
 
 
+MIN_CALIBRATION_DEVICES = 2
+"""An (engine, kind) counts as calibrated (narrower ranges) only with rows from at least two
+devices: one device cannot tell how the next device of its kind differs (the DGX Spark is the
+only integrated GPU in the data; an AMD iGPU under Vulkan is not like it)."""
+
+
 def engine_params(params: dict, engine: str, kind: str) -> dict:
     """Achieved fractions etc. for one (engine, hardware kind); kinds without calibration data
-    use the engine's "default" entry (geometric mean of the fitted kinds) and are flagged."""
+    use the engine's "default" entry (geometric mean of the fitted kinds). `calibrated`: the kind
+    had rows from MIN_CALIBRATION_DEVICES devices (older parameter files: any rows)."""
     eng = params["engines"][engine]
     kinds = eng["kinds"]
-    out = {k: v for k, v in eng.items() if k != "kinds"}
+    out = {k: v for k, v in eng.items() if k not in ("kinds", "calibration_devices")}
     out.update(kinds.get(kind, kinds["default"]))  # per-kind values override engine-wide ones
-    out["calibrated"] = kind in kinds
+    devices = eng.get("calibration_devices", {}).get(kind, MIN_CALIBRATION_DEVICES)
+    out["calibrated"] = kind in kinds and devices >= MIN_CALIBRATION_DEVICES
     return out
 
 
 # --------------------------------------------------------------------------------------------
-# Stage functions (floats or numpy arrays)
+# Stage functions: one physical quantity each, on floats or numpy arrays alike
 # --------------------------------------------------------------------------------------------
 
 def model_shape(active_params_b, layers=None, hidden_size=None, kv_dim=None, attn_dim=None):
@@ -290,7 +311,7 @@ def model_shape(active_params_b, layers=None, hidden_size=None, kv_dim=None, att
     (ASPECT_RATIO); hidden = 128 x layers; kv width = min(1024, hidden / 4) (DEFAULT_KV_DIM);
     attention width = hidden. P is the active parameter count.
     """
-    est_layers = nm.cbrt(active_params_b * 1e9 / (PARAMS_PER_LAYER_D2 * ASPECT_RATIO**2))
+    est_layers = nm.cbrt(active_params_b * GIGA / (PARAMS_PER_LAYER_D2 * ASPECT_RATIO**2))
     layers = est_layers if layers is None else layers
     hidden = ASPECT_RATIO * est_layers if hidden_size is None else hidden_size
     kv = nm.minimum(DEFAULT_KV_DIM, hidden / 4.0) if kv_dim is None else kv_dim
@@ -298,20 +319,26 @@ def model_shape(active_params_b, layers=None, hidden_size=None, kv_dim=None, att
     return layers, hidden, kv, attn
 
 
+def weights_gb(params_b, bytes_per_param):
+    """Weight storage, GB: parameters x bytes per parameter (content/precisions.yaml)."""
+    return params_b * bytes_per_param
+
+
 def kv_cache_gb(layers, kv_dim, kv_bytes, context_tokens, batch, loops=1, loop_kv_window=None):
     """KV cache, GB: 2 (K and V) x layers x kv_dim x bytes x context x batch, per loop.
 
+    `layers` are the layers whose attention spans the whole context (Model.attention_layers).
     Looped models run the shared layers `loops` times and each pass keeps its own K/V
     (looped-transformer papers; IQuest-Coder-V1 tech report, arXiv 2603.16733, section 2.1),
     so the cache grows with the loop count. IQuest's loops 2..L keep only a sliding window
     (config.json loop_window_size): then those loops cost min(context, window) tokens each.
     """
-    per_token = 2.0 * layers * kv_dim * kv_bytes / 1e9
+    per_token_gb = KV_TENSORS * layers * kv_dim * kv_bytes / GIGA
     if loop_kv_window is None:
         tokens = context_tokens * loops
     else:
         tokens = context_tokens + (loops - 1) * nm.minimum(context_tokens, float(loop_kv_window))
-    return per_token * tokens * batch
+    return per_token_gb * tokens * batch
 
 
 def memory_gb(weights_gb, kv_gb):
@@ -325,48 +352,32 @@ def devices_for_memory(total_gb, device_memory_gb):
     return nm.pow2_ceil(total_gb / device_memory_gb)
 
 
+def kv_capacity_requests(devices, device_memory_gb, weights_gb, kv_per_request_gb):
+    """How many requests' KV caches fit beside the weights on `devices` devices:
+
+        floor((devices x device memory - weights x 1.2) / KV cache of one whole request)
+
+    (the memory model of `memory_gb`; vLLM's PagedAttention admits requests while KV blocks are
+    free, Kwon et al. 2023, SOSP, sec. 4; llama-server splits its context over its slots). A
+    request needs its context + prompt + answer. 0 when not even the weights fit."""
+    free_gb = devices * device_memory_gb - memory_gb(weights_gb, 0.0)
+    return nm.floor(nm.maximum(free_gb, 0.0) / kv_per_request_gb)
+
+
+def running_batch(batch, concurrent_users, capacity):
+    """Streams decoded together: max(batch, min(users, capacity)).
+
+    Continuous batching (Yu et al. 2022, Orca, OSDI; vLLM) and llama.cpp's parallel slots run
+    every request that has a KV-cache slot in the same decode steps; `batch` is a lock-step batch
+    the caller asks for (at least that many streams). At least one stream always runs."""
+    return nm.maximum(batch, nm.minimum(concurrent_users, nm.maximum(capacity, 1.0)))
+
+
 def moe_touched_fraction(active_params_b, params_b, tokens):
     """Share of the unique weights one forward pass must read when `tokens` tokens are routed
     independently: 1 - (1 - active/total)^tokens (each token touches `active/total` of the
     weights). Dense: 1. Ignores always-on shared experts (a slight underestimate)."""
     return 1.0 - (1.0 - active_params_b / params_b) ** tokens
-
-
-def tp_allreduce_s(devices, layers, loops, tokens, hidden, interconnect_gbs, link_latency_s):
-    """Tensor-parallel communication of one forward pass, seconds.
-
-    Megatron-LM tensor parallelism needs 2 all-reduces per layer in the forward pass
-    (Shoeybi et al. 2019, sec. 3). Ring all-reduce of M bytes on n devices moves
-    2 (n-1)/n x M per device (Patarasuk & Yuan 2009) plus a fixed latency per all-reduce.
-    M = tokens x hidden x 2 bytes. Beyond one 8-GPU node the link is InfiniBand (INTERNODE_*).
-    0 on one device.
-    """
-    multi = (devices > 1) * 1.0
-    across = (devices > NODE_SIZE) * 1.0
-    bw = interconnect_gbs + across * (nm.minimum(interconnect_gbs, INTERNODE_GBS) - interconnect_gbs)
-    lat = link_latency_s + across * (nm.maximum(link_latency_s, INTERNODE_LATENCY_S) - link_latency_s)
-    msg = tokens * hidden * ACTIVATION_BYTES
-    per_allreduce = 2.0 * (devices - 1.0) / devices * msg / (bw * 1e9) + lat
-    return multi * 2.0 * layers * loops * per_allreduce
-
-
-def pipeline_hops_s(devices, tokens, hidden, interconnect_gbs, link_latency_s):
-    """Layer (pipeline) split, llama.cpp's default multi-GPU mode (--split-mode layer): devices run
-    their layers one after another, so weight reads are NOT parallel; each of the n - 1 boundaries
-    sends tokens x hidden x 2 bytes of activations plus one link latency."""
-    return (devices - 1.0) * (tokens * hidden * ACTIVATION_BYTES / (interconnect_gbs * 1e9) + link_latency_s)
-
-
-def roofline_s(compute_s, memory_s, combine: str = "max"):
-    """Time of a pass bound by compute or memory: max (ideal overlap, the roofline model of
-    Williams et al. 2009) or sum (no overlap); the calibration picks one ("combine")."""
-    return nm.maximum(compute_s, memory_s) if combine == "max" else compute_s + memory_s
-
-
-SATURATION_SHARPNESS = 4.0
-"""Exponent k of the smooth minimum in `achieved_fraction` (k = 1: harmonic sum, k -> inf: hard
-minimum). Not a free parameter: picked from {1, 2, 4} by the in-sample and leave-one-device-out
-calibration errors (k = 1 doubles the decode error; 2 and 4 are close); see docs/estimator.md."""
 
 
 def achieved_fraction(peak, frac, cap=None, k=SATURATION_SHARPNESS):
@@ -385,32 +396,129 @@ def achieved_fraction(peak, frac, cap=None, k=SATURATION_SHARPNESS):
     instructions. cap None (or inf): no saturation, the fraction is `frac` at any peak.
     """
     if cap is None:
-        return frac + 0.0 * peak
+        return nm.broadcast_like(frac, peak)
     x = frac * peak / cap
     return frac * (1.0 + x**k) ** (-1.0 / k)
 
 
-def prefill_compute_s(flops, devices, peak_tflops, lowp, compute_frac):
+def compute_s(flops, devices, peak_tflops, lowp_speedup, compute_frac):
     """FLOPs over achieved compute: flops / (devices x peak x low-precision speed-up x fraction)."""
-    return flops / (devices * peak_tflops * 1e12 * lowp * compute_frac)
+    return flops / (devices * peak_tflops * TERA * lowp_speedup * compute_frac)
 
 
-def weight_read_s(bytes_gb, devices, mem_bandwidth_gbs, bw_frac):
+def memory_read_s(read_gb, devices, mem_bandwidth_gbs, bw_frac):
     """Bytes over achieved bandwidth: bytes / (devices x bandwidth x fraction)."""
-    return bytes_gb / (devices * mem_bandwidth_gbs * bw_frac)
+    return read_gb / (devices * mem_bandwidth_gbs * bw_frac)
 
 
-def prefill_flops(active_params_b, loops, batch, prompt_tokens, layers, attn_dim):
-    """2 x active params x tokens (Kaplan et al. 2020: forward pass = 2N FLOPs per token) x loops,
-    plus causal attention 2 x layers x prompt^2 x d_attn (QK^T and AV, each 2 P^2 d / 2) x loops."""
-    return loops * batch * (2.0 * active_params_b * 1e9 * prompt_tokens
-                            + 2.0 * layers * prompt_tokens**2 * attn_dim)
+# Kept under their earlier names (latency.explain and older callers use them).
+prefill_compute_s = compute_s
+weight_read_s = memory_read_s
+
+
+def prefill_flops(active_params_b, loops, batch, prompt_tokens, layers, attn_dim, context_tokens=0.0):
+    """FLOPs to prefill `batch` prompts of `prompt_tokens` after `context_tokens` cached tokens:
+
+        loops x batch x (2 x N x P  +  2 x L x P^2 x d  +  4 x L x P x C x d)
+
+    2 FLOPs per active parameter per token (Kaplan et al. 2020), causal attention within the
+    prompt (QK^T and AV, each 2 P^2 d, halved by the causal mask) and the prompt's attention over
+    the C cached tokens (QK^T and AV, each 2 P C d). L = full-context attention layers."""
+    return loops * batch * (FLOPS_PER_PARAM_PER_TOKEN * active_params_b * GIGA * prompt_tokens
+                            + 2.0 * layers * prompt_tokens**2 * attn_dim
+                            + 4.0 * layers * prompt_tokens * context_tokens * attn_dim)
 
 
 def decode_flops(active_params_b, loops, batch, context_tokens, layers, attn_dim):
-    """Per decode step (one token for each of `batch` streams): 2 x active params + attention
-    over the context 4 x layers x context x d_attn, times loops and batch."""
-    return loops * batch * (2.0 * active_params_b * 1e9 + 4.0 * layers * context_tokens * attn_dim)
+    """FLOPs of one decode step (one token for each of `batch` streams): 2 x active params plus
+    attention over the context, 4 x L x context x d_attn (QK^T and AV), times loops and batch."""
+    return loops * batch * (FLOPS_PER_PARAM_PER_TOKEN * active_params_b * GIGA
+                            + 4.0 * layers * context_tokens * attn_dim)
+
+
+def tp_allreduce_s(devices, layers, loops, tokens, hidden, interconnect_gbs, link_latency_s):
+    """Tensor-parallel communication of one forward pass, seconds.
+
+    Megatron-LM tensor parallelism needs 2 all-reduces per layer in the forward pass
+    (ALLREDUCES_PER_LAYER; Shoeybi et al. 2019, sec. 3). Ring all-reduce of M bytes on n devices
+    moves 2 (n-1)/n x M per device (Patarasuk & Yuan 2009) plus a fixed latency per all-reduce.
+    M = tokens x hidden x 2 bytes. Beyond one 8-GPU node the link is InfiniBand (INTERNODE_*).
+    0 on one device.
+    """
+    across_nodes = devices > NODE_SIZE
+    bw_gbs = nm.where(across_nodes, nm.minimum(interconnect_gbs, INTERNODE_GBS), interconnect_gbs)
+    latency_s = nm.where(across_nodes, nm.maximum(link_latency_s, INTERNODE_LATENCY_S), link_latency_s)
+    message_gb = tokens * hidden * ACTIVATION_BYTES / GIGA
+    per_allreduce_s = 2.0 * (devices - 1.0) / devices * message_gb / bw_gbs + latency_s
+    return nm.as_float(devices > 1) * ALLREDUCES_PER_LAYER * layers * loops * per_allreduce_s
+
+
+def pipeline_hops_s(devices, tokens, hidden, interconnect_gbs, link_latency_s):
+    """Layer (pipeline) split, llama.cpp's default multi-GPU mode (--split-mode layer): devices run
+    their layers one after another, so weight reads are NOT parallel; each of the n - 1 boundaries
+    sends tokens x hidden x 2 bytes of activations plus one link latency."""
+    return (devices - 1.0) * (tokens * hidden * ACTIVATION_BYTES / (interconnect_gbs * GIGA) + link_latency_s)
+
+
+def roofline_s(compute_s, memory_s, combine: str = "max"):
+    """Time of a pass bound by compute or memory: max (ideal overlap, the roofline model of
+    Williams et al. 2009) or sum (no overlap); the calibration picks one ("combine")."""
+    return nm.maximum(compute_s, memory_s) if combine == "max" else compute_s + memory_s
+
+
+class Rates(NamedTuple):
+    """What one engine achieves on one device configuration (fitted fractions times peaks)."""
+
+    parallel_devices: Any   # devices that split every layer (tensor parallel), else 1
+    mem_bandwidth_gbs: Any
+    bw_frac: Any            # achieved share of peak bandwidth for weights
+    kv_bw_frac: Any         # achieved share of peak bandwidth for KV-cache reads (attention kernels)
+    peak_tflops: Any
+    lowp_speedup: float
+    compute_frac: Any       # achieved share of peak compute (decode and prefill)
+    prefill_compute_frac: Any
+    pass_overhead_s: float  # per forward pass: kernel launches, sampling, scheduling
+    stream_overhead_s: float  # per stream per decode step: per-sequence scheduling and sampling
+    combine: str
+
+
+def prefill_s(flops, weights_read_gb, comm_s, r: Rates, compute_share=1.0):
+    """Prefill of the prompts in one batch, seconds, and whether compute bounds it:
+
+        roofline(share x FLOPs / achieved compute, weights read / achieved bandwidth) + overhead + comm
+
+    A prefill is never faster than reading the weights once. `compute_share`: the part of the
+    batch's prompt compute done before a given user's first token (`first_token_compute_share`)."""
+    t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, r.lowp_speedup, r.prefill_compute_frac)
+    t_weights = memory_read_s(weights_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.bw_frac)
+    return (roofline_s(compute_share * t_compute, t_weights, r.combine) + r.pass_overhead_s + comm_s,
+            t_compute >= t_weights)
+
+
+def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates):
+    """One decode step (one token for each of `streams` running streams), seconds, and whether
+    compute bounds it:
+
+        roofline(FLOPs / achieved compute,
+                 weights touched / achieved bandwidth + KV cache read / achieved KV bandwidth)
+        + pass overhead + streams x per-stream overhead + comm
+
+    Every step reads the whole KV cache of every stream so far (context, prompt and the tokens
+    generated), so decode slows as a conversation grows and as more users share the batch."""
+    t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, r.lowp_speedup, r.compute_frac)
+    t_memory = (memory_read_s(weights_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.bw_frac)
+                + memory_read_s(kv_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.kv_bw_frac))
+    step_s = roofline_s(t_compute, t_memory, r.combine) + r.pass_overhead_s + streams * r.stream_overhead_s
+    return step_s + comm_s, t_compute >= t_memory
+
+
+def first_token_compute_share(streams, whole_batch_first):
+    """The part of a shared prefill's compute one user waits for before the first token: all of it
+    when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
+    average when prompts are computed first come, first served (serving engines: the k-th of B
+    prompts waits for k prompts; FIRST_TOKEN_AFTER_WHOLE_BATCH). The weight read and the pass
+    overhead are paid in full either way."""
+    return nm.where(whole_batch_first, 1.0, (streams + 1.0) / (2.0 * streams))
 
 
 def queue_s(service_s, utilization, concurrent_users, slots):
@@ -418,9 +526,11 @@ def queue_s(service_s, utilization, concurrent_users, slots):
 
     - utilization rho in [0, 1): M/M/1 mean wait W_q = rho / (1 - rho) x S (Kleinrock 1975,
       Queueing Systems vol. 1, eq. 3.25), S = this request's service time.
-    - concurrent_users N (including you) on a server with `slots` = batch slots: the N - slots
-      requests beyond the batch wait for a slot; slots free every S / slots on average under
-      continuous batching, so the last in line waits (N - slots) x S / slots.
+    - concurrent_users N (including you) on a server with `slots` running streams (the KV cache
+      holds no more): the N - slots requests beyond them wait. With every user sending again as
+      soon as an answer ends (a closed loop), Little's law gives the same wait to every request:
+      W = queue length / completion rate = (N - slots) / (slots / S) = (N - slots) x S / slots.
+      It is 0 below the KV-cache capacity and climbs linearly, by S / slots per extra user, above.
     Both 0 when idle (the default); they add when both are given.
     """
     mm1 = utilization / (1.0 - utilization) * service_s
@@ -429,67 +539,127 @@ def queue_s(service_s, utilization, concurrent_users, slots):
 
 
 # --------------------------------------------------------------------------------------------
-# Core: every stage, for floats or arrays
+# One request through every stage (floats or arrays)
 # --------------------------------------------------------------------------------------------
 
-def _core(*, params_b, active_b, bytes_per_param, loops, loop_kv_window, shape, kv_bytes,
-          bw_gbs, peak_tflops, device_mem_gb, lowp, ep, combine,
-          prompt, output, batch, forced_devices, max_devices, interconnect_gbs, link_latency_s,
-          net_s, utilization, users):
-    layers, hidden, kv_dim, attn_dim = shape
-    # Memory and devices.
-    weights_gb = params_b * bytes_per_param
-    kv_total_gb = kv_cache_gb(layers, kv_dim, kv_bytes, prompt + output, batch, loops, loop_kv_window)
-    mem_gb = memory_gb(weights_gb, kv_total_gb)
-    need = devices_for_memory(mem_gb, device_mem_gb)
-    n = need if forced_devices is None else forced_devices + 0.0 * need
-    fits = (n <= max_devices) & (mem_gb <= n * device_mem_gb)
+class ModelShape(NamedTuple):
+    params_b: Any
+    active_b: Any
+    bytes_per_param: Any
+    loops: float
+    loop_kv_window: int | None
+    layers: Any
+    hidden: Any
+    kv_dim: Any
+    attn_dim: Any
+    attention_layers: Any
+    kv_bytes: float
 
-    # Tensor parallel (optimized engines) splits every layer over n devices; llama.cpp's layer
-    # split runs the devices in turn, so only the memory is spread, not the time.
-    tp = ep["tensor_parallel"]
-    par = n if tp else 1.0 + 0.0 * n
 
-    def comm(tokens):
-        if tp:
-            return tp_allreduce_s(n, layers, loops, tokens, hidden, interconnect_gbs, link_latency_s)
-        return pipeline_hops_s(n, tokens, hidden, interconnect_gbs, link_latency_s)
+class Device(NamedTuple):
+    mem_bandwidth_gbs: Any
+    peak_tflops: Any
+    memory_gb: float
+    lowp_speedup: float
+    max_devices: float
+    interconnect_gbs: float
+    link_latency_s: float
 
-    bw_frac = achieved_fraction(bw_gbs, ep["bw_frac"], ep.get("bw_cap_gbs")) * ep["q_bw"]
-    c_frac = achieved_fraction(peak_tflops, ep["compute_frac"], ep.get("compute_cap_tflops")) * ep["q_compute"]
-    overhead = ep["pass_overhead_s"]  # per forward pass (one step), however many loops or layers
 
-    # Prefill: all prompt tokens of the batch in one pass.
-    pre_tokens = batch * prompt
-    pre_c = prefill_compute_s(prefill_flops(active_b, loops, batch, prompt, layers, attn_dim),
-                              par, peak_tflops, lowp, c_frac * ep["prefill_compute_scale"])
-    pre_w = weight_read_s(weights_gb * moe_touched_fraction(active_b, params_b, pre_tokens) * loops,
-                          par, bw_gbs, bw_frac)
-    pre_comm = comm(pre_tokens)
-    prefill = roofline_s(pre_c, pre_w, combine) + overhead + pre_comm
+class Workload(NamedTuple):
+    prompt: Any
+    output: Any
+    context: Any
+    batch: Any
+    users: Any
+    utilization: Any
+    network_s: Any
+    forced_devices: float | None
 
-    # Decode: one step = one token for each of `batch` streams, at the mean context.
-    ctx = prompt + (output - 1.0) / 2.0
-    dec_c = prefill_compute_s(decode_flops(active_b, loops, batch, ctx, layers, attn_dim),
-                              par, peak_tflops, lowp, c_frac)
-    kv_read = kv_cache_gb(layers, kv_dim, kv_bytes, ctx, batch, loops, loop_kv_window)
-    w_read = weights_gb * moe_touched_fraction(active_b, params_b, batch) * loops
-    dec_m = weight_read_s(w_read + kv_read, par, bw_gbs, bw_frac)
-    dec_comm = comm(batch)
-    tpot = roofline_s(dec_c, dec_m, combine) + overhead + dec_comm
-    decode = (output - 1.0) * tpot
 
+def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str) -> Rates:
+    """The fitted fractions of one (engine, kind) applied to this device's peaks."""
+    bw_frac = achieved_fraction(dev.mem_bandwidth_gbs, ep["bw_frac"], ep.get("bw_cap_gbs")) * ep["q_bw"]
+    c_frac = achieved_fraction(dev.peak_tflops, ep["compute_frac"], ep.get("compute_cap_tflops")) * ep["q_compute"]
+    return Rates(parallel_devices=parallel_devices, mem_bandwidth_gbs=dev.mem_bandwidth_gbs, bw_frac=bw_frac,
+                 kv_bw_frac=bw_frac * ep.get("kv_read_eff", 1.0), peak_tflops=dev.peak_tflops,
+                 lowp_speedup=dev.lowp_speedup, compute_frac=c_frac,
+                 prefill_compute_frac=c_frac * ep.get("prefill_compute_scale", 1.0),
+                 pass_overhead_s=ep["pass_overhead_s"], stream_overhead_s=ep.get("stream_overhead_s", 0.0),
+                 combine=combine)
+
+
+def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workload) -> dict:
+    """Every stage of one request, in order; floats in, floats out (arrays in, arrays out).
+
+    1. memory: weights + KV of the running streams -> devices (fewest that hold `batch` streams,
+       or the forced count) and the KV-cache capacity in requests;
+    2. running streams B = running_batch(batch, users, capacity);
+    3. prefill of the B prompts that arrive together (`prefill_s`), of whose compute one user
+       waits `first_token_compute_share`;
+    4. one decode step at B streams and the mean context of the answer (`decode_step_s`);
+    5. queue: M/M/1 at `utilization` + waiting for a KV slot beyond B (`queue_s`).
+    Returns the stage times, rates and memory figures named like Estimate's fields.
+    """
+    weights = weights_gb(m.params_b, m.bytes_per_param)
+    request_tokens = w.context + w.prompt + w.output
+
+    def kv_gb(tokens, streams):
+        return kv_cache_gb(m.attention_layers, m.kv_dim, m.kv_bytes, tokens, streams, m.loops, m.loop_kv_window)
+
+    # 1. Devices: enough for the weights and `batch` whole requests (the caller's lock-step batch).
+    n = devices_for_memory(memory_gb(weights, kv_gb(request_tokens, w.batch)), dev.memory_gb)
+    if w.forced_devices is not None:
+        n = nm.broadcast_like(w.forced_devices, n)
+    capacity = kv_capacity_requests(n, dev.memory_gb, weights, kv_gb(request_tokens, 1.0))
+
+    # 2. Streams decoded together.
+    streams = running_batch(w.batch, w.users, capacity)
+    kv_total = kv_gb(request_tokens, streams)
+    mem = memory_gb(weights, kv_total)
+    fits = (n <= dev.max_devices) & (mem <= n * dev.memory_gb)
+
+    # Tensor parallel (serving engines) splits every layer over n devices; llama.cpp's layer split
+    # runs the devices in turn, so only the memory is spread, not the time.
+    tensor_parallel = ep["tensor_parallel"]
+    rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine)
+
+    def comm_s(tokens):
+        return nm.where(tensor_parallel,
+                        tp_allreduce_s(n, m.layers, m.loops, tokens, m.hidden, dev.interconnect_gbs, dev.link_latency_s),
+                        pipeline_hops_s(n, tokens, m.hidden, dev.interconnect_gbs, dev.link_latency_s))
+
+    # 3. Prefill: the B prompts in one pass; cached context costs attention, not prefill tokens.
+    prefill_tokens = streams * w.prompt
+    flops = prefill_flops(m.active_b, m.loops, streams, w.prompt, m.attention_layers, m.attn_dim, w.context)
+    weights_read = weights * moe_touched_fraction(m.active_b, m.params_b, prefill_tokens) * m.loops
+    prefill_comm = comm_s(prefill_tokens)
+    batch_prefill, prefill_compute_bound = prefill_s(flops, weights_read, prefill_comm, rates)
+    prefill, _ = prefill_s(flops, weights_read, prefill_comm, rates,
+                           first_token_compute_share(streams, ep["whole_batch_first"]))
+
+    # 4. Decode: one step for the B streams at the mean context of the answer.
+    mean_context = w.context + w.prompt + (w.output - 1.0) / 2.0
+    tpot, decode_compute_bound = decode_step_s(
+        decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim),
+        weights * moe_touched_fraction(m.active_b, m.params_b, streams) * m.loops,
+        kv_gb(mean_context, streams), streams, comm_s(streams), rates)
+    decode = (w.output - 1.0) * tpot
+
+    # 5. Queue.
     service = prefill + decode
-    queue = queue_s(service, utilization, users, batch)
-    ttft = net_s + queue + prefill
+    queue = queue_s(service, w.utilization, w.users, streams)
+    ttft = w.network_s + queue + prefill
     return dict(
-        network=net_s + 0.0 * prefill, queue=queue, prefill=prefill, decode=decode,
+        network=w.network_s, queue=queue, prefill=prefill, decode=decode,
         ttft_s=ttft, tpot_s=tpot, total_s=ttft + decode,
-        prefill_tokens_per_s=pre_tokens / prefill, decode_tokens_per_s=1.0 / tpot,
-        throughput_tokens_per_s=batch / tpot,
-        memory_gb=mem_gb, weights_gb=weights_gb, kv_cache_gb=kv_total_gb,
-        devices_needed=n, fits=fits, fits_one_device=mem_gb <= device_mem_gb,
-        prefill_compute_bound=pre_c >= pre_w, decode_compute_bound=dec_c >= dec_m,
+        prefill_tokens_per_s=prefill_tokens / batch_prefill, decode_tokens_per_s=1.0 / tpot,
+        throughput_tokens_per_s=streams / tpot,
+        server_tokens_per_s=streams * w.output / (batch_prefill + decode),
+        running_batch=streams, max_concurrent_requests=capacity, batch_prefill_s=batch_prefill,
+        memory_gb=mem, weights_gb=weights, kv_cache_gb=kv_total,
+        devices_needed=n, fits=fits, fits_one_device=mem <= dev.memory_gb,
+        prefill_compute_bound=prefill_compute_bound, decode_compute_bound=decode_compute_bound,
     )
 
 
@@ -501,9 +671,19 @@ def _core(*, params_b, active_b, bytes_per_param, loops, loop_kv_window, shape, 
 class Estimate:
     """Result of `estimate`. Times in seconds, rates in tokens per second.
 
+    Per user: ttft_s, tpot_s, total_s, decode_tokens_per_s (= 1 / tpot_s, one user's stream).
+    Whole server: server_tokens_per_s (output tokens per second of all running_batch streams over
+    their prefill and decode, the figure serving benchmarks call "output throughput"),
+    throughput_tokens_per_s (all streams during decode, = running_batch / tpot_s),
+    prefill_tokens_per_s (prompt tokens of the whole batch per second of its prefill).
+    running_batch: streams decoded together (min(concurrent_users, max_concurrent_requests), at
+    least `batch`); max_concurrent_requests: requests whose KV cache fits beside the weights on
+    devices_needed devices (users beyond it wait in `breakdown["queue"]`).
     breakdown: {"network", "queue", "prefill", "decode"} summing to total_s.
     ranges: (low, high) for ttft_s, tpot_s, total_s, decode_tokens_per_s, prefill_tokens_per_s,
-    from the spread of the calibration's leave-one-device-out residuals (10th-90th percentile).
+    server_tokens_per_s: an interval meant to hold the measured value 80% of the time
+    (RANGE_COVERAGE), from the calibration's leave-one-device-out errors, or its
+    leave-one-kind-out errors where the (engine, kind) had no calibration rows.
     bottleneck: {"prefill": "compute"|"memory", "decode": "compute"|"memory"}.
     fits: the model fits on devices_needed devices within the hardware's max_devices.
     calibrated: the (engine, hardware kind) pair had calibration data (else wider ranges).
@@ -527,6 +707,9 @@ class Estimate:
     engine: str
     calibrated: bool
     inputs: dict[str, Any] = field(default_factory=dict)
+    server_tokens_per_s: float = math.nan
+    running_batch: int = 1
+    max_concurrent_requests: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """Flat plain-Python dict (for CSV export): breakdown_*, *_low/*_high, bottleneck_*."""
@@ -545,19 +728,23 @@ class Estimate:
         return out
 
 
+RANGE_COVERAGE = 0.8
+"""Share of measurements each stated range aims to hold (its 10th to 90th percentile)."""
+
+
 def round_trip_s(distance_km) -> float:
     """One backbone round trip over real fibre routes, seconds: no access network, no handshakes.
 
     fixed + 2 x distance x route_inflation / (200 km/ms), fitted on shared/calibration/rtt.csv.
-    Accepts a float or a numpy array of distances (km, >= 0).
+    Accepts a float or a numpy array of distances (km, in [0, MAX_DISTANCE_KM]).
     """
     p = load_params()["network"]
     if isinstance(distance_km, np.ndarray):
         d = distance_km.astype(float)
-        if not np.all(np.isfinite(d)) or np.any(d < 0) or np.any(d > 40075):
-            raise ValueError("distance_km must be finite numbers in [0, 40075] km")
+        if not np.all(np.isfinite(d)) or np.any(d < 0) or np.any(d > MAX_DISTANCE_KM):
+            raise ValueError(f"distance_km must be finite numbers in [0, {MAX_DISTANCE_KM:g}] km")
         return backbone_rtt_s(d, p["fixed_ms"], p["route_inflation"])
-    d = _real("distance_km", distance_km, lo=0, hi=40075, lo_open=False)
+    d = _real("distance_km", distance_km, lo=0, hi=MAX_DISTANCE_KM, lo_open=False)
     return backbone_rtt_s(d, p["fixed_ms"], p["route_inflation"])
 
 
@@ -573,7 +760,7 @@ def _lowp(model: Model, hardware: Hardware, engine: str, bpp) -> float:
         return 1.0
     lp = model.low_precision_compute
     if lp is None:
-        lp = 0.95 <= bpp <= 1.1
+        lp = W8A8_BYTES_PER_PARAM[0] <= bpp <= W8A8_BYTES_PER_PARAM[1]
     return hardware.resolved("lowp_speedup") if lp else 1.0
 
 
@@ -584,18 +771,35 @@ def _engine_values(engine: str, kind: str, bpp: float, params: dict) -> dict:
     ep["q_compute"] = ep["quant_compute_eff"] if quantized else 1.0
     ep.setdefault("prefill_compute_scale", 1.0)
     ep["tensor_parallel"] = engine == "optimized"
+    ep["whole_batch_first"] = FIRST_TOKEN_AFTER_WHOLE_BATCH[engine]
     return ep
 
 
-def _shape(model: Model, active_b):
+def _shape(model: Model, active_b, bytes_per_param=None, params_b=None) -> ModelShape:
     kv_dim = model.kv_dim
     if kv_dim is None and model.kv_heads and model.head_dim:
         kv_dim = model.kv_heads * model.head_dim
     attn = model.heads * model.head_dim if model.heads and model.head_dim else None
-    return model_shape(active_b, model.layers, model.hidden_size, kv_dim, attn)
+    layers, hidden, kv, attn_dim = model_shape(active_b, model.layers, model.hidden_size, kv_dim, attn)
+    return ModelShape(
+        params_b=float(model.params_b) if params_b is None else params_b, active_b=active_b,
+        bytes_per_param=float(model.bytes_per_param) if bytes_per_param is None else bytes_per_param,
+        loops=float(model.loops), loop_kv_window=model.loop_kv_window, layers=layers, hidden=hidden,
+        kv_dim=kv, attn_dim=attn_dim,
+        attention_layers=layers if model.attention_layers is None else float(model.attention_layers),
+        kv_bytes=float(model.kv_bytes))
 
 
-def _common_inputs(hardware: Hardware, engine, access, connection, devices, params):
+def _device(hardware: Hardware, lowp: float, bw=None, peak=None) -> Device:
+    return Device(mem_bandwidth_gbs=float(hardware.mem_bandwidth_gbs) if bw is None else bw,
+                  peak_tflops=float(hardware.peak_tflops) if peak is None else peak,
+                  memory_gb=float(hardware.memory_gb), lowp_speedup=lowp,
+                  max_devices=hardware.resolved("max_devices"),
+                  interconnect_gbs=hardware.resolved("interconnect_gbs"),
+                  link_latency_s=hardware.resolved("link_latency_s"))
+
+
+def _common_inputs(hardware: Hardware, engine, access, connection, devices):
     engine = _resolve_engine(engine, hardware.kind)
     _choice("access", access, ACCESS_NETWORKS)
     _choice("connection", connection, CONNECTIONS)
@@ -606,16 +810,18 @@ def _common_inputs(hardware: Hardware, engine, access, connection, devices, para
 
 def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=256, batch=1,
              distance_km=0.0, engine=None, *, access: str = "wired", connection: str = "warm",
-             utilization: float = 0.0, concurrent_users: float = 1, devices: int | None = None,
-             params: dict | None = None) -> Estimate:
+             utilization: float = 0.0, concurrent_users: float = 1, context_tokens: float = 0,
+             devices: int | None = None, params: dict | None = None) -> Estimate:
     """Estimate one request's latency. See the module docstring and docs/estimator.md.
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
-    [0, 40075]. engine: None (by hardware kind: datacenter_gpu -> "optimized", else
-    "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre, 9.4 ms) | "fibre" |
-    "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
-    (TCP + TLS 1.3 first). utilization: server load in [0, 1) for the M/M/1 wait. concurrent_users:
-    simultaneous requests including yours (>= 0; up to `batch` share the batch without waiting).
+    [0, MAX_DISTANCE_KM] (once around the Earth). engine: None (by hardware kind: datacenter_gpu
+    -> "optimized", else "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre,
+    9.4 ms) | "fibre" | "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
+    (TCP + TLS 1.3 first). utilization: server load in [0, 1) for the M/M/1 wait.
+    concurrent_users: users sending requests at the same time, including you (>= 0); the server
+    batches as many as its KV cache holds and the rest wait for a slot. context_tokens: tokens
+    already in the KV cache before this prompt (earlier turns, a cached prefix; >= 0).
     devices: force a device count (default: the fewest that hold the model).
     """
     if not isinstance(model, Model):
@@ -625,31 +831,26 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     prompt = _real("prompt_tokens", prompt_tokens, lo=1, hi=1e8, lo_open=False)
     output = _real("output_tokens", output_tokens, lo=1, hi=1e8, lo_open=False)
     b = _real("batch", batch, lo=1, hi=1e6, lo_open=False)
-    dist = _real("distance_km", distance_km, lo=0, hi=40075, lo_open=False)
+    dist = _real("distance_km", distance_km, lo=0, hi=MAX_DISTANCE_KM, lo_open=False)
     util = _real("utilization", utilization, lo=0, hi=1, lo_open=False, hi_open=True)
     users = _real("concurrent_users", concurrent_users, lo=0, hi=1e9, lo_open=False)
+    context = _real("context_tokens", context_tokens, lo=0, hi=1e8, lo_open=False)
     params = params or load_params()
-    engine, forced = _common_inputs(hardware, engine, access, connection, devices, params)
+    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
 
     bpp = float(model.bytes_per_param)
     ep = _engine_values(engine, hardware.kind, bpp, params)
-    active = model.active_b
     net = params["network"]
     net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
-    r = _core(params_b=float(model.params_b), active_b=active, bytes_per_param=bpp,
-              loops=float(model.loops), loop_kv_window=model.loop_kv_window,
-              shape=_shape(model, active), kv_bytes=float(model.kv_bytes),
-              bw_gbs=float(hardware.mem_bandwidth_gbs), peak_tflops=float(hardware.peak_tflops),
-              device_mem_gb=float(hardware.memory_gb), lowp=_lowp(model, hardware, engine, bpp),
-              ep=ep, combine=params.get("combine", "max"), prompt=prompt, output=output, batch=b,
-              forced_devices=forced, max_devices=hardware.resolved("max_devices"),
-              interconnect_gbs=hardware.resolved("interconnect_gbs"),
-              link_latency_s=hardware.resolved("link_latency_s"),
-              net_s=net_s, utilization=util, users=users)
+    r = request_times(_shape(model, model.active_b), _device(hardware, _lowp(model, hardware, engine, bpp)),
+                      ep, params.get("combine", "max"),
+                      Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
+                               utilization=util, network_s=net_s, forced_devices=forced))
     breakdown = {k: float(r[k]) for k in STAGES}
     total = sum(breakdown.values())
-    ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, prompt * b)
+    ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, r["batch_prefill_s"],
+                     r["running_batch"] * prompt, r["server_tokens_per_s"])
     return Estimate(
         ttft_s=float(r["ttft_s"]), tpot_s=float(r["tpot_s"]), total_s=total,
         prefill_tokens_per_s=float(r["prefill_tokens_per_s"]),
@@ -663,99 +864,106 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
         ranges=ranges, engine=engine, calibrated=bool(ep["calibrated"]),
         inputs=dict(model=model.name, hardware=hardware.name, prompt_tokens=prompt,
                     output_tokens=output, batch=b, distance_km=dist, access=access,
-                    connection=connection, utilization=util, concurrent_users=users),
+                    connection=connection, utilization=util, concurrent_users=users,
+                    context_tokens=context),
+        server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=int(r["running_batch"]),
+        max_concurrent_requests=int(r["max_concurrent_requests"]),
     )
 
 
 def _band(params: dict, stage: str, calibrated: bool) -> tuple[float, float]:
-    """(low, high) multiplicative factors on a stage's time. Uncalibrated (engine, kind) pairs get
-    the log-band doubled."""
+    """(low, high) multiplicative factors on a stage's time, aiming at RANGE_COVERAGE: the
+    calibrated band (leave-one-device-out errors) or, for (engine, kind) pairs without calibration
+    rows, the uncalibrated one (leave-one-kind-out errors). Older parameter files without
+    "bands_uncalibrated" square the calibrated band (doubled in log space)."""
     lo, hi = params["bands"][stage]
     if not calibrated:
-        lo, hi = lo * lo, hi * hi
+        unc = params.get("bands_uncalibrated", {}).get(stage)
+        lo, hi = unc if unc else (lo * lo, hi * hi)
     return lo, hi
 
 
-def _ranges(params, calibrated, bd, tpot, output, prefill_tokens):
+def _ranges(params, calibrated, bd, tpot, output, batch_prefill, prefill_tokens, server_tps):
     nlo, nhi = _band(params, "network", True)
     plo, phi = _band(params, "prefill", calibrated)
     dlo, dhi = _band(params, "decode", calibrated)
-    ttft = (bd["network"] * nlo + bd["queue"] + bd["prefill"] * plo,
-            bd["network"] * nhi + bd["queue"] + bd["prefill"] * phi)
+    ttft = (bd["network"] * nlo + bd["queue"] * dlo + bd["prefill"] * plo,
+            bd["network"] * nhi + bd["queue"] * dhi + bd["prefill"] * phi)
     tp = (tpot * dlo, tpot * dhi)
     return {
         "ttft_s": ttft,
         "tpot_s": tp,
         "total_s": (ttft[0] + (output - 1) * tp[0], ttft[1] + (output - 1) * tp[1]),
         "decode_tokens_per_s": (1.0 / tp[1], 1.0 / tp[0]),
-        "prefill_tokens_per_s": (prefill_tokens / (bd["prefill"] * phi),
-                                 prefill_tokens / (bd["prefill"] * plo)),
+        "prefill_tokens_per_s": (prefill_tokens / (batch_prefill * phi), prefill_tokens / (batch_prefill * plo)),
+        "server_tokens_per_s": (server_tps / max(phi, dhi), server_tps / min(plo, dlo)),
     }
 
 
-_SWEEP_ARRAYS = ("params_b", "bytes_per_param", "mem_bandwidth_gbs", "peak_tflops", "prompt_tokens",
-                 "output_tokens", "batch", "distance_km", "utilization", "concurrent_users")
+_SWEEP_LIMITS = {  # name: (low, high, low end open, high end open)
+    "params_b": (0, 1e5, True, False), "bytes_per_param": (0, 8, True, False),
+    "mem_bandwidth_gbs": (0, 1e6, True, False), "peak_tflops": (0, 1e6, True, False),
+    "prompt_tokens": (1, 1e8, False, False), "output_tokens": (1, 1e8, False, False),
+    "batch": (1, 1e6, False, False), "distance_km": (0, MAX_DISTANCE_KM, False, False),
+    "utilization": (0, 1, False, True), "concurrent_users": (0, 1e9, False, False),
+    "context_tokens": (0, 1e8, False, False),
+}
+_SWEEP_ARRAYS = tuple(_SWEEP_LIMITS)
+
+
+def _checked_array(name: str, value) -> np.ndarray:
+    a = np.asarray(value, dtype=float)
+    lo, hi, lo_open, hi_open = _SWEEP_LIMITS[name]
+    bad = ~np.isfinite(a) | ((a <= lo) if lo_open else (a < lo)) | ((a >= hi) if hi_open else (a > hi))
+    if np.any(bad):
+        first = a[bad].flat[0] if a.ndim else a
+        raise ValueError(f"{name} must be finite numbers in {'(' if lo_open else '['}{lo:g}, {hi:g}"
+                         f"{')' if hi_open else ']'}, got {first!r}")
+    return a
 
 
 def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per_param=None,
                    mem_bandwidth_gbs=None, peak_tflops=None, prompt_tokens=512, output_tokens=256,
                    batch=1, distance_km=0.0, engine=None, access: str = "wired",
-                   connection: str = "warm", utilization=0.0, concurrent_users=1,
+                   connection: str = "warm", utilization=0.0, concurrent_users=1, context_tokens=0,
                    devices: int | None = None, params: dict | None = None) -> dict[str, np.ndarray]:
     """Vectorised `estimate`: the numeric inputs may be numpy arrays, broadcast together.
 
     params_b / bytes_per_param / mem_bandwidth_gbs / peak_tflops override the model's or the
     hardware's value (None keeps it); for MoE models active params scale with params_b. Returns
-    a dict of float arrays: network, queue, prefill, decode, ttft_s, tpot_s, total_s,
-    prefill_tokens_per_s, decode_tokens_per_s, throughput_tokens_per_s, memory_gb, weights_gb,
-    kv_cache_gb, devices_needed, and 0/1 arrays fits, fits_one_device. The quantisation
-    efficiency follows the model's bytes_per_param (not the swept one). Invalid values raise
-    ValueError naming the field.
+    a dict of float arrays, all of the broadcast shape: network, queue, prefill, decode, ttft_s,
+    tpot_s, total_s, prefill_tokens_per_s, decode_tokens_per_s, throughput_tokens_per_s,
+    server_tokens_per_s, running_batch, max_concurrent_requests, memory_gb, weights_gb,
+    kv_cache_gb, devices_needed, and 0/1 arrays fits, fits_one_device. The quantisation efficiency
+    follows the model's bytes_per_param (not the swept one). Invalid values raise ValueError
+    naming the field.
     """
     params = params or load_params()
-    engine, forced = _common_inputs(hardware, engine, access, connection, devices, params)
+    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
     raw = dict(params_b=model.params_b if params_b is None else params_b,
                bytes_per_param=model.bytes_per_param if bytes_per_param is None else bytes_per_param,
                mem_bandwidth_gbs=hardware.mem_bandwidth_gbs if mem_bandwidth_gbs is None else mem_bandwidth_gbs,
                peak_tflops=hardware.peak_tflops if peak_tflops is None else peak_tflops,
                prompt_tokens=prompt_tokens, output_tokens=output_tokens, batch=batch,
-               distance_km=distance_km, utilization=utilization, concurrent_users=concurrent_users)
-    limits = dict(params_b=(0, 1e5, True), bytes_per_param=(0, 8, True), mem_bandwidth_gbs=(0, 1e6, True),
-                  peak_tflops=(0, 1e6, True), prompt_tokens=(1, 1e8, False), output_tokens=(1, 1e8, False),
-                  batch=(1, 1e6, False), distance_km=(0, 40075, False), utilization=(0, 1, False),
-                  concurrent_users=(0, 1e9, False))
-    arrs = {}
-    for k in _SWEEP_ARRAYS:
-        a = np.asarray(raw[k], dtype=float)
-        lo, hi, lo_open = limits[k]
-        bad = ~np.isfinite(a) | ((a <= lo) if lo_open else (a < lo)) | ((a >= hi) if k == "utilization" else (a > hi))
-        if np.any(bad):
-            first = a[bad].flat[0] if a.ndim else a
-            br = "(" if lo_open else "["
-            raise ValueError(f"{k} must be finite numbers in {br}{lo:g}, {hi:g}{')' if k == 'utilization' else ']'}, got {first!r}")
-        arrs[k] = a
-    arrs = dict(zip(arrs, np.broadcast_arrays(*arrs.values())))
+               distance_km=distance_km, utilization=utilization, concurrent_users=concurrent_users,
+               context_tokens=context_tokens)
+    a = dict(zip(_SWEEP_ARRAYS, np.broadcast_arrays(*(_checked_array(k, raw[k]) for k in _SWEEP_ARRAYS))))
     bpp0 = float(model.bytes_per_param)
     ep = _engine_values(engine, hardware.kind, bpp0, params)
-    pb = arrs["params_b"]
-    active = pb * (model.active_b / model.params_b)
+    active = a["params_b"] * (model.active_b / model.params_b)
     net = params["network"]
-    d = arrs["distance_km"]
+    d = a["distance_km"]
     net_s = network_s(d, access_rtt_s(access), SETUP_ROUND_TRIPS[connection], net["fixed_ms"],
-                      net["route_inflation"], (d > 0) * 1.0)
-    shape = _shape(model, active)
-    r = _core(params_b=pb, active_b=active, bytes_per_param=arrs["bytes_per_param"],
-              loops=float(model.loops), loop_kv_window=model.loop_kv_window, shape=shape,
-              kv_bytes=float(model.kv_bytes), bw_gbs=arrs["mem_bandwidth_gbs"],
-              peak_tflops=arrs["peak_tflops"], device_mem_gb=float(hardware.memory_gb),
-              lowp=_lowp(model, hardware, engine, bpp0), ep=ep, combine=params.get("combine", "max"),
-              prompt=arrs["prompt_tokens"], output=arrs["output_tokens"], batch=arrs["batch"],
-              forced_devices=forced, max_devices=hardware.resolved("max_devices"),
-              interconnect_gbs=hardware.resolved("interconnect_gbs"),
-              link_latency_s=hardware.resolved("link_latency_s"), net_s=net_s,
-              utilization=arrs["utilization"], users=arrs["concurrent_users"])
-    out = {k: np.asarray(v, dtype=float) for k, v in r.items()
-           if k not in ("prefill_compute_bound", "decode_compute_bound")}
+                      net["route_inflation"], nm.as_float(d > 0))
+    r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"]),
+                      _device(hardware, _lowp(model, hardware, engine, bpp0), a["mem_bandwidth_gbs"], a["peak_tflops"]),
+                      ep, params.get("combine", "max"),
+                      Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
+                               batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],
+                               network_s=net_s, forced_devices=forced))
+    shape = d.shape
+    out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) for k, v in r.items()
+           if k not in ("prefill_compute_bound", "decode_compute_bound", "batch_prefill_s")}
     out["total_s"] = out["network"] + out["queue"] + out["prefill"] + out["decode"]
     return out
 
@@ -763,5 +971,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
 __all__ = [
     "Hardware", "Model", "Estimate", "estimate", "estimate_sweep", "round_trip_s", "KINDS", "ENGINES",
     "ARCHITECTURES", "ACCESS_NETWORKS", "CONNECTIONS", "STAGES", "DEFAULT_ENGINE", "KIND_DEFAULTS",
-    "load_params", "calibration_dir", "model_shape", "kv_cache_gb", "memory_gb", "queue_s",
+    "RANGE_COVERAGE", "load_params", "calibration_dir", "model_shape", "kv_cache_gb", "memory_gb",
+    "queue_s", "prefill_s", "decode_step_s", "kv_capacity_requests", "running_batch", "request_times",
+    "first_token_compute_share",
 ]

@@ -124,7 +124,8 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
         "decode": [
             Constant("quant_bw_eff", llama["quant_bw_eff"], "pct", "fitted"),
             *bw_cap,
-            Constant("optimized_bw_frac", calibrate.OPTIMIZED_BW_FRAC, "pct", "prior"),
+            Constant("optimized_bw_frac", opt["kinds"]["datacenter_gpu"]["bw_frac"], "pct",
+                     "prior" if opt["kinds"]["datacenter_gpu"]["bw_frac"] == calibrate.OPTIMIZED_BW_FRAC else "fitted"),
             Constant("default_kv_dim", estimator.DEFAULT_KV_DIM, "plain", "cited"),
             Constant("kv_bytes", estimator.Model("x", 1.0).kv_bytes, "bytes", "cited"),
             Constant("runtime_overhead", estimator.RUNTIME_OVERHEAD_FRACTION, "pct", "cited"),
@@ -154,7 +155,7 @@ def fitted_fractions(params: Mapping[str, Any] | None = None) -> list[Fraction]:
         for kind, v in e["kinds"].items():
             out.append(Fraction(engine=engine, kind=kind, bw_frac=v["bw_frac"], compute_frac=v["compute_frac"],
                                 bw_fitted=not (engine == "optimized" and v["bw_frac"] == calibrate.OPTIMIZED_BW_FRAC),
-                                calibrated=kind != "default"))
+                                calibrated=kind != "default" and estimator.engine_params(p, engine, kind)["calibrated"]))
     return out
 
 

@@ -10,10 +10,7 @@ from shared/calibration/README.md.
 
 from __future__ import annotations
 
-FIBRE_KM_PER_MS = 200.0
-"""Light in fibre covers about 200 km per millisecond (refractive index ~1.5; calibration
-README, and Bozkurt et al., "Dissecting Latency in the Internet's Fiber Infrastructure",
-arXiv 1811.10737)."""
+from .constants import FIBRE_KM_PER_MS  # noqa: F401  (re-exported; the source is cited there)
 
 # Access-network round trip (user device to the first hop of the provider), in ms.
 ACCESS_RTT_MS: dict[str, float] = {

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from latency.errors import ContentError, read_yaml
+from latency.constants import EARTH_RADIUS_KM  # haversine radius, as rtt.csv uses (source there)
 from latency.i18n import CONTENT_DIR, LANGS
 from latency.sizing import merge_steps
 
 PLACES_FILE = CONTENT_DIR / "places.yaml"
-EARTH_RADIUS_KM = 6371.0
-"""Mean Earth radius (IUGG), the radius used for the distances in shared/calibration/rtt.csv."""
 DISTANCE_MAX_KM = 20000.0
-"""About half the Earth's circumference (2 x pi x 6371 km / 2 = 20,015 km): no two places are farther apart."""
+"""The slider's end: just under half the Earth's circumference (constants.EARTH_CIRCUMFERENCE_KM / 2 =
+20,037 km), the farthest two places on Earth can be apart."""
 DISTANCE_GRID_KM = (0, 5, 10, 50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 2500, 3000, 4000, 5000,
                     6000, 7000, 8000, 10000, 12000, 14000, 16000, 18000, 20000)
 DEFAULT_STOP = "seoul_tokyo"
@@ -83,11 +83,6 @@ def load_stops(file: Path = PLACES_FILE) -> tuple[DistanceStop, ...]:
     if len({s.id for s in stops}) != len(stops):
         raise ContentError(file, "stops", "stop ids must be unique")
     return tuple(stops)
-
-
-def distance_steps(stops: Sequence[DistanceStop]) -> tuple[float, ...]:
-    return merge_steps(DISTANCE_GRID_KM, [s.km for s in stops], 0.0, DISTANCE_MAX_KM)
-
 
 
 def distance_steps(stops: Sequence[DistanceStop]) -> tuple[float, ...]:

@@ -212,16 +212,13 @@ def parse_query(query: Mapping[str, str | Sequence[str]], specs: Mapping[str, Pa
 # --------------------------------------------------------------------------------------------
 
 def serving_inputs(engine: str, default_engine: str, concurrency: int) -> dict[str, Any]:
-    """Estimator keyword arguments for `concurrency` simultaneous users (yours included).
+    """Estimator keyword arguments for `concurrency` simultaneous users (yours included) on ONE server.
 
-    An optimized serving engine (vLLM, TensorRT-LLM, SGLang) batches concurrent requests
-    continuously: batch = concurrency, nobody queues, and each user's time per token rises with
-    the batch. A local runner (llama.cpp, Ollama) answers one request at a time: batch 1, and the
-    others queue ("busy kitchen").
+    The estimator decides who runs together (`latency.estimator.running_batch`): an optimized
+    serving engine (vLLM, TensorRT-LLM) batches requests continuously and llama.cpp's server runs
+    parallel slots, as many as the KV cache holds beside the weights; the rest wait for a slot.
+    The device count is the one the model needs (or the user's), never raised to fit more users.
     """
-    eng = default_engine if engine == ENGINE_AUTO else engine
-    if eng == "optimized":
-        return dict(engine=None if engine == ENGINE_AUTO else engine, batch=concurrency, concurrent_users=concurrency)
     return dict(engine=None if engine == ENGINE_AUTO else engine, batch=1, concurrent_users=concurrency)
 
 
@@ -232,7 +229,8 @@ DISTANCE_SWEEP_POINTS = 81   # distances on the distance chart, 0 to DISTANCE_MA
 def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
     kw = serving_inputs(values["engine"], DEFAULT_ENGINE[hw_kind], int(values["concurrency"]))
     kw.update(prompt_tokens=int(values["prompt_tokens"]), output_tokens=int(values["output_tokens"]),
-              access=values["access"], connection=values["connection"], devices=fixed_devices(values))
+              access=values["access"], connection=values["connection"], devices=fixed_devices(values),
+              context_tokens=int(values.get("context_tokens", 0)))
     return kw
 
 

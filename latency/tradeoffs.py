@@ -36,6 +36,7 @@ from latency import Hardware, Model, estimate, estimate_sweep, sizing
 from latency import scenario as scenario_mod
 from latency.places import DISTANCE_MAX_KM, DistanceStop
 from latency.catalog import Catalog
+from latency.constants import MAX_DISTANCE_KM
 from latency.estimator import DEFAULT_ENGINE
 
 # ------------------------------------------------------------------------------------------
@@ -97,8 +98,8 @@ class Scenario:
             v = getattr(self, name)
             if not (isinstance(v, (int, np.integer)) and v >= 1):
                 raise ValueError(f"{name} must be a whole number >= 1, got {v!r}")
-        if not (math.isfinite(self.distance_km) and 0 <= self.distance_km <= 40075):
-            raise ValueError(f"distance_km must be in [0, 40075], got {self.distance_km!r}")
+        if not (math.isfinite(self.distance_km) and 0 <= self.distance_km <= MAX_DISTANCE_KM):
+            raise ValueError(f"distance_km must be in [0, {MAX_DISTANCE_KM:g}], got {self.distance_km!r}")
 
 
 def scenario_model(s: Scenario, catalog: Catalog) -> Model:
@@ -133,7 +134,7 @@ def batches_requests(kind: str) -> bool:
     """Whether the hardware's default engine batches concurrent requests (the estimator page's
     rule, `latency.scenario.serving_inputs`): optimized serving engines (datacenter GPUs) do; local
     runners (llama.cpp, Ollama) answer one request at a time and the others queue."""
-    return scenario_mod.serving_inputs(scenario_mod.ENGINE_AUTO, DEFAULT_ENGINE[kind], 2)["batch"] > 1
+    return DEFAULT_ENGINE[kind] == "optimized"
 
 
 def scenario_of(values: Mapping[str, Any]) -> Scenario:
@@ -178,8 +179,7 @@ def headline(catalog: Catalog, values: Mapping[str, Any], prices: Mapping[str, f
     cost per answer = devices x price/h x S / (3600 x batch)."""
     sized, entry, est = scenario_mod.evaluate(catalog, values)
     users = int(values["concurrency"])
-    batch = int(scenario_mod.serving_inputs(values.get("engine", scenario_mod.ENGINE_AUTO),
-                                            DEFAULT_ENGINE[entry.kind], users)["batch"])
+    batch = int(est.running_batch)  # answers the server works on together (the rest wait for a slot)
     devices = int(est.devices_needed)
     latency = float(getattr(est, MEASURE_KEY[values["measure"]]))
     price = prices.get(entry.id)

@@ -12,8 +12,11 @@ from latency import calibrate, estimator
 from latency.estimator import PARAMS_PATH, calibration_dir
 
 CAL = calibration_dir()
-pytestmark = pytest.mark.skipif(not (CAL / "measurements.csv").exists(),
-                                reason=f"calibration data not found at {CAL}")
+pytestmark = [pytest.mark.skipif(not (CAL / "measurements.csv").exists(),
+                                 reason=f"calibration data not found at {CAL}"),
+              # The full fit (52 refits for the cross-validation) takes ~1.5 CPU-minutes; more on a
+              # shared machine. It runs once per process (calibrate.fit_all caches it).
+              pytest.mark.timeout(1200)]
 
 TARGETS = {"decode": 20.0, "prefill/TTFT": 40.0, "RTT": 20.0}  # issue 3: median |error| limits
 
@@ -55,8 +58,39 @@ def test_committed_parameters_were_fitted_on_these_files(committed):
 @pytest.mark.parametrize("kind", ["in_sample", "leave_one_device_out"])
 def test_median_errors_meet_the_targets(fitted, kind):
     errors = fitted[0]["meta"]["median_abs_error_pct"][kind]
-    for target, limit in TARGETS.items():
-        assert errors[target] <= limit, f"{kind} {target}: {errors[target]:.1f}% > {limit}%"
+    assert errors["RTT"] <= TARGETS["RTT"]
+    # The issue-3 targets were set on measurements.csv (batch-1 rows of eleven devices).
+    errors = fitted[0]["meta"]["median_abs_error_pct_by_source"]["measurements.csv"][kind]
+    for target in ("decode", "prefill/TTFT"):
+        assert errors[target] <= TARGETS[target], f"{kind} {target}: {errors[target]:.1f}% > {TARGETS[target]}%"
+
+
+def test_ranges_state_their_coverage_and_uncalibrated_ones_are_wider(fitted):
+    params = fitted[0]
+    cov = params["meta"]["coverage_pct"]
+    assert cov["stated"] == 80.0
+    for stage in ("decode", "prefill"):
+        for key in (f"{stage}_calibrated", f"{stage}_uncalibrated"):
+            assert 0 <= cov[key]["coverage_pct"] <= 100 and cov[key]["rows"] > 0
+        lo, hi = params["bands"][stage]
+        ulo, uhi = params["bands_uncalibrated"][stage]
+        assert ulo <= lo <= 1 <= hi <= uhi
+    assert "Ranges: each aims to hold" in fitted[1] and "Network errors per provider" in fitted[1]
+    assert "Errors per series" in fitted[1]
+
+
+def test_percentile_band_holds_eighty_percent_and_includes_one():
+    ratios = [0.5, 0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.2, 1.3, 2.0, 0.7]
+    lo, hi = calibrate._band(ratios)
+    assert sum(lo <= r <= hi for r in ratios) / len(ratios) == pytest.approx(9 / 11)
+    assert calibrate._band([1.1, 1.2, 1.3])[0] == 1.0  # widened to include the prediction itself
+
+
+def test_serving_rows_use_the_prompts_actually_sent():
+    assert calibrate._prompts_in_run("random dataset; 50 prompts at c=1, 400 at c>1", 512) == 400
+    assert calibrate._prompts_in_run("random dataset; 50 prompts at c=1, 400 at c>1", 1) == 50
+    assert calibrate._prompts_in_run("~50 prompts per level; page notes", 64) == 50
+    assert calibrate._prompts_in_run("TP=4", 32) is None
 
 
 def test_report_prints_row_table_and_medians(fitted):
@@ -84,7 +118,10 @@ def test_vectorised_rows_match_the_public_estimate(committed):
 def test_every_calibration_row_runs_on_one_device():
     rows, _, _ = calibrate.load_rows(CAL)
     for r in rows:
-        e = estimator.estimate(r.llm, r.hardware, prompt_tokens=r.prompt, output_tokens=r.output, engine=r.engine)
+        if r.devices > 1:  # the serving benchmark's tensor-parallel rows name their GPUs
+            continue
+        e = estimator.estimate(r.llm, r.hardware, prompt_tokens=r.prompt, output_tokens=r.output, engine=r.engine,
+                               batch=r.batch, context_tokens=r.context)
         assert e.devices_needed == 1, r
 
 
@@ -135,3 +172,34 @@ def test_network_fit_is_closed_form():
     net = calibrate.fit_network(rows)
     assert net["fixed_ms"] == 2.0
     assert net["route_inflation"] == pytest.approx(np.median([1.5, 2.0]))
+
+
+def test_check_without_the_data_folder_fails_with_one_clear_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("LATENCY_CALIBRATION_DIR", str(tmp_path / "absent"))
+    assert calibrate.main(["--check"]) != 0
+    out = capsys.readouterr()
+    lines = [x for x in (out.out + out.err).splitlines() if x.strip()]
+    assert len(lines) == 1 and "is needed" in lines[0] and "Traceback" not in lines[0]
+
+
+def test_new_calibration_devices_match_the_catalog():
+    from latency import catalog
+    hw = catalog.load_catalog().hardware
+    for key, cid in (("NVIDIA DGX Spark", "dgx-spark"), ("NVIDIA HGX B200", "b200")):
+        spec, entry = calibrate.EXTRA_HARDWARE[key], hw[cid].hardware
+        for f in ("kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb"):
+            assert getattr(spec, f) == getattr(entry, f), (cid, f)
+
+
+def test_provider_is_the_words_both_endpoints_share():
+    row = {"endpoint_a": "IBM Cloud Washington DC", "endpoint_b": "IBM Cloud Sao Paulo"}
+    assert calibrate._provider(row) == "IBM Cloud"
+    assert calibrate._provider({"endpoint_a": "AWS us-east-1", "endpoint_b": "AWS eu-west-1"}) == "AWS"
+
+
+def test_one_calibration_device_does_not_make_a_kind_calibrated():
+    params = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
+    params["engines"]["llama.cpp"]["calibration_devices"] = {"desktop_gpu": 5, "integrated_gpu": 1}
+    assert estimator.engine_params(params, "llama.cpp", "desktop_gpu")["calibrated"]
+    assert not estimator.engine_params(params, "llama.cpp", "integrated_gpu")["calibrated"]
+    assert not estimator.engine_params(params, "llama.cpp", "cpu")["calibrated"]

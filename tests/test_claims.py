@@ -116,13 +116,13 @@ def test_a_recalibration_changes_the_verdict(monkeypatch):
     """Verdicts are computed at run time: a faster estimator turns 'does not hold' into 'holds'."""
     term = content.load_term("inference-latency", "ko")
     before = claims.run_term(term, CATALOG)["phrase_loop_1s"].verdict
-    real = claims.inputs.scenario
+    real = claims.scenario_mod.evaluate
 
     def ten_times_faster(catalog, values):
         sized, entry, est = real(catalog, values)
         return sized, entry, type(est)(**{**est.__dict__, "total_s": est.total_s / 10, "ttft_s": est.ttft_s / 10})
 
-    monkeypatch.setattr(claims.inputs, "scenario", ten_times_faster)
+    monkeypatch.setattr(claims.scenario_mod, "evaluate", ten_times_faster)
     after = claims.run_term(term, CATALOG)["phrase_loop_1s"].verdict
     assert before != "holds" and after == "holds"
 
@@ -131,4 +131,4 @@ def test_links_open_the_scenario_the_sentence_quotes():
     r = claims.run_term(content.load_term("memory-footprint", "ko"), CATALOG)["big_model_devices"]
     query = claims.link_values(r.shown.values)
     assert query["model_size_b"] == "70.6" and query["precision"] == "fp16" and query["hardware"] == "h100-sxm"
-    assert set(query) <= set(claims.inputs.URL_KEYS)
+    assert set(query) <= set(claims.scenario_mod.KEYS)

@@ -160,15 +160,96 @@ def test_access_networks_are_ordered_like_the_published_figures():
     assert n["lte"] == pytest.approx(0.055)
 
 
-def test_queue_mm1_and_batch_slots():
+def test_queue_mm1_and_users_share_the_batch_until_the_kv_cache_is_full():
     idle = estimate(L8B, H100)
     service = idle.breakdown["prefill"] + idle.breakdown["decode"]
     half = estimate(L8B, H100, utilization=0.5)
     assert half.breakdown["queue"] == pytest.approx(service)  # rho/(1-rho) = 1
-    assert estimate(L8B, H100, batch=8, concurrent_users=8).breakdown["queue"] == 0.0
-    busy = estimate(L8B, H100, batch=8, concurrent_users=16)
-    s8 = busy.breakdown["prefill"] + busy.breakdown["decode"]
-    assert busy.breakdown["queue"] == pytest.approx(8 * s8 / 8)
+    # 16 users of an 8B model on an 80 GB H100: all fit in the KV cache, nobody waits.
+    both = estimate(L8B, H100, batch=8, concurrent_users=16)
+    assert both.breakdown["queue"] == 0.0 and both.running_batch == 16
+
+
+# A device sized by hand so that exactly 4 requests' KV caches fit beside the weights:
+# weights 8.03 x 2 = 16.06 GB, x 1.2 = 19.272 GB; KV per token 2 x 32 x 1024 x 2 B = 131,072 B;
+# one request of 512 + 256 tokens = 0.100663296 GB; memory 19.272 + 0.45 GB -> floor(0.45 / 0.1007) = 4.
+SHAPED_8B = Model(name="8B", params_b=8.03, layers=32, hidden_size=4096, kv_heads=8, head_dim=128)
+SMALL = Hardware(name="small", kind="datacenter_gpu", mem_bandwidth_gbs=3350, peak_tflops=989.4,
+                 memory_gb=19.272 + 0.45)
+
+
+def test_kv_capacity_is_memory_left_beside_the_weights_over_one_request():
+    e = estimate(SHAPED_8B, SMALL, concurrent_users=3)
+    assert e.max_concurrent_requests == 4
+    assert e.running_batch == 3 and e.breakdown["queue"] == 0.0
+    assert e.kv_cache_gb == pytest.approx(3 * 768 * 131072 / 1e9)
+
+
+def test_users_beyond_the_kv_capacity_wait_littles_law():
+    e = estimate(SHAPED_8B, SMALL, concurrent_users=10)
+    assert e.running_batch == 4
+    service = e.breakdown["prefill"] + e.breakdown["decode"]
+    assert e.breakdown["queue"] == pytest.approx((10 - 4) * service / 4)  # W = (N - B) x S / B
+
+
+def test_llama_cpp_runs_parallel_slots_instead_of_queueing_users():
+    # 32 users of an 8B Q4 model on a 24 GB card: the KV caches fit, so the slots decode together.
+    q4 = replace(SHAPED_8B, bytes_per_param=0.611)
+    e = estimate(q4, RTX4090, concurrent_users=32)
+    one = estimate(q4, RTX4090)
+    assert e.running_batch == 32 and e.breakdown["queue"] == 0.0
+    assert e.tpot_s > one.tpot_s                       # per-user decode slows with the batch ...
+    assert e.throughput_tokens_per_s > 5 * one.throughput_tokens_per_s  # ... the server's rises
+    # llama.cpp prefills the slots' prompts together: the first token waits for all 32 prompts.
+    assert e.breakdown["prefill"] == pytest.approx(32 * 512 / e.prefill_tokens_per_s)
+
+
+def test_serving_engine_first_token_waits_for_half_the_prompts_on_average():
+    # Long prompts on one H100: compute-bound, so with the roofline's max() the weight read hides.
+    params = dict(load_params(), combine="max")
+    overhead = params["engines"]["optimized"]["pass_overhead_s"]
+    e = estimate(SHAPED_8B, H100, prompt_tokens=8192, output_tokens=2, concurrent_users=9, params=params)
+    batch_prefill = 9 * 8192 / e.prefill_tokens_per_s
+    assert e.bottleneck["prefill"] == "compute"
+    # The k-th of 9 prompts waits for k prompts' compute: (9 + 1) / 2 of 9 on average.
+    assert e.breakdown["prefill"] - overhead == pytest.approx((batch_prefill - overhead) * (9 + 1) / (2 * 9))
+
+
+def test_per_user_and_whole_server_rates_are_labelled():
+    e = estimate(SHAPED_8B, H100, concurrent_users=16, output_tokens=200)
+    assert e.decode_tokens_per_s == pytest.approx(1 / e.tpot_s)
+    assert e.throughput_tokens_per_s == pytest.approx(16 / e.tpot_s)
+    batch_prefill = 16 * 512 / e.prefill_tokens_per_s
+    assert e.server_tokens_per_s == pytest.approx(16 * 200 / (batch_prefill + 199 * e.tpot_s))
+
+
+def test_issue_example_70b_fp8_two_h100s_many_users_no_longer_queue_one_by_one():
+    l70 = Model(name="70B", params_b=70.6, bytes_per_param=1.0, layers=80, hidden_size=8192, kv_heads=8,
+                head_dim=128)
+    five = estimate(l70, H100, prompt_tokens=5000, concurrent_users=5, devices=2)
+    assert five.breakdown["queue"] == 0.0 and five.ttft_s < 2.0  # was 36 s (one at a time)
+
+
+def test_context_tokens_are_read_every_decode_step_but_cost_no_prefill_tokens():
+    base = estimate(SHAPED_8B, H100, prompt_tokens=512, output_tokens=1)
+    long = estimate(SHAPED_8B, H100, prompt_tokens=512, output_tokens=1, context_tokens=32768)
+    assert long.tpot_s > base.tpot_s
+    # The extra decode time is at least the extra KV read at the hardware's peak bandwidth.
+    extra_gb = 32768 * 131072 / 1e9
+    assert long.tpot_s - base.tpot_s >= extra_gb / 3350 * (1 - 1e-9)
+    # The prompt's attention spans the cached tokens: prefill slows, but by far less than
+    # prefilling the 32,768 tokens would.
+    assert base.breakdown["prefill"] < long.breakdown["prefill"]
+    full = estimate(SHAPED_8B, H100, prompt_tokens=512 + 32768, output_tokens=1)
+    assert long.breakdown["prefill"] < 0.5 * full.breakdown["prefill"]
+    assert long.kv_cache_gb == pytest.approx((32768 + 513) * 131072 / 1e9)
+
+
+def test_sliding_window_layers_cost_no_context():
+    full = estimate(SHAPED_8B, H100, context_tokens=30000)
+    quarter = estimate(replace(SHAPED_8B, attention_layers=8), H100, context_tokens=30000)
+    assert quarter.kv_cache_gb == pytest.approx(full.kv_cache_gb / 4)
+    assert quarter.tpot_s < full.tpot_s
 
 
 def test_decode_is_memory_bound_at_batch_one_with_known_order_of_magnitude():
@@ -221,7 +302,8 @@ def test_looped_model_memory_is_unique_params_but_decode_pays_each_loop():
     eb, el, e80 = (estimate(m, H100, devices=2) for m in (base, looped, dense80))
     assert el.weights_gb == eb.weights_gb == pytest.approx(80)
     assert el.kv_cache_gb == pytest.approx(2 * eb.kv_cache_gb)  # every loop keeps its own K/V by default
-    assert el.tpot_s > 1.8 * eb.tpot_s
+    overhead = load_params()["engines"]["optimized"]["pass_overhead_s"]  # once per step, not per loop
+    assert el.tpot_s - overhead > 1.8 * (eb.tpot_s - overhead)
     assert el.tpot_s == pytest.approx(e80.tpot_s, rel=0.05)
     windowed = replace(looped, loop_kv_window=64)
     assert eb.kv_cache_gb < estimate(windowed, H100, devices=2).kv_cache_gb < el.kv_cache_gb
@@ -280,6 +362,17 @@ def test_sweep_matches_scalar_estimate():
         assert s["ttft_s"][i] == pytest.approx(e.ttft_s, rel=1e-9)
         assert s["devices_needed"][i] == e.devices_needed
         assert bool(s["fits"][i]) == e.fits
+
+
+def test_sweep_matches_scalar_with_users_and_context():
+    users = np.array([1.0, 4.0, 10.0, 30.0])
+    ctx = np.array([0.0, 1000.0, 8000.0, 30000.0])
+    s = estimate_sweep(SHAPED_8B, SMALL, concurrent_users=users, context_tokens=ctx)
+    for i in range(4):
+        e = estimate(SHAPED_8B, SMALL, concurrent_users=float(users[i]), context_tokens=float(ctx[i]))
+        for k in ("ttft_s", "tpot_s", "total_s", "server_tokens_per_s"):
+            assert s[k][i] == pytest.approx(getattr(e, k), rel=1e-9), k
+        assert s["running_batch"][i] == e.running_batch
 
 
 def test_sweep_broadcasts_grids():

@@ -104,10 +104,16 @@ def test_other_sizes_are_scaled_with_the_closest_models_architecture():
     assert sizing.sized_model(CATALOG, 70.6, "moe", 2.0).entry is None
 
 
-def test_serving_maps_users_to_batch_or_queue():
-    assert scenario.serving_inputs("auto", "optimized", 8) == dict(engine=None, batch=8, concurrent_users=8)
+def test_many_users_share_one_server_of_the_devices_the_model_needs():
+    """32 users: the same devices as one user (never more to fit them), all running together while
+    the KV cache holds them, each a little slower, the server as a whole much faster."""
+    one = scenario.evaluate(CATALOG, dict(DEFAULTS, concurrency=1))[2]
+    many = scenario.evaluate(CATALOG, dict(DEFAULTS, concurrency=32))[2]
+    assert many.devices_needed == one.devices_needed
+    assert many.running_batch == min(32, many.max_concurrent_requests)
+    assert many.decode_tokens_per_s <= one.decode_tokens_per_s
+    assert many.server_tokens_per_s > 4 * one.server_tokens_per_s
     assert scenario.serving_inputs("auto", "llama.cpp", 8) == dict(engine=None, batch=1, concurrent_users=8)
-    assert scenario.serving_inputs("llama.cpp", "optimized", 3)["batch"] == 1
 
 
 @pytest.mark.parametrize("value,low,high,kind", [(0.1, 0.08, 0.15, "within"), (0.8, 0.5, 1.2, "uncertain"), (0.8, 0.6, 1.0, "over")])
@@ -188,7 +194,7 @@ def test_page_renders_in_its_language(lang):
     assert len(at.metric) == 4
     assert [p.proto.label for p in at.get("page_link")] == [i18n.strings("estimator", lang)("how_link")]
     # state keys: the URL keys, the shell's "lang", the rest prefixed est_
-    stray = [k for k in at.session_state if not (k in PAGE_KEYS or k == "lang" or k.startswith(("est_", "scenario", "shell_", "$$")))]
+    stray = [k for k in at.session_state if not (k in PAGE_KEYS or k in ("lang", "lang_switch") or k.startswith(("est_", "scenario", "shell_", "$$")))]
     assert not stray, stray
 
 
@@ -461,14 +467,14 @@ def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):
     assert not at.exception, at.exception[0].value
     notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
     assert cut_words in notes or too_slow_words in notes
-    assert 0 < fake_clock.now <= feel.LIMIT_S + 1, "it played, and stopped at the limit"
+    assert fake_clock.now <= feel.LIMIT_S + 1, "it stopped at the limit"
 
 
 def test_switching_language_keeps_the_scenario_and_leaves_no_korean():
     at = page("ko", model_size_b="70.6", hardware="l4")
     at.session_state["est_tab"] = i18n.strings("estimator", "ko")("tab_devices")
     at.run()
-    at.segmented_control(key="lang").set_value("en").run()
+    at.segmented_control(key="lang_switch").set_value("en").run()
     assert not at.exception, at.exception[0].value
     assert at.session_state["model_size_b"] == 70.6 and at.session_state["hardware"] == "l4"
     assert not HANGUL.search(all_text(at))

@@ -64,7 +64,7 @@ def test_no_match_says_so_in_the_current_language():
 def test_term_survives_a_language_switch(term_id):
     at = run_page("learn", "ko", {"term": term_id})
     assert at.title[0].value.replace("\\", "") == titles(term_id)["ko"]
-    at.segmented_control(key="lang").set_value("en").run()
+    at.segmented_control(key="lang_switch").set_value("en").run()
     assert not at.exception and not at.warning
     assert at.title[0].value.replace("\\", "") == titles(term_id)["en"]
     assert str(at.query_params["term"]).strip("[]'") == term_id and str(at.query_params["lang"]).strip("[]'") == "en"

@@ -99,9 +99,7 @@ def metric(at, key: str, lang: str = "en", **fmt) -> str:
     return found[0]
 
 
-def two_digits(x: float) -> str:
-    """Seconds and tokens/s as the page prints them: two significant digits below 10, whole above."""
-    return f"{x:.2g}" if abs(x) < 10 else f"{x:,.0f}"
+EN = formats.get("en")
 
 
 def oracle(**changes):
@@ -203,15 +201,15 @@ def test_headline_is_the_estimate_for_all_users_on_one_server(users):
     at = run_page("tradeoffs", "en", {"concurrency": str(users)})
     no_errors(at)
     e = oracle(concurrency=users)
-    assert metric(at, "metric_latency", measure=strings("tradeoffs", "en")("measure_total_short")) == f"{two_digits(e.total_s)} s"
-    assert metric(at, "metric_speed") == f"{two_digits(e.decode_tokens_per_s)} tokens/s"
-    assert metric(at, "metric_throughput") == f"{two_digits(e.throughput_tokens_per_s)} tokens/s"
+    assert metric(at, "metric_latency", measure=strings("tradeoffs", "en")("measure_total_short")) == EN.seconds(e.total_s)
+    assert metric(at, "metric_speed") == EN.tps(e.decode_tokens_per_s)
+    assert metric(at, "metric_throughput") == EN.tps(e.throughput_tokens_per_s)
     assert metric(at, "metric_devices") == str(e.devices_needed)  # one server, not one per user
     assert any(f"all {users} user" in c.value and "one server" in c.value for c in at.caption), [c.value for c in at.caption]
     # The Concurrency tab's current point is the same server with the same users.
     open_tab(at, "concurrency")
-    assert metric(at, "conc_metric_speed") == f"{two_digits(e.decode_tokens_per_s)} tokens/s"
-    assert metric(at, "conc_metric_thr") == f"{two_digits(e.throughput_tokens_per_s)} tokens/s"
+    assert metric(at, "conc_metric_speed") == EN.tps(e.decode_tokens_per_s)
+    assert metric(at, "conc_metric_thr") == EN.tps(e.throughput_tokens_per_s)
 
 
 def test_headline_cost_is_one_server_shared_by_all_users():

@@ -12,23 +12,23 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from latency import claims, inputs
+from latency import claims, formats, scenario
 from latency.catalog import Catalog
 from latency.i18n import Strings, md
 
 BADGE = {"holds": ("green", ":material/check_circle:"), "conditional": ("orange", ":material/rule:"),
          "fails": ("red", ":material/cancel:")}
-DEFAULT_OUTPUT = inputs.DEFAULTS["output_tokens"]
+DEFAULT_OUTPUT = scenario.DEFAULTS["output_tokens"]
 
 
 def value_text(s: Strings, measure: str, value: float) -> str:
-    return s(f"unit_{measure}", v=inputs.fmt_number(value))
+    return s(f"unit_{measure}", v=formats.seconds_number(value))
 
 
 def bound_text(s: Strings, measure: str, bound: tuple[float | None, float | None]) -> str:
     lo, hi = bound
     if lo is not None and hi is not None:
-        return s("bound_range", min=inputs.fmt_number(lo), max=value_text(s, measure, hi))
+        return s("bound_range", min=formats.seconds_number(lo), max=value_text(s, measure, hi))
     if hi is not None:
         return s("bound_max", max=value_text(s, measure, hi))
     return s("bound_min", min=value_text(s, measure, lo))
@@ -47,7 +47,7 @@ def where_changed(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, 
 
 def where_parts(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any]) -> list[str]:
     arch = "" if values["arch"] == "dense" else " " + s(f"arch_{values['arch']}")
-    parts = [f"{inputs.fmt_size_b(float(values['model_size_b']))}B{arch}",
+    parts = [f"{formats.size_number(float(values['model_size_b']))}B{arch}",
              catalog.hardware[values["hardware"]].label(lang), catalog.precisions[values["precision"]].label(lang)]
     km = float(values["distance_km"])
     parts.append(s("where_local") if values.get("access") == "none" or km == 0 else f"{km:,.0f} km")

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from latency import claims, content, inputs
+from latency import claims, content, scenario
 from latency.catalog import Catalog
 from latency.i18n import Strings, md
 from ui import term_claims
@@ -65,7 +65,7 @@ def tools(s: Strings, term: content.Term, lang: str) -> None:
         for col, tool in zip(st.columns(2), term.tools.items[cols_start:cols_start + 2]):
             with col.container(border=True):
                 st.page_link(TOOL_PAGES[tool.page], label=md(tool.label), icon=TOOL_ICONS[tool.page],
-                             query_params={**{k: inputs.url_value(k, v) for k, v in tool.query}, "lang": lang})
+                             query_params={**{k: scenario.url_value(v) for k, v in tool.query}, "lang": lang})
                 st.caption(md(tool.text))
 
 
