@@ -294,8 +294,8 @@ def budget_labels(budgets: Sequence[Budget], xr: Sequence[float], yr: Sequence[f
         y = (math.log10(value) - yr[0]) * px_per_y
         best = None
         for bottom in (y + 2, y - 2 - h, *(p_[2] - h - 2 for p_ in placed)):
-            if bottom < 0 or bottom + h > height_px + 4:
-                continue
+            if bottom < 0 or bottom + h > height_px + 4 or abs(bottom - y) > h + 2 * LINE_PX:
+                continue  # off the plot, or too far from its line to read as its label
             for side in ("left", "right"):
                 left = 0.0 if side == "left" else width_px - w
                 if any(left < r and l_ < left + w and bottom < t_ and b_ < bottom + h for l_, r, b_, t_ in placed):

@@ -233,3 +233,19 @@ def test_budget_labels_never_overlap_each_other(current_size):
     for i, (side, b1, t1) in enumerate(boxes):
         for side2, b2, t2 in boxes[i + 1:]:
             assert side != side2 or t1 <= b2 + 1 or t2 <= b1 + 1, boxes
+
+
+def test_budget_labels_stay_next_to_their_line():
+    """Each label sits within a couple of lines of its own budget line (the 0.5 s label once landed
+    at the top of the chart, next to 5 s)."""
+    sizes = np.geomspace(0.5, 2000, 40)
+    ttft = 0.02 + sizes * 0.001
+    total = 0.7 + sizes * 0.005
+    budgets = [charts.Budget("고객사 SLA 2초", 2.0), charts.Budget("자막 1초", 1.0, True), charts.Budget("챗봇 1초", 1.0),
+               charts.Budget("GitHub Copilot 0.5초", 0.5), charts.Budget("코드 자동완성 0.2초", 0.2)]
+    d = charts.size_figure(sizes, ttft, total, np.ones(40, bool), current_size=8.0, current_ttft=0.03,
+                           current_total=0.74, ttft_range=(0.02, 0.04), total_range=(0.6, 0.9), budgets=budgets,
+                           bottleneck_text="디코드", names=KO, fmt_s=fmt_ko).to_dict()
+    for a in d["layout"]["annotations"][1:]:
+        lines = a["text"].count("<br>") + 1
+        assert abs(a["yshift"]) <= 14 * lines + 2 + 2 * 14 + 2, (a["text"], a["yshift"])

@@ -15,7 +15,11 @@ pytestmark = pytest.mark.e2e
 
 WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 
-KNOWN: dict[tuple[str, str, str], str] = {}  # (url path, lang, width) -> reason, for a page owned elsewhere
+# (url path, lang, width) -> reason, for a page owned elsewhere; the lead fixes these after merging.
+KNOWN: dict[tuple[str, str, str], str] = {
+    key: "estimator page (the lead's): the token-speed metric value ('초당 112토큰' / '112 tokens/s') is wider than its column"
+    for key in (("estimator", "ko", "desktop"), ("estimator", "en", "desktop"), ("estimator", "ko", "phone"))
+}
 
 
 def check_page(page, name: str) -> list[str]:
