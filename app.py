@@ -6,7 +6,7 @@ import streamlit as st
 
 from latency import i18n
 from latency.errors import ContentError
-from ui import shell
+from ui import shell, style
 
 # --- language: URL ?lang= on first load, then the switch; mirrored back into the URL ----------
 if "lang" not in st.session_state:
@@ -24,6 +24,7 @@ except ContentError as err:
 
 title = (lambda key: common(key)) if common else (lambda key: key.removeprefix("nav_").replace("_", " "))
 st.set_page_config(page_title=title("app_title"), page_icon="⏱️", layout="wide")
+style.apply()
 
 # The switch has its own widget key, copied into "lang" when used: a widget's own state does not
 # survive pages that do not draw it the same way (docs.streamlit.io, "Widget behavior").
@@ -39,6 +40,10 @@ with st.sidebar:
     )
 lang = st.session_state["lang"]
 st.query_params["lang"] = lang
+other = "en" if lang == "ko" else "ko"
+with st.container(key=style.LANG_TOP_KEY):  # shown on phones only (ui/style.py), where the sidebar is folded away
+    st.button(title(f"lang_name_{other}"), icon=":material/translate:", help=title("lang_label"),
+              on_click=st.session_state.__setitem__, args=("lang", other), key="shell_lang_top_button")
 if common is None:
     shell.show_content_error(common_error)
 elif "app_bad_lang" in st.session_state:

@@ -203,16 +203,6 @@ def size_figure(
             by += [b.seconds, b.seconds, None]
         traces.append(dict(type="scatter", x=bx, y=by, mode="lines", showlegend=False, hoverinfo="skip",
                            line=dict(color=OTHER_BUDGET_LINE, width=1, dash="dot")))
-    if budgets:
-        levels: dict[float, list[Budget]] = {}
-        for b in budgets:
-            levels.setdefault(b.seconds, []).append(b)
-        traces.append(dict(
-            type="scatter", x=[10 ** (xr[0] + 0.02 * (xr[1] - xr[0]))] * len(levels), y=list(levels),
-            mode="text", text=["<br>".join(b.label for b in group) for group in levels.values()],
-            textposition="top right", cliponaxis=False, showlegend=False, hoverinfo="skip",
-            textfont=dict(size=11, color=[BUDGET_LINE if any(b.selected for b in g) else "#6b7280" for g in levels.values()])))
-
     size_hover = names["size_hover"]
     for y, name, color in ((ya, names["total"], TOTAL_COLOR), (yt, names["ttft"], STAGE_COLORS["prefill"])):
         traces.append(dict(
@@ -237,14 +227,98 @@ def size_figure(
         hovertemplate=[f"{names['total']} {fmt_s(current_total)} ({fmt_s(total_range[0])}–{fmt_s(total_range[1])})<extra></extra>",
                        f"{names['ttft']} {fmt_s(current_ttft)} ({fmt_s(ttft_range[0])}–{fmt_s(ttft_range[1])})<extra></extra>"]))
 
+    curves = [(math.log10(a), math.log10(c)) for ys in (ya, yt, total_range, ttft_range) for a, c in
+              zip(x if len(ys) == len(x) else [current_size] * 2, ys) if a > 0 and c > 0 and math.isfinite(c)]
+    labels = budget_labels(budgets, xr, yr, curves, plot_px=(PHONE_PLOT_W, height - 110))
     return _figure(traces, dict(
         height=height,
         # The bottleneck in paper coordinates (safe on log axes, never clipped).
         annotations=[dict(xref="paper", yref="paper", x=0, y=1, xanchor="left", yanchor="top", showarrow=False,
                           text=bottleneck_text, bgcolor="rgba(255,255,255,0.85)",
-                          font=dict(color=HIGHLIGHT, size=12, family=FONT_FAMILY))],
+                          font=dict(color=HIGHLIGHT, size=12, family=FONT_FAMILY))] + labels,
         xaxis=_log_axis(xr, names["x_title"]), yaxis=_log_axis(yr, names["y_title"]),
     ))
+
+
+PHONE_PLOT_W = 300   # px: the narrowest plot area (390 px phone); label packing assumes it, wider is safer
+LINE_PX = 14         # px: one line of 11 px chart text
+CHAR_PX = 6.6        # px: average width of one character of 11 px text (Hangul ~11)
+LABEL_MAX_PX = 150   # px: budget labels wrap here, so one fits beside the curves on a phone
+
+
+def text_px(text: str) -> float:
+    """Rough width in px of one line of 11 px chart text (Hangul and CJK count wider)."""
+    return sum(11.0 if ord(ch) >= 0x1100 else CHAR_PX for ch in text)
+
+
+def wrap_px(text: str, max_px: float) -> list[str]:
+    """`text` cut at spaces into lines of at most `max_px` (a single longer word keeps its line)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and text_px(lines[-1] + " " + word) <= max_px:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def budget_labels(budgets: Sequence[Budget], xr: Sequence[float], yr: Sequence[float],
+                  curves: Sequence[tuple[float, float]], *, plot_px: tuple[float, float]) -> list[dict[str, Any]]:
+    """One label per budget level, placed so that labels never overlap each other or the curves.
+
+    Budgets that share a value share one label (one name per line). Going down from the highest
+    level, each label sits just above its line, else just below it, else under the label above
+    (its text names its value, so it still reads right). It goes at the left or the right edge,
+    whichever has no curve point (`curves`: (log10 x, log10 y)) and no budget line inside its box, assuming the
+    narrowest plot (`plot_px`: width, height): on a wider plot the boxes only get narrower.
+    The top-left corner is kept free for the bottleneck note. Returns plotly annotations (log10
+    coordinates, as plotly wants on log axes) with a white backing.
+    """
+    if not budgets:
+        return []
+    width_px, height_px = plot_px
+    px_per_y = height_px / (yr[1] - yr[0])
+    px_per_x = width_px / (xr[1] - xr[0])
+    levels: dict[float, list[Budget]] = {}
+    for b in budgets:
+        levels.setdefault(round(b.seconds, 9), []).append(b)
+    # Boxes already taken, in px from the plot's bottom-left: (left, right, bottom, top).
+    placed: list[tuple[float, float, float, float]] = [(0, width_px * 0.6, height_px - LINE_PX - 6, height_px)]
+    line_px = [(math.log10(v) - yr[0]) * px_per_y for v in levels]
+    out = []
+    for value in sorted(levels, reverse=True):
+        group = levels[value]
+        lines = [line for b in group for line in wrap_px(b.label, LABEL_MAX_PX)]
+        h = LINE_PX * len(lines) + 2
+        w = min(max(text_px(line) for line in lines) + 8, width_px)
+        y = (math.log10(value) - yr[0]) * px_per_y
+        best = None
+        for bottom in (y + 2, y - 2 - h, *(p_[2] - h - 2 for p_ in placed)):
+            if bottom < 0 or bottom + h > height_px + 4 or abs(bottom - y) > h + 2 * LINE_PX:
+                continue  # off the plot, or too far from its line to read as its label
+            for side in ("left", "right"):
+                left = 0.0 if side == "left" else width_px - w
+                if any(left < r and l_ < left + w and bottom < t_ and b_ < bottom + h for l_, r, b_, t_ in placed):
+                    continue
+                hits = sum(1 for cx, cy in curves if left <= (cx - xr[0]) * px_per_x <= left + w
+                           and bottom - 3 <= (cy - yr[0]) * px_per_y <= bottom + h + 3)
+                hits += 10 * sum(1 for v in line_px if bottom < v < bottom + h)  # never across a budget line
+                key = (hits, abs(bottom - y), side != "left")
+                if best is None or key < best[0]:
+                    best = (key, bottom, side, left)
+            if best is not None and best[0][0] == 0:
+                break
+        if best is None:
+            best = (None, y + 2, "left", 0.0)
+        _, bottom, side, left = best
+        placed.append((left, left + w, bottom, bottom + h))
+        selected = any(b.selected for b in group)
+        out.append(dict(  # anchored on its line and moved in px, so it follows the line at any plot height
+            x=xr[0] if side == "left" else xr[1], y=math.log10(value), yshift=bottom - y, xref="x", yref="y",
+            xanchor=side, yanchor="bottom", showarrow=False, align=side, text="<br>".join(lines),
+            bgcolor="rgba(255,255,255,0.8)", borderpad=1,
+            font=dict(size=11, family=FONT_FAMILY, color=BUDGET_LINE if selected else "#6b7280")))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -321,7 +395,8 @@ def distance_figure(
     """TTFT against distance, the network stage's share below it, named places as labelled dots.
 
     Stops closer than 4% of the axis (same building and same city; Europe and US West) share a
-    label; labels sit up and to the left of their point, where a rising line never is.
+    label. Labels sit in a band above all the data, each with a thin leader down to its point, in
+    as many rows as they need not to overlap (packed for the narrowest plot; `stop_labels`).
     names: x_title, y_title, ttft, network, current, places.
     """
     d = np.asarray(distances, dtype=float)
@@ -332,14 +407,9 @@ def distance_figure(
             groups[-1].append(stop)
         else:
             groups.append([stop])
-    annotations = []
-    for j, g in enumerate(groups):
-        first = g[0].km < 0.1 * xmax  # at the left edge: up and to the right instead
-        annotations.append(dict(
-            x=g[0].km, y=g[0].ttft_s, text=" · ".join(s_.label for s_ in g), showarrow=True, arrowhead=0,
-            arrowwidth=1, arrowcolor="#9ca3af", ax=12 if first else -14, ay=-34 - 14 * (j % 2),
-            xanchor="left" if first else "right", bgcolor="rgba(255,255,255,0.8)",
-            font=dict(size=11, family=FONT_FAMILY, color="#374151")))
+    xr = (-0.02 * xmax, xmax * 1.03)
+    data_top = max(list(ttft) + [current_ttft] + [s_.ttft_s for s_ in stops])
+    annotations, top = stop_labels(groups, xr, data_top, plot_px=(PHONE_PLOT_W, height - 130))
     traces = [
         dict(type="scatter", x=_arr(d), y=_arr(network), mode="lines", name=names["network"], fill="tozeroy",
              line=dict(color=STAGE_COLORS["network"], width=1), fillcolor="rgba(100, 116, 139, 0.25)",
@@ -356,12 +426,49 @@ def distance_figure(
              marker=dict(color=HIGHLIGHT, size=13, line=dict(color="white", width=2)),
              hovertemplate=f"%{{x:,.0f}} km · {names['ttft']} {fmt_s(current_ttft)}<extra></extra>"),
     ]
-    top = max(list(ttft) + [current_ttft]) * 1.25
     return _figure(traces, dict(
         height=height, annotations=annotations,
-        xaxis=dict(title=dict(text=names["x_title"]), range=[-0.02 * xmax, xmax * 1.03]),
+        xaxis=dict(title=dict(text=names["x_title"]), range=list(xr)),
         yaxis=dict(title=dict(text=names["y_title"]), range=[0, top]),
     ))
+
+
+def stop_labels(groups: Sequence[Sequence[Stop]], xr: Sequence[float], data_top: float, *,
+                plot_px: tuple[float, float]) -> tuple[list[dict[str, Any]], float]:
+    """Labels for groups of stops in rows above the data, and the y-axis top that makes room.
+
+    Each label is a flag: a vertical leader from its stop up to its row, the text to the right of
+    the leader's top (to the left near the right edge). Left to right, a label goes one row below
+    every earlier label it would touch, so no label overlaps another and no leader crosses a label
+    (packed for the narrowest plot, `plot_px`; wider plots only have more room). The y axis then
+    reaches high enough that every row clears the highest data point. Returns plotly annotations
+    and the axis top.
+    """
+    width_px, height_px = plot_px
+    row_px = LINE_PX + 6
+    boxes: list[tuple[float, float, int]] = []  # (left px, right px, row)
+    placed = []
+    for g in groups:
+        text = " · ".join(s_.label for s_ in g)
+        w = min(text_px(text) + 8, width_px)
+        pos = (g[0].km - xr[0]) / (xr[1] - xr[0]) * width_px
+        side = "left" if pos + w <= width_px else "right"
+        left = pos if side == "left" else pos - w
+        touching = [r for a, b, r in boxes if a < left + w and left < b]
+        row = max(touching) + 1 if touching else 0
+        boxes.append((left, left + w, row))
+        placed.append((g[0], text, row, side))
+    rows = range(max((r for _, _, r in boxes), default=-1) + 1)
+    band_px = len(rows) * row_px + 16
+    top = data_top * height_px / max(height_px - band_px, height_px * 0.4)
+    out = []
+    for stop, text, row, side in placed:
+        label_px = height_px - 10 - row * row_px  # label centre, px above the x axis
+        out.append(dict(
+            x=stop.km, y=stop.ttft_s, ax=0, ay=-(label_px - stop.ttft_s / top * height_px), text=text, xanchor=side,
+            showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor="#9ca3af", standoff=4,
+            bgcolor="rgba(255,255,255,0.85)", font=dict(size=11, family=FONT_FAMILY, color="#374151")))
+    return out, top
 
 
 # --------------------------------------------------------------------------------------------

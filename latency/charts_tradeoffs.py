@@ -177,15 +177,22 @@ def concurrency_figure(
                              customdata=[fmt_s(current_latency_s)],
                              hovertemplate="%{x:,.0f} · %{customdata}<extra>" + names["current"] + "</extra>"),
                   row=2, col=1)
-    for x, label, color in ((plateau_at, names["plateau"], "#6b7280"), (queue_from, names["queue"], HIGHLIGHT)):
-        if x is None or not (u.min() <= x <= u.max()):
-            continue
+    # The two markers' labels: one row each when they are close (a phone plot is ~300 px wide).
+    span = math.log10(u.max()) - math.log10(u.min()) or 1.0
+    marks = [(x, label, color) for x, label, color in ((plateau_at, names["plateau"], "#6b7280"),
+                                                       (queue_from, names["queue"], HIGHLIGHT))
+             if x is not None and u.min() <= x <= u.max()]
+    close = len(marks) == 2 and abs(math.log10(marks[0][0]) - math.log10(marks[1][0])) / span < 0.35
+    for k, (x, label, color) in enumerate(marks):
         for row in (1, 2):
             fig.add_vline(x=x, line=dict(color=color, width=1.5, dash="dash"), row=row, col=1)
+        at = (math.log10(x) - math.log10(u.min())) / span
         fig.add_annotation(x=math.log10(x), y=1.0, xref="x", yref="paper", text=label, showarrow=False,
-                           yanchor="bottom", xanchor="center", font=dict(size=11, color=color, family=FONT_FAMILY))
+                           yanchor="bottom", yshift=16 * k if close else 0,
+                           xanchor="right" if at > 0.75 else ("left" if at < 0.25 else "center"),
+                           bgcolor="rgba(255,255,255,0.85)", font=dict(size=11, color=color, family=FONT_FAMILY))
     base_layout(fig, height=height)
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top", x=0), margin=dict(t=40, b=20))
+    fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top", x=0), margin=dict(t=56, b=20))
     fig.update_xaxes(type="log", row=1, col=1, **log_ticks(u, fmt_n))
     fig.update_xaxes(type="log", title_text=names["x_title"], row=2, col=1, **log_ticks(u, fmt_n))
     fig.update_yaxes(title_text=names["y_speed"], rangemode="tozero", row=1, col=1, secondary_y=False)
@@ -223,10 +230,11 @@ def pareto_figure(
         fig.add_trace(go.Scatter(x=c[list(front)], y=lt[list(front)], mode="lines", line_shape="hv",
                                  name=names["front"], line=dict(color="#111827", width=1.5, dash="dot"),
                                  hoverinfo="skip"))
-    # Alternate labels above and below in cost order, so neighbours (RTX 3090 / 4090) do not overlap.
-    rank = np.empty(len(c), dtype=int)
-    rank[np.argsort(c, kind="stable")] = np.arange(len(c))
-    where = np.where(rank % 2 == 0, "top center", "bottom center")
+    where = label_sides(c, lt, front, budget_s, plot_h_px=height - 130)
+    lab = lab.copy()
+    current_label = ""
+    if current is not None and math.isfinite(c[current]):
+        current_label, lab[current] = lab[current], ""  # drawn by the ring's trace, clear of the ring
     for mask, name, color, symbol in ((ok, names["meets"], UNDER, "circle"), (~ok, names["misses"], "#6b7280", "circle-open")):
         if not mask.any():
             continue
@@ -234,8 +242,10 @@ def pareto_figure(
             x=c[mask], y=lt[mask], mode="markers+text", name=name, text=lab[mask], textposition=list(where[mask]),
             textfont=dict(size=10), marker=dict(color=color, size=10, symbol=symbol, line=dict(width=1.5, color=color)),
             customdata=hov[mask], hovertemplate="%{customdata}<extra></extra>", cliponaxis=False))
-    if current is not None and math.isfinite(c[current]):
-        fig.add_trace(go.Scatter(x=[c[current]], y=[lt[current]], mode="markers", name=names["current"],
+    if current_label:
+        fig.add_trace(go.Scatter(x=[c[current]], y=[lt[current]], mode="markers+text", name=names["current"],
+                                 text=[current_label], textposition=where[current], cliponaxis=False,
+                                 textfont=dict(size=10, color=HIGHLIGHT),
                                  marker=dict(symbol="circle-open", size=20, color=HIGHLIGHT, line=dict(width=2.5)),
                                  customdata=[hov[current]], hovertemplate="%{customdata}<extra></extra>"))
     finite = np.isfinite(c) & np.isfinite(lt)
@@ -248,6 +258,48 @@ def pareto_figure(
     fig.update_xaxes(type="log", title_text=names["x_title"], **log_ticks(c, fmt_usd))
     fig.update_yaxes(type="log", title_text=names["y_title"], **log_ticks(np.append(lt, budget_s), fmt_s, max_ticks=7))
     return fig
+
+
+def label_sides(cost: np.ndarray, latency: np.ndarray, front: Sequence[int], budget_s: float, *,
+                plot_h_px: float) -> np.ndarray:
+    """"top center" or "bottom center" for each point's label on the cost/latency chart.
+
+    Below for points on the Pareto front (its step line enters them from above and leaves to the
+    right); otherwise alternating in cost order, so neighbours (RTX 3090 / 4090) do not overlap.
+    Then, whichever side that is, a label that would sit on the budget line (within about a line
+    of text, at `plot_h_px` for the plot's height) goes to the other side.
+    """
+    n = len(cost)
+    rank = np.empty(n, dtype=int)
+    rank[np.argsort(cost, kind="stable")] = np.arange(n)
+    where = np.where(rank % 2 == 0, "top center", "bottom center").astype(object)
+    where[list(front)] = "bottom center"
+    finite = latency[np.isfinite(latency) & (latency > 0)]
+    if finite.size == 0 or budget_s <= 0:
+        return where
+    span = math.log10(max(finite.max(), budget_s)) - math.log10(min(finite.min(), budget_s)) + 0.15
+    px_per_decade = plot_h_px / span
+    for i in range(n):
+        if not (math.isfinite(latency[i]) and latency[i] > 0):
+            continue
+        gap_px = (math.log10(latency[i]) - math.log10(budget_s)) * px_per_decade  # + : point above the line
+        if where[i] == "bottom center" and 0 <= gap_px < 24:
+            where[i] = "top center"
+        elif where[i] == "top center" and -24 < gap_px <= 0:
+            where[i] = "bottom center"
+    # Two points closer than a label's size keep their labels on opposite sides (off the front first).
+    ok = [i for i in range(n) if math.isfinite(latency[i]) and latency[i] > 0 and math.isfinite(cost[i]) and cost[i] > 0]
+    xspan = (math.log10(max(cost[ok])) - math.log10(min(cost[ok])) + 0.15) if ok else 1.0
+    px_per_x = 300 / xspan
+    on_front = set(front)
+    for a in ok:
+        for b in ok:
+            if a < b and where[a] == where[b] \
+                    and abs(math.log10(cost[a]) - math.log10(cost[b])) * px_per_x < 70 \
+                    and abs(math.log10(latency[a]) - math.log10(latency[b])) * px_per_decade < 16:
+                flip = b if b not in on_front else a
+                where[flip] = "top center" if where[flip] == "bottom center" else "bottom center"
+    return where
 
 
 def memory_figure(
@@ -271,9 +323,13 @@ def memory_figure(
         fig.add_trace(go.Scatter(x=x, y=ys, mode="lines+markers", name=labels[pid],
                                  line=dict(color=PRECISION_COLORS[k % len(PRECISION_COLORS)], width=2),
                                  hovertemplate=names["hover"] + "<extra>" + labels[pid] + "</extra>"))
-    fig.add_trace(go.Scatter(x=[x.min(), x.max()], y=[device_gb, device_gb], mode="lines+text",
-                             name=device_label, text=["", device_label], textposition="top left",
-                             line=dict(color="#111827", width=1.5, dash="dash"), hoverinfo="skip", showlegend=False))
+    fig.add_trace(go.Scatter(x=[x.min(), x.max()], y=[device_gb, device_gb], mode="lines",
+                             name=device_label, line=dict(color="#111827", width=1.5, dash="dash"),
+                             hoverinfo="skip", showlegend=False))
+    # The device's label just above its line at the right end (log10 coordinates on a log axis).
+    fig.add_annotation(x=math.log10(x.max()), y=math.log10(device_gb), text=device_label, showarrow=False,
+                       xanchor="right", yanchor="bottom", yshift=3, bgcolor="rgba(255,255,255,0.85)",
+                       font=dict(size=11, color="#111827", family=FONT_FAMILY))
     fig.add_vline(x=current_context, line=dict(color=HIGHLIGHT, width=1.5, dash="dot"))
     fig.add_annotation(x=math.log10(current_context), y=1.0, xref="x", yref="paper", text=names["current"],
                        showarrow=False, yanchor="bottom", font=dict(size=11, color=HIGHLIGHT, family=FONT_FAMILY))
@@ -282,7 +338,9 @@ def memory_figure(
     fig.update_xaxes(type="log", title_text=names["x_title"], tickvals=list(x),
                      ticktext=[f"{int(v / 1024)}k" for v in x])
     ys = np.concatenate([np.asarray(v, dtype=float) for v in series.values()] + [[device_gb]])
-    fig.update_yaxes(type="log", title_text=names["y_title"], **log_ticks(ys, fmt_gb, max_ticks=7))
+    top = max(float(np.nanmax(ys)), device_gb)
+    fig.update_yaxes(type="log", title_text=names["y_title"], **log_ticks(ys, fmt_gb, max_ticks=7),
+                     range=[math.log10(float(np.nanmin(ys)) / 1.3), math.log10(top * 1.6)])  # room for the label
     return fig
 
 
@@ -314,7 +372,8 @@ def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, st
             hovertemplate="%{customdata}<extra></extra>"))
     fig.add_vline(x=base_s, line=dict(color="#111827", width=1.5))
     base_layout(fig, height=max(240, row_px * len(bars) + 120))
-    fig.update_layout(barmode="overlay", bargap=0.35, uniformtext=dict(minsize=9, mode="hide"))
+    fig.update_layout(barmode="overlay", bargap=0.35, uniformtext=dict(minsize=9, mode="hide"),
+                      legend=dict(orientation="h", y=-0.25, yanchor="top", x=0))
     fig.update_xaxes(title_text=names["x_title"], zeroline=False)
     fig.update_yaxes(autorange="reversed", automargin=True, fixedrange=True)
     fig.add_annotation(x=base_s, y=1.0, yref="paper", text=names["base"], showarrow=False, yanchor="bottom",

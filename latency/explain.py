@@ -474,7 +474,6 @@ def check_classes(classes: Sequence[Any], catalog, scenarios: Sequence[Scenario]
 # Figures
 # --------------------------------------------------------------------------------------------
 
-CONFIG = chart_style.CONFIG  # kept for pages not yet on ui.charts.show; the one config lives in chart_style
 """plotly config: no mode bar (its tooltips are English only), charts follow the column width."""
 
 
@@ -552,5 +551,5 @@ __all__ = [
     "PROMPT_TOKENS", "OUTPUT_TOKENS", "CLOUD_KM", "MAJORITY", "ORIGINS", "ERROR_GROUPS", "ERROR_TARGETS_PCT",
     "stage_constants", "fitted_fractions", "network_example", "queue_multipliers", "formulas", "load_report", "median_errors",
     "worst_loo", "devices_in", "error_pct", "verdict", "inside", "run_scenario", "check_classes",
-    "breakdown_figure", "claims_figure", "fmt", "fmt_s", "CONFIG",
+    "breakdown_figure", "claims_figure", "fmt", "fmt_s",
 ]

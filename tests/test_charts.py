@@ -158,8 +158,8 @@ def test_size_chart_marks_sizes_that_do_not_fit_and_the_selected_budget():
     assert any(v is not None for v in nofit["y"])
     band = [t for t in d["data"] if t.get("fill") == "toself"]
     assert len(band) == 1 and max(band[0]["y"]) == pytest.approx(1.0), "the chosen budget is the band"
-    labels = next(t for t in d["data"] if t.get("mode") == "text")
-    assert any("챗봇 1초" in x and "자막 1초" in x for x in labels["text"]), "budgets at one level share a label"
+    labels = [a["text"] for a in d["layout"]["annotations"][1:]]
+    assert any("챗봇 1초" in x and "자막 1초" in x for x in labels), "budgets at one level share a label"
     current = next(t for t in d["data"] if t.get("name") == KO["current"])
     assert current["x"] == [8.0, 8.0] and current["marker"]["color"] == HIGHLIGHT
     assert current["error_y"]["array"] == pytest.approx([0.03, 0.01])
@@ -207,3 +207,45 @@ def test_log_ticks_stay_in_range_and_read_as_numbers(lo, hi):
     assert ticks["tickvals"], "at least one tick"
     assert all(lo <= math.log10(v) <= hi for v in ticks["tickvals"])
     assert all(re.fullmatch(r"[0-9.,]+", t) for t in ticks["ticktext"])
+
+
+@pytest.mark.parametrize("current_size", [0.5, 8.0, 70.0, 405.0, 2000.0])
+def test_budget_labels_never_overlap_each_other(current_size):
+    """The issue's case: 2 s and two 1 s budgets, curves reaching 100 s, so 1 s and 2 s lie a few
+    px apart. Each label's box, in px from its own line (the annotation's yshift), computed here
+    from the figure's height and axis range, must not overlap another's on the same side."""
+    sizes = np.geomspace(0.5, 2000, 40)
+    ttft = 0.02 + sizes * 0.01
+    total = ttft + sizes * 0.05
+    budgets = [charts.Budget("고객사 SLA 2초", 2.0), charts.Budget("화상 회의 자동 자막 1초", 1.0, True),
+               charts.Budget("상담 챗봇 1초", 1.0), charts.Budget("코드 자동완성 0.2초", 0.2)]
+    d = charts.size_figure(sizes, ttft, total, np.ones(40, bool), current_size=current_size,
+                           current_ttft=0.02 + current_size * 0.01, current_total=0.02 + current_size * 0.06,
+                           ttft_range=(0.01, 0.05), total_range=(0.05, 0.2), budgets=budgets,
+                           bottleneck_text="디코드", names=KO, fmt_s=fmt_ko).to_dict()
+    lo, hi = d["layout"]["yaxis"]["range"]
+    px_per_decade = (d["layout"]["height"] - 110) / (hi - lo)
+    boxes = []
+    for a in d["layout"]["annotations"][1:]:
+        bottom = (a["y"] - lo) * px_per_decade + a["yshift"]
+        boxes.append((a["xanchor"], bottom, bottom + 14 * (a["text"].count("<br>") + 1)))
+    assert len(boxes) == 3, "one label per budget level"
+    for i, (side, b1, t1) in enumerate(boxes):
+        for side2, b2, t2 in boxes[i + 1:]:
+            assert side != side2 or t1 <= b2 + 1 or t2 <= b1 + 1, boxes
+
+
+def test_budget_labels_stay_next_to_their_line():
+    """Each label sits within a couple of lines of its own budget line (the 0.5 s label once landed
+    at the top of the chart, next to 5 s)."""
+    sizes = np.geomspace(0.5, 2000, 40)
+    ttft = 0.02 + sizes * 0.001
+    total = 0.7 + sizes * 0.005
+    budgets = [charts.Budget("고객사 SLA 2초", 2.0), charts.Budget("자막 1초", 1.0, True), charts.Budget("챗봇 1초", 1.0),
+               charts.Budget("GitHub Copilot 0.5초", 0.5), charts.Budget("코드 자동완성 0.2초", 0.2)]
+    d = charts.size_figure(sizes, ttft, total, np.ones(40, bool), current_size=8.0, current_ttft=0.03,
+                           current_total=0.74, ttft_range=(0.02, 0.04), total_range=(0.6, 0.9), budgets=budgets,
+                           bottleneck_text="디코드", names=KO, fmt_s=fmt_ko).to_dict()
+    for a in d["layout"]["annotations"][1:]:
+        lines = a["text"].count("<br>") + 1
+        assert abs(a["yshift"]) <= 14 * lines + 2 + 2 * 14 + 2, (a["text"], a["yshift"])

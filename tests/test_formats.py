@@ -146,3 +146,11 @@ def test_formatted_values_take_the_right_particle():
     s = i18n.Strings("t", "ko", {"k": "{b:을} 넘으면 {r:으로} 느립니다"})
     assert s("k", b=KO.seconds(5), r=KO.ratio(2.2)) == "5초를 넘으면 2.2배로 느립니다"
     assert s("k", b=KO.size_b(8), r=KO.gb(80)) == "8B를 넘으면 80 GB로 느립니다"
+
+
+@pytest.mark.parametrize("area", i18n.ui_areas())
+def test_no_either_or_plurals_in_english_content(area):
+    """'server(s)' reads as a form, not a sentence: counts go through formats.count or a wording
+    without a plural ("servers: {n}")."""
+    bad = [f"{key}: {text}" for a, key, lang, text in UI_TEXTS if a == area and lang == "en" and re.search(r"\w\(s\)", text)]
+    assert not bad, "\n".join(bad)

@@ -166,7 +166,7 @@ def test_missing_calibration_report_is_named_and_the_rest_still_works(monkeypatc
     monkeypatch.setattr(explain, "REPORT_PATH", tmp_path / "calibration_report.json")
     at = run_page("how-it-works", "en")
     assert not at.exception, at.exception
-    errors = [e.value for e in at.error]
+    errors = [unescape(e.value) for e in at.error]
     assert len(errors) == 1 and "calibration_report.json" in errors[0] and "latency.calibrate" in errors[0]
     s = strings("en")
     assert [h.value for h in at.header] == [s(k) for k in SECTIONS]
@@ -353,3 +353,16 @@ def test_page_needs_no_calibration_data(monkeypatch, tmp_path):
     assert not at.exception and not at.error, [*at.exception, *at.error]
     (rows,) = frame_with_column(at, strings("ko")("col_measure"))
     assert len(rows) == len(explain.load_report()["compute_rows"])
+
+
+def test_developer_details_are_folded_away(pages):
+    """A non-developer reads plain words first: every formula, file name and command line on the
+    page sits inside a 'for developers' expander (or the calibration tables' expanders)."""
+    at = page_in("en", pages)
+    assert at.latex, "the page still shows its formulas, folded"
+    assert len(at.latex) == sum(len(e.latex) for e in at.expander), "a formula outside an expander"
+    folded = {str(x.value) for e in at.expander for x in [*e.markdown, *e.caption]}
+    outside = [str(x.value) for x in [*at.markdown, *at.caption] if str(x.value) not in folded]
+    for text in outside:
+        for dev_word in ("fitted_params", "fitted\\_params", "python -m", ".json", ".py"):
+            assert dev_word not in text, text[:120]

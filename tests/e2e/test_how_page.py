@@ -11,8 +11,10 @@ from latency import content, explain, i18n
 from latency.catalog import load_catalog
 from latency.i18n import LANGS
 from tests.e2e.conftest import DESKTOP, HANGUL, MAIN, PHONE, open_app, shot, view
+from tests.e2e.layout import main_text
 
 pytestmark = pytest.mark.e2e
+expect.set_options(timeout=30_000)  # the page's sections arrive together after its checks ran (slow on a busy CI box)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -28,7 +30,9 @@ def test_how_page_in_a_browser(browser, app_url, lang, width):
         expect(page.locator("h1").first).to_have_text(s("title"))
         for key in ("stages_heading", "calib_heading", "claims_heading", "limits_heading"):
             expect(main.get_by_role("heading", name=s(key), exact=True)).to_be_attached()
-        # formulas render (KaTeX), both charts draw
+        # formulas are folded for developers; opened, they render (KaTeX); both charts draw
+        expect(main.locator(".katex").first).not_to_be_visible()
+        main.get_by_text(s("dev_expander"), exact=True).first.click()
         expect(main.locator(".katex").first).to_be_visible()
         expect(main.locator("[data-testid=stPlotlyChart]")).to_have_count(2)
         main.locator(".js-plotly-plot").first.wait_for()
@@ -40,12 +44,13 @@ def test_how_page_in_a_browser(browser, app_url, lang, width):
             page.get_by_role("tab", name=s(f"tab_{stage}"), exact=True).click()
             expect(main.get_by_role("heading", name=re.compile(re.escape(s(f"{stage}_heading"))))).to_be_visible()
         page.get_by_role("tab", name=s("tab_prefill"), exact=True).click()
-        constants = main.get_by_text(s("constants_expander"), exact=True).filter(visible=True).first
+        constants = main.get_by_text(s("dev_expander"), exact=True).filter(visible=True).first
         constants.click()
         view(page, page.get_by_role("tab", name=s("tab_prefill"), exact=True), f"how-{lang}-{width}-prefill")
 
         # calibration: the per-row table opens
-        main.get_by_text(re.compile(re.escape(s("rows_expander", n=999)).replace("999", r"\d+"))).click()
+        main.locator("details").filter(has_text=re.compile(re.escape(s("rows_expander", n=999)).replace("999", r"\d+"))) \
+            .locator("summary").click()
         view(page, main.get_by_role("heading", name=s("calib_heading"), exact=True), f"how-{lang}-{width}-calibration")
 
         # claims: one box per class with the computed verdict's badge
@@ -71,7 +76,7 @@ def test_how_page_in_a_browser(browser, app_url, lang, width):
         view(page, page.get_by_role("heading", name=classes[-1].name, exact=True), f"how-{lang}-{width}-setups")
         view(page, main.get_by_role("heading", name=s("limits_heading"), exact=True), f"how-{lang}-{width}-limits")
 
-        text = main.inner_text()
+        text = main_text(page)  # the header language button names the other language in its own
         if lang == "en":
             assert not HANGUL.findall(text), HANGUL.findall(text)[:20]
         else:

@@ -1,0 +1,103 @@
+"""No overlapping or clipped text on any page, at desktop (1366 px) and phone (390 px) width, in both
+languages: every tab of the page is opened in turn and checked (tests/e2e/layout.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from latency.i18n import LANGS
+from tests.e2e.conftest import MAIN, open_app, shot
+from tests.e2e.layout import problems, text_boxes
+from ui.shell import DEFAULT_PAGE, PAGES
+from ui.style import LANG_TOP_KEY
+
+pytestmark = pytest.mark.e2e
+
+WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+# (url path, lang, width) -> reason, for a page owned elsewhere; the lead fixes these after merging.
+KNOWN: dict[tuple[str, str, str], str] = {
+    key: "estimator page (the lead's): the token-speed metric value ('초당 112토큰' / '112 tokens/s') is wider than its column"
+    for key in (("estimator", "ko", "desktop"), ("estimator", "en", "desktop"), ("estimator", "ko", "phone"))
+}
+
+
+def check_page(page, name: str) -> list[str]:
+    """Problems on the page as it is and with each tab opened; a screenshot of any that has some."""
+    main = page.locator(MAIN)
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))"
+        ".filter(c => c.offsetParent).every(c => c.querySelector('svg.main-svg text'))", timeout=30_000)
+    found = []
+    dialog = page.locator("[role=dialog]")
+    if dialog.count():  # e.g. Streamlit's "Page not found": a finding of its own; close it to go on
+        found.append(f"a dialog covers the page: {dialog.first.inner_text()[:80]!r}")
+        page.keyboard.press("Escape")
+        dialog.first.wait_for(state="detached")
+    views = [None] + list(range(main.get_by_role("tab").count()))
+    for i in views:
+        if i is not None:
+            tab = main.get_by_role("tab").nth(i)
+            if not tab.is_visible():
+                continue
+            tab.click()
+            page.wait_for_timeout(600)  # plotly lays out a chart in a newly shown tab
+        issues = problems(text_boxes(page))
+        if issues:
+            shot(page, f"layout-{name}-{'top' if i is None else f'tab{i}'}", full_page=False)
+            found += [f"[{'top' if i is None else f'tab {i}'}] {p}" for p in issues]
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("width", list(WIDTHS))
+# Every page of the app's own list (ui/shell.PAGES), the default one at "/".
+@pytest.mark.parametrize("path", [p.url_path for p in PAGES])
+def test_no_text_overlaps_or_is_clipped(browser, app_url, path, lang, width, request):
+    reason = KNOWN.get((path, lang, width))
+    if reason:
+        request.applymarker(pytest.mark.xfail(reason=reason, strict=False))
+    context = browser.new_context(viewport=WIDTHS[width])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        open_app(page, app_url, "" if path == DEFAULT_PAGE.url_path else path, lang=lang)
+        found = check_page(page, f"{path or 'home'}-{lang}-{width}")
+    finally:
+        context.close()
+    assert not found, "\n".join(found[:40])
+
+
+def test_phone_breaks_korean_between_words_and_switches_language_in_one_tap(browser, app_url):
+    """At 390 px: Korean paragraphs break between words (word-break: keep-all from ui/style.py), and
+    a labelled language button in the header switches to English with one tap."""
+    context = browser.new_context(viewport=WIDTHS["phone"])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        open_app(page, app_url, "how-it-works", lang="ko")
+        paragraph = page.locator(f"{MAIN} [data-testid=stMarkdownContainer] p").first
+        assert paragraph.evaluate("el => getComputedStyle(el).wordBreak") == "keep-all"
+        button = page.locator(f".st-key-{LANG_TOP_KEY} button").filter(visible=True).first
+        assert "English" in button.inner_text()
+        button.click()  # one tap, no sidebar to open first
+        page.wait_for_url(lambda url: "lang=en" in url)
+        shot(page, "layout-phone-language-button-after", full_page=False)
+        page.wait_for_function("() => { const h = document.querySelector('[data-testid=stMain] h1');"
+                               " return h && h.innerText.startsWith('How the estimate'); }")
+        shot(page, "layout-phone-language-button", full_page=False)
+        assert "한국어" in page.locator(f".st-key-{LANG_TOP_KEY} button").filter(visible=True).first.inner_text()
+    finally:
+        context.close()
+
+
+def test_desktop_hides_the_header_language_button(browser, app_url):
+    """On a wide screen the sidebar's switch is in sight, so the header button stays hidden."""
+    context = browser.new_context(viewport=WIDTHS["desktop"])
+    page = context.new_page()
+    try:
+        open_app(page, app_url, "", lang="ko")
+        page.wait_for_selector(f".st-key-{LANG_TOP_KEY} button", state="attached")
+        assert page.locator(f".st-key-{LANG_TOP_KEY} button").filter(visible=True).count() == 0
+    finally:
+        context.close()

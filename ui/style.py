@@ -1,0 +1,30 @@
+"""The app's own stylesheet, injected once per run by app.py: a constant, never content text.
+
+- Korean breaks between words, not inside them ("추정하나/요?" was split mid-word): `word-break:
+  keep-all` keeps a Korean word whole at a line end, `overflow-wrap: anywhere` still breaks a
+  single over-long token (a URL, an id) rather than letting it overflow a phone screen.
+  `!important` because Streamlit sets `word-break: break-word` on each paragraph itself.
+- The labelled language button (app.py, key LANG_TOP_KEY) shows only on narrow screens, where
+  Streamlit folds the sidebar (and its switch) behind an unlabelled icon; it sits in the page
+  header's empty right corner, so it takes no room from the page and stays in reach while scrolling.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+LANG_TOP_KEY = "app_lang_top"
+NARROW_PX = 768  # Streamlit folds the sidebar away below this width
+
+STYLESHEET = f"""<style>
+.stApp {{ overflow-wrap: anywhere; }}
+.stApp * {{ word-break: keep-all !important; }}
+.stApp pre, .stApp pre *, .stApp code {{ word-break: normal !important; }}
+@media (min-width: {NARROW_PX + 1}px) {{ .st-key-{LANG_TOP_KEY} {{ display: none; }} }}
+.st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
+</style>"""
+
+
+def apply() -> None:
+    """Inject the stylesheet (a style-only st.html takes no space on the page)."""
+    st.html(STYLESHEET)
