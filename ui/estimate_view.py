@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from latency import formats
 from latency import verdict as V
 from latency.charts import timeline_figure
 from latency.estimator import STAGES
@@ -24,7 +25,7 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
     m1, m2, m3, m4 = (row.container(width=160) for _ in range(4))
     quiet = dict(delta_color="off", delta_arrow="off")
     m1.metric(s("metric_ttft"), f.seconds(est.ttft_s), delta=f.range(*r["ttft_s"]), help=s("metric_ttft_help"), **quiet)
-    m2.metric(s("metric_tps"), f.tps(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
+    m2.metric(s("metric_tps"), formats.number(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
               help=s("metric_tps_help"), **quiet)
     m3.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
     if not est.fits:
