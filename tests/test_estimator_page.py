@@ -33,7 +33,7 @@ CLASSES = content.comparison_classes("ko")
 EXAMPLES = [e.id for e in content.load_term(content.DEFAULT_TERM, "ko").examples.items]
 PRESETS = presets.load_presets(CATALOG, STOPS, CASES, [c.id for c in CLASSES], EXAMPLES)
 DEFAULTS = scenario.defaults(STOPS, CASES)
-PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope", "context_tokens"))
+PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope"))
 
 
 # ================================================================================================

@@ -22,7 +22,7 @@ NOT_SHOWN = {"id", "lang", "file", "measure", "kind", "target", "url", "term", "
 
 
 def unescape(text: str) -> str:
-    return re.sub(r"\\([\\`*_{}\[\]<>#|~$])", r"\1", text)
+    return re.sub(r"\\([\\`*_{}\[\]<>#|~$&])", r"\1", text).replace("\u2060", "")
 
 
 def page_text(at) -> str:
