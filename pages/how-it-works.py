@@ -62,6 +62,9 @@ if report is not None:
 else:
     shell.show_content_error(report_error)
 
+st.header(s("ruc_heading"), anchor="ranges-users-context")
+how.ranges_users_context(s, report or {})
+
 st.header(s("claims_heading"), anchor="claims")
 if checks is not None:
     how.claims_chart(s, checks, classes, catalog, lang)

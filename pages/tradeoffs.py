@@ -16,7 +16,7 @@ from latency import tradeoffs as T
 from latency.catalog import load_catalog
 from latency.errors import ContentError
 from latency.i18n import md
-from ui import shell, state
+from ui import plain_words, shell, state
 from ui import tradeoff_inputs as inputs
 from ui import tradeoff_sections as sections
 
@@ -61,6 +61,7 @@ fmt = inputs.Formats(s, shell.strings("scenario"), catalog, stops, cases, lang)
 # 2. inputs
 st.title(s("title"))
 st.caption(s("intro"))
+plain_words.show(shell.strings("plain_words"), plain_words.TRADEOFF_TERMS)
 inputs.show_notices(fmt, st.session_state.get(state.NOTICES, []), specs)
 values = inputs.show(fmt, steps)
 state.mirror(inputs.KEYS, known=inputs.OTHER_KEYS + (state.VIEW,))

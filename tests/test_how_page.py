@@ -18,7 +18,7 @@ from latency.estimator import calibration_dir
 from tests.conftest import all_text, run_page
 
 HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
-SECTIONS = ("stages_heading", "calib_heading", "claims_heading", "limits_heading")
+SECTIONS = ("stages_heading", "calib_heading", "ruc_heading", "claims_heading", "limits_heading")
 STAGE_HEADINGS = ("network_heading", "queue_heading", "prefill_heading", "decode_heading")
 
 
@@ -366,3 +366,17 @@ def test_developer_details_are_folded_away(pages):
     for text in outside:
         for dev_word in ("fitted_params", "fitted\\_params", "python -m", ".json", ".py"):
             assert dev_word not in text, text[:120]
+
+
+def test_ranges_users_and_long_context_are_explained_with_their_checks(lang):
+    """Issue 12: the coverage each range aims at and reaches, from the calibration report, and the
+    per-series errors, in a folded developer section below a plain-words explanation."""
+    from pathlib import Path
+
+    report = json.loads((Path(explain.__file__).parent / "calibration_report.json").read_text(encoding="utf-8"))
+    at = run_page("how-it-works", lang)
+    assert not at.exception
+    text = " ".join(str(t.value.to_dict()) for t in at.table) + " ".join(str(d.value.to_dict()) for d in at.dataframe)
+    for group in ("decode_calibrated", "prefill_uncalibrated"):
+        assert f"{report['coverage_pct'][group]['coverage_pct']:.1f}" in text, group
+    assert report["series_errors"][0]["series"] in text

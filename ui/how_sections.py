@@ -310,3 +310,29 @@ def limits(s: Strings) -> None:
     st.markdown("\n".join(f"- {m(s, k)}" for k in keys))
     with for_developers(s):
         st.caption(m(s, "limits_docs"))
+
+
+RANGE_GROUPS = ("decode_calibrated", "decode_uncalibrated", "prefill_calibrated", "prefill_uncalibrated", "serving_decode")
+
+
+def ranges_users_context(s: Strings, report: Mapping[str, Any]) -> None:
+    """Issue 12 in plain words first (what a range means, many users on one server, long
+    conversations); the formulas and the coverage and per-series error tables folded below."""
+    st.markdown(m(s, "ruc_plain"))
+    with st.expander(s("ruc_dev_heading"), icon=":material/code:"):
+        st.markdown(m(s, "ruc_formulas"))
+        cover = report.get("coverage_pct", {})
+        rows = [{s("col_range"): s(f"range_{g}"), s("col_band"): s("band", lo=f"{cover[g]['band'][0]:.2f}", hi=f"{cover[g]['band'][1]:.2f}"),
+                 s("col_median"): pct(s, cover[g]["median_abs_error_pct"]), s("col_coverage"): pct(s, cover[g]["coverage_pct"]),
+                 s("col_coverage_refit"): pct(s, cover[g]["coverage_loo_pct"]) if "coverage_loo_pct" in cover[g] else "–",
+                 s("col_rows"): str(cover[g]["rows"])} for g in RANGE_GROUPS if g in cover]
+        if rows:
+            text_table(rows)
+            st.caption(m(s, "ruc_coverage_note"))
+        series = report.get("series_errors", [])
+        if series:
+            table(pd.DataFrame([{s("col_series"): r["series"], s("col_target_kind"): r["target"],
+                                 s("col_series_in_sample"): round(r["in_sample_pct"], 1),
+                                 s("col_series_loo"): round(r["leave_one_device_out_pct"], 1) if r.get("leave_one_device_out_pct") is not None else None,
+                                 s("col_rows"): r["rows"]} for r in series]))
+            st.caption(m(s, "ruc_series_note"))
