@@ -11,6 +11,9 @@ import pytest
 
 from latency.catalog import load_catalog
 from latency.sizing import size_steps
+from latency import i18n
+from tests.e2e.layout import main_text
+from ui import estimator_charts
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, open_app, shot, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -81,7 +84,8 @@ def test_bad_links_give_notices_and_never_markup(page, app_url):
     alerts = page.locator("[data-testid=stAlert]")
     alerts.first.wait_for()
     text = " ".join(alerts.all_inner_texts())
-    assert "hardware" in text and "concurrency" in text
+    names = i18n.strings("scenario", "en")
+    assert names("input_hardware") in text and names("input_concurrency") in text, "named as on screen"
     assert "<img" in text, "the bad value is shown as text"
     assert page.locator("[data-testid=stAlert] img").count() == 0, "and never rendered as markup"
     page.locator(SIZE_CHART).wait_for()  # the page keeps working
@@ -144,8 +148,8 @@ def test_every_tab_screenshot(browser, app_url, lang, viewport):
     try:
         open_app(pg, app_url, "estimator", lang=lang)
         tabs = pg.locator(".st-key-est_tab [role=tab]")
-        assert tabs.count() == 4
-        for i, key in enumerate(["devices", "distance", "presets"], start=1):
+        assert tabs.count() == len(estimator_charts.TABS)
+        for i, key in enumerate(["devices", "distance", "context", "presets"], start=1):
             tabs.nth(i).click()
             wait_idle(pg)
             chart = pg.locator(f".st-key-est_chart_{key} .js-plotly-plot")
@@ -181,7 +185,7 @@ def test_screenshots(browser, app_url, lang, viewport):
         open_app(pg, app_url, "estimator", lang=lang)
         pg.locator(SIZE_CHART).wait_for()
         pg.evaluate("document.fonts.ready")
-        body = pg.locator("[data-testid=stMain]").inner_text()
+        body = main_text(pg)  # without the header button that names the other language
         import re
 
         if lang == "en":

@@ -16,7 +16,12 @@ pytestmark = pytest.mark.e2e
 WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 # (url path, lang, width) -> reason, for a page owned elsewhere; the lead fixes these after merging.
-KNOWN: dict[tuple[str, str, str], str] = {}
+KNOWN: dict[tuple[str, str, str], str] = {
+    **{("tradeoffs", lang, width): "cost chart: the labels of devices added with the round-2 calibration (B200, DGX Spark) "
+       "overlap their neighbours; charts_tradeoffs.label_sides was tuned before they existed"
+       for lang in ("ko", "en") for width in ("desktop", "phone")},
+    ("learn", "en", "phone"): "long English role-tab and claim-badge labels are cut on a 390 px phone",
+}
 
 
 def check_page(page, name: str) -> list[str]:

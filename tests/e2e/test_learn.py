@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from latency import content
 from latency.i18n import LANGS
 from tests.e2e.conftest import HANGUL, MAIN, PHONE, open_app, shot, view, wait_idle
+from tests.e2e.layout import main_text
 
 DESKTOP_1366 = {"width": 1366, "height": 768}
 NEW_TERMS = [t for t in content.term_ids() if t != content.DEFAULT_TERM]
@@ -33,13 +34,13 @@ def test_learn_page_in_a_browser(page, app_url, lang):
     # every tab opens and shows its own content
     tab(page, term.understand.heading).click()
     expect(main.get_by_text(term.understand.mechanism.text)).to_be_visible()
-    seen.append(main.inner_text())
+    seen.append(main_text(page))  # without the header button that names the other language
     tab(page, term.examples.heading).click()
     example = term.examples.items[0]
     expect(main.get_by_text(example.text)).to_be_visible()
     expect(main.locator("[data-testid=stMetricValue]").first).to_have_text(
         {"ko": "{}초", "en": "{} s"}.get(lang, "{}").format(f"{example.budget_s:g}"))
-    seen.append(main.inner_text())
+    seen.append(main_text(page))  # without the header button that names the other language
     view(page, tab(page, term.examples.heading), f"learn-{lang}-desktop-examples")
 
     tab(page, term.comparison.heading).click()
@@ -51,7 +52,7 @@ def test_learn_page_in_a_browser(page, app_url, lang):
     numbers = main.locator("[data-testid=stExpander] [data-testid=stTable]")
     expect(numbers).to_contain_text(f"{term.comparison.classes[0].latency_s.max:g}")
     expect(numbers.locator("tr").last).to_be_in_viewport()  # fully open before the screenshot
-    seen.append(main.inner_text())
+    seen.append(main_text(page))  # without the header button that names the other language
     view(page, tab(page, term.comparison.heading), f"learn-{lang}-desktop-table")
 
     tab(page, term.why_it_matters.heading).click()
@@ -68,7 +69,7 @@ def test_learn_page_in_a_browser(page, app_url, lang):
     main.get_by_role("radio", name=tip.role, exact=True).click()
     wait_idle(page)
     expect(main.locator("[data-testid=stAlert]").filter(has_text=tip.tip)).to_be_visible()
-    seen.append(main.inner_text())
+    seen.append(main_text(page))  # without the header button that names the other language
 
     if lang != "ko":
         hangul = sorted({ch for text in seen for ch in HANGUL.findall(text)})
@@ -126,7 +127,7 @@ def test_term_entry_at_desktop_and_phone(browser, app_url, term_id, lang):
                 expect(box.locator("a")).not_to_have_count(0)  # the link into the estimator
             view(pg, pg.locator("#misconceptions"), f"term-{term_id}-{lang}-{size}-myths")
             if lang != "ko":
-                hangul = sorted(set(HANGUL.findall(main.inner_text())))
+                hangul = sorted(set(HANGUL.findall(main_text(pg))))
                 assert not hangul, f"Korean on the {lang} page: {''.join(hangul)}"
         finally:
             context.close()

@@ -73,6 +73,7 @@ def test_run_a_small_measurement(page, app_url):
     page.locator("[data-testid=stMetric]", has_text=s("metric_tpot")).wait_for(timeout=90_000)
     wait_idle(page)
     assert page.locator("[data-testid=stException]").count() == 0
+    page.locator("[data-testid=stDownloadButton]").first.wait_for(timeout=30_000)
     assert page.locator("[data-testid=stDownloadButton]").count() == 1
     text = page.locator(MAIN).inner_text()
     assert not any("\uac00" <= ch <= "\ud7a3" for ch in text)
