@@ -81,3 +81,43 @@ def _assert_entry_ran(page):
     nav = page.locator("[data-testid=stSidebarNav]")
     expect(nav).not_to_contain_text("common")
     expect(nav).to_contain_text(i18n.strings("common", "en")("nav_estimator"))
+
+
+def _estimator_state(page):
+    """What a user reads on the estimator: the size slider, the hardware box, the headline, the URL's scenario."""
+    from urllib.parse import parse_qs, urlparse
+
+    page.locator(".st-key-model_size_b input[type=range]").wait_for()
+    query = {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
+    return (page.locator(".st-key-model_size_b input[type=range]").get_attribute("aria-valuetext"),
+            page.locator(".st-key-hardware input").input_value(),
+            page.locator("[data-testid=stMetricValue]").first.inner_text().strip(),
+            {k: query.get(k) for k in ("model_size_b", "hardware", "distance_km", "precision")})
+
+
+def _go(page, title: str) -> None:
+    page.locator("[data-testid=stSidebarNav] a", has_text=title).first.click()
+    page.wait_for_timeout(300)
+    wait_idle(page)
+
+
+def test_the_scenario_survives_every_page_change(page, app_url):
+    """Issue 14: estimator -> trade-offs -> estimator -> glossary -> estimator through the sidebar keeps
+    the inputs, the URL and the headline; the trade-off page shows the same scenario."""
+    from latency import i18n
+
+    common = i18n.strings("common", "en")
+    open_app(page, app_url, "estimator", lang="en", model_size_b="70.6", hardware="h200-sxm", distance_km="9029",
+             precision="fp8")
+    first = _estimator_state(page)
+    assert first[3] == {"model_size_b": "70.6", "hardware": "h200-sxm", "distance_km": "9029", "precision": "fp8"}
+    _go(page, common("nav_tradeoffs"))
+    page.locator(".st-key-model_size_b input[type=range]").wait_for()
+    assert page.locator(".st-key-model_size_b input[type=range]").get_attribute("aria-valuetext") == first[0]
+    assert page.locator(".st-key-hardware input").input_value() == first[1]
+    assert "model_size_b=70.6" in page.url and "hardware=h200-sxm" in page.url
+    _go(page, common("nav_estimator"))
+    assert _estimator_state(page) == first
+    _go(page, common("nav_glossary"))
+    _go(page, common("nav_estimator"))
+    assert _estimator_state(page) == first
