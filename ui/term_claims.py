@@ -97,7 +97,9 @@ def show(s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.C
         color, icon = BADGE[r.verdict]
         with st.container(border=True, key=f"claim_{check.id}"):
             label = s("check_label") + (f" · {s('check_row_' + check.row)}" if row_labels and check.row else "")
-            st.badge(f"{label}: {s('verdict_' + r.verdict)}", icon=icon, color=color)
+            with st.container(horizontal=True, gap="small"):  # the verdict stays whole on a phone; the label wraps
+                st.badge(s("verdict_" + r.verdict), icon=icon, color=color)
+                st.caption(label)
             text = sentence(s, catalog, lang, r)
             if check.scenarios == claims.REPRESENTATIVE:
                 text += " " + s("why_representative", n=len(r.outcomes), k=sum(o.outcome == "holds" for o in r.outcomes))

@@ -20,7 +20,6 @@ KNOWN: dict[tuple[str, str, str], str] = {
     **{("tradeoffs", lang, width): "cost chart: the labels of devices added with the round-2 calibration (B200, DGX Spark) "
        "overlap their neighbours; charts_tradeoffs.label_sides was tuned before they existed"
        for lang in ("ko", "en") for width in ("desktop", "phone")},
-    ("learn", "en", "phone"): "long English role-tab and claim-badge labels are cut on a 390 px phone",
 }
 
 
