@@ -20,6 +20,8 @@ KNOWN: dict[tuple[str, str, str], str] = {
     **{("tradeoffs", lang, width): "cost chart: the labels of devices added with the round-2 calibration (B200, DGX Spark) "
        "overlap their neighbours; charts_tradeoffs.label_sides was tuned before they existed"
        for lang in ("ko", "en") for width in ("desktop", "phone")},
+    ("lesson", "en", "phone"): "the restaurant step's timeline at 390 px: the decode bar's label and its time, and "
+                               "an axis tick and its title, touch (charts_lesson places them for wider screens)",
 }
 
 
