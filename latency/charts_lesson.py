@@ -13,6 +13,12 @@ import plotly.graph_objects as go
 from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
 from latency.estimator import STAGES
 
+# Layout in units of the font size (measured in Chromium at 390 and 1366 px with Pretendard and the
+# fallback fonts): one legend line is 1.45 em high; tick labels, the title's standoff and the title
+# take 3.6 em below the plot area.
+LEGEND_LINE_EM = 1.45
+AXIS_BLOCK_EM = 3.6
+
 
 def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mapping[str, str], x_max: float,
                axis_title: str, fmt_s: Callable[[float], str], highlight: str | None = None,
@@ -35,17 +41,21 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
             hovertemplate=[f"{names[stage]}: {fmt_s(x)}<extra></extra>" for x in xs],
         ))
     totals = [sum(max(v, 0.0) for v in p.values()) for p in parts]
-    base_layout(fig, height=90 + 54 * len(rows))
+    # The stage names stand one per line above the bars, in a top margin of their own: a row of four
+    # wraps on a phone (390 px) and, in a figure of fixed height, ran over the bars and their times.
+    legend_px = round(len(STAGES) * font_size * LEGEND_LINE_EM) + 8
+    axis_px = round(font_size * AXIS_BLOCK_EM)  # tick labels, the gap and the axis title below the bars
+    base_layout(fig, height=legend_px + axis_px + 54 * len(rows) + 16)
     fig.update_layout(
         barmode="stack", bargap=0.35, font=dict(family=FONT_FAMILY, size=font_size),
         # Sizes set on the legend and axes themselves, so Streamlit's chart theme keeps them (presenter mode).
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0, traceorder="normal",
-                    font=dict(size=font_size)),
-        xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size)), range=[0, x_max * 1.18], fixedrange=True,
-                   tickfont=dict(size=font_size)),
+        legend=dict(orientation="v", yanchor="bottom", y=1.0, yref="paper", xanchor="left", x=0,
+                    traceorder="normal", font=dict(size=font_size)),
+        xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size), standoff=font_size * 0.6),
+                   range=[0, x_max * 1.18], fixedrange=True, tickfont=dict(size=font_size), automargin=False),
         yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size)),
         annotations=[dict(x=t, y=lab, text=fmt_s(t), showarrow=False, xanchor="left", xshift=6,
                           font=dict(size=font_size, family=FONT_FAMILY)) for t, lab in zip(totals, labels)],
-        margin=dict(l=10, r=10, t=40, b=10),
+        margin=dict(l=10, r=10, t=legend_px, b=axis_px),
     )
     return fig

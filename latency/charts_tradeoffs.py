@@ -216,10 +216,14 @@ def pareto_figure(
     names: Mapping[str, str],
     fmt_s: FmtS,
     fmt_usd: Callable[[float], str],
-    height: int = 440,
-) -> go.Figure:
+    height: int = 500,
+) -> tuple[go.Figure, list[int]]:
     """Latency against cost per 1,000 answers, one point per device (log-log), the Pareto front
-    as a step line. names: x_title, y_title, meets, misses, front, budget, current."""
+    as a step line. names: x_title, y_title, meets, misses, front, budget, current.
+
+    Labels are annotations placed by place_labels, clear of each other on a phone and a laptop.
+    Returns the figure and the indices of the points left without a label (no clear spot): the
+    page names those in words below the chart."""
     c = np.asarray(cost, dtype=float)
     lt = np.asarray(latency_s, dtype=float)
     ok = np.asarray(meets, dtype=bool)
@@ -230,75 +234,181 @@ def pareto_figure(
         fig.add_trace(go.Scatter(x=c[list(front)], y=lt[list(front)], mode="lines", line_shape="hv",
                                  name=names["front"], line=dict(color="#111827", width=1.5, dash="dot"),
                                  hoverinfo="skip"))
-    where = label_sides(c, lt, front, budget_s, plot_h_px=height - 130)
-    lab = lab.copy()
-    current_label = ""
-    if current is not None and math.isfinite(c[current]):
-        current_label, lab[current] = lab[current], ""  # drawn by the ring's trace, clear of the ring
+    finite = np.isfinite(c) & np.isfinite(lt) & (c > 0) & (lt > 0)
+    x_range = _log_span(c[finite], math.log10(1.5) + 0.05) if finite.any() else (0.0, 1.0)
+    y_range = _log_span(np.append(lt[finite], budget_s), 0.18) if finite.any() else (0.0, 1.0)
+    spots = place_labels(c, lt, lab, front, budget_s, first=current, x_range=x_range, y_range=y_range)
     for mask, name, color, symbol in ((ok, names["meets"], UNDER, "circle"), (~ok, names["misses"], "#6b7280", "circle-open")):
         if not mask.any():
             continue
         fig.add_trace(go.Scatter(
-            x=c[mask], y=lt[mask], mode="markers+text", name=name, text=lab[mask], textposition=list(where[mask]),
-            textfont=dict(size=10), marker=dict(color=color, size=10, symbol=symbol, line=dict(width=1.5, color=color)),
+            x=c[mask], y=lt[mask], mode="markers", name=name,
+            marker=dict(color=color, size=10, symbol=symbol, line=dict(width=1.5, color=color)),
             customdata=hov[mask], hovertemplate="%{customdata}<extra></extra>", cliponaxis=False))
-    if current_label:
-        fig.add_trace(go.Scatter(x=[c[current]], y=[lt[current]], mode="markers+text", name=names["current"],
-                                 text=[current_label], textposition=where[current], cliponaxis=False,
-                                 textfont=dict(size=10, color=HIGHLIGHT),
+    if current is not None and math.isfinite(c[current]):
+        fig.add_trace(go.Scatter(x=[c[current]], y=[lt[current]], mode="markers", name=names["current"],
                                  marker=dict(symbol="circle-open", size=20, color=HIGHLIGHT, line=dict(width=2.5)),
                                  customdata=[hov[current]], hovertemplate="%{customdata}<extra></extra>"))
-    finite = np.isfinite(c) & np.isfinite(lt)
+    for k, spot in enumerate(spots):
+        if spot is None:
+            continue
+        color = HIGHLIGHT if k == current else "#374151"
+        where = dict(x=math.log10(c[k]), y=math.log10(lt[k]), text=lab[k], font=dict(size=LABEL_FONT_PX, color=color))
+        if spot.leader:  # the label's centre at (ax, ay) px from the point, a thin line back to it
+            fig.add_annotation(**where, showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor="#9ca3af",
+                               ax=spot.dx, ay=spot.dy, standoff=RING_R_PX if k == current else MARKER_R_PX)
+        else:
+            fig.add_annotation(**where, showarrow=False, xshift=spot.dx, yshift=-spot.dy)
     xs = c[finite]
     if xs.size:
         fig.add_trace(go.Scatter(x=[xs.min() / 1.5, xs.max() * 1.5], y=[budget_s, budget_s], mode="lines",
                                  name=names["budget"], line=dict(color=BUDGET_LINE, width=2, dash="dash"),
                                  hoverinfo="skip"))
     base_layout(fig, height=height)
-    fig.update_xaxes(type="log", title_text=names["x_title"], **log_ticks(c, fmt_usd))
-    fig.update_yaxes(type="log", title_text=names["y_title"], **log_ticks(np.append(lt, budget_s), fmt_s, max_ticks=7))
-    return fig
+    # Fixed ranges (the ones place_labels reckoned with), so the labels land where they were placed.
+    fig.update_xaxes(type="log", title_text=names["x_title"], range=list(x_range), **log_ticks(c, fmt_usd))
+    fig.update_yaxes(type="log", title_text=names["y_title"], range=list(y_range),
+                     **log_ticks(np.append(lt, budget_s), fmt_s, max_ticks=7))
+    return fig, [i for i, spot in enumerate(spots) if spot is None and finite[i]]
 
 
-def label_sides(cost: np.ndarray, latency: np.ndarray, front: Sequence[int], budget_s: float, *,
-                plot_h_px: float) -> np.ndarray:
-    """"top center" or "bottom center" for each point's label on the cost/latency chart.
+# Label placement on the cost chart. Point positions scale with the plot's size, a label's offset
+# from its point does not (pixels), so a placement is accepted only when it is clear at both ends of
+# the range the chart is drawn at: a phone (390 px screen: about 280 x 300 px of plot area once the
+# axes, their titles and the legend have their room) and a laptop (1366 px: about 850 x 330 px),
+# measured in Chromium.
+PLOT_SIZES_PX = ((280.0, 300.0), (850.0, 330.0))
+LABEL_FONT_PX = 10
+MARKER_R_PX = 6.0     # marker size 10 and its 1.5 px outline
+RING_R_PX = 12.0      # the current point's ring: size 20 and its 2.5 px outline
+LINE_BAND_PX = 3.0    # a label keeps this far from the budget line and the Pareto step line
+MARKER_GAP_PX = 4.0    # and this far from other points' markers, so it reads as its own point's label
+LEADER_STEPS_PX = (0.0, 14.0, 28.0, 42.0, 56.0)  # beyond the first, a thin leader line joins label and point
+_DIRECTIONS = ((0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (1, 1), (-1, -1), (-1, 1))  # up, down, right, left...
 
-    Below for points on the Pareto front (its step line enters them from above and leaves to the
-    right); otherwise alternating in cost order, so neighbours (RTX 3090 / 4090) do not overlap.
-    Then, whichever side that is, a label that would sit on the budget line (within about a line
-    of text, at `plot_h_px` for the plot's height) goes to the other side.
+
+def text_width_px(text: str, font_px: float = LABEL_FONT_PX) -> float:
+    """A generous width of `text` in Pretendard (or a fallback font while it loads): Hangul and other
+    wide characters one em, capitals and digits 0.66 em, the rest 0.56 em, spaces 0.3 em."""
+    em = 0.0
+    for ch in text:
+        if ord(ch) >= 0x1100:
+            em += 1.0
+        elif ch == " ":
+            em += 0.3
+        elif ch.isupper() or ch.isdigit():
+            em += 0.66
+        else:
+            em += 0.56
+    return em * font_px
+
+
+def _log_span(values: np.ndarray, pad: float) -> tuple[float, float]:
+    lo, hi = math.log10(values.min()) - pad, math.log10(values.max()) + pad
+    return (lo - 0.5, hi + 0.5) if hi - lo < 1e-9 else (lo, hi)
+
+
+@dataclass(frozen=True)
+class LabelSpot:
+    """Where a point's label goes: its centre `dx`, `dy` pixels from the point (screen y downward);
+    `leader`: far enough to need a line back to the point."""
+
+    dx: float
+    dy: float
+    leader: bool
+
+
+def _obstacles(px: Mapping[int, tuple[float, float]], radius: Mapping[int, float], front: Sequence[int],
+               y_budget: float | None) -> tuple[dict[int, tuple], list[tuple]]:
+    """Marker boxes by point, and the line bands (budget line, Pareto steps), as x0, y0, x1, y1."""
+    markers = {i: (x - radius[i] - MARKER_GAP_PX, y - radius[i] - MARKER_GAP_PX,
+                   x + radius[i] + MARKER_GAP_PX, y + radius[i] + MARKER_GAP_PX) for i, (x, y) in px.items()}
+    lines = []
+    if y_budget is not None:
+        lines.append((-1e9, y_budget - LINE_BAND_PX, 1e9, y_budget + LINE_BAND_PX))
+    steps = [i for i in front if i in px]
+    for a, b in zip(steps, steps[1:]):  # "hv" steps: right along a's latency, then down to b
+        (xa, ya), (xb, yb) = px[a], px[b]
+        lines.append((min(xa, xb), ya - LINE_BAND_PX, max(xa, xb), ya + LINE_BAND_PX))
+        lines.append((xb - LINE_BAND_PX, min(ya, yb), xb + LINE_BAND_PX, max(ya, yb)))
+    return markers, lines
+
+
+def _hits(box, others) -> bool:
+    x0, y0, x1, y1 = box
+    return any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in others)
+
+
+def _crosses(x0: float, y0: float, x1: float, y1: float, others) -> bool:
+    """Whether the segment (x0, y0)-(x1, y1) passes through one of the boxes (sampled every 2 px)."""
+    steps = max(int(math.hypot(x1 - x0, y1 - y0) / 2), 1)
+    for t in range(steps + 1):
+        x, y = x0 + (x1 - x0) * t / steps, y0 + (y1 - y0) * t / steps
+        if _hits((x, y, x, y), others):
+            return True
+    return False
+
+
+def place_labels(cost: np.ndarray, latency: np.ndarray, labels: Sequence[str], front: Sequence[int],
+                 budget_s: float, *, first: int | None = None, x_range: tuple[float, float],
+                 y_range: tuple[float, float], sizes_px: Sequence[tuple[float, float]] = PLOT_SIZES_PX,
+                 ) -> list[LabelSpot | None]:
+    """Where each point's label goes on the cost/latency chart, or None where no spot is clear.
+
+    Greedy: the current point (`first`) first, then the Pareto front, then the rest in order of cost.
+    Each takes the nearest spot (next to its marker, then 16, 32, 48 px out with a leader line, in
+    eight directions) whose box stays inside the plot and clear of every placed label, every marker,
+    the budget line and the front's step line, at every plot size of `sizes_px` (`x_range`,
+    `y_range`: the axes' log10 ranges). The current point, if nothing is clear, takes the nearest
+    spot that only keeps off other labels.
     """
     n = len(cost)
-    rank = np.empty(n, dtype=int)
-    rank[np.argsort(cost, kind="stable")] = np.arange(n)
-    where = np.where(rank % 2 == 0, "top center", "bottom center").astype(object)
-    where[list(front)] = "bottom center"
-    finite = latency[np.isfinite(latency) & (latency > 0)]
-    if finite.size == 0 or budget_s <= 0:
-        return where
-    span = math.log10(max(finite.max(), budget_s)) - math.log10(min(finite.min(), budget_s)) + 0.15
-    px_per_decade = plot_h_px / span
-    for i in range(n):
-        if not (math.isfinite(latency[i]) and latency[i] > 0):
-            continue
-        gap_px = (math.log10(latency[i]) - math.log10(budget_s)) * px_per_decade  # + : point above the line
-        if where[i] == "bottom center" and 0 <= gap_px < 24:
-            where[i] = "top center"
-        elif where[i] == "top center" and -24 < gap_px <= 0:
-            where[i] = "bottom center"
-    # Two points closer than a label's size keep their labels on opposite sides (off the front first).
-    ok = [i for i in range(n) if math.isfinite(latency[i]) and latency[i] > 0 and math.isfinite(cost[i]) and cost[i] > 0]
-    xspan = (math.log10(max(cost[ok])) - math.log10(min(cost[ok])) + 0.15) if ok else 1.0
-    px_per_x = 300 / xspan
+    ok = [i for i in range(n) if math.isfinite(cost[i]) and cost[i] > 0 and math.isfinite(latency[i]) and latency[i] > 0]
+    radius = {i: RING_R_PX if i == first else MARKER_R_PX for i in ok}
+    scenes = []  # per plot size: point positions, markers, lines, placed label boxes
+    for w_px, h_px in sizes_px:
+        def to_px(c, lat, w_px=w_px, h_px=h_px):
+            return ((math.log10(c) - x_range[0]) / (x_range[1] - x_range[0]) * w_px,
+                    (y_range[1] - math.log10(lat)) / (y_range[1] - y_range[0]) * h_px)
+        px = {i: to_px(cost[i], latency[i]) for i in ok}
+        y_budget = to_px(1.0, budget_s)[1] if budget_s > 0 else None
+        markers, lines = _obstacles(px, radius, front, y_budget)
+        scenes.append(dict(px=px, markers=markers, lines=lines, labels=[], w=w_px, h=h_px))
+
     on_front = set(front)
-    for a in ok:
-        for b in ok:
-            if a < b and where[a] == where[b] \
-                    and abs(math.log10(cost[a]) - math.log10(cost[b])) * px_per_x < 70 \
-                    and abs(math.log10(latency[a]) - math.log10(latency[b])) * px_per_decade < 16:
-                flip = b if b not in on_front else a
-                where[flip] = "top center" if where[flip] == "bottom center" else "bottom center"
+    order = sorted(ok, key=lambda i: (i != first, i not in on_front, cost[i]))
+    where: list[LabelSpot | None] = [None] * n
+    for i in order:
+        w, h = text_width_px(labels[i]) + 4, LABEL_FONT_PX * 1.4
+        candidates = [LabelSpot(dx * (radius[i] + w / 2 + 2 + step), dy * (radius[i] + h / 2 + 1 + step), step > 0)
+                      for step in LEADER_STEPS_PX for dx, dy in _DIRECTIONS]
+        for strict in ((True, False) if i == first else (True,)):
+            for spot in candidates:
+                boxes = []
+                for sc in scenes:
+                    x, y = sc["px"][i]
+                    box = (x + spot.dx - w / 2, y + spot.dy - h / 2, x + spot.dx + w / 2, y + spot.dy + h / 2)
+                    inside = box[0] >= 0 and box[1] >= 0 and box[2] <= sc["w"] and box[3] <= sc["h"]
+                    # Points drawn on top of each other (two devices at the same cost and speed) share
+                    # their surroundings: each one's label may touch the other's marker.
+                    apart = [m for k, m in sc["markers"].items() if math.dist(sc["px"][k], (x, y)) > 2 * MARKER_R_PX]
+                    others = sc["labels"] + (apart + sc["lines"] if strict else [])
+                    if not inside or _hits(box, others):
+                        break
+                    # A leader line runs from the marker's edge to the label: it may cross the front's
+                    # steps, never another point or label.
+                    edge = radius[i] / max(math.hypot(spot.dx, spot.dy), 1e-9)
+                    if spot.leader and _crosses(x + spot.dx * edge, y + spot.dy * edge, x + spot.dx, y + spot.dy,
+                                                sc["labels"] + apart):
+                        break
+                    boxes.append(box)
+                else:
+                    where[i] = spot
+                    for sc, box in zip(scenes, boxes):
+                        sc["labels"].append(box)
+                    break
+            if where[i] is not None:
+                break
     return where
 
 
@@ -381,5 +491,5 @@ def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, st
     return fig
 
 
-__all__ = ["CONFIG", "Mark", "Bar", "budget_heatmap", "concurrency_figure", "pareto_figure", "memory_figure",
+__all__ = ["CONFIG", "Mark", "Bar", "budget_heatmap", "concurrency_figure", "pareto_figure", "place_labels", "memory_figure",
            "tornado_figure", "short_label", "ratio_ticks", "log_ticks"]

@@ -16,6 +16,7 @@ import pytest
 
 from latency import content, estimate, formats, places, scenario, sizing
 from latency import tradeoffs as T
+from latency import charts_tradeoffs as C
 from latency.catalog import load_catalog
 from latency.i18n import LANGS, strings
 from tests.conftest import all_text, run_page
@@ -473,3 +474,21 @@ def test_a_glossary_link_opens_the_tab_it_names(view):
     no_errors(at)
     assert at.session_state["tr_tab"] == strings("tradeoffs", "en")(f"tab_{view}")
     assert not at.warning, [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_device_on_the_cost_chart_is_named_on_its_label_or_below_the_chart(lang):
+    """Each plotted device (its hover names it) has an annotation with its short name on the chart,
+    or its full name and numbers in the caption under the chart; no name is drawn twice."""
+    at = run_page("tradeoffs", lang)
+    fig = figure(at, "pareto", lang)
+    hovers = [h for trace in fig["data"] if trace.get("mode") == "markers" and trace.get("name") != "" for h in
+              (trace.get("customdata") or [])]
+    plotted = sorted({h.split("<br>")[0] for h in hovers})
+    assert len(plotted) >= 10
+    labels = [a["text"] for a in fig["layout"].get("annotations", [])]
+    assert len(labels) == len(set(labels))
+    captions = "\n".join(c.value for c in at.caption)
+    for name in plotted:
+        short = C.short_label(name, 16)
+        assert short in labels or name in captions, (name, labels)

@@ -179,12 +179,16 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     names = dict(x_title=s("axis_cost"), y_title=cap(s("axis_latency_s", measure=measure)), meets=s("meets"),
                  misses=s("misses"), front=s("front"), budget=s("budget_line", budget=fmt.sec(sc.budget_s)),
                  current=s("mark_current"))
-    fig = C.pareto_figure([C.short_label(fmt.hw(ids[k]), 16) for k in use], per_1k[use], lat[use], p.meets[0][use],
-                          T.pareto_front(per_1k[use], lat[use]), hover=hover,
-                          current=use.index(here) if here in use else None, budget_s=sc.budget_s, names=names,
-                          fmt_s=fmt.sec, fmt_usd=T.fmt_usd)
+    fig, unlabelled = C.pareto_figure([C.short_label(fmt.hw(ids[k]), 16) for k in use], per_1k[use], lat[use],
+                                      p.meets[0][use], T.pareto_front(per_1k[use], lat[use]), hover=hover,
+                                      current=use.index(here) if here in use else None, budget_s=sc.budget_s,
+                                      names=names, fmt_s=fmt.sec, fmt_usd=T.fmt_usd)
     st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_pareto")
     st.caption(s("pareto_caption"))
+    if unlabelled:  # crowded points keep their marker and hover; their names and numbers go here
+        st.caption(s("pareto_unlabelled", points=md("; ".join(
+            s("pareto_point", hardware=fmt.hw(ids[use[k]]), latency=fmt.sec(lat[use[k]]), cost=T.fmt_usd(per_1k[use[k]]))
+            for k in unlabelled))))
     left = [fmt.hw(ids[k]) for k in range(len(ids)) if not ok[k]]
     if left:
         st.caption(s("pareto_excluded", names=md(", ".join(left))))
