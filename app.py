@@ -53,6 +53,13 @@ pages: dict[str, list] = {}
 for spec in shell.PAGES:
     pages.setdefault(title(spec.section), []).append(
         st.Page(spec.file, title=title(spec.nav_key), icon=spec.icon, url_path=spec.url_path, default=spec is shell.DEFAULT_PAGE))
+# A URL path that is none of the pages gets the app's own bilingual "not found" page, registered
+# hidden under that very path, in place of Streamlit's English dialog (ui/shell.unknown_path).
+unknown = shell.unknown_path(st.context.url, st.get_option("server.baseUrlPath"))
+if unknown:
+    st.session_state[shell.UNKNOWN_PATH_KEY] = unknown
+    pages.setdefault(title(shell.PAGES[0].section), []).append(
+        st.Page(shell.NOT_FOUND_FILE, title=title("not_found_title"), url_path=unknown, visibility="hidden"))
 page = st.navigation(pages)
 st.session_state[shell.ENTRY_MARK] = True  # the page's shell.page_strings() takes it back
 page.run()

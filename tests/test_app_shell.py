@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,57 @@ def test_content_signature_sees_edits_in_nested_files(tmp_path):
     later = time.time() + 5
     os.utime(f, (later, later))
     assert content.files_signature(tmp_path) != before
+
+
+@pytest.mark.parametrize("url, base, expected", [
+    ("http://127.0.0.1:8501/no-such-page", "", "no-such-page"),
+    ("http://127.0.0.1:8501/no-such-page/", "", "no-such-page"),
+    ("http://127.0.0.1:8501/%ED%95%9C", "", "한"),
+    ("https://example.org/tools/latency/nope", "tools/latency", "nope"),
+    ("http://127.0.0.1:8501/", "", None),                      # the start page
+    ("http://127.0.0.1:8501/estimator", "", None),             # one of the app's pages
+    ("https://example.org/tools/latency", "/tools/latency/", None),
+    ("http://127.0.0.1:8501/a/b", "", None),                   # nested: Streamlit cannot register it
+    (None, "", None),                                          # no browser URL (AppTest)
+])
+def test_unknown_path_names_only_paths_that_are_none_of_the_pages(url, base, expected):
+    from ui.shell import unknown_path
+
+    assert unknown_path(url, base) == expected
+
+
+NOT_FOUND_ENTRY = """
+import streamlit as st
+from ui import shell
+st.session_state.setdefault("lang", "{lang}")
+pages = [st.Page(p.file, url_path=p.url_path, default=p is shell.DEFAULT_PAGE) for p in shell.PAGES]
+page = st.navigation(pages + [st.Page(shell.NOT_FOUND_FILE, url_path="no-page")], position="hidden")
+st.session_state[shell.ENTRY_MARK] = True
+page.run()
+"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_not_found_page_quotes_the_path_and_links_every_page_in_the_readers_language(lang):
+    """pages/not_found.py in AppTest. app.py registers it only for a browser URL (st.context.url,
+    which AppTest lacks), so a stand-in entry beside app.py (page paths are relative to the entry)
+    registers it with the app's pages and opens it: the title and notice in `lang`, the path as
+    plain text (Markdown escaped), a link to every page, no error."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui import shell
+
+    entry = Path(APP).parent / f"_test_not_found_entry_{lang}.py"
+    entry.write_text(NOT_FOUND_ENTRY.format(lang=lang), encoding="utf-8")
+    try:
+        at = AppTest.from_file(str(entry), default_timeout=30)
+        at.session_state[shell.UNKNOWN_PATH_KEY] = "*no*-page"
+        at.run()
+        at.switch_page(shell.NOT_FOUND_FILE).run()
+    finally:
+        entry.unlink()
+    s = i18n.strings("common", lang)
+    assert not at.exception, at.exception
+    assert at.title[0].value == s("not_found_title")
+    assert at.warning[0].value == s("not_found_text", path=i18n.md("*no*-page"))
+    assert len(at.get("page_link")) == len(PAGES)

@@ -7,6 +7,7 @@ its strings file is broken.
 
 from __future__ import annotations
 
+import urllib.parse
 from dataclasses import dataclass, replace
 
 import streamlit as st
@@ -59,6 +60,28 @@ def ensure_entry() -> None:
         return
     st.navigation([st.Page(p.file, url_path=p.url_path, default=p is DEFAULT_PAGE) for p in PAGES], position="hidden")
     st.rerun()
+
+
+UNKNOWN_PATH_KEY = "shell_unknown_path"
+"""The URL path that matched none of PAGES, as typed, for pages/not_found.py."""
+NOT_FOUND_FILE = "pages/not_found.py"
+
+
+def unknown_path(url: str | None, base_path: str = "") -> str | None:
+    """The page part of `url` (the browser's address, st.context.url) when it names none of PAGES.
+
+    None for the app's own pages, for the root, and for a nested path ("a/b"): Streamlit's page
+    paths are one segment, so that one cannot be registered and Streamlit's dialog remains."""
+    if not url:
+        return None
+    path = urllib.parse.urlsplit(url).path.strip("/")
+    base = base_path.strip("/")
+    if base and (path == base or path.startswith(base + "/")):
+        path = path[len(base):].strip("/")
+    path = urllib.parse.unquote(path)
+    if not path or "/" in path or path in {p.url_path for p in PAGES}:
+        return None
+    return path
 
 
 def current_lang() -> str:

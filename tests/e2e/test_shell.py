@@ -121,3 +121,22 @@ def test_the_scenario_survives_every_page_change(page, app_url):
     _go(page, common("nav_glossary"))
     _go(page, common("nav_estimator"))
     assert _estimator_state(page) == first
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_an_unknown_path_gets_the_apps_own_not_found_page_in_the_readers_language(page, app_url, lang):
+    """/no-such-page: no Streamlit "Page not found" dialog (English only), but a page in the reader's
+    language that quotes the path as typed and links to every page; a link leads on."""
+    s = i18n.strings("common", lang)
+    open_app(page, app_url, "", lang=lang)  # a session has called st.navigation (see the README's limits)
+    open_app(page, app_url, "no-such-page", lang=lang)
+    page.locator("h1", has_text=s("not_found_title")).wait_for()
+    assert page.locator("[role=dialog]").count() == 0
+    main = page.locator("[data-testid=stMain]")
+    assert "no-such-page" in main.locator("[data-testid=stAlert]").inner_text()
+    assert main.locator("[data-testid=stPageLink]").count() == len(PAGES)
+    shot(page, f"shell-not-found-{lang}")
+    main.locator("[data-testid=stPageLink] a", has_text=s("nav_estimator")).click()
+    page.wait_for_url("**/estimator**")
+    wait_idle(page)
+    assert page.locator("[data-testid=stMain] h1").first.inner_text().strip() != s("not_found_title")
