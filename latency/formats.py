@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from typing import Callable
 
 from latency import i18n
@@ -181,7 +182,25 @@ def _cached(lang: str, mtime_ns: int) -> Formats:
     return Formats(i18n.strings("units", lang))
 
 
+RECHECK_S = 1.0
+"""How often `get` looks at units.yaml's modification time: a page formats hundreds of numbers a run
+(the trade-off map's hover text), and two file-system calls for each were a tenth of its CPU time."""
+_seen: dict[str, float] = {"at": -math.inf, "mtime_ns": 0}
+
+
+def _units_mtime_ns() -> int:
+    now = time.monotonic()
+    if now - _seen["at"] >= RECHECK_S:
+        path = i18n.UI_DIR / "units.yaml"
+        try:
+            _seen["mtime_ns"] = path.stat().st_mtime_ns
+        except OSError:
+            _seen["mtime_ns"] = 0
+        _seen["at"] = now
+    return int(_seen["mtime_ns"])
+
+
 def get(lang: str) -> Formats:
-    """The formats of `lang` (cached; an edited units.yaml is reloaded). Raises ContentError."""
-    path = i18n.UI_DIR / "units.yaml"
-    return _cached(lang, path.stat().st_mtime_ns if path.exists() else 0)
+    """The formats of `lang` (cached; an edited units.yaml is reloaded within RECHECK_S seconds).
+    Raises ContentError."""
+    return _cached(lang, _units_mtime_ns())
