@@ -104,8 +104,10 @@ def to_query(values: Mapping[str, Any], keys: Iterable[str] = KEYS) -> dict[str,
 
 MAX_RAW_CHARS = 40  # longer URL values are cut in notices, so a notice cannot become a wall of text
 
-REASONS = ("out_of_range", "not_a_number", "not_whole", "unknown_choice", "empty", "repeated", "unknown_key", "snapped")
-"""Why a URL value was not taken as it was (each has a `notice_<reason>` text in content/ui/scenario.yaml)."""
+REASONS = ("out_of_range", "not_a_number", "not_whole", "unknown_choice", "empty", "repeated", "unknown_key", "snapped",
+           "typed")
+"""Why a URL value (or, for "typed", a number typed into a box) was not taken as it was; each has a
+`notice_<reason>` text in content/ui/scenario.yaml."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,16 @@ class DevicesParam:
 
 
 Param = NumberParam | ChoiceParam | DevicesParam
+
+
+def clamp_typed(key: str, value: float, spec: "NumberParam") -> tuple[float, Notice | None]:
+    """A number typed into a box, kept inside the spec's range: the value in force and, when it had
+    to change, a notice naming what was typed and what is used instead."""
+    if spec.min_value <= value <= spec.max_value:
+        return value, None
+    used = min(max(value, spec.min_value), spec.max_value)
+    used = int(used) if spec.integer else float(used)
+    return used, Notice(key=key, raw=clip_raw(url_value(float(value))), reason="typed", used=used)
 
 
 def clip_raw(raw: str) -> str:

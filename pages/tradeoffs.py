@@ -63,7 +63,7 @@ st.title(s("title"))
 st.caption(s("intro"))
 plain_words.show(shell.strings("plain_words"), plain_words.TRADEOFF_TERMS)
 inputs.show_notices(fmt, st.session_state.get(state.NOTICES, []), specs)
-values = inputs.show(fmt, steps)
+values = inputs.show(fmt, steps, specs)
 state.mirror(inputs.KEYS, known=inputs.OTHER_KEYS + (state.VIEW,))
 prices = tuple(sorted(inputs.prices(fmt).items()))
 

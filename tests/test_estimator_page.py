@@ -523,3 +523,31 @@ def test_an_unknown_view_is_named_and_the_page_opens_as_usual(lang):
     sc = i18n.strings("scenario", lang)
     assert any(sc("input_view") in w.value for w in at.warning)
     assert "est_chart_size" in charts_of(at)
+
+
+@pytest.mark.parametrize("typed, used", [(5000, scenario.CONCURRENCY_MAX), (-3, 1)])
+def test_a_number_typed_outside_its_range_is_kept_inside_and_named(lang, typed, used):
+    """Issue 15 item 4: a number box that changes what the user typed says so, in the page's language
+    (Streamlit's own range check answers in English and keeps the old value)."""
+    at = page(lang)
+    at.number_input(key="concurrency").set_value(typed).run()
+    assert at.session_state["concurrency"] == used
+    assert at.query_params["concurrency"] == str(used)
+    sc = i18n.strings("scenario", lang)
+    notices = [w.value for w in at.warning if sc("input_concurrency") in w.value]
+    assert len(notices) == 1 and str(typed) in notices[0], [w.value for w in at.warning]
+    if lang == "en":
+        assert not HANGUL.search(notices[0])
+    # a value inside the range is taken as typed, without a word
+    at.number_input(key="concurrency").set_value(7).run()
+    assert at.session_state["concurrency"] == 7 and not at.warning
+
+
+def test_clamp_typed_keeps_numbers_inside_their_spec():
+    spec = scenario.NumberParam(default=1, min_value=1, max_value=1000, integer=True)
+    assert scenario.clamp_typed("concurrency", 50, spec) == (50, None)
+    used, notice = scenario.clamp_typed("concurrency", 1e9, spec)
+    assert used == 1000 and isinstance(used, int)
+    assert (notice.key, notice.raw, notice.reason, notice.used) == ("concurrency", "1000000000", "typed", 1000)
+    used, notice = scenario.clamp_typed("budget_s", 0.01, scenario.NumberParam(2.0, 0.05, 600.0))
+    assert used == 0.05 and notice.raw == "0.01"

@@ -492,3 +492,13 @@ def test_every_device_on_the_cost_chart_is_named_on_its_label_or_below_the_chart
     for name in plotted:
         short = C.short_label(name, 16)
         assert short in labels or name in captions, (name, labels)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_budget_typed_outside_its_range_is_kept_inside_and_named(lang):
+    at = run_page("tradeoffs", lang)
+    at.number_input(key="budget_s").set_value(0.01).run()
+    assert at.session_state["budget_s"] == scenario.BUDGET_MIN_S
+    assert qp(at, "budget_s") == "0.05"
+    sc = strings("scenario", lang)
+    assert any(sc("input_budget_s") in w.value and "0.01" in w.value for w in at.warning), [w.value for w in at.warning]

@@ -84,20 +84,19 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                  help=s("precision_help"), on_change=state.touched)
     st.selectbox(s("devices"), data.device_choices, key="devices", format_func=labels["devices"].get,
                  help=s("devices_help"), on_change=state.touched)
-    st.number_input(s("concurrency"), min_value=1, max_value=scenario.CONCURRENCY_MAX, step=1, key="concurrency",
-                    help=s("concurrency_help"), on_change=state.touched)
-    st.number_input(s("context_tokens"), min_value=0, max_value=scenario.CONTEXT_MAX, step=1024, key="context_tokens",
-                    help=s("context_tokens_help"), on_change=state.touched)
+    state.number_input(s("concurrency"), "concurrency", data.specs["concurrency"], step=1, help=s("concurrency_help"))
+    state.number_input(s("context_tokens"), "context_tokens", data.specs["context_tokens"], step=1024,
+                       help=s("context_tokens_help"))
     advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
     with advanced:
         if advanced.open:
             st.segmented_control(s("arch"), list(scenario.ARCHITECTURES), key="arch", required=True,
                                  format_func=labels["arch"].get, help=s("arch_help"), on_change=state.touched)
             with st.container(horizontal=True):
-                st.number_input(s("prompt_tokens"), min_value=1, max_value=scenario.PROMPT_MAX, step=128,
-                                key="prompt_tokens", help=s("prompt_tokens_help"), on_change=state.touched)
-                st.number_input(s("output_tokens"), min_value=1, max_value=scenario.OUTPUT_MAX, step=32,
-                                key="output_tokens", help=s("output_tokens_help"), on_change=state.touched)
+                state.number_input(s("prompt_tokens"), "prompt_tokens", data.specs["prompt_tokens"], step=128,
+                                   help=s("prompt_tokens_help"))
+                state.number_input(s("output_tokens"), "output_tokens", data.specs["output_tokens"], step=32,
+                                   help=s("output_tokens_help"))
             st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=labels["access"].get,
                          on_change=state.touched)
             st.segmented_control(s("connection"), list(scenario.CONNECTIONS), key="connection", required=True,

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import streamlit as st
 
 from latency.i18n import Strings, md
-from latency.scenario import KEYS, Notice, Param, parse_query, to_query, url_value
+from latency.scenario import KEYS, Notice, NumberParam, Param, clamp_typed, parse_query, to_query, url_value
 from latency.sizing import snap
 
 SAVED = "scenario"              # the scenario every page shares (values by URL key)
@@ -75,6 +75,26 @@ def touched() -> None:
     st.session_state.pop(NOTICES, None)
     if PRESET in st.session_state:
         st.session_state[PRESET] = None
+
+
+def number_input(label: str, key: str, spec: NumberParam, **kwargs: Any) -> None:
+    """st.number_input for a scenario number, with the range kept here rather than by Streamlit:
+    Streamlit refuses a typed value outside min/max with its own English-only message and keeps the
+    old value; here the value is clamped and the notice says, in the page's language, what was typed
+    and what is used instead (`typed`)."""
+    st.number_input(label, key=key, on_change=typed, args=(key, spec), **kwargs)
+
+
+def typed(key: str, spec: NumberParam) -> None:
+    """on_change of a scenario number box: `touched`, then the typed value kept inside its range."""
+    touched()
+    if key not in st.session_state or st.session_state[key] is None:
+        st.session_state[key] = spec.default
+        return
+    used, notice = clamp_typed(key, st.session_state[key], spec)
+    if notice:
+        st.session_state[key] = used
+        st.session_state[NOTICES] = [notice]
 
 
 def values(keys: Sequence[str]) -> dict[str, Any]:

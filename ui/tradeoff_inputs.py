@@ -119,16 +119,17 @@ def on_use_case(cases: Mapping[str, Any]) -> None:
     state.touched()
 
 
-def show(fmt: Formats, steps: Mapping[str, Sequence[float]]) -> dict[str, Any]:
-    """The page's inputs; returns the scenario values (this page's widgets over the saved copy)."""
+def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's inputs; returns the scenario values (this page's widgets over the saved copy).
+    specs: latency.scenario.specs (the number boxes keep their values inside these ranges)."""
     s, catalog = fmt.s, fmt.catalog
     st.subheader(s("controls_header"))
     c1, c2, c3 = st.columns(3)
     with c1:
         st.selectbox(s("use_case_label"), list(fmt.cases), key="use_case", format_func=fmt.case,
                      on_change=on_use_case, args=(fmt.cases,), help=s("use_case_help"))
-        st.number_input(s("budget_label"), min_value=scenario.BUDGET_MIN_S, max_value=scenario.BUDGET_MAX_S, step=0.1,
-                        format="%.2f", key="budget_s", on_change=state.touched, help=s("budget_help"))
+        state.number_input(s("budget_label"), "budget_s", specs["budget_s"], step=0.1, format="%.2f",
+                           help=s("budget_help"))
         st.segmented_control(s("measure_label"), list(scenario.MEASURES), key="measure", required=True,
                              format_func=lambda m: s(f"measure_{m}"), on_change=state.touched)
     with c2:
@@ -139,11 +140,10 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]]) -> dict[str, Any]:
         st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
                          format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)
     with c3:
-        st.number_input(s("concurrency_label"), min_value=1, max_value=scenario.CONCURRENCY_MAX, step=1,
-                        key="concurrency", help=s("concurrency_help", max=f"{scenario.CONCURRENCY_MAX:,}"),
-                        on_change=state.touched)
-        st.number_input(fmt.names("input_context_tokens"), min_value=0, max_value=scenario.CONTEXT_MAX, step=1024,
-                        key="context_tokens", help=s("context_help"), on_change=state.touched)
+        state.number_input(s("concurrency_label"), "concurrency", specs["concurrency"], step=1,
+                           help=s("concurrency_help", max=f"{scenario.CONCURRENCY_MAX:,}"))
+        state.number_input(fmt.names("input_context_tokens"), "context_tokens", specs["context_tokens"], step=1024,
+                           help=s("context_help"))
         st.segmented_control(s("scope_label"), list(T.SCOPES), key="device_scope", required=True,
                              format_func=lambda v: s(f"scope_{v}"), on_change=state.touched)
         with st.expander(s("advanced")):
@@ -151,10 +151,8 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]]) -> dict[str, Any]:
                                  format_func=lambda a: s(f"arch_{a}"), on_change=state.touched)
             st.selectbox(s("precision_label"), list(catalog.precisions), key="precision", format_func=fmt.precision,
                          on_change=state.touched)
-            st.number_input(s("prompt_label"), min_value=1, max_value=scenario.PROMPT_MAX, step=128,
-                            key="prompt_tokens", on_change=state.touched)
-            st.number_input(s("output_label"), min_value=1, max_value=scenario.OUTPUT_MAX, step=32,
-                            key="output_tokens", on_change=state.touched)
+            state.number_input(s("prompt_label"), "prompt_tokens", specs["prompt_tokens"], step=128)
+            state.number_input(s("output_label"), "output_tokens", specs["output_tokens"], step=32)
     return state.values(KEYS)
 
 
