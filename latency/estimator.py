@@ -854,7 +854,7 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     breakdown = {k: float(r[k]) for k in STAGES}
     total = sum(breakdown.values())
     ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, r["batch_prefill_s"],
-                     r["running_batch"] * prompt, r["server_tokens_per_s"])
+                     r["running_batch"] * prompt, r["server_tokens_per_s"], serving=users > 1)
     return Estimate(
         ttft_s=float(r["ttft_s"]), tpot_s=float(r["tpot_s"]), total_s=total,
         prefill_tokens_per_s=float(r["prefill_tokens_per_s"]),
@@ -887,12 +887,26 @@ def _band(params: dict, stage: str, calibrated: bool) -> tuple[float, float]:
     return lo, hi
 
 
-def _ranges(params, calibrated, bd, tpot, output, batch_prefill, prefill_tokens, server_tps):
+def _ranges(params, calibrated, bd, tpot, output, batch_prefill, prefill_tokens, server_tps, serving=False):
+    """Each headline figure's range from the stages' bands. serving (more than one concurrent user):
+    the serving benchmark's own bands ("bands_serving", python -m latency.calibrate) where it has
+    them: per-user decode, time to first token (queue and prefill together) and server throughput."""
     nlo, nhi = _band(params, "network", True)
     plo, phi = _band(params, "prefill", calibrated)
     dlo, dhi = _band(params, "decode", calibrated)
-    ttft = (bd["network"] * nlo + bd["queue"] * dlo + bd["prefill"] * plo,
-            bd["network"] * nhi + bd["queue"] * dhi + bd["prefill"] * phi)
+    sb = params.get("bands_serving", {}) if serving else {}
+    if "decode" in sb:
+        dlo, dhi = min(dlo, sb["decode"][0]), max(dhi, sb["decode"][1])
+    if "ttft" in sb:
+        tlo, thi = min(plo, dlo, sb["ttft"][0]), max(phi, dhi, sb["ttft"][1])
+        ttft = (bd["network"] * nlo + (bd["queue"] + bd["prefill"]) * tlo,
+                bd["network"] * nhi + (bd["queue"] + bd["prefill"]) * thi)
+    else:
+        ttft = (bd["network"] * nlo + bd["queue"] * dlo + bd["prefill"] * plo,
+                bd["network"] * nhi + bd["queue"] * dhi + bd["prefill"] * phi)
+    slo, shi = (min(plo, dlo), max(phi, dhi))
+    if "throughput" in sb:
+        slo, shi = min(slo, sb["throughput"][0]), max(shi, sb["throughput"][1])
     tp = (tpot * dlo, tpot * dhi)
     return {
         "ttft_s": ttft,
@@ -900,7 +914,7 @@ def _ranges(params, calibrated, bd, tpot, output, batch_prefill, prefill_tokens,
         "total_s": (ttft[0] + (output - 1) * tp[0], ttft[1] + (output - 1) * tp[1]),
         "decode_tokens_per_s": (1.0 / tp[1], 1.0 / tp[0]),
         "prefill_tokens_per_s": (prefill_tokens / (batch_prefill * phi), prefill_tokens / (batch_prefill * plo)),
-        "server_tokens_per_s": (server_tps / max(phi, dhi), server_tps / min(plo, dlo)),
+        "server_tokens_per_s": (server_tps / shi, server_tps / slo),
     }
 
 

@@ -379,3 +379,27 @@ def test_sweep_broadcasts_grids():
     s = estimate_sweep(L8B, H100, batch=np.array([[1.0], [8.0]]), prompt_tokens=np.array([128.0, 1024.0, 4096.0]))
     assert s["tpot_s"].shape == (2, 3)
     assert np.all(np.isfinite(s["total_s"]))
+
+
+def test_many_users_take_their_ranges_from_the_serving_benchmark():
+    """With concurrent users the ranges are the envelope of the compute bands and the serving
+    benchmark's own bands (fitted_params.json "bands_serving"), worked out here from the stages:
+    TTFT = network x network band + (queue + prefill) x TTFT band; time per token x decode band.
+    One user keeps the compute bands."""
+    params = load_params()
+    sb, bands = params["bands_serving"], params["bands"]
+    h100 = Hardware(name="H100", kind="datacenter_gpu", memory_gb=80, mem_bandwidth_gbs=3350, peak_tflops=989)
+    m8 = Model(name="8B", params_b=8.0, bytes_per_param=2.0)
+    many = estimate(m8, h100, 512, 256, distance_km=1000, concurrent_users=32, engine="optimized")
+    b = many.breakdown
+    tlo = min(bands["prefill"][0], bands["decode"][0], sb["ttft"][0])
+    thi = max(bands["prefill"][1], bands["decode"][1], sb["ttft"][1])
+    n = bands["network"]
+    assert many.ranges["ttft_s"] == pytest.approx((b["network"] * n[0] + (b["queue"] + b["prefill"]) * tlo,
+                                                   b["network"] * n[1] + (b["queue"] + b["prefill"]) * thi))
+    dlo, dhi = min(bands["decode"][0], sb["decode"][0]), max(bands["decode"][1], sb["decode"][1])
+    assert many.ranges["tpot_s"] == pytest.approx((many.tpot_s * dlo, many.tpot_s * dhi))
+    one = estimate(m8, h100, 512, 256, distance_km=1000, concurrent_users=1, engine="optimized")
+    assert one.ranges["tpot_s"] == pytest.approx((one.tpot_s * bands["decode"][0], one.tpot_s * bands["decode"][1]))
+    # the serving band is the wider one (the benchmark's TTFT errors are large): honest, not narrower
+    assert thi / tlo > bands["prefill"][1] / bands["prefill"][0]

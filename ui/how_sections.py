@@ -312,7 +312,8 @@ def limits(s: Strings) -> None:
         st.caption(m(s, "limits_docs"))
 
 
-RANGE_GROUPS = ("decode_calibrated", "decode_uncalibrated", "prefill_calibrated", "prefill_uncalibrated", "serving_decode")
+RANGE_GROUPS = ("decode_calibrated", "decode_uncalibrated", "prefill_calibrated", "prefill_uncalibrated", "serving_decode",
+                "serving_ttft_evaluated", "serving_throughput_evaluated")
 
 
 def ranges_users_context(s: Strings, report: Mapping[str, Any]) -> None:
