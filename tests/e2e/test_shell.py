@@ -131,10 +131,11 @@ def test_an_unknown_path_gets_the_apps_own_not_found_page_in_the_readers_languag
     open_app(page, app_url, "", lang=lang)  # a session has called st.navigation (see the README's limits)
     open_app(page, app_url, "no-such-page", lang=lang)
     page.locator("h1", has_text=s("not_found_title")).wait_for()
+    wait_idle(page)
     assert page.locator("[role=dialog]").count() == 0
     main = page.locator("[data-testid=stMain]")
     assert "no-such-page" in main.locator("[data-testid=stAlert]").inner_text()
-    assert main.locator("[data-testid=stPageLink]").count() == len(PAGES)
+    expect(main.locator("[data-testid=stPageLink]")).to_have_count(len(PAGES))  # drawn after the notice
     shot(page, f"shell-not-found-{lang}")
     main.locator("[data-testid=stPageLink] a", has_text=s("nav_estimator")).click()
     page.wait_for_url("**/estimator**")
