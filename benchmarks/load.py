@@ -3,6 +3,7 @@
     python benchmarks/load.py                          # 30 sessions, each changing an input every 2-5 s for 60 s
     python benchmarks/load.py --sessions 5 --changes 3 --think 0.1 0.3    # the small run tests/test_load.py does
     python benchmarks/load.py --soak                   # memory: 300 reruns of one session, then 30 sessions opened and closed
+    python benchmarks/load.py --page tradeoffs         # the same on the trade-off page
 
 It starts the app (`streamlit run app.py`) on a free port of 127.0.0.1 (loopback only), waits for
 `/_stcore/health`, and opens N sessions on `ws://127.0.0.1:<port>/_stcore/stream`, each speaking the
@@ -13,10 +14,12 @@ the way a user does: picks another device in the hardware select box or another 
 slider (the widget found by its proto type and options, its new value sent as a widget state, with
 the st.fragment id when the widget sits in one).
 
-Every finished run is checked: no exception element, and the page's headline time to first token
-(the metric labelled `metric_ttft` in content/ui/estimator.yaml) equals `latency.estimate` computed
-here for the values in force, read back from the URL the page wrote (`page_info_changed`), to the
-digits shown. The device picked must be the one in that URL.
+Every finished run is checked: no exception element, and the page's headline number equals
+`latency.estimate` computed here for the values in force, read back from the URL the page wrote
+(`page_info_changed`), to the digits shown: on the estimator the time to first token (the metric
+labelled `metric_ttft` in content/ui/estimator.yaml), on the trade-off page (`--page tradeoffs`)
+the generation speed per user (`metric_speed` in content/ui/tradeoffs.yaml). The device picked
+must be the one in that URL.
 
 Bounded: `--changes` per session and `--duration` seconds in all (sessions stop early when either
 is reached), every wait has a timeout, and the server is stopped at the end, whatever happened.
@@ -57,8 +60,8 @@ from latency import estimate, i18n  # noqa: E402
 from latency.catalog import load_catalog  # noqa: E402
 
 HOST = "127.0.0.1"  # loopback only, never another address
-PAGE = "estimator"
-START_QUERY = {"lang": "ko", "model_size_b": "8.03", "hardware": "h100-sxm"}
+PAGES = ("estimator", "tradeoffs")
+START_QUERY = {"lang": "ko", "model_size_b": "8.03", "hardware": "h100-sxm"}  # on either page
 RUN_TIMEOUT_S = 120.0
 DONE = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
@@ -123,8 +126,29 @@ def rss_mb(pid: int) -> float:
 CATALOG = load_catalog()
 
 
-def expected_ttft(values: dict[str, str]) -> float:
-    """Time to first token for the scenario in `values` (URL keys), straight from latency.estimate.
+@dataclass(frozen=True)
+class Headline:
+    """The headline number a page's run is checked on: the page, the metric's label on screen (from
+    the page's content file), the `latency.Estimate` attribute it shows."""
+
+    page: str
+    label: str
+    attr: str
+
+
+def headline(page: str) -> Headline:
+    """Estimator: time to first token (`metric_ttft`); trade-offs: generation speed per user
+    (`metric_speed`), both for the scenario in the URL."""
+    area, key, attr = {"estimator": ("estimator", "metric_ttft", "ttft_s"),
+                       "tradeoffs": ("tradeoffs", "metric_speed", "decode_tokens_per_s")}[page]
+    try:
+        return Headline(page, i18n.strings(area, "ko")(key), attr)
+    except Exception as exc:  # noqa: BLE001  the label is part of what is checked
+        raise SystemExit(f"cannot read the headline label from content/ui/{area}.yaml: {exc}")
+
+
+def expected(values: dict[str, str]):
+    """The estimate for the scenario in `values` (URL keys), straight from latency.estimate.
 
     The load picks only catalog model sizes and changes only hardware and distance, so the model is
     the catalog entry of that size and architecture; the serving rule (an optimized engine batches
@@ -144,7 +168,7 @@ def expected_ttft(values: dict[str, str]) -> float:
                    concurrent_users=users, distance_km=float(values["distance_km"]), engine=engine,
                    access=values.get("access", "wired"), connection=values.get("connection", "warm"),
                    devices=None if devices == "auto" else int(devices))
-    return est.ttft_s
+    return est
 
 
 def matches(shown: str, expected: float) -> bool:
@@ -189,10 +213,10 @@ class Stats:
 class Session:
     """One browser tab: a websocket, the widgets and headline of its last run, its URL values."""
 
-    def __init__(self, port: int, name: str, ttft_label: str) -> None:
+    def __init__(self, port: int, name: str, head: Headline) -> None:
         self.url = f"ws://{HOST}:{port}/_stcore/stream"
         self.name = name
-        self.ttft_label = ttft_label
+        self.head = head
         self.query = dict(START_QUERY)
         self.widgets: dict[str, Widget] = {}
         self.metrics: list[tuple[str, str]] = []
@@ -213,7 +237,7 @@ class Session:
         msg = BackMsg()
         state = msg.rerun_script
         state.query_string = urlencode(self.query)
-        state.page_name = PAGE
+        state.page_name = self.head.page
         if widget is not None:
             ws = state.widget_states.widgets.add()
             ws.id = widget.id
@@ -264,15 +288,18 @@ class Session:
         problems = list(self.exceptions)
         if wanted_hw is not None and self.query.get("hardware") != wanted_hw:
             problems.append(f"asked for hardware {wanted_hw}, the URL says {self.query.get('hardware')}")
-        shown = next((body for label, body in self.metrics if label == self.ttft_label), None)
-        if shown is None:
-            return problems + [f"no metric labelled {self.ttft_label!r} (metrics: {self.metrics})"]
         try:
-            want = expected_ttft(self.query)
+            est = expected(self.query)
         except (KeyError, StopIteration, ValueError) as exc:
             return problems + [f"cannot compute the expected value for {self.query}: {exc!r}"]
+        shown = next((body for label, body in self.metrics if label == self.head.label), None)
+        if shown is None:
+            if self.head.page == "tradeoffs" and not est.fits:
+                return problems  # the trade-off page says the model does not fit instead of its headline
+            return problems + [f"no metric labelled {self.head.label!r} (metrics: {self.metrics})"]
+        want = getattr(est, self.head.attr)
         if not matches(shown, want):
-            problems.append(f"time to first token shown {shown!r}, latency.estimate gives {want:.4g} s for {self.query}")
+            problems.append(f"{self.head.attr} shown {shown!r}, latency.estimate gives {want:.4g} for {self.query}")
         return problems
 
     def hardware_box(self) -> Widget | None:
@@ -291,8 +318,8 @@ class Session:
 
 
 async def one_session(port: int, n: int, changes: int, think: tuple[float, float], deadline: float,
-                      stats: Stats, ttft_label: str, rng: random.Random) -> None:
-    session = Session(port, f"s{n}", ttft_label)
+                      stats: Stats, head: Headline, rng: random.Random) -> None:
+    session = Session(port, f"s{n}", head)
     try:
         stats.load_s.append(await session.open())
         record(stats, session, session.check())
@@ -323,13 +350,6 @@ def record(stats: Stats, session: Session, problems: list[str]) -> None:
     stats.errors.extend(f"{session.name}: {p}" for p in problems)
 
 
-def ttft_label() -> str:
-    try:
-        return i18n.strings("estimator", "ko")("metric_ttft")
-    except Exception as exc:  # noqa: BLE001  the label is part of what is checked
-        raise SystemExit(f"cannot read the headline label from content/ui/estimator.yaml: {exc}")
-
-
 # --------------------------------------------------------------------------------------------
 # Runs
 # --------------------------------------------------------------------------------------------
@@ -342,9 +362,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def load(port: int, sessions: int, changes: int, think: tuple[float, float], duration_s: float,
-               ramp_s: float, seed: int) -> Stats:
+               ramp_s: float, seed: int, page: str = "estimator") -> Stats:
     stats = Stats()
-    label = ttft_label()
+    label = headline(page)
     deadline = time.monotonic() + duration_s
     rng = random.Random(seed)
 
@@ -386,10 +406,11 @@ def report(stats: Stats, cpu: float, rss: tuple[float, float], wall_s: float) ->
     return out
 
 
-async def soak(port: int, pid: int, reruns: int, opened: int, settle_runs: int) -> tuple[Stats, dict]:
+async def soak(port: int, pid: int, reruns: int, opened: int, settle_runs: int,
+               page: str = "estimator") -> tuple[Stats, dict]:
     """Memory: settle, then `reruns` reruns of one session, then `opened` sessions opened and closed."""
     stats = Stats()
-    label = ttft_label()
+    label = headline(page)
     rng = random.Random(1)
 
     async def changes(session: Session, n: int, into: list[float]) -> None:
@@ -443,19 +464,23 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--reruns", type=int, default=300)
     ap.add_argument("--opened", type=int, default=30)
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
+    ap.add_argument("--page", choices=PAGES, default="estimator",
+                    help="the page every session opens and changes (checked on its headline number)")
     args = ap.parse_args(argv)
 
     port = free_port()
     server = start_server(port, session_ttl_s=2 if args.soak else 120)
     try:
-        warm = Session(port, "warm-up", ttft_label())  # first load compiles and fills caches: not measured
+        warm = Session(port, "warm-up", headline(args.page))  # first load compiles and fills caches: not measured
         asyncio.run(_once(warm))
         time.sleep(0.5)
         rss0, cpu0, t0 = rss_mb(server.pid), cpu_s(server.pid), time.monotonic()
         if args.soak:
-            stats, mem = asyncio.run(asyncio.wait_for(soak(port, server.pid, args.reruns, args.opened, settle_runs=50), 1800))
+            stats, mem = asyncio.run(asyncio.wait_for(soak(port, server.pid, args.reruns, args.opened, settle_runs=50,
+                                                           page=args.page), 1800))
         else:
-            stats, mem = asyncio.run(load(port, args.sessions, args.changes, tuple(args.think), args.duration, args.ramp, args.seed)), {}
+            stats, mem = asyncio.run(load(port, args.sessions, args.changes, tuple(args.think), args.duration, args.ramp,
+                                          args.seed, args.page)), {}
         wall, cpu, rss1 = time.monotonic() - t0, cpu_s(server.pid) - cpu0, rss_mb(server.pid)
     finally:
         stop_server(server)

@@ -26,6 +26,7 @@ is full and requests queue (the estimator's queue stage).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -422,11 +423,25 @@ def size_hardware_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float
     hids = tuple(hardware_ids or catalog.hardware)
     sizes = tuple(float(v) for v in (sizes if sizes is not None else size_rows(catalog, s.model_size_b)))
     model = scenario_model(s, catalog)
-    pb = np.asarray(sizes, dtype=float)
-    plans = [plan_grid(model, catalog.hardware[h].hardware, s, prices.get(h), params_b=pb) for h in hids]
+    # A column does not depend on which device or size is the current one (plan_grid reads neither),
+    # so picking another device or size reuses the other columns (_plan_column).
+    key = replace(s, hardware_id="", model_size_b=1.0)
+    plans = [_plan_column(model, catalog.hardware[h].hardware, key, prices.get(h), sizes) for h in hids]
     here = float(s.model_size_b) in sizes and s.hardware_id in hids
     cur = (sizes.index(float(s.model_size_b)), hids.index(s.hardware_id)) if here else None
     return _grid(sizes, hids, _stack(plans), s, cur)
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan_column(model: Model, hw: Hardware, s: Scenario, price: float | None, sizes: tuple[float, ...]) -> Plan:
+    """plan_grid over `sizes` for one device, cached (bounded; the plans' arrays are never written to).
+    Profiled on a live server: the budget map's 17 columns were a quarter of a trade-off rerun's CPU,
+    recomputed when only the current device changed."""
+    plan = plan_grid(model, hw, s, price, params_b=np.asarray(sizes, dtype=float))
+    for value in vars(plan).values():  # shared by every session: read-only, so nothing can change it
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return plan
 
 
 def size_distance_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None],

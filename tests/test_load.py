@@ -1,5 +1,5 @@
 """The load test, small (issue 15, item 2): a real server, 5 sessions speaking Streamlit's websocket
-protocol, each opening the estimator and changing inputs; every run is checked against
+protocol, each opening the estimator (or the trade-off page) and changing inputs; every run is checked against
 latency.estimate (see benchmarks/load.py). Fails on any error or wrong number, never on timing.
 """
 
@@ -27,17 +27,19 @@ def load():
     return load_module()
 
 
-def test_five_sessions_get_the_right_numbers(load):
+@pytest.mark.parametrize("page,sessions", [("estimator", 5), ("tradeoffs", 3)])
+def test_sessions_get_the_right_numbers(load, page, sessions):
     # In its own thread: the browser tests' Playwright (sync API) leaves an event loop on this thread,
     # and the load test runs its own with asyncio.run.
     import concurrent.futures
 
-    args = ["--sessions", "5", "--changes", "3", "--think", "0.1", "0.4", "--duration", "30", "--ramp", "1"]
+    args = ["--sessions", str(sessions), "--changes", "3", "--think", "0.1", "0.4", "--duration", "30", "--ramp", "1",
+            "--page", page]
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         result = pool.submit(load.main, args).result(timeout=240)
     assert result["error_list"] == [] and result["errors"] == 0
-    assert result["page_loads"] == 5
-    assert result["checked"] == result["runs"] >= 5 + 5  # every run checked; most sessions changed something
+    assert result["page_loads"] == sessions
+    assert result["checked"] == result["runs"] >= 2 * sessions  # every run checked; most sessions changed something
     assert result["rss_after_mb"] > 0 and result["server_cpu_s"] > 0
 
 

@@ -399,3 +399,20 @@ def test_scenario_rejects_nonsense_with_the_field_name(kw):
 def test_number_formats():
     assert [T.fmt_num(x) for x in (0.012345, 1.2345, 1234.6, 0.0, math.nan)] == ["0.0123", "1.23", "1,235", "0", "–"]
     assert [T.fmt_usd(x) for x in (0.0042, 0.5, 12.345, 1234.0, math.inf)] == ["$0.0042", "$0.50", "$12.35", "$1,234", "–"]
+
+
+def test_the_map_does_not_depend_on_which_device_is_current_but_marks_it():
+    """The map's columns are cached across current devices (tradeoffs._plan_column): picking another
+    device gives the same cells, computed here by plan_grid directly, with the mark moved."""
+    catalog = load_catalog()
+    a = T.Scenario(hardware_id="h100-sxm")
+    b = replace(a, hardware_id="a100-80gb-sxm" if "a100-80gb-sxm" in catalog.hardware else next(iter(catalog.hardware)))
+    prices = T.catalog_prices(catalog)
+    hids = [a.hardware_id, b.hardware_id]
+    ga, gb = (T.size_hardware_grid(s, catalog, prices, hids) for s in (a, b))
+    sizes = np.asarray(ga.rows, dtype=float)
+    for j, h in enumerate(hids):
+        direct = T.plan_grid(T.scenario_model(a, catalog), catalog.hardware[h].hardware, a, prices.get(h), params_b=sizes)
+        np.testing.assert_allclose(ga.plan.latency_s[:, j], direct.latency_s)
+        np.testing.assert_allclose(gb.plan.latency_s[:, j], direct.latency_s)
+    assert ga.current[1] == 0 and gb.current[1] == 1
