@@ -259,16 +259,25 @@ def _read_csv(text: str) -> list[dict]:
     return rows
 
 
+def _json_array(text: str) -> list | None:
+    """The items of a text that is one JSON array (a lone JSON value counts as one item), or None
+    when the text does not start with "["; a broken array is a named LogError with its line."""
+    stripped = text.strip()
+    if not stripped.startswith("["):
+        return None
+    try:
+        items = json.loads(stripped)
+    except json.JSONDecodeError as err:
+        raise LogError("bad_json", err.msg, line=err.lineno) from None
+    return items if isinstance(items, list) else [items]
+
+
 def _json_lines(text: str) -> list[tuple[int, Any]]:
     """(line number, parsed value) for every non-empty line of a JSON Lines text (or the items of one
     JSON array of objects)."""
-    stripped = text.strip()
-    if stripped.startswith("["):
-        try:
-            items = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise LogError("bad_json", err.msg, line=err.lineno) from None
-        return [(i, x) for i, x in enumerate(items if isinstance(items, list) else [items], start=1)]
+    items = _json_array(text)
+    if items is not None:
+        return list(enumerate(items, start=1))
     out = []
     for i, ln in enumerate(text.splitlines(), start=1):
         if not ln.strip():
@@ -351,12 +360,8 @@ def _read_vllm(text: str) -> list[dict]:
 
 
 def _read_list(text: str) -> list[dict]:
-    stripped = text.strip()
-    if stripped.startswith("["):
-        try:
-            items = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise LogError("bad_json", err.msg, line=err.lineno) from None
+    items = _json_array(text)
+    if items is not None:
         return [dict(e2e_s=_number(x, i, "e2e_s", allow_missing=False)) for i, x in enumerate(items, start=1)]
     col, factor, rows = "e2e_s", 1.0, []
     for i, ln in enumerate(text.splitlines(), start=1):
