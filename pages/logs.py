@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from latency import LogError, summarize_latency
+from latency import LogError, formats, summarize_latency
 from latency.errors import ContentError
 from latency.i18n import md
-from ui import log_view, shell
+from ui import log_view, shell, state
 
 # --- 1. load ------------------------------------------------------------------------------------
 s = shell.page_strings("logs")
@@ -40,8 +40,9 @@ except LogError as err:
     st.stop()
 st.success(s("read_ok", name=md(source["name"]), fmt=s(f"fmt_{fmt}"), n=f"{len(df):,}"),
            icon=":material/check_circle:")
-budget = st.number_input(s("budget_label"), min_value=0.01, max_value=3600.0, value=10.0, step=0.5,
-                         key="lg_budget", help=s("budget_help"))
+budget = state.bounded_number_input(s("budget_label"), "lg_budget", log_view.BUDGET, step=0.5, help=s("budget_help"))
+for text in state.box_notice_texts(shell.strings("scenario"), ("lg_budget",), formats.get(lang).seconds):
+    st.warning(text, icon=":material/edit_note:")
 summary = summarize_latency(df, budget_s=budget)
 
 # --- 4. sections --------------------------------------------------------------------------------

@@ -85,3 +85,25 @@ def test_a_format_chosen_by_hand_that_does_not_fit_is_named(lang):
     s = i18n.strings("logs", lang)
     assert at.error and s("err_bad_json") in at.error[0].value and s("err_title") in at.error[0].value
     assert not at.metric
+
+
+@pytest.mark.parametrize("key, typed, used", [("lg_budget", 99999.0, 3600.0), ("lg_budget", -2.0, 0.01),
+                                              ("lg_prompt", 10**7, 131072), ("lg_output", 0, 1)])
+def test_a_number_typed_outside_its_range_is_kept_inside_and_named(lang, key, typed, used):
+    """Issue 15 item 4: the page's own number boxes keep their range themselves and say so in the page's
+    language (Streamlit's check answered in English and kept the old value)."""
+    at = _sample(run_page("logs", lang), "csv")
+    at.number_input(key=key).set_value(typed).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.number_input(key=key).value == used
+    s, sc, f = i18n.strings("logs", lang), i18n.strings("scenario", lang), formats.get(lang)
+    label = {"lg_budget": "budget_label", "lg_prompt": "prompt_label", "lg_output": "output_label"}[key]
+    show = f.seconds if key == "lg_budget" else (lambda v: f"{int(v):,}")
+    want = sc("notice_typed", name=s(label), raw=str(int(typed)), used=show(used), lo=show(0.01 if key == "lg_budget" else 1),
+              hi=show({"lg_budget": 3600.0, "lg_prompt": 131072, "lg_output": 32768}[key]))
+    assert want in [w.value for w in at.warning], [w.value for w in at.warning]
+    if key == "lg_budget":  # the share is computed at the kept budget
+        share = sum(r["e2e_s"] <= used for r in REQUESTS) / len(REQUESTS)
+        assert {m.label: m.value for m in at.metric}[s("metric_within", budget=f.seconds(used))] == f.percent(share)
+    if lang == "en":
+        assert not HANGUL.search(all_text(at))

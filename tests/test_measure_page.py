@@ -114,3 +114,22 @@ def test_memory_that_fell_since_the_page_opened_is_named(lang, monkeypatch):
     f = formats.get(lang)
     assert [w.value for w in at.warning] == [s("memory_now_short", need=f.gb(need), limit=f.gb(M.memory_limit_gb(0.2)))]
     assert not at.metric
+
+
+@pytest.mark.parametrize("typed, used", [(100000, M.PROMPT_RANGE[1]), (1, M.PROMPT_RANGE[0])])
+def test_a_prompt_length_typed_outside_its_range_is_kept_inside_and_named(lang, typed, used):
+    """Issue 15 item 4: the box changes what was typed and says so in the page's language (Streamlit's
+    own range check answered in English and kept the old value); the measurement uses the kept value."""
+    at = _start(run_page("measure", lang), prompt=typed)
+    sc = i18n.strings("scenario", lang)
+    assert at.number_input(key="ms_prompt").value == used
+    warnings = [w.value for w in at.warning]
+    want = sc("notice_typed", name=i18n.strings("measure", lang)("prompt_label"), raw=str(typed), used=f"{used:,}",
+              lo=f"{M.PROMPT_RANGE[0]:,}", hi=f"{M.PROMPT_RANGE[1]:,}")
+    assert want in warnings, warnings
+    from ui import measure_view
+    assert at.session_state[measure_view.RESULT_KEY].measurement.prompt_tokens == used
+    if lang == "en":
+        assert not HANGUL.search(all_text(at))
+    at.run()  # shown once: the next run has no notice
+    assert want not in [w.value for w in at.warning]

@@ -15,12 +15,14 @@ from latency import logs as L
 from latency.catalog import load_catalog
 from latency.i18n import Strings, md
 from latency.log_samples import SAMPLES, SAMPLES_DIR
-from ui import charts
+from ui import charts, shell, state
 
 SAMPLE_KEY = "lg_sample"
 UPLOAD_GEN = "lg_upload_gen"
 FMT_CHOICES = ("auto",) + L.FORMATS
 LIMIT_TEXT = f"{L.MAX_BYTES / 1048576:g} MB"
+PROMPT = SC.NumberParam(512, 1, SC.PROMPT_MAX, integer=True)
+BUDGET = SC.NumberParam(10.0, 0.01, 3600.0)   # seconds: 10 ms to an hour
 SCALE = {"ttft_s": 1.0, "tpot_s": 1e3, "e2e_s": 1.0}  # shown in s, ms, s
 
 
@@ -123,9 +125,12 @@ def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -
     values["distance_km"] = c2.selectbox(s("distance_label"), list(by_km), key="lg_distance",
                                          format_func=lambda km: s("distance_option", name=by_km[km].short[lang],
                                                                   km=formats.get(lang).km(km)))
-    values["prompt_tokens"] = c3.number_input(s("prompt_label"), 1, SC.PROMPT_MAX, 512, step=128, key="lg_prompt")
-    values["output_tokens"] = c3.number_input(s("output_label"), 1, SC.OUTPUT_MAX, default_out, step=32,
-                                              key="lg_output", help=s("output_help"))
+    values["prompt_tokens"] = state.bounded_number_input(s("prompt_label"), "lg_prompt", PROMPT, where=c3, step=128)
+    values["output_tokens"] = state.bounded_number_input(
+        s("output_label"), "lg_output", SC.NumberParam(default_out, 1, SC.OUTPUT_MAX, integer=True), where=c3, step=32,
+        help=s("output_help"))
+    for text in state.box_notice_texts(shell.strings("scenario"), ("lg_prompt", "lg_output"), lambda v: f"{int(v):,}"):
+        st.warning(text, icon=":material/edit_note:")
     return values
 
 

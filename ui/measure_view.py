@@ -15,7 +15,8 @@ from latency import charts_logs as C
 from latency import estimator, formats
 from latency import measure as M
 from latency.i18n import Strings, md
-from ui import charts
+from latency.scenario import NumberParam
+from ui import charts, shell, state
 
 RESULT_KEY = "ms_result"
 START_KEY = "ms_start_requested"  # set by the start button's callback, taken by the run that measures
@@ -54,7 +55,14 @@ def fmt_gb(s: Strings, gb: float) -> str:
     return formats.get(s.lang).gb(gb)
 
 
-def _request_start() -> None:
+PROMPT = NumberParam(default=64, min_value=M.PROMPT_RANGE[0], max_value=M.PROMPT_RANGE[1], integer=True)
+OUTPUT = NumberParam(default=16, min_value=M.OUTPUT_RANGE[0], max_value=M.OUTPUT_RANGE[1], integer=True)
+
+
+def _request_start(labels: dict[str, str]) -> None:
+    """Start button: the typed lengths kept inside their ranges (a form allows no on_change), then start."""
+    state.keep_in_range("ms_prompt", labels["ms_prompt"], PROMPT)
+    state.keep_in_range("ms_output", labels["ms_output"], OUTPUT)
     st.session_state[START_KEY] = True
 
 
@@ -67,10 +75,14 @@ def controls(s: Strings, sizes: list[M.DecoderConfig], free_gb: float) -> dict:
                                                     gb=fmt_gb(s, by_id[i].memory_gb())),
                             help=s("size_help", free=fmt_gb(s, free_gb), limit=fmt_gb(s, M.memory_limit_gb(free_gb))))
         c1, c2 = st.columns(2)
-        prompt = c1.number_input(s("prompt_label"), *M.PROMPT_RANGE, value=64, step=8, key="ms_prompt")
-        output = c2.number_input(s("output_label"), *M.OUTPUT_RANGE, value=16, step=4, key="ms_output")
+        labels = {"ms_prompt": s("prompt_label"), "ms_output": s("output_label")}
+        state.bounded_number_input(labels["ms_prompt"], "ms_prompt", PROMPT, where=c1, in_form=True, step=8)
+        state.bounded_number_input(labels["ms_output"], "ms_output", OUTPUT, where=c2, in_form=True, step=4)
         st.form_submit_button(s("start_button"), type="primary", icon=":material/play_arrow:", key="ms_start",
-                              on_click=_request_start)
+                              on_click=_request_start, args=(labels,))
+    for text in state.box_notice_texts(shell.strings("scenario"), ("ms_prompt", "ms_output"), lambda v: f"{int(v):,}"):
+        st.warning(text, icon=":material/edit_note:")
+    prompt, output = st.session_state["ms_prompt"], st.session_state["ms_output"]
     st.caption(s("limits_caption", cap=f"{M.TIME_CAP_S:g}"))
     return dict(config=by_id[size], prompt=int(prompt), output=int(output),
                 start=bool(st.session_state.pop(START_KEY, False)))

@@ -97,6 +97,53 @@ def typed(key: str, spec: NumberParam) -> None:
         st.session_state[NOTICES] = [notice]
 
 
+BOX_NOTICES = "box_notices"     # {key: (label, Notice, min, max)}: boxes outside the scenario that changed a typed value
+
+
+def bounded_number_input(label: str, key: str, spec: NumberParam, *, where: Any = None, in_form: bool = False,
+                         **kwargs: Any) -> Any:
+    """st.number_input for a number that is not part of the URL scenario (the measure and logs
+    pages' own boxes), its range kept like the scenario's (`number_input`): a typed value outside
+    it is clamped and named in the page's language (`box_notice_texts`), where Streamlit's own
+    min/max check answered in English and kept the old value. `where`: a column or other container.
+    Inside a form Streamlit allows no on_change: call `keep_in_range` from the submit button's
+    callback instead (`in_form=True`). A new `spec.default` (e.g. another log file's median)
+    resets the box to it."""
+    marker = f"{key}.default"
+    if st.session_state.get(marker) != spec.default or key not in st.session_state:
+        st.session_state[key] = spec.default
+        st.session_state[marker] = spec.default
+    if not in_form:
+        kwargs.update(on_change=keep_in_range, args=(key, label, spec))
+    return (where or st).number_input(label, key=key, **kwargs)
+
+
+def keep_in_range(key: str, label: str, spec: NumberParam) -> None:
+    """Callback of a `bounded_number_input`: the typed value clamped into its range, and a notice
+    when it had to change (an emptied box takes the default)."""
+    notices = dict(st.session_state.get(BOX_NOTICES) or {})
+    notices.pop(key, None)
+    value = st.session_state.get(key)
+    if value is None:
+        st.session_state[key] = spec.default
+    else:
+        used, notice = clamp_typed(key, value, spec)
+        if notice:
+            st.session_state[key] = used
+            notices[key] = (label, notice, spec.min_value, spec.max_value)
+    st.session_state[BOX_NOTICES] = notices
+
+
+def box_notice_texts(sc: Strings, keys: Sequence[str], show) -> list[str]:
+    """The notices of the bounded boxes `keys` (content/ui/scenario.yaml `notice_typed`), each shown
+    once: the label as the box shows it, what was typed, the range and what is used (`show(v)`)."""
+    notices = dict(st.session_state.get(BOX_NOTICES) or {})
+    mine = [notices.pop(key) for key in keys if key in notices]
+    st.session_state[BOX_NOTICES] = notices
+    return [sc("notice_typed", name=md(label), raw=md(n.raw), used=md(show(n.used)), lo=md(show(lo)), hi=md(show(hi)))
+            for label, n, lo, hi in mine]
+
+
 def values(keys: Sequence[str]) -> dict[str, Any]:
     """The scenario as this page's widgets hold it now, over the saved copy."""
     saved = dict(st.session_state.get(SAVED) or {})
