@@ -16,17 +16,8 @@ if str(ROOT) not in sys.path:
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-BASELINE = '''
-import numpy as np
-import plotly.graph_objects as go
-import streamlit as st
-
-n = st.slider("n", 1, 100, 10)
-x = np.linspace(0.0, 1.0, 200)
-for k in range(4):
-    st.plotly_chart(go.Figure(go.Scatter(x=x, y=np.sin(x * n + k), mode="lines")), key=f"chart{k}")
-'''
-"""The plain page every speed goal is a ratio against: a slider feeding four 200-point plotly charts."""
+BASELINE = (ROOT / "benchmarks" / "baseline_page.py").read_text(encoding="utf-8")
+"""The plain page every speed goal is a ratio against (benchmarks/baseline_page.py)."""
 
 
 def warm_server() -> None:

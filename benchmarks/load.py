@@ -77,8 +77,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(port: int, session_ttl_s: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", HOST, "--server.port", str(port),
+def start_server(port: int, session_ttl_s: int, script: str = "app.py") -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.address", HOST, "--server.port", str(port),
            "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
            "--server.disconnectedSessionTTL", str(session_ttl_s)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
@@ -197,7 +197,7 @@ def matches(shown: str, expected: float) -> bool:
 @dataclass
 class Widget:
     id: str
-    kind: str                  # "selectbox" | "slider"
+    kind: str                  # "selectbox" | "slider" (a select_slider) | "number_slider"
     options: list[str]
     fragment_id: str = ""
 
@@ -243,6 +243,8 @@ class Session:
             ws.id = widget.id
             if widget.kind == "slider":
                 ws.string_array_value.data.append(value)
+            elif widget.kind == "number_slider":
+                ws.double_array_value.data.append(float(value))
             else:
                 ws.string_value = value
             state.fragment_id = widget.fragment_id
