@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+import base64
+
+import numpy as np
+
+
+def plotly_array(value) -> np.ndarray:
+    """An array of a plotly figure's JSON (or `to_dict`): a plain list (None = gap, read as NaN) or
+    plotly's base64 typed array ({"dtype", "bdata", "shape"})."""
+    if isinstance(value, dict) and "bdata" in value:
+        shape = tuple(int(x) for x in str(value.get("shape", "-1")).split(","))
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"])).reshape(shape)
+    return np.asarray(value, dtype=float)
+
 
 class FakeClock:
     """A clock whose `sleep` only moves time forward: for tests and benchmarks."""

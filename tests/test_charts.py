@@ -11,7 +11,8 @@ import plotly.graph_objects as go
 import pytest
 
 from latency import charts
-from latency.chart_style import FONT_FAMILY, HIGHLIGHT, base_layout
+from tests.helpers import plotly_array
+from latency.chart_style import FONT_FAMILY, HIGHLIGHT, TRACE_TYPES, base_layout
 
 KO = dict(x_title="모델 크기", y_title="시간 (초)", ttft="첫 토큰까지", total="답변 완료까지", current="현재 설정",
           no_fit="싣지 못함", size_hover="크기", network="그중 네트워크", places="지점", estimate="추정",
@@ -50,8 +51,8 @@ def visible_text(fig: go.Figure) -> list[str]:
             v = tr.get(key)
             if isinstance(v, str):
                 out.append(v)
-            elif isinstance(v, (list, tuple)):
-                out += [json.dumps(x, ensure_ascii=False) if not isinstance(x, str) else x for x in v]
+            elif isinstance(v, (list, tuple, np.ndarray)):
+                out += [json.dumps(x, ensure_ascii=False) if not isinstance(x, str) else x for x in np.asarray(v, dtype=object).ravel().tolist()]
     cleaned = []
     for text in out:
         text = re.sub(r"%\{[^}]*\}", "", text or "")
@@ -153,9 +154,10 @@ def test_size_chart_marks_sizes_that_do_not_fit_and_the_selected_budget():
     fits = np.array([True] * 30 + [False] * 10)
     d = size_fig(fits=fits).to_dict()
     total_line = next(t for t in d["data"] if t.get("name") == KO["total"])
-    assert all(v is None for v in total_line["y"][30:]) and all(v is not None for v in total_line["y"][:30])
+    total_y = plotly_array(total_line["y"])  # a gap is NaN
+    assert np.isnan(total_y[30:]).all() and np.isfinite(total_y[:30]).all()
     nofit = next(t for t in d["data"] if t.get("name") == KO["no_fit"])
-    assert any(v is not None for v in nofit["y"])
+    assert np.isfinite(plotly_array(nofit["y"])).any()
     band = [t for t in d["data"] if t.get("fill") == "toself"]
     assert len(band) == 1 and max(band[0]["y"]) == pytest.approx(1.0), "the chosen budget is the band"
     labels = [a["text"] for a in d["layout"]["annotations"][1:]]
@@ -249,3 +251,25 @@ def test_budget_labels_stay_next_to_their_line():
     for a in d["layout"]["annotations"][1:]:
         lines = a["text"].count("<br>") + 1
         assert abs(a["yshift"]) <= 14 * lines + 2 + 2 * 14 + 2, (a["text"], a["yshift"])
+
+
+def test_every_trace_type_drawn_has_its_template_defaults():
+    """The app's template keeps plotly_white's defaults only for TRACE_TYPES (chart_style.lean_white):
+    a chart module that starts drawing another trace type must add it there, or it loses the look."""
+    from pathlib import Path
+
+    import plotly.io as pio
+
+    used = set()
+    for path in Path(charts.__file__).parent.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        used |= {m.lower() for m in re.findall(r"\bgo\.(Bar|Scatter\w*|Heatmap|Histogram\w*|Box|Violin|Pie|Contour\w*|Table|Indicator|Funnel\w*|Waterfall|Sunburst|Treemap)\(", text)}
+        used |= set(re.findall(r'dict\(\s*type="(\w+)",\s*(?:x|y|z|values|labels|base)=', text))
+    assert used and used <= set(TRACE_TYPES), used - set(TRACE_TYPES)
+    template = pio.templates[pio.templates.default]
+    assert {t for t in TRACE_TYPES if getattr(template.data, t)} == set(TRACE_TYPES)
+    white = pio.templates["plotly_white"]
+    for t in TRACE_TYPES:
+        assert getattr(template.data, t) == getattr(white.data, t)
+    lean, full = template.layout.to_plotly_json(), white.layout.to_plotly_json()
+    assert {k: v for k, v in full.items() if k in lean} == lean and set(full) - set(lean) <= {"geo", "mapbox", "map", "polar", "scene", "smith", "ternary"}

@@ -13,6 +13,7 @@ import json
 import math
 import re
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,7 @@ from latency.catalog import load_catalog
 from latency.errors import ContentError
 from latency.estimator import calibration_dir
 from tests.conftest import all_text, run_page
-from tests.helpers import FakeClock
+from tests.helpers import FakeClock, plotly_array
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
 CATALOG = load_catalog()
@@ -513,8 +514,8 @@ def test_a_longer_conversation_slows_the_answer_and_its_tab_shows_why(lang):
     f = formats.get(lang)
     assert at.metric[1].value == formats.number(long_.decode_tokens_per_s)
     spec = charts_of(at)["est_chart_context"]
-    speeds = spec["data"][0]["y"]
-    assert speeds == sorted(speeds, reverse=True), "speed falls as the conversation grows"
+    speeds = plotly_array(spec["data"][0]["y"])
+    assert len(speeds) > 3 and (np.diff(speeds) <= 0).all(), "speed falls as the conversation grows"
     assert at.query_params["context_tokens"] == "32768" and not at.warning
 
 

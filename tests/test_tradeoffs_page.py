@@ -5,7 +5,6 @@ and both languages stay clean. Expected numbers come from latency.estimate / lat
 
 from __future__ import annotations
 
-import base64
 import csv
 import io
 import json
@@ -20,6 +19,7 @@ from latency import charts_tradeoffs as C
 from latency.catalog import load_catalog
 from latency.i18n import LANGS, strings
 from tests.conftest import all_text, run_page
+from tests.helpers import plotly_array
 
 CAT = load_catalog()
 STOPS = places.load_stops()
@@ -70,12 +70,7 @@ def chart_text(fig: dict) -> str:
     return "\n".join(out)
 
 
-def arr(value) -> np.ndarray:
-    """A plotly array from the figure JSON: plain lists or plotly's base64 typed arrays."""
-    if isinstance(value, dict) and "bdata" in value:
-        shape = tuple(int(x) for x in str(value.get("shape", "-1")).split(","))
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"])).reshape(shape)
-    return np.asarray(value, dtype=float)
+arr = plotly_array
 
 
 def heat(fig: dict) -> np.ndarray:
