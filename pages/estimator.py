@@ -22,13 +22,13 @@ sc = shell.strings("scenario")
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def load(lang: str, signature: tuple) -> explorer.ExplorerData:
+def load(lang: str, signature: str) -> explorer.ExplorerData:
     """signature (content files and mtimes) keys the cache, so an edited file is reloaded."""
     return explorer.load(lang)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def preset_results(lang: str, signature: tuple) -> dict:
+def preset_results(lang: str, signature: str) -> dict:
     """Each preset's (ttft, ttft range, total, total range): they do not follow the sliders."""
     data = load(lang, signature)
     return {p.id: (e.ttft_s, e.ranges["ttft_s"], e.total_s, e.ranges["total_s"])
@@ -55,7 +55,7 @@ elif view == "feel":
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def option_labels(lang: str, signature: tuple) -> dict[str, dict]:
+def option_labels(lang: str, signature: str) -> dict[str, dict]:
     """Every input option as the page shows it (names, never ids), formatted once per language."""
     return scenario_inputs.all_option_texts(s, load(lang, signature), formats.get(lang), lang)
 
@@ -71,9 +71,10 @@ plain_words.show(shell.strings("plain_words"), plain_words.ESTIMATOR_TERMS)
 def interactive() -> None:
     for n in st.session_state.get(state.NOTICES, []):
         st.warning(state.notice_text(sc, n, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v), data.specs))
+    results = preset_results(lang, signature)
     scenario_inputs.show_presets(s, data.presets, lang, lambda k: sc(f"input_{k}"),
                                  lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v),
-                                 lambda p: scenario_inputs.claims_text(s, f, p, preset_results(lang, signature)[p.id], data, lang))
+                                 lambda p: scenario_inputs.claims_text(s, f, p, results[p.id], data, lang))
     left, right = st.columns([2, 3], gap="large")
     with left:
         values = scenario_inputs.show(s, data, labels)

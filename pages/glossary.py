@@ -16,7 +16,7 @@ lang = shell.current_lang()
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def load_index(terms_dir: str, signature: tuple) -> tuple[tuple[glossary.IndexEntry, ...], tuple[content.ContentError, ...]]:
+def load_index(terms_dir: str, signature: str) -> tuple[tuple[glossary.IndexEntry, ...], tuple[content.ContentError, ...]]:
     # signature (file names and mtimes) is part of the key, so an edited or new entry shows at once
     return glossary.index(Path(terms_dir), LANGS)
 

@@ -23,13 +23,13 @@ lang = shell.current_lang()
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def load_term(term_id: str, lang: str, terms_dir: str, signature: tuple) -> content.Term:
+def load_term(term_id: str, lang: str, terms_dir: str, signature: str) -> content.Term:
     # signature (file names and mtimes) is part of the key, so an edited file is reloaded
     return content.load_term(term_id, lang, Path(terms_dir))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def check_claims(term_id: str, lang: str, terms_dir: str, signature: tuple, params_mtime: int) -> dict:
+def check_claims(term_id: str, lang: str, terms_dir: str, signature: str, params_mtime: int) -> dict:
     # params_mtime: a recalibration (new fitted_params.json) recomputes every verdict
     return claims.run_term(content.load_term(term_id, lang, Path(terms_dir)), catalog_mod.load_catalog())
 

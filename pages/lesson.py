@@ -25,7 +25,7 @@ lang = shell.current_lang()
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def load_lesson(signature: tuple):
+def load_lesson(signature: str):
     """Catalogs, distance stops and the checked steps; `signature` (content files and mtimes) is
     part of the key, so an edited file is reloaded while the app runs."""
     catalog, stops = load_catalog(), load_stops()
@@ -33,7 +33,7 @@ def load_lesson(signature: tuple):
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def load_quiz(signature: tuple):
+def load_quiz(signature: str):
     """The questions and the estimator's answer to each, computed now (never read from the files)."""
     catalog, stops, les = load_lesson(signature)
     questions = quiz.load_quiz(catalog, stops, les)

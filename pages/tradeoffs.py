@@ -25,18 +25,18 @@ lang = shell.current_lang()
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def load_data(lang: str, signature: tuple):
+def load_data(lang: str, signature: str):
     """Catalogs, named distance stops and the entry's use-case budgets (pure data, per language)."""
     return load_catalog(), places.load_stops(), {u.id: u for u in content.use_case_budgets(lang)}
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def compute_headline(values: tuple, prices: tuple, signature: tuple) -> T.Headline:
+def compute_headline(values: tuple, prices: tuple, signature: str) -> T.Headline:
     return T.headline(load_catalog(), dict(values), dict(prices))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def compute_tab(tab: str, sc: T.Scenario, prices: tuple, scope: str, batch: int, devices: int, signature: tuple,
+def compute_tab(tab: str, sc: T.Scenario, prices: tuple, scope: str, batch: int, devices: int, signature: str,
                 _stops: tuple) -> dict:
     # _stops is not hashed (leading underscore): the content signature already keys it
     return T.tab_data(tab, sc, load_catalog(), _stops, dict(prices), scope, batch, devices)

@@ -90,10 +90,16 @@ def test_content_signature_sees_edits_in_nested_files(tmp_path):
     f = nested / "a.yaml"
     f.write_text("a: 1\n")
     before = content.files_signature(tmp_path)
-    assert ("ui/a.yaml", f.stat().st_mtime_ns) in before
+    assert content.files_signature(tmp_path) == before, "the same files give the same key"
     later = time.time() + 5
     os.utime(f, (later, later))
-    assert content.files_signature(tmp_path) != before
+    edited = content.files_signature(tmp_path)
+    assert edited != before
+    (nested / "b.yaml").write_text("b: 1\n")
+    assert content.files_signature(tmp_path) != edited, "a new file changes the key"
+    (nested / "b.txt").write_text("not content\n")
+    (nested / "b.yaml").unlink()
+    assert content.files_signature(tmp_path) == edited, "only YAML files count"
 
 
 @pytest.mark.parametrize("url, base, expected", [

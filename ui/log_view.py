@@ -27,12 +27,12 @@ SCALE = {"ttft_s": 1.0, "tpot_s": 1e3, "e2e_s": 1.0}  # shown in s, ms, s
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def load_data(signature: tuple):
+def load_data(signature: str):
     """Catalogs and named distances (pure data; signature = the content files and their mtimes)."""
     return load_catalog(), places.load_stops()
 
 
-def data_signature() -> tuple:
+def data_signature() -> str:
     return content.files_signature()
 
 
