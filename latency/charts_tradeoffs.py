@@ -99,26 +99,29 @@ def budget_heatmap(
     """
     r = np.asarray(ratio, dtype=float)
     z = np.clip(np.log2(np.where(np.isfinite(r) & (r > 0), r, np.nan)), -RATIO_CLIP, RATIO_CLIP)
-    hov = np.asarray(hover, dtype=object)
+    hov = np.asarray(hover, dtype=str)  # one unicode array: plotly deep-copies it per chart in one call
+    fits = np.isfinite(r)
     x, y = list(x_labels), list(y_labels)
     # Plain trace dicts, one figure without per-property validation (as latency.charts does): the
     # two maps are redrawn on every input change, and plotly's validation was most of that time.
     traces = []
     nofit = np.where(np.isfinite(r), np.nan, 0.0)
     if np.isfinite(nofit).any():
+        # Each trace carries the hover texts of its own cells only (the other trace's cells are empty
+        # there and never hovered): half the JSON of one full copy each.
         traces.append(dict(type="heatmap", z=nofit, x=x, y=y, colorscale=[[0, NOFIT], [1, NOFIT]], showscale=False,
-                           customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
+                           customdata=np.where(fits, "", hov), hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
                            name=names["nofit"]))
     vals, text = ratio_ticks()
     traces.append(dict(type="heatmap", z=z, x=x, y=y, colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
-                       zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
+                       zmid=0, customdata=np.where(fits, hov, ""), hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
                        colorbar=dict(tickvals=vals, ticktext=text, thickness=10, len=0.9, x=1.0, xpad=4),
                        name=names["colorbar"]))
     for m in marks:
         traces.append(dict(type="scatter", x=[x_labels[m.col]], y=[y_labels[m.row]], mode="markers", name=m.name,
                            marker=dict(symbol=m.symbol, size=15, color=m.color,
                                        line=dict(color="white" if "open" not in m.symbol else m.color, width=1.5)),
-                           customdata=[hov[m.row, m.col]], hovertemplate="%{customdata}<extra></extra>"))
+                           customdata=[str(hov[m.row, m.col])], hovertemplate="%{customdata}<extra></extra>"))
     layout = dict(height=max(260, row_px * len(y_labels) + 150), showlegend=bool(marks),
                   legend=dict(orientation="h", y=1.01, yanchor="bottom", x=0),
                   xaxis=dict(title=dict(text=names["x_title"]), type="category", fixedrange=True, automargin=True),

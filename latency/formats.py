@@ -48,7 +48,7 @@ def number(x: float, digits: int = 3) -> str:
         return "0"
     mag = math.floor(math.log10(abs(x)))
     decimals = max(0, digits - 1 - mag)
-    text = f"{round(x, decimals):,.{decimals}f}"
+    text = f"{x:,.{decimals}f}"  # correctly rounded to `decimals`, as round(x, decimals) then printing was
     if decimals and "." in text:
         text = text.rstrip("0").rstrip(".")
     return text
@@ -103,48 +103,64 @@ class Formats:
     def __init__(self, units: i18n.Strings):
         self.s = units
         self.lang = units.lang
+        # Unit templates that are just text around "{v}" ("{v}초", "{v} s"): filled by concatenation,
+        # a quarter of the time of a format call; a page formats hundreds of numbers a rerun (hover
+        # texts). Any other template (particles, other placeholders) goes through `self.s`.
+        self._around: dict[str, tuple[str, str]] = {}
+        for key, text in units.table.items():
+            before, sep, after = text.partition("{v}")
+            if sep and not any(c in before + after for c in "{}"):
+                self._around[key] = (before, after)
+
+    def _unit(self, key: str, digits: str) -> str:
+        around = self._around.get(key)
+        return around[0] + digits + around[1] if around else self.s(key, v=digits)
 
     # --- quantities ---------------------------------------------------------------------------
     def seconds(self, x: float) -> str:
-        return self.s("seconds", v=seconds_number(x))
+        return self._unit("seconds", seconds_number(x))
 
     def ms(self, x_ms: float) -> str:
-        return self.s("ms", v=number(x_ms, 3))
+        return self._unit("ms", number(x_ms, 3))
 
     def us(self, x_us: float) -> str:
-        return self.s("us", v=number(x_us, 3))
+        return self._unit("us", number(x_us, 3))
 
     def tps(self, v: float) -> str:
-        return self.s("tps", v=number(v, 3))
+        return self._unit("tps", number(v, 3))
 
     def tps_per_user(self, v: float) -> str:
-        return self.s("tps_per_user", v=number(v, 3))
+        return self._unit("tps_per_user", number(v, 3))
 
     def tps_server(self, v: float) -> str:
-        return self.s("tps_server", v=number(v, 3))
+        return self._unit("tps_server", number(v, 3))
 
     def gb(self, v: float) -> str:
-        return self.s("gb", v=number(v, 3))
+        return self._unit("gb", number(v, 3))
 
+    # Sizes and distances are also slider options, every one formatted on every rerun (a select
+    # slider's format_func): remembered per Formats object (one per language and units.yaml version).
+    @functools.lru_cache(maxsize=2048)
     def km(self, v: float) -> str:
-        return self.s("km", v=km_number(v))
+        return self._unit("km", km_number(v))
 
+    @functools.lru_cache(maxsize=2048)
     def size_b(self, b: float) -> str:
-        return self.s("size_b", v=size_number(b))
+        return self._unit("size_b", size_number(b))
 
     def ratio(self, r: float) -> str:
-        return self.s("ratio", v=ratio_number(r))
+        return self._unit("ratio", ratio_number(r))
 
     def percent(self, fraction: float) -> str:
-        return self.s("percent", v=percent_number(fraction))
+        return self._unit("percent", percent_number(fraction))
 
     def usd(self, x: float) -> str:
-        text = self.s("usd", v=usd_number(abs(x)))
+        text = self._unit("usd", usd_number(abs(x)))
         return "-" + text if x < 0 else text
 
     def unit(self, key: str, value: str) -> str:
         """Any other unit of units.yaml around already formatted digits: unit("gbs", "3,350")."""
-        return self.s(key, v=value)
+        return self._unit(key, value)
 
     # --- counts -------------------------------------------------------------------------------
     def count(self, n: float, what: str) -> str:

@@ -60,21 +60,24 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
 # --- budget maps (the fleet: as many servers as the budget needs) -----------------------------------
 def cell_hover(fmt: Formats, grid: T.Grid, sc: T.Scenario, names: list[str]) -> np.ndarray:
     """Hover text per cell (rows = sizes, cols = grid columns named by `names`)."""
-    s, p = fmt.s, grid.plan
+    s, p, f = fmt.s, grid.plan, fmt.f
     out = np.empty(p.latency_s.shape, dtype=object)
-    measure = fmt.measure_short(sc.measure)
-    for i, size in enumerate(grid.rows):
+    measure, no_price = fmt.measure_short(sc.measure), s("no_price")
+    sizes = [fmt.size(size) for size in grid.rows]
+    # Plain Python numbers, read once: numpy scalar indexing per cell was a good part of the time.
+    fits, latency, cost = p.fits.tolist(), p.latency_s.tolist(), (p.cost_per_answer * 1000).tolist()
+    replicas, devices, batch = p.replicas.tolist(), p.devices.tolist(), p.batch.tolist()
+    for i, size in enumerate(sizes):
         for j, where in enumerate(names):
-            if not p.fits[i, j]:
+            if not fits[i][j]:
                 hw_id = grid.cols[j] if isinstance(grid.cols[j], str) else sc.hardware_id
-                out[i, j] = s("hover_nofit", size=fmt.size(size), where=where,
+                out[i, j] = s("hover_nofit", size=size, where=where,
                               max=int(fmt.catalog.hardware[hw_id].hardware.resolved("max_devices")))
                 continue
-            cost = p.cost_per_answer[i, j] * 1000
-            out[i, j] = s("hover_cell", size=fmt.size(size), where=where, measure=measure,
-                          latency=fmt.sec(p.latency_s[i, j]), ratio=fmt.ratio(p.latency_s[i, j] / sc.budget_s),
-                          servers=f"{int(p.replicas[i, j]):,}", devices=int(p.devices[i, j]),
-                          batch=f"{int(p.batch[i, j]):,}", cost=T.fmt_usd(cost) if math.isfinite(cost) else s("no_price"))
+            out[i, j] = s("hover_cell", size=size, where=where, measure=measure,
+                          latency=f.seconds(latency[i][j]), ratio=f.ratio(latency[i][j] / sc.budget_s),
+                          servers=f"{int(replicas[i][j]):,}", devices=int(devices[i][j]), batch=f"{int(batch[i][j]):,}",
+                          cost=T.fmt_usd(cost[i][j]) if math.isfinite(cost[i][j]) else no_price)
     return out
 
 
