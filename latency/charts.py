@@ -43,8 +43,12 @@ CONFIG = chart_style.CONFIG  # kept for pages not yet on ui.charts.show; the one
 
 @functools.lru_cache(maxsize=1)
 def _style() -> dict[str, Any]:
-    """`chart_style.base_layout` applied once to an empty figure, as a layout dict (never mutated)."""
-    return base_layout(go.Figure()).layout.to_plotly_json()
+    """`chart_style.base_layout` applied once to an empty figure, as a layout dict (never mutated).
+    Without the template: each figure takes plotly's default (chart_style.TEMPLATE) as it is built,
+    the same JSON, without copying the template's dict into the figure first."""
+    layout = base_layout(go.Figure()).layout.to_plotly_json()
+    layout.pop("template", None)
+    return layout
 
 
 def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -256,6 +260,7 @@ CHAR_PX = 6.6        # px: average width of one character of 11 px text (Hangul 
 LABEL_MAX_PX = 150   # px: budget labels wrap here, so one fits beside the curves on a phone
 
 
+@functools.lru_cache(maxsize=4096)  # the same labels are measured on every rerun
 def text_px(text: str) -> float:
     """Rough width in px of one line of 11 px chart text (Hangul and CJK count wider)."""
     return sum(11.0 if ord(ch) >= 0x1100 else CHAR_PX for ch in text)

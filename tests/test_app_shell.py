@@ -154,3 +154,20 @@ def test_not_found_page_quotes_the_path_and_links_every_page_in_the_readers_lang
     assert at.title[0].value == s("not_found_title")
     assert at.warning[0].value == s("not_found_text", path=i18n.md("*no*-page"))
     assert len(at.get("page_link")) == len(PAGES)
+
+
+@pytest.mark.parametrize("script", ["app.py"] + sorted(p.name for p in (Path(__file__).resolve().parents[1] / "pages").glob("*.py")))
+def test_no_script_relies_on_streamlit_magic(script):
+    """.streamlit/config.toml turns magic off (runner.magicEnabled = false): a bare expression or name
+    on its own line (other than a call or a docstring) would silently show nothing. None may exist."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    path = root / script if script == "app.py" else root / "pages" / script
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bare = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Expr)
+            and not isinstance(node.value, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom))
+            and not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))]
+    assert not bare, f"{script}: lines {bare} would need Streamlit's magic"
+    config = (root / ".streamlit" / "config.toml").read_text(encoding="utf-8")
+    assert re.search(r"^magicEnabled\s*=\s*false", config, re.M)

@@ -135,7 +135,10 @@ def test_building_figures_never_changes_the_shared_look():
         build()
     assert json.dumps(charts._style(), sort_keys=True, default=str) == before
     fresh = base_layout(go.Figure()).layout.to_plotly_json()
+    fresh.pop("template")  # every figure takes the default template as it is built
     assert json.dumps(fresh, sort_keys=True, default=str) == before
+    for build in BUILDERS.values():
+        assert build().to_dict()["layout"]["template"] == base_layout(go.Figure()).to_dict()["layout"]["template"]
 
 
 def test_timeline_stages_are_contiguous_and_ttft_is_marked():
