@@ -4,7 +4,8 @@ budget maps (the cheapest fleet per model size and device), one server under mor
 cost against latency over the catalog, memory by precision, what matters most, and the CSV export.
 
 Load -> inputs (ui/tradeoff_inputs.py, the shared scenario state in ui/state.py) -> compute
-(latency.tradeoffs, cached) -> sections (ui/tradeoff_sections.py). Only the open tab computes.
+(latency.tradeoffs, cached) -> sections (ui/tradeoff_sections.py). Only the open tab computes; inputs
+to sections are one st.fragment, so a slider move reruns only them.
 """
 
 from __future__ import annotations
@@ -58,44 +59,53 @@ if view:
     st.session_state["tr_tab"] = s(f"tab_{view}")
 fmt = inputs.Formats(s, shell.strings("scenario"), catalog, stops, cases, lang)
 
-# 2. inputs
+# 2. inputs (the page top; the interactive part below is one fragment)
 st.title(s("title"))
 st.caption(s("intro"))
 plain_words.show(shell.strings("plain_words"), plain_words.TRADEOFF_TERMS)
-inputs.show_notices(fmt, st.session_state.get(state.NOTICES, []), specs)
-values = inputs.show(fmt, steps, specs)
-state.mirror(inputs.KEYS, known=inputs.OTHER_KEYS + (state.VIEW,))
-prices = tuple(sorted(inputs.prices(fmt).items()))
 
-# 3. compute: the headline always, each tab only when open
-try:
-    sc = T.scenario_of(values)
-    head = compute_headline(tuple(sorted(values.items())), prices, signature)
-except (ValueError, KeyError) as err:  # an input combination the estimator rejects: say which, keep the page
-    st.error(s("compute_error", problem=md(err)))
-    st.stop()
-case = cases.get(values["use_case"])
-abandon = case.abandon_s if case and (case.budget_s, case.measure) == (sc.budget_s, sc.measure) else None
 
-# 4. sections
-sections.headline(fmt, sc, head, abandon)
-tabs = dict(zip(T.TABS, st.tabs([s(f"tab_{t}") for t in T.TABS], key="tr_tab", on_change="rerun")))
-tab_args = (prices, values["device_scope"], head.batch, head.devices, signature, stops)
-with tabs["map"]:
-    if tabs["map"].open is not False:
-        sections.budget_maps(fmt, sc, compute_tab("map", sc, *tab_args))
-with tabs["concurrency"]:
-    if tabs["concurrency"].open:
-        sections.concurrency(fmt, sc, compute_tab("concurrency", sc, *tab_args))
-with tabs["cost"]:
-    if tabs["cost"].open:
-        sections.cost(fmt, sc, compute_tab("cost", sc, *tab_args))
-with tabs["memory"]:
-    if tabs["memory"].open:
-        sections.memory(fmt, sc, head, compute_tab("memory", sc, *tab_args))
-with tabs["tornado"]:
-    if tabs["tornado"].open:
-        sections.tornado(fmt, sc, compute_tab("tornado", sc, *tab_args))
-with tabs["export"]:
-    if tabs["export"].open:
-        sections.export(fmt, sc, compute_tab("export", sc, *tab_args))
+@st.fragment
+def interactive() -> None:
+    """Everything a user changes, and what it changes: one st.fragment, so a slider move reruns only
+    this (not app.py and the page's loading), as on the estimator page."""
+    inputs.show_notices(fmt, st.session_state.get(state.NOTICES, []), specs)
+    values = inputs.show(fmt, steps, specs)
+    state.mirror(inputs.KEYS, known=inputs.OTHER_KEYS + (state.VIEW,))
+    prices = tuple(sorted(inputs.prices(fmt).items()))
+
+    # 3. compute: the headline always, each tab only when open
+    try:
+        sc = T.scenario_of(values)
+        head = compute_headline(tuple(sorted(values.items())), prices, signature)
+    except (ValueError, KeyError) as err:  # an input combination the estimator rejects: say which, keep the page
+        st.error(s("compute_error", problem=md(err)))
+        return
+    case = cases.get(values["use_case"])
+    abandon = case.abandon_s if case and (case.budget_s, case.measure) == (sc.budget_s, sc.measure) else None
+
+    # 4. sections
+    sections.headline(fmt, sc, head, abandon)
+    tabs = dict(zip(T.TABS, st.tabs([s(f"tab_{t}") for t in T.TABS], key="tr_tab", on_change="rerun")))
+    tab_args = (prices, values["device_scope"], head.batch, head.devices, signature, stops)
+    with tabs["map"]:
+        if tabs["map"].open is not False:
+            sections.budget_maps(fmt, sc, compute_tab("map", sc, *tab_args))
+    with tabs["concurrency"]:
+        if tabs["concurrency"].open:
+            sections.concurrency(fmt, sc, compute_tab("concurrency", sc, *tab_args))
+    with tabs["cost"]:
+        if tabs["cost"].open:
+            sections.cost(fmt, sc, compute_tab("cost", sc, *tab_args))
+    with tabs["memory"]:
+        if tabs["memory"].open:
+            sections.memory(fmt, sc, head, compute_tab("memory", sc, *tab_args))
+    with tabs["tornado"]:
+        if tabs["tornado"].open:
+            sections.tornado(fmt, sc, compute_tab("tornado", sc, *tab_args))
+    with tabs["export"]:
+        if tabs["export"].open:
+            sections.export(fmt, sc, compute_tab("export", sc, *tab_args))
+
+
+interactive()
