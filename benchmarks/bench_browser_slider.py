@@ -1,0 +1,95 @@
+"""Key press on a slider -> updated chart and headline, in Chromium, on the estimator page and on the
+plain page (benchmarks/baseline_page.py), in one run.
+
+    .venv/bin/python benchmarks/bench_browser_slider.py [--presses 15]
+
+Issue 8 item 8: a key press on a slider reaches the updated headline and chart in Chromium in 300 ms
+median or less. Both apps run on loopback (`streamlit run`, benchmarks/load.py's start_server) and
+Debian's /usr/bin/chromium is driven with Playwright. For each press the time is taken inside the
+page: from the keydown event to the first animation frame in which both the chart's data and (on the
+estimator) the headline metric have changed. Presses alternate right and left so the slider stays in
+range; each waits until the app is idle again. Prints median and 90th percentile for both pages and
+their ratio; nothing is asserted (tests/e2e/test_estimator_page.py prints one press too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import load  # noqa: E402  (benchmarks/load.py)
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+# What has to change after a press: a fingerprint of the first chart's data and of the first metric.
+FINGERPRINT = """(sel) => {
+    const gd = document.querySelector(sel);
+    if (!gd || !gd.data) return null;
+    const metric = document.querySelector('[data-testid=stMetricValue]');
+    return JSON.stringify(gd.data.map(t => [t.x, t.y])) + '|' + (metric ? metric.innerText : '');
+}"""
+WATCH = """(sel) => {
+    const fp = %s;
+    window.__bench = {start: fp(sel)};
+    document.addEventListener('keydown', () => { window.__bench.down = performance.now(); }, {capture: true, once: true});
+    const watch = () => {
+        const now = fp(sel);
+        if (window.__bench.down && now !== null && now !== window.__bench.start) { window.__bench.done = performance.now(); return; }
+        requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+}""" % FINGERPRINT
+
+
+def presses(page, url: str, slider: str, chart: str, n: int) -> list[float]:
+    page.goto(url)
+    page.wait_for_selector(chart, timeout=120_000)
+    page.wait_for_selector(IDLE, state="attached", timeout=120_000)
+    thumb = page.locator(f"{slider} input[type=range]").first
+    out = []
+    for i in range(n + 1):
+        thumb.focus()
+        page.evaluate(WATCH, chart)
+        thumb.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
+        page.wait_for_function("() => window.__bench && window.__bench.done", timeout=60_000)
+        if i:  # the first press warms the page's caches
+            out.append(page.evaluate("() => window.__bench.done - window.__bench.down"))
+        page.wait_for_selector(IDLE, state="attached", timeout=60_000)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--presses", type=int, default=15)
+    args = ap.parse_args()
+    plain_port, app_port = load.free_port(), load.free_port()
+    plain = load.start_server(plain_port, 120, script="benchmarks/baseline_page.py")
+    app = load.start_server(app_port, 120)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            times = {
+                "plain": presses(page, f"http://{load.HOST}:{plain_port}/", ".stSlider", ".js-plotly-plot", args.presses),
+                "estimator": presses(page, f"http://{load.HOST}:{app_port}/estimator?lang=ko", ".st-key-model_size_b",
+                                     ".st-key-est_chart_size .js-plotly-plot", args.presses),
+            }
+            browser.close()
+    finally:
+        load.stop_server(app)
+        load.stop_server(plain)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"{args.presses} key presses per page (after one warm-up), Chromium {'headless'}, 1400x1000")
+    for k, v in times.items():
+        p90 = sorted(v)[max(0, round(0.9 * len(v)) - 1)]
+        print(f"{k:<10} key press -> updated chart{' and headline' if k == 'estimator' else ''}: "
+              f"median {med[k]:.0f} ms, p90 {p90:.0f} ms")
+    print(f"ratio estimator / plain (medians): {med['estimator'] / med['plain']:.2f}; goal: estimator median <= 300 ms")
+
+
+if __name__ == "__main__":
+    main()
