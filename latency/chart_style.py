@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -26,6 +28,12 @@ def lean_white() -> go.layout.Template:
 
 pio.templates["lean_white"] = lean_white()
 TEMPLATE = "lean_white"
+
+
+@functools.lru_cache(maxsize=1)
+def template_json() -> dict:
+    """The template as the JSON dict plotly puts into every figure's layout (read-only: shared)."""
+    return pio.templates[TEMPLATE].to_plotly_json()
 # Every figure's template, set as plotly's default rather than per figure: a figure takes the default
 # at creation without validating it again ("Assume default template is already validated", plotly's
 # BaseFigure._initialize_layout_template), where `update_layout(template=...)` re-validated the whole

@@ -24,7 +24,6 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from latency import chart_style
 from latency.chart_style import BUDGET_FILL, FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
 
 FmtS = Callable[[float], str]
@@ -34,7 +33,6 @@ OTHER_BUDGET_LINE = "#9ca3af"
 RANGE_FILL = "rgba(37, 99, 235, 0.18)"
 TOTAL_COLOR = "#7c3aed"  # full answer: distinct from the budget green, TTFT blue and the red highlight
 TEXT_COLOR = "#111827"
-CONFIG = chart_style.CONFIG  # kept for pages not yet on ui.charts.show; the one config lives in chart_style
 
 
 # --------------------------------------------------------------------------------------------
@@ -64,7 +62,18 @@ def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
 
 def _figure(traces: list[dict[str, Any]], layout: Mapping[str, Any]) -> go.Figure:
     """One figure from trace and layout dicts, in the shared look, without per-property validation."""
-    return go.Figure(data=traces, layout=_merge(_style(), layout), _validate=False)
+    return figure_of(_spec(traces, layout))
+
+
+def _spec(traces: list[dict[str, Any]], layout: Mapping[str, Any]) -> dict[str, Any]:
+    """A figure as plain dicts, {"data": traces, "layout": layout in the shared look}: what a
+    `*_spec` builder returns (the page hands it to Streamlit as it is, ui/charts.py `show_spec`)."""
+    return {"data": traces, "layout": _merge(_style(), layout)}
+
+
+def figure_of(spec: Mapping[str, Any]) -> go.Figure:
+    """The plotly Figure of a spec (plotly's default template added), without per-property validation."""
+    return go.Figure(data=spec["data"], layout=spec["layout"], _validate=False)
 
 
 def _log_range(values: Sequence[float], pad: float = 1.6) -> list[float]:
@@ -114,7 +123,12 @@ def _texts(values: Sequence[str]) -> np.ndarray:
 # 2. Timeline of one request
 # --------------------------------------------------------------------------------------------
 
-def timeline_figure(
+def timeline_figure(stages: Sequence[tuple[str, str, float]], **kwargs: Any) -> go.Figure:
+    """`timeline_spec` as a plotly Figure."""
+    return figure_of(timeline_spec(stages, **kwargs))
+
+
+def timeline_spec(
     stages: Sequence[tuple[str, str, float]],
     *,
     ttft_s: float,
@@ -122,7 +136,7 @@ def timeline_figure(
     axis_title: str,
     fmt_s: FmtS,
     height: int = 190,
-) -> go.Figure:
+) -> dict[str, Any]:
     """One request as consecutive stages on a time axis, with the first token marked.
 
     stages: ``(stage key, label, seconds)`` in order (network, queue, prefill, decode); the
@@ -141,7 +155,7 @@ def timeline_figure(
             hovertemplate=f"{label}: {fmt_s(seconds)}<extra></extra>",
         ))
         start += seconds
-    return _figure(traces, dict(
+    return _spec(traces, dict(
         height=height, barmode="overlay", showlegend=True, bargap=0.35,
         uniformtext=dict(minsize=10, mode="hide"),
         shapes=[dict(type="line", x0=ttft_s, x1=ttft_s, y0=-0.5, y1=0.75, line=dict(color=HIGHLIGHT, width=2, dash="dot"))],
@@ -166,7 +180,12 @@ class Budget:
     selected: bool = False
 
 
-def size_figure(
+def size_figure(sizes: Sequence[float], *args: Any, **kwargs: Any) -> go.Figure:
+    """`size_spec` as a plotly Figure."""
+    return figure_of(size_spec(sizes, *args, **kwargs))
+
+
+def size_spec(
     sizes: Sequence[float],
     ttft: Sequence[float],
     total: Sequence[float],
@@ -182,7 +201,7 @@ def size_figure(
     names: Mapping[str, str],
     fmt_s: FmtS,
     height: int = 420,
-) -> go.Figure:
+) -> dict[str, Any]:
     """TTFT and total time against model size (log–log), the current point with its range.
 
     fits: whether each size fits the chosen hardware (within its device limit); sizes that
@@ -244,7 +263,7 @@ def size_figure(
     curves = [(math.log10(a), math.log10(c)) for ys in (ya, yt, total_range, ttft_range) for a, c in
               zip(x if len(ys) == len(x) else [current_size] * 2, ys) if a > 0 and c > 0 and math.isfinite(c)]
     labels = budget_labels(budgets, xr, yr, curves, plot_px=(PHONE_PLOT_W, height - 110))
-    return _figure(traces, dict(
+    return _spec(traces, dict(
         height=height,
         # The bottleneck in paper coordinates (safe on log axes, never clipped).
         annotations=[dict(xref="paper", yref="paper", x=0, y=1, xanchor="left", yanchor="top", showarrow=False,
@@ -535,22 +554,23 @@ def presets_figure(rows: Sequence[PresetRow], *, names: Mapping[str, str], fmt_s
     ))
 
 
-def vertical_marks(fig: go.Figure, xs: Sequence[float], *, color: str = "#94a3b8") -> go.Figure:
-    """Dotted vertical lines at `xs` across the plot's y range, as one trace (plotly's add_vline
-    costs about 40 ms a line to validate; one trace with gaps costs one). Returns `fig`."""
+def vertical_marks(spec: dict[str, Any], xs: Sequence[float], *, color: str = "#94a3b8") -> dict[str, Any]:
+    """Dotted vertical lines at `xs` across a spec's y range, as one trace (plotly's add_vline
+    costs about 40 ms a line to validate; one trace with gaps costs one). Returns `spec`."""
     if not xs:
-        return fig
-    y0, y1 = fig.layout.yaxis.range if fig.layout.yaxis.range else (None, None)
-    if fig.layout.yaxis.type == "log" and y0 is not None:
+        return spec
+    yaxis = spec["layout"].get("yaxis", {})
+    y0, y1 = yaxis.get("range") or (None, None)
+    if yaxis.get("type") == "log" and y0 is not None:
         y0, y1 = 10 ** y0, 10 ** y1
     lx: list[float | None] = []
     ly: list[float | None] = []
     for x in xs:
         lx += [x, x, None]
         ly += [y0, y1, None]
-    fig.add_trace(go.Scatter(x=lx, y=ly, mode="lines", line=dict(color=color, width=1, dash="dot"),
+    spec["data"].append(dict(type="scatter", x=lx, y=ly, mode="lines", line=dict(color=color, width=1, dash="dot"),
                              hoverinfo="skip", showlegend=False))
-    return fig
+    return spec
 
 
 def context_figure(

@@ -16,11 +16,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from latency import chart_style
 from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
-from latency.charts import _merge, _style
+from latency.charts import _merge, _style, figure_of
 
-CONFIG = chart_style.CONFIG  # kept for pages not yet on ui.charts.show; the one config lives in chart_style
 
 UNDER = "#059669"     # meets the budget
 OVER = "#dc2626"      # misses it
@@ -79,7 +77,12 @@ class Mark:
     color: str
 
 
-def budget_heatmap(
+def budget_heatmap(ratio: np.ndarray, **kwargs: Any) -> go.Figure:
+    """`budget_heatmap_spec` as a plotly Figure."""
+    return figure_of(budget_heatmap_spec(ratio, **kwargs))
+
+
+def budget_heatmap_spec(
     ratio: np.ndarray,
     *,
     x_labels: Sequence[str],
@@ -88,7 +91,7 @@ def budget_heatmap(
     marks: Sequence[Mark],
     names: Mapping[str, str],
     row_px: int = 30,
-) -> go.Figure:
+) -> dict[str, Any]:
     """Latency / budget per cell, green under and red over (log scale, clipped at ×1/8 and ×8).
 
     ratio: (rows, cols), nan where the model does not fit (drawn grey). hover: per-cell text
@@ -126,7 +129,7 @@ def budget_heatmap(
                   legend=dict(orientation="h", y=1.01, yanchor="bottom", x=0),
                   xaxis=dict(title=dict(text=names["x_title"]), type="category", fixedrange=True, automargin=True),
                   yaxis=dict(type="category", autorange="reversed", fixedrange=True, automargin=True))
-    return go.Figure(data=traces, layout=_merge(_style(), layout), _validate=False)
+    return {"data": traces, "layout": _merge(_style(), layout)}
 
 
 def concurrency_figure(
@@ -494,5 +497,5 @@ def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, st
     return fig
 
 
-__all__ = ["CONFIG", "Mark", "Bar", "budget_heatmap", "concurrency_figure", "pareto_figure", "place_labels", "memory_figure",
+__all__ = ["Mark", "Bar", "budget_heatmap", "budget_heatmap_spec", "concurrency_figure", "pareto_figure", "place_labels", "memory_figure",
            "tornado_figure", "short_label", "ratio_ticks", "log_ticks"]

@@ -276,3 +276,45 @@ def test_every_trace_type_drawn_has_its_template_defaults():
         assert getattr(template.data, t) == getattr(white.data, t)
     lean, full = template.layout.to_plotly_json(), white.layout.to_plotly_json()
     assert {k: v for k, v in full.items() if k in lean} == lean and set(full) - set(lean) <= {"geo", "mapbox", "map", "polar", "scene", "smith", "ternary"}
+
+
+def _plain(node):
+    """A figure's JSON with every array as a plain list (plotly writes numpy arrays either as
+    lists or as base64 typed arrays, depending on the path): for comparing two paths."""
+    if isinstance(node, dict):
+        if "bdata" in node and "dtype" in node:
+            return [None if isinstance(v, float) and math.isnan(v) else v for v in plotly_array(node).tolist()]
+        return {k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+@pytest.mark.parametrize("build", ["size", "timeline"])
+def test_a_spec_shown_as_it_is_gives_the_json_of_its_plotly_figure(build):
+    """ui/charts.show_spec hands st.plotly_chart the spec itself (ui.charts.Prebuilt): the JSON
+    Streamlit writes from it must be what it writes for the go.Figure of the same spec (template
+    included), and the spec must pass plotly's own validation."""
+    import plotly.io as pio
+    import plotly.tools
+
+    from ui.charts import Prebuilt
+
+    if build == "size":
+        sizes = np.geomspace(0.5, 2000, 40)
+        ttft = 0.02 + sizes * 1e-3
+        fits = np.arange(40) < 30  # the last ten do not fit: gaps (NaN) in the lines
+        spec = charts.size_spec(sizes, ttft, ttft + sizes * 1e-2, fits, current_size=8.0, current_ttft=0.03,
+                                current_total=0.11, ttft_range=(0.02, 0.04), total_range=(0.09, 0.14),
+                                budgets=[charts.Budget("챗봇 1초", 1.0, True), charts.Budget("자막 0.5초", 0.5)],
+                                bottleneck_text="디코드: 메모리 한계", names=KO, fmt_s=fmt_ko)
+        charts.vertical_marks(spec, [30.0, 70.0])
+    else:
+        spec = charts.timeline_spec([("network", "네트워크", 0.08), ("queue", "대기", 0.0), ("prefill", "프리필", 0.02),
+                                     ("decode", "디코드", 1.98)], ttft_s=0.1, ttft_label="첫 토큰", axis_title="초", fmt_s=fmt_ko)
+    # the same two calls st.plotly_chart makes (streamlit/elements/plotly_chart.py)
+    shown = json.loads(pio.to_json(plotly.tools.return_figure_from_figure_or_data(Prebuilt(spec), validate_figure=True),
+                                   validate=False))
+    figure = charts.figure_of(spec)
+    assert _plain(shown) == _plain(json.loads(pio.to_json(figure.to_dict(), validate=False)))
+    go.Figure(figure.to_dict())  # plotly's validators accept it (raises otherwise)

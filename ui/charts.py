@@ -1,13 +1,40 @@
-"""Every chart of the app goes on screen through `show`, with the one plotly config."""
+"""Every chart of the app goes on screen through `show` (a plotly Figure) or `show_spec` (a figure
+as plain dicts, latency/charts.py `*_spec`), with the one plotly config."""
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.basedatatypes import BaseFigure
 
-from latency.chart_style import CONFIG
+from latency.chart_style import CONFIG, template_json
 
 
 def show(fig: go.Figure, key: str) -> None:
     """Draw `fig` full width with the app's plotly config (no mode bar: see chart_style.CONFIG)."""
     st.plotly_chart(fig, config=CONFIG, key=key)
+
+
+class Prebuilt(BaseFigure):
+    """A figure spec that the app built as plain dicts, carried to st.plotly_chart.
+
+    st.plotly_chart takes a plotly figure (a dict it would validate property by property) and only
+    calls its `to_dict()` before writing the JSON. A spec needs no plotly objects: building a
+    go.Figure from it and copying it back out in `to_dict` was about a third of an estimator rerun
+    (the size chart and the timeline, every slider move). So this carrier is a BaseFigure that is
+    never built: `to_dict()` returns the spec with plotly's default template, as go.Figure would
+    (tests/test_charts.py checks the JSON is the same), not a copy (Streamlit only reads it). It has
+    nothing else of a Figure; use latency.charts.figure_of(spec) for one."""
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:  # noqa: D107  (no BaseFigure.__init__: see above)
+        self._spec = {"data": spec["data"], "layout": {**spec["layout"], "template": template_json()}}
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._spec
+
+
+def show_spec(spec: Mapping[str, Any], key: str) -> None:
+    """Draw a figure spec (latency/charts.py `*_spec`) like `show`, without building plotly objects."""
+    st.plotly_chart(Prebuilt(spec), config=CONFIG, key=key)

@@ -14,6 +14,7 @@ from latency import charts_tradeoffs as C
 from latency import tradeoffs as T
 from latency.estimator import STAGES
 from latency.i18n import md
+from ui import charts
 from ui.tradeoff_inputs import Formats, cap
 
 
@@ -115,17 +116,17 @@ def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     cheapest(fmt, sc, grid)
     st.markdown(f"**{s('map_hw_title', measure=measure, distance=fmt.distance(sc.distance_km))}**")
     hover = cell_hover(fmt, grid, sc, [fmt.hw(h) for h in grid.cols])
-    fig = C.budget_heatmap(grid.ratio.T, x_labels=[fmt.size(v) for v in grid.rows],
-                           y_labels=[C.short_label(fmt.hw(h)) for h in grid.cols], hover=hover.T,
-                           marks=marks(fmt, grid), names=names)
-    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_map_hw")
+    spec = C.budget_heatmap_spec(grid.ratio.T, x_labels=[fmt.size(v) for v in grid.rows],
+                                 y_labels=[C.short_label(fmt.hw(h)) for h in grid.cols], hover=hover.T,
+                                 marks=marks(fmt, grid), names=names)
+    charts.show_spec(spec, key="tr_chart_map_hw")  # redrawn on every input change: no plotly objects
     dist: T.Grid = data["dist"]
     st.markdown(f"**{s('map_dist_title', measure=measure, hardware=md(fmt.hw(sc.hardware_id)))}**")
     hover = cell_hover(fmt, dist, sc, [fmt.distance(v) for v in dist.cols])
-    fig = C.budget_heatmap(dist.ratio.T, x_labels=[fmt.size(v) for v in dist.rows],
-                           y_labels=[fmt.distance(v) for v in dist.cols], hover=hover.T,
-                           marks=[m for m in marks(fmt, dist) if m.symbol != "diamond"], names=names)
-    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_map_dist")
+    spec = C.budget_heatmap_spec(dist.ratio.T, x_labels=[fmt.size(v) for v in dist.rows],
+                                 y_labels=[fmt.distance(v) for v in dist.cols], hover=hover.T,
+                                 marks=[m for m in marks(fmt, dist) if m.symbol != "diamond"], names=names)
+    charts.show_spec(spec, key="tr_chart_map_dist")
     st.caption(s("map_dist_note"))
     st.caption(s("share_hint"))
 
@@ -158,7 +159,7 @@ def concurrency(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
                                current_latency_s=now["ttft_s"] if sc.measure == "ttft" else now["total_s"],
                                queue_from=float(curve.max_batch), plateau_at=float(curve.plateau_users),
                                names=names, fmt_s=fmt.sec, fmt_n="{:,.0f}".format)
-    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_concurrency")
+    charts.show(fig, key="tr_chart_concurrency")
     st.caption(s("conc_text", devices=curve.devices, max_batch=f"{curve.max_batch:,}",
                  plateau=fmt.users(curve.plateau_users)))
 
@@ -186,7 +187,7 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
                                       p.meets[0][use], T.pareto_front(per_1k[use], lat[use]), hover=hover,
                                       current=use.index(here) if here in use else None, budget_s=sc.budget_s,
                                       names=names, fmt_s=fmt.sec, fmt_usd=T.fmt_usd)
-    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_pareto")
+    charts.show(fig, key="tr_chart_pareto")
     st.caption(s("pareto_caption"))
     if unlabelled:  # crowded points keep their marker and hover; their names and numbers go here
         st.caption(s("pareto_unlabelled", points=md("; ".join(
@@ -210,7 +211,7 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
                           device_label=s("mem_device_line", hardware=C.short_label(hw.label(fmt.lang)),
                                          gb=fmt.gb(hw.hardware.memory_gb)),
                           current_context=sc.prompt_tokens + sc.output_tokens, names=names, fmt_gb=fmt.gb)
-    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_memory")
+    charts.show(fig, key="tr_chart_memory")
     st.markdown(f"**{s('mem_table_title', context=fmt.tokens(sc.prompt_tokens + sc.output_tokens))}**")
     rows = data["precisions"]
     table = pd.DataFrame({
@@ -255,7 +256,7 @@ def tornado(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     fig = C.tornado_figure(bars, base_s=t.base_s, fmt_s=fmt.sec,
                            names=dict(x_title=cap(s("tor_axis", measure=measure)), low=s("tor_low"), high=s("tor_high"),
                                       base=s("tor_base", latency=fmt.sec(t.base_s))))
-    st.plotly_chart(fig, config=C.CONFIG, key="tr_chart_tornado")
+    charts.show(fig, key="tr_chart_tornado")
     st.caption(s("tor_caption"))
 
 
