@@ -16,6 +16,7 @@ Lean on purpose, because a slider move redraws all of them:
 
 from __future__ import annotations
 
+import base64
 import functools
 import math
 from dataclasses import dataclass
@@ -104,14 +105,24 @@ def _log_axis(log_range: Sequence[float], title: str) -> dict[str, Any]:
     return dict(type="log", range=list(log_range), title=dict(text=title), **_log_ticks(log_range))
 
 
-def _arr(values: Sequence[float]) -> np.ndarray:
-    """Floats for a plotly trace, as one float64 array: NaN (or None) is a gap in a line.
+def typed_array(values: Any) -> dict[str, str]:
+    """Floats for a plotly trace in plotly.js's typed-array form ({"dtype": "f8", "bdata": base64 of
+    the float64 bytes, "shape": "rows, cols" for 2-D}), the form plotly.py itself writes numpy
+    arrays in. NaN (or None) is a gap in a line or an empty heatmap cell.
 
-    An array, not a list: plotly deep-copies a figure's data when it builds the figure and again in
-    `to_dict` (st.plotly_chart), one Python call per list item but one per array, and writes arrays
-    into the JSON as base64 typed arrays; for the estimator's size chart that was about a third of
-    the figure's cost (cProfile)."""
-    return np.array([np.nan if v is None else v for v in values], dtype=float)
+    Why not a list: a list is copied item by item wherever plotly copies a figure, and every number
+    is text in the JSON, which plotly's encoder writes, parses back (to turn NaN into null) and
+    writes again; a size chart's 250 numbers are one short string this way."""
+    arr = np.ascontiguousarray(np.asarray(values, dtype=float))
+    out = {"dtype": "f8", "bdata": base64.b64encode(arr.tobytes()).decode("ascii")}
+    if arr.ndim > 1:
+        out["shape"] = ", ".join(str(n) for n in arr.shape)
+    return out
+
+
+def _arr(values: Sequence[float]) -> dict[str, str]:
+    """A 1-D float series for a trace (`typed_array`); None is a gap."""
+    return typed_array([np.nan if v is None else v for v in values])
 
 
 def _texts(values: Sequence[str]) -> np.ndarray:

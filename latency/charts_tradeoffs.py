@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
-from latency.charts import _merge, _style, figure_of
+from latency.charts import _merge, _style, figure_of, typed_array
 
 
 UNDER = "#059669"     # meets the budget
@@ -103,21 +103,20 @@ def budget_heatmap_spec(
     r = np.asarray(ratio, dtype=float)
     z = np.clip(np.log2(np.where(np.isfinite(r) & (r > 0), r, np.nan)), -RATIO_CLIP, RATIO_CLIP)
     hov = np.asarray(hover, dtype=str)  # one unicode array: plotly deep-copies it per chart in one call
-    fits = np.isfinite(r)
     x, y = list(x_labels), list(y_labels)
     # Plain trace dicts, one figure without per-property validation (as latency.charts does): the
     # two maps are redrawn on every input change, and plotly's validation was most of that time.
     traces = []
     nofit = np.where(np.isfinite(r), np.nan, 0.0)
     if np.isfinite(nofit).any():
-        # Each trace carries the hover texts of its own cells only (the other trace's cells are empty
-        # there and never hovered): half the JSON of one full copy each.
-        traces.append(dict(type="heatmap", z=nofit, x=x, y=y, colorscale=[[0, NOFIT], [1, NOFIT]], showscale=False,
-                           customdata=np.where(fits, "", hov), hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
+        # The grey layer under the map only colours; the map on top answers the hover on every cell,
+        # grey ones included (plotly hovers a heatmap's empty cells too), so the texts travel once.
+        traces.append(dict(type="heatmap", z=typed_array(nofit), x=x, y=y, colorscale=[[0, NOFIT], [1, NOFIT]], showscale=False,
+                           hoverinfo="skip", xgap=1, ygap=1,
                            name=names["nofit"]))
     vals, text = ratio_ticks()
-    traces.append(dict(type="heatmap", z=z, x=x, y=y, colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
-                       zmid=0, customdata=np.where(fits, hov, ""), hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
+    traces.append(dict(type="heatmap", z=typed_array(z), x=x, y=y, colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
+                       zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
                        colorbar=dict(tickvals=vals, ticktext=text, thickness=10, len=0.9, x=1.0, xpad=4),
                        name=names["colorbar"]))
     for m in marks:

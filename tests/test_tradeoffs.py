@@ -416,3 +416,19 @@ def test_the_map_does_not_depend_on_which_device_is_current_but_marks_it():
         np.testing.assert_allclose(ga.plan.latency_s[:, j], direct.latency_s)
         np.testing.assert_allclose(gb.plan.latency_s[:, j], direct.latency_s)
     assert ga.current[1] == 0 and gb.current[1] == 1
+
+
+def test_every_map_cell_answers_the_hover_with_its_own_text_grey_ones_included():
+    """The map on top answers the hover on every cell (plotly hovers a heatmap's empty cells too):
+    its texts must cover the cells that do not fit; the grey layer under it only colours."""
+    from latency import charts_tradeoffs as CT
+
+    ratio = np.array([[0.5, np.nan], [2.0, 8.0]])
+    hover = [["a fits", "b does not fit"], ["c fits", "d fits"]]
+    spec = CT.budget_heatmap_spec(ratio, x_labels=["x1", "x2"], y_labels=["y1", "y2"], hover=hover, marks=[],
+                                  names=dict(x_title="x", colorbar="ratio", nofit="no fit"))
+    top = next(t for t in spec["data"] if "colorbar" in t)
+    assert np.asarray(top["customdata"]).tolist() == hover and "%{customdata}" in top["hovertemplate"]
+    grey = [t for t in spec["data"] if t is not top and t["type"] == "heatmap"]
+    assert len(grey) == 1 and grey[0]["hoverinfo"] == "skip"
+    assert spec["data"].index(grey[0]) < spec["data"].index(top), "the grey layer is drawn under the map"
