@@ -126,7 +126,8 @@ def _arr(values: Sequence[float]) -> dict[str, str]:
 
 
 def _texts(values: Sequence[str]) -> np.ndarray:
-    """Hover or label texts for a plotly trace, as one unicode array (see `_arr`)."""
+    """Hover or label texts for a plotly trace, as one unicode array: where a go.Figure is built
+    from the spec, plotly copies it in one call, not one per text."""
     return np.array(values, dtype=str)
 
 
@@ -580,7 +581,7 @@ def vertical_marks(spec: dict[str, Any], xs: Sequence[float], *, color: str = "#
         lx += [x, x, None]
         ly += [y0, y1, None]
     spec["data"].append(dict(type="scatter", x=lx, y=ly, mode="lines", line=dict(color=color, width=1, dash="dot"),
-                             hoverinfo="skip", showlegend=False))
+                         hoverinfo="skip", showlegend=False))
     return spec
 
 

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
-from latency.charts import _merge, _style, figure_of, typed_array
+from latency.charts import _spec, figure_of, typed_array
 
 
 UNDER = "#059669"     # meets the budget
@@ -102,10 +102,10 @@ def budget_heatmap_spec(
     """
     r = np.asarray(ratio, dtype=float)
     z = np.clip(np.log2(np.where(np.isfinite(r) & (r > 0), r, np.nan)), -RATIO_CLIP, RATIO_CLIP)
-    hov = np.asarray(hover, dtype=str)  # one unicode array: plotly deep-copies it per chart in one call
+    hov = np.asarray(hover, dtype=str)
     x, y = list(x_labels), list(y_labels)
-    # Plain trace dicts, one figure without per-property validation (as latency.charts does): the
-    # two maps are redrawn on every input change, and plotly's validation was most of that time.
+    # Plain trace dicts, a spec with no plotly objects (as latency.charts does): the two maps are
+    # redrawn on every input change, and building and copying plotly objects was most of that time.
     traces = []
     nofit = np.where(np.isfinite(r), np.nan, 0.0)
     if np.isfinite(nofit).any():
@@ -128,7 +128,7 @@ def budget_heatmap_spec(
                   legend=dict(orientation="h", y=1.01, yanchor="bottom", x=0),
                   xaxis=dict(title=dict(text=names["x_title"]), type="category", fixedrange=True, automargin=True),
                   yaxis=dict(type="category", autorange="reversed", fixedrange=True, automargin=True))
-    return {"data": traces, "layout": _merge(_style(), layout)}
+    return _spec(traces, layout)
 
 
 def concurrency_figure(

@@ -86,26 +86,11 @@ def interactive() -> None:
 
     # 4. sections
     sections.headline(fmt, sc, head, abandon)
-    tabs = dict(zip(T.TABS, st.tabs([s(f"tab_{t}") for t in T.TABS], key="tr_tab", on_change="rerun")))
     tab_args = (prices, values["device_scope"], head.batch, head.devices, signature, stops)
-    with tabs["map"]:
-        if tabs["map"].open is not False:
-            sections.budget_maps(fmt, sc, compute_tab("map", sc, *tab_args))
-    with tabs["concurrency"]:
-        if tabs["concurrency"].open:
-            sections.concurrency(fmt, sc, compute_tab("concurrency", sc, *tab_args))
-    with tabs["cost"]:
-        if tabs["cost"].open:
-            sections.cost(fmt, sc, compute_tab("cost", sc, *tab_args))
-    with tabs["memory"]:
-        if tabs["memory"].open:
-            sections.memory(fmt, sc, head, compute_tab("memory", sc, *tab_args))
-    with tabs["tornado"]:
-        if tabs["tornado"].open:
-            sections.tornado(fmt, sc, compute_tab("tornado", sc, *tab_args))
-    with tabs["export"]:
-        if tabs["export"].open:
-            sections.export(fmt, sc, compute_tab("export", sc, *tab_args))
+    for name, tab in zip(T.TABS, st.tabs([s(f"tab_{t}") for t in T.TABS], key="tr_tab", on_change="rerun")):
+        with tab:  # only the open tab computes; the first counts as open until the browser says which is
+            if tab.open or (tab.open is None and name == T.TABS[0]):
+                sections.show_tab(name, fmt, sc, head, compute_tab(name, sc, *tab_args))
 
 
 interactive()

@@ -129,7 +129,7 @@ def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -
     values["output_tokens"] = state.bounded_number_input(
         s("output_label"), "lg_output", SC.NumberParam(default_out, 1, SC.OUTPUT_MAX, integer=True), where=c3, step=32,
         help=s("output_help"))
-    for text in state.box_notice_texts(shell.strings("scenario"), ("lg_prompt", "lg_output"), lambda v: f"{int(v):,}"):
+    for text in state.box_notice_texts(shell.strings("scenario"), ("lg_prompt", "lg_output")):
         st.warning(text, icon=":material/edit_note:")
     return values
 

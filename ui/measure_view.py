@@ -80,7 +80,7 @@ def controls(s: Strings, sizes: list[M.DecoderConfig], free_gb: float) -> dict:
         state.bounded_number_input(labels["ms_output"], "ms_output", OUTPUT, where=c2, in_form=True, step=4)
         st.form_submit_button(s("start_button"), type="primary", icon=":material/play_arrow:", key="ms_start",
                               on_click=_request_start, args=(labels,))
-    for text in state.box_notice_texts(shell.strings("scenario"), ("ms_prompt", "ms_output"), lambda v: f"{int(v):,}"):
+    for text in state.box_notice_texts(shell.strings("scenario"), ("ms_prompt", "ms_output")):
         st.warning(text, icon=":material/edit_note:")
     prompt, output = st.session_state["ms_prompt"], st.session_state["ms_output"]
     st.caption(s("limits_caption", cap=f"{M.TIME_CAP_S:g}"))

@@ -134,9 +134,10 @@ def keep_in_range(key: str, label: str, spec: NumberParam) -> None:
     st.session_state[BOX_NOTICES] = notices
 
 
-def box_notice_texts(sc: Strings, keys: Sequence[str], show) -> list[str]:
+def box_notice_texts(sc: Strings, keys: Sequence[str], show=lambda v: f"{int(v):,}") -> list[str]:
     """The notices of the bounded boxes `keys` (content/ui/scenario.yaml `notice_typed`), each shown
-    once: the label as the box shows it, what was typed, the range and what is used (`show(v)`)."""
+    once: the label as the box shows it, what was typed, the range and what is used (`show(v)`;
+    by default a whole number, as token counts are)."""
     notices = dict(st.session_state.get(BOX_NOTICES) or {})
     mine = [notices.pop(key) for key in keys if key in notices]
     st.session_state[BOX_NOTICES] = notices

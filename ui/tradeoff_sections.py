@@ -284,3 +284,11 @@ def export(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
                               else "–" for r in mine],
     })
     st.dataframe(preview, hide_index=True, width="stretch")
+
+
+def show_tab(name: str, fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, Any]) -> None:
+    """The section of the tab `name` (latency.tradeoffs.TABS) for its computed `data`."""
+    if name == "memory":  # the only section that also reads the headline (its devices and memory)
+        memory(fmt, sc, head, data)
+    else:
+        {"map": budget_maps, "concurrency": concurrency, "cost": cost, "tornado": tornado, "export": export}[name](fmt, sc, data)
