@@ -125,10 +125,10 @@ def _arr(values: Sequence[float]) -> dict[str, str]:
     return typed_array([np.nan if v is None else v for v in values])
 
 
-def _texts(values: Sequence[str]) -> np.ndarray:
-    """Hover or label texts for a plotly trace, as one unicode array: where a go.Figure is built
-    from the spec, plotly copies it in one call, not one per text."""
-    return np.array(values, dtype=str)
+def _texts(values: Sequence[str]) -> list[str]:
+    """Hover or label texts for a plotly trace, as a plain list: every JSON engine plotly has writes it
+    directly (orjson declines a numpy unicode array, and plotly then walks the whole figure to clean it)."""
+    return list(values)
 
 
 # --------------------------------------------------------------------------------------------

@@ -552,3 +552,14 @@ def test_clamp_typed_keeps_numbers_inside_their_spec():
     assert (notice.key, notice.raw, notice.reason, notice.used) == ("concurrency", "1000000000", "typed", 1000)
     used, notice = scenario.clamp_typed("budget_s", 0.01, scenario.NumberParam(2.0, 0.05, 600.0))
     assert used == 0.05 and notice.raw == "0.01"
+
+
+def test_how_to_read_the_size_chart_opens_on_request(lang):
+    """The size chart's reading guide is drawn only when its box is opened (a slider move does not resend it)."""
+    kitchen = i18n.strings("estimator", lang)("kitchen")
+    at = page_alone(lang)
+    assert kitchen not in all_text(at), "closed at first, and not sent"
+    at.session_state["est_how_to_read"] = True
+    at.run()
+    assert not at.exception, at.exception[0].value
+    assert kitchen in [c.value for c in at.caption]

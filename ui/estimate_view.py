@@ -22,17 +22,16 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
         st.error(s("no_fit_error", device=md(device), memory=f.gb(est.memory_gb), devices=f.count(est.devices_needed or max_devices, "devices"),
                    capacity=f.gb(max_devices * hw_entry.hardware.memory_gb)))
     row = st.container(horizontal=True, gap="small", horizontal_alignment="distribute")
-    m1, m2, m3, m4 = (row.container(width=160) for _ in range(4))
-    quiet = dict(delta_color="off", delta_arrow="off")
-    m1.metric(s("metric_ttft"), f.seconds(est.ttft_s), delta=f.range(*r["ttft_s"]), help=s("metric_ttft_help"), **quiet)
-    m2.metric(s("metric_tps"), formats.number(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
+    quiet = dict(delta_color="off", delta_arrow="off", width=160)  # each metric its own fixed width: no wrapper blocks
+    row.metric(s("metric_ttft"), f.seconds(est.ttft_s), delta=f.range(*r["ttft_s"]), help=s("metric_ttft_help"), **quiet)
+    row.metric(s("metric_tps"), formats.number(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
               help=s("metric_tps_help"), **quiet)
-    m3.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
+    row.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
     if not est.fits:
         fit_text, color = s("fits_none"), "inverse"
     else:
         fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
-    m4.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off",
+    row.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                      capacity=f.gb(hw_entry.hardware.memory_gb)))
     st.caption(s("range_explained") + " " + s("tokens_as_text", prompt=f.count(values["prompt_tokens"], "tokens"),

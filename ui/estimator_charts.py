@@ -35,8 +35,10 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
     if changes:
         steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "devices")) for size_b, _, after in changes)
         st.caption(s("device_steps_caption", steps=steps))
-    with st.expander(s("how_to_read")):
-        st.caption(s("kitchen"))
+    how = st.expander(s("how_to_read"), key="est_how_to_read", on_change="rerun")
+    with how:
+        if how.open:  # drawn when opened: a slider move does not resend it
+            st.caption(s("kitchen"))
 
 
 def devices_tab(s: Strings, f, data, values: dict, sized, lang: str) -> None:
