@@ -140,6 +140,17 @@ def timeline_figure(stages: Sequence[tuple[str, str, float]], **kwargs: Any) -> 
     return figure_of(timeline_spec(stages, **kwargs))
 
 
+# Where plotly's automargin settles for the two charts the estimator redraws on every slider move
+# (px; read from the drawn chart, gd._fullLayout._size, in Chromium at 1,400 px, both languages).
+# Plotly draws a chart, then draws it again whenever its automargin moves a margin (room for tick
+# labels, axis titles, the legend); Streamlit mounts a changed chart afresh, so starting from the
+# small shared margins cost a second pass on every move. Starting here it is one pass; where more
+# room is needed (the legend wraps to two rows on a phone) plotly still makes it.
+# tests/e2e/test_estimator_page.py checks that plotly draws them as given.
+TIMELINE_MARGIN = dict(l=14, r=10, t=41, b=64)
+SIZE_MARGIN = dict(l=67, r=10, t=45, b=64)
+
+
 def timeline_spec(
     stages: Sequence[tuple[str, str, float]],
     *,
@@ -168,7 +179,7 @@ def timeline_spec(
         ))
         start += seconds
     return _spec(traces, dict(
-        height=height, barmode="overlay", showlegend=True, bargap=0.35,
+        height=height, barmode="overlay", showlegend=True, bargap=0.35, margin=dict(TIMELINE_MARGIN),
         uniformtext=dict(minsize=10, mode="hide"),
         shapes=[dict(type="line", x0=ttft_s, x1=ttft_s, y0=-0.5, y1=0.75, line=dict(color=HIGHLIGHT, width=2, dash="dot"))],
         annotations=[dict(x=ttft_s, y=0.75, text=f"{ttft_label} {fmt_s(ttft_s)}", showarrow=False, yanchor="bottom",
@@ -276,7 +287,7 @@ def size_spec(
               zip(x if len(ys) == len(x) else [current_size] * 2, ys) if a > 0 and c > 0 and math.isfinite(c)]
     labels = budget_labels(budgets, xr, yr, curves, plot_px=(PHONE_PLOT_W, height - 110))
     return _spec(traces, dict(
-        height=height,
+        height=height, margin=dict(SIZE_MARGIN),
         # The bottleneck in paper coordinates (safe on log axes, never clipped).
         annotations=[dict(xref="paper", yref="paper", x=0, y=1, xanchor="left", yanchor="top", showarrow=False,
                           text=bottleneck_text, bgcolor="rgba(255,255,255,0.85)",

@@ -65,6 +65,18 @@ def test_keyboard_on_the_size_slider_updates_the_chart(page, app_url):
     assert page.locator("[data-testid=stMetricValue]").first.inner_text().strip()
 
 
+def test_the_redrawn_charts_start_at_their_settled_margins(page, app_url, lang):
+    """The size chart and the timeline are redrawn on every slider move: their margins start where
+    plotly's automargin settles on a desktop screen, so it draws each once, not twice (latency/charts.py)."""
+    open_app(page, app_url, "estimator", lang=lang)
+    for key in ("size", "timeline"):
+        sel = f".st-key-est_chart_{key} .js-plotly-plot"
+        page.wait_for_function(f"() => {{ const g = document.querySelector('{sel}'); return g && g._fullLayout && g._fullLayout._size; }}")
+        given, drawn = page.evaluate(f"""() => {{ const g = document.querySelector('{sel}'), m = g.layout.margin || {{}}, s = g._fullLayout._size;
+            return [[m.l, m.r, m.t, m.b], [s.l, s.r, s.t, s.b].map(Math.round)]; }}""")
+        assert drawn == given, f"{key} chart: plotly's automargin moved the margins {given} to {drawn}, and drew it twice"
+
+
 def test_a_shared_link_opens_the_same_scenario(page, app_url):
     open_app(page, app_url, "estimator", lang="en", model_size_b="70.6", hardware="l4", distance_km="9029",
              precision="fp8", output_tokens="64", use_case="code_autocomplete")
