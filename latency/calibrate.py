@@ -101,6 +101,8 @@ class Row:
     devices: int = 1         # tensor-parallel devices
     series: str = "measurements.csv"
     fitted: bool = True      # False: evaluated and reported, not a fit target
+    cold_share: float = 1.0  # serving benchmark: share of the level's prompts not in vLLM's prefix cache
+    api: bool = False        # through a serving engine's API (the vLLM benchmark); TensorRT-LLM rows: engine-internal
 
 
 def _read(path: Path) -> list[dict]:
@@ -232,6 +234,85 @@ def _prompts_in_run(notes: str, concurrency: int) -> int | None:
     return int(m.group(1)) if m else None
 
 
+PREFIX_BLOCK_TOKENS = 16
+"""vLLM's KV-cache block on CUDA (block_size 16, the default). Automatic prefix caching reuses full
+blocks only, and a request whose whole prompt is cached still recomputes its last token (the hit is
+capped at prompt length - 1): so a cached 2,048-token prompt recomputes 16 tokens (vLLM docs,
+"Automatic Prefix Caching"; vllm/v1/core/kv_cache_manager.py, get_computed_blocks)."""
+
+PREFIX_CACHE_OFF = ("Nemotron-Nano-30B",)
+"""Models whose vLLM server ran without prefix caching: vLLM leaves it off by default for hybrid
+(Mamba) models (vllm/engine/arg_utils.py: default_prefix_caching = is_prefix_caching_supported
+and not is_hybrid; "Hybrid models support prefix caching but keep it opt-in"), and the methodology
+names no flag. Nemotron-Nano-30B is Nemotron-H (23 Mamba-2 layers). Full-attention models (Nemotron
+Super, MiniMax M2.5) get it by default."""
+
+PROMPTS_PER_LEVEL = {"Nemotron-Nano-30B": (50, 400), "MiniMax-M2.5": (50, 400)}
+"""Prompts sent at c=1 and at c>1 where the row's notes do not say (the source's methodology page,
+https://docs.vultr.com/inference-cookbook/cuda/benchmarks/methodology: "The 50/400 split was used
+for Nemotron Nano and MiniMax M2.5 via bench_all.sh"; "Nemotron Super 49B used ~50 prompts at all
+concurrency levels")."""
+
+
+def _prompts_sent(model: str, notes: str, concurrency: int) -> int | None:
+    n = _prompts_in_run(notes, concurrency)
+    if n is None and model in PROMPTS_PER_LEVEL:
+        n = PROMPTS_PER_LEVEL[model][0 if concurrency == 1 else 1]
+    return n
+
+
+def cold_shares(levels: dict[int, int | None], model: str) -> dict[int, float]:
+    """Share of each level's prompts that are NOT in vLLM's prefix cache when the level runs: the
+    serving benchmark's reading of how it was run (methodology page): one server, the levels run in
+    order (1, 8, 16, ... 1,024), `vllm bench serve --dataset-name random` with its default seed, so
+    level L sends prompts 0..n_L - 1 of the same seeded sequence and the prompts an earlier level
+    sent are already cached (the KV cache holds them: 50 or 400 prompts of 2,560 tokens are within
+    `kv_capacity_requests` for these deployments). The first level (c=1) is cold. Without prefix
+    caching (PREFIX_CACHE_OFF) every level is cold."""
+    out, seen = {}, 0
+    for c in sorted(levels):
+        n = levels[c] or c
+        out[c] = 1.0 if model in PREFIX_CACHE_OFF else max(n - seen, 0) / n
+        seen = max(seen, n)
+    return out
+
+
+COLD_START_FIRST_LEVEL = ("Nemotron-Nano-30B",)
+"""Serving series whose c=1 level is left out of `serving_request_overhead`: Nemotron Nano's c=1
+TTFT (362 ms) is above its c=8 TTFT (152 ms) although Nano runs without prefix caching
+(PREFIX_CACHE_OFF), so c=8 does the same cold prefill plus queueing; a single request slower than
+that carries one-off start-up time of the fresh server (c=1 is its first level), not a per-request
+cost. Decided before t0 was computed."""
+
+
+def serving_request_overhead(rows: list, params: dict, leave: str | None = None) -> tuple[float, dict]:
+    """t0, the optimized serving engine's per-request API time (HTTP, tokenising, scheduling), from
+    the serving benchmark's single-user rows only: per series, measured c=1 TTFT minus the
+    estimator's own c=1 TTFT without t0; t0 = the median over series (COLD_START_FIRST_LEVEL left
+    out; `leave`: a model also left out, for the leave-one-model-out check). The benchmark's TTFT
+    rows at users > 1 are evaluated with it, never used to set it."""
+    p0 = {**params, "engines": {**params["engines"],
+                                "optimized": {**params["engines"]["optimized"], "request_overhead_s": 0.0}}}
+    gaps = {}
+    for r in rows:
+        if r.api and r.target == "ttft" and r.users == 1 and r.model not in COLD_START_FIRST_LEVEL and r.model != leave:
+            gaps.setdefault(r.model, []).append(r.measured - predict(r, p0))
+    gaps = {m: float(np.median(v)) for m, v in sorted(gaps.items())}
+    return float(np.median(list(gaps.values()))), gaps
+
+
+def with_request_overhead(params: dict, rows: list) -> dict:
+    """params with t0 (`serving_request_overhead`) on the optimized engine and its provenance."""
+    t0, gaps = serving_request_overhead(rows, params)
+    params["engines"]["optimized"]["request_overhead_s"] = t0
+    params["request_overhead"] = {
+        "request_overhead_s": t0, "c1_gap_s_by_series": gaps, "excluded_cold_start": list(COLD_START_FIRST_LEVEL),
+        "source": "concurrency.csv (Vultr vLLM B200 serving benchmark) c=1 rows: median over series of measured "
+                  "TTFT minus the estimator's TTFT without it; applied to optimized-engine requests through a "
+                  "serving API (estimate(serving_api=True), not the engine-internal TensorRT-LLM rows)"}
+    return params
+
+
 def _flagged_by_source(r: dict) -> bool:
     """concurrency.csv rows the source itself calls a scheduling artefact (Nemotron Super at
     c=256 and c=1024: "throughput oscillation at c=256/1024"); excluded like SUSPECT values."""
@@ -245,7 +326,14 @@ def load_concurrency(cal_dir: Path) -> tuple[list[Row], list[str]]:
     prompts sent) -> concurrent_users; per-user decode tok/s = 1 / ITL is a fit target, TTFT and
     output throughput are evaluated (reported, not fitted)."""
     rows, excluded = [], []
-    for i, r in enumerate(_read(cal_dir / "concurrency.csv"), start=2):
+    data = _read(cal_dir / "concurrency.csv")
+    levels: dict = {}
+    for r in data:
+        if not r["engine"].startswith("llama.cpp"):
+            name = _model(r["model"], float(r["params_b"]), r["precision"]).name
+            levels.setdefault(name, {})[int(r["concurrency"])] = _prompts_sent(name, r["notes"], int(r["concurrency"]))
+    cold = {name: cold_shares(lv, name) for name, lv in levels.items()}
+    for i, r in enumerate(data, start=2):
         h, m = _hardware(r["hardware"]), _model(r["model"], float(r["params_b"]), r["precision"])
         c = int(r["concurrency"])
         llama = r["engine"].startswith("llama.cpp")
@@ -264,13 +352,17 @@ def load_concurrency(cal_dir: Path) -> tuple[list[Row], list[str]]:
             rows.append(Row(target="prefill", measured=s_pp, output=1, **common))
             continue
         users = min(c, _prompts_in_run(r["notes"], c) or c)
-        common.update(users=users, prompt=int(r["input_tokens"]), output=int(r["output_tokens"]))
+        common.update(users=users, prompt=int(r["input_tokens"]), output=int(r["output_tokens"]), api=True)
         if r["itl_ms"]:
             rows.append(Row(target="decode", measured=1000.0 / float(r["itl_ms"]), **common))
+        # TTFT and output throughput as the benchmark ran them: the level's cached prompts cost only
+        # their uncached tail (cold_shares); decode reads the same KV cache either way.
         if r["ttft_ms"]:
-            rows.append(Row(target="ttft", measured=float(r["ttft_ms"]) / 1000.0, fitted=False, **common))
+            rows.append(Row(target="ttft", measured=float(r["ttft_ms"]) / 1000.0, fitted=False,
+                            cold_share=cold[m.name][c], **common))
         if r["throughput_tok_s"]:
-            rows.append(Row(target="throughput", measured=float(r["throughput_tok_s"]), fitted=False, **common))
+            rows.append(Row(target="throughput", measured=float(r["throughput_tok_s"]), fitted=False,
+                            cold_share=cold[m.name][c], **common))
     return rows, excluded
 
 
@@ -366,11 +458,28 @@ def build_params(x: np.ndarray, net: dict, combine: str, bands: dict | None = No
             "bands": bands or {"network": [1.0, 1.0], "prefill": [1.0, 1.0], "decode": [1.0, 1.0]}}
 
 
+def uncached_tokens(prompt):
+    """Tokens of a fully cached prompt that vLLM still computes: the last, partial or full, block
+    (PREFIX_BLOCK_TOKENS; the hit stops one token short of the prompt)."""
+    return prompt - PREFIX_BLOCK_TOKENS * ((prompt - 1) // PREFIX_BLOCK_TOKENS)
+
+
 def predict(row: Row, params: dict) -> float:
-    """One row through the public `estimate` (used for the reports and the consistency test)."""
-    e = estimate(row.llm, row.hardware, prompt_tokens=row.prompt, output_tokens=row.output, batch=row.batch,
-                 distance_km=0.0, engine=row.engine, access="none", concurrent_users=row.users,
-                 context_tokens=row.context, devices=row.devices, params=params)
+    """One row through the public `estimate` (used for the reports and the consistency test). A
+    serving row whose level found some prompts in the prefix cache (cold_share < 1) mixes the cold
+    and the cached request: cached = prompt minus its uncached tail moved to context_tokens."""
+    def run(prompt, context):
+        return estimate(row.llm, row.hardware, prompt_tokens=prompt, output_tokens=row.output, batch=row.batch,
+                        distance_km=0.0, engine=row.engine, access="none", concurrent_users=row.users,
+                        context_tokens=context, devices=row.devices, params=params, serving_api=row.api)
+    e = run(row.prompt, row.context)
+    if row.cold_share < 1.0 and row.target in ("ttft", "throughput"):
+        u = uncached_tokens(row.prompt)
+        w = run(u, row.context + row.prompt - u)
+        if row.target == "ttft":
+            return row.cold_share * e.ttft_s + (1.0 - row.cold_share) * w.ttft_s
+        cycle = row.cold_share / e.server_tokens_per_s + (1.0 - row.cold_share) / w.server_tokens_per_s
+        return 1.0 / cycle
     if row.target == "decode":
         return e.decode_tokens_per_s
     if row.target == "prefill":
@@ -406,7 +515,13 @@ class RowSet:
                                  link_latency_s=f(lambda r: r.hardware.resolved("link_latency_s")))
         self.workload = est.Workload(prompt=self.prompt, output=self.output, context=f(lambda r: r.context),
                                      batch=f(lambda r: r.batch), users=f(lambda r: r.users), utilization=0.0,
-                                     network_s=0.0, forced_devices=f(lambda r: r.devices))
+                                     network_s=0.0, forced_devices=f(lambda r: r.devices),
+                                     api=f(lambda r: float(r.api)))
+        self.cold_share = f(lambda r: r.cold_share if r.target in ("ttft", "throughput") else 1.0)
+        self.warm = bool(np.any(self.cold_share < 1.0))
+        if self.warm:
+            u = np.array([uncached_tokens(r.prompt) for r in rows], dtype=float)
+            self.warm_workload = self.workload._replace(prompt=u, context=self.workload.context + self.prompt - u)
         self.measured = f(lambda r: r.measured)
         self.target = np.array([r.target for r in rows])
         self.is_decode = self.target == "decode"
@@ -425,11 +540,15 @@ class RowSet:
     def predict(self, params: dict) -> np.ndarray:
         """Each row's target value (see `predict`), all rows at once through `request_times`."""
         out = self.run(params)
+        if self.warm:  # serving rows with cached prompts: mix the cold and the cached request
+            w, cs = self.run(params, self.warm_workload), self.cold_share
+            out = dict(out, ttft_s=cs * out["ttft_s"] + (1 - cs) * w["ttft_s"],
+                       server_tokens_per_s=1.0 / (cs / out["server_tokens_per_s"] + (1 - cs) / w["server_tokens_per_s"]))
         return np.select([self.target == "decode", self.target == "prefill", self.target == "ttft"],
                          [out["decode_tokens_per_s"], out["prefill_tokens_per_s"], out["ttft_s"]],
                          out["server_tokens_per_s"])
 
-    def run(self, params: dict) -> dict:
+    def run(self, params: dict, workload=None) -> dict:
         """The estimator's stage functions on all rows; engine values looked up once per
         (engine, kind, bytes per parameter) and spread to the rows."""
         eps = [est._engine_values(e, k, b, params) for e, k, b in self.keys]
@@ -437,9 +556,10 @@ class RowSet:
         for k, default in (("bw_frac", None), ("compute_frac", None), ("q_bw", None), ("q_compute", None),
                            ("pass_overhead_s", None), ("prefill_compute_scale", 1.0), ("kv_read_eff", 1.0),
                            ("stream_overhead_s", 0.0), ("bw_cap_gbs", math.inf), ("compute_cap_tflops", math.inf),
-                           ("tensor_parallel", None), ("whole_batch_first", None)):
+                           ("tensor_parallel", None), ("whole_batch_first", None),
+                           ("request_overhead_s", 0.0)):
             ep[k] = np.array([e[k] if default is None else e.get(k, default) for e in eps])[self.key_index]
-        return est.request_times(self.shape, self.device, ep, params.get("combine", "max"), self.workload)
+        return est.request_times(self.shape, self.device, ep, params.get("combine", "max"), workload or self.workload)
 
     def subset(self, keep: list[bool]) -> "RowSet":
         return RowSet([r for r, k in zip(self.rows, keep) if k])
@@ -884,7 +1004,7 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     combine, x, loo, loko, score = chosen["combine"], chosen["x"], chosen["loo"], chosen["loko"], chosen["scores"]
     per_kind = evaluate_model(rows, net, FREE_PER_KIND, combines=(combine,))
     ref_peaks, device_counts = _ref_peaks(rows), _device_counts(rows)
-    final = build_params(x, net, combine, ref_peaks=ref_peaks, device_counts=device_counts)
+    final = with_request_overhead(build_params(x, net, combine, ref_peaks=ref_peaks, device_counts=device_counts), rows)
     preds = [predict(r, final) for r in rows]  # through the public API
     say("\nCombining compute and memory bounds: mean of the leave-one-device-out and leave-one-kind-out "
         "median |errors| " + ", ".join(f"{c} {score[c]:.1f}%" for c in sorted(score)) + f" -> using {combine!r}")
@@ -925,6 +1045,16 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
         say(f"  {model:<22}{users:>6}{cell('ttft', lambda v: v):>16}{cell('decode', lambda v: 1000 / v):>18}"
             f"{cell('throughput', lambda v: v):>22}")
     say("  (predicted (measured))")
+    ro = final["request_overhead"]
+    say(f"  Per-request serving API time t0 = {1000 * ro['request_overhead_s']:.1f} ms (optimized engine, through a serving"
+        " API): median over series of measured c=1 TTFT minus the estimator's c=1 TTFT without it ("
+        + ", ".join(f"{m} {1000 * g:.1f} ms" for m, g in ro["c1_gap_s_by_series"].items())
+        + f"; {', '.join(ro['excluded_cold_start'])} c=1 left out: cold start). Users > 1 rows evaluated, not fitted.")
+    say("  Prompts already in vLLM's prefix cache (the benchmark's levels run in order with one seed; hybrid"
+        " models run without it): " + "; ".join(
+            f"{m} " + ", ".join(f"c={u}: {1 - cs:.0%}" for u, cs in sorted({(r.users, r.cold_share) for r in rows
+                                                                          if r.model == m and r.target == 'ttft'}))
+            for m in sorted({r.model for r in rows if _serving(r)})))
 
     fitted = [r.fitted for r in rows]
     comp = [not k for k in serving]  # the compute rows of calibration_report.json (the page recomputes these)
@@ -1033,6 +1163,8 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
         " (widened, not refitted, for other providers)")
 
     params = build_params(x, net, combine, bands, ref_peaks=ref_peaks, device_counts=device_counts)
+    params["engines"]["optimized"]["request_overhead_s"] = final["engines"]["optimized"]["request_overhead_s"]
+    params["request_overhead"] = final["request_overhead"]
     params["bands_uncalibrated"] = bands_unc
     params["bands_serving"] = bands_serving
     params["meta"] = {

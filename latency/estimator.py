@@ -579,6 +579,7 @@ class Workload(NamedTuple):
     utilization: Any
     network_s: Any
     forced_devices: float | None
+    api: Any = 0.0  # 1: the request comes through a serving engine's API (adds ep["request_overhead_s"])
 
 
 def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str) -> Rates:
@@ -653,6 +654,9 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     # 5. Queue.
     service = prefill + decode
     queue = queue_s(service, w.utilization, w.users, streams)
+    # Per-request time of a serving engine's API front end (HTTP, tokenising, scheduling): counted
+    # with the wait before the prefill (`request_overhead_s`, python -m latency.calibrate).
+    queue = queue + w.api * ep.get("request_overhead_s", 0.0)
     ttft = w.network_s + queue + prefill
     return dict(
         network=w.network_s, queue=queue, prefill=prefill, decode=decode,
@@ -815,7 +819,7 @@ def _common_inputs(hardware: Hardware, engine, access, connection, devices):
 def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=256, batch=1,
              distance_km=0.0, engine=None, *, access: str = "wired", connection: str = "warm",
              utilization: float = 0.0, concurrent_users: float = 1, context_tokens: float = 0,
-             devices: int | None = None, params: dict | None = None) -> Estimate:
+             devices: int | None = None, params: dict | None = None, serving_api: bool = True) -> Estimate:
     """Estimate one request's latency. See the module docstring and docs/estimator.md.
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
@@ -827,6 +831,10 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     batches as many as its KV cache holds and the rest wait for a slot. context_tokens: tokens
     already in the KV cache before this prompt (earlier turns, a cached prefix; >= 0).
     devices: force a device count (default: the fewest that hold the model).
+    serving_api: the request goes through the serving engine's API (HTTP, tokenising, scheduling),
+    as every request to a deployed server does; on the optimized engine it adds the engine's
+    per-request `request_overhead_s` to the queue stage (llama.cpp: none). False: engine-internal
+    timing, as in TensorRT-LLM's own batch-1 benchmark tables.
     """
     if not isinstance(model, Model):
         raise ValueError(f"model must be a latency.Model, got {type(model).__name__}")
@@ -850,7 +858,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     r = request_times(_shape(model, model.active_b), _device(hardware, _lowp(model, hardware, engine, bpp)),
                       ep, params.get("combine", "max"),
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
-                               utilization=util, network_s=net_s, forced_devices=forced))
+                               utilization=util, network_s=net_s, forced_devices=forced,
+                               api=1.0 if serving_api else 0.0))
     breakdown = {k: float(r[k]) for k in STAGES}
     total = sum(breakdown.values())
     ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, r["batch_prefill_s"],
@@ -944,7 +953,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                    mem_bandwidth_gbs=None, peak_tflops=None, prompt_tokens=512, output_tokens=256,
                    batch=1, distance_km=0.0, engine=None, access: str = "wired",
                    connection: str = "warm", utilization=0.0, concurrent_users=1, context_tokens=0,
-                   devices: int | None = None, params: dict | None = None) -> dict[str, np.ndarray]:
+                   devices: int | None = None, params: dict | None = None,
+                   serving_api: bool = True) -> dict[str, np.ndarray]:
     """Vectorised `estimate`: the numeric inputs may be numpy arrays, broadcast together.
 
     params_b / bytes_per_param / mem_bandwidth_gbs / peak_tflops override the model's or the
@@ -978,7 +988,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                       ep, params.get("combine", "max"),
                       Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
                                batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],
-                               network_s=net_s, forced_devices=forced))
+                               network_s=net_s, forced_devices=forced, api=1.0 if serving_api else 0.0))
     shape = d.shape
     out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) for k, v in r.items()
            if k not in ("prefill_compute_bound", "decode_compute_bound", "batch_prefill_s")}
