@@ -904,13 +904,13 @@ def _ranges(params, calibrated, bd, tpot, output, batch_prefill, prefill_tokens,
     plo, phi = _band(params, "prefill", calibrated)
     dlo, dhi = _band(params, "decode", calibrated)
     sb = params.get("bands_serving", {}) if serving else {}
-    if "decode" in sb:
-        dlo, dhi = min(dlo, sb["decode"][0]), max(dhi, sb["decode"][1])
-    if "ttft" in sb:
+    if "ttft" in sb:  # the compute bands and the serving TTFT band (not the serving decode band)
         tlo, thi = min(plo, dlo, sb["ttft"][0]), max(phi, dhi, sb["ttft"][1])
         ttft = (bd["network"] * nlo + (bd["queue"] + bd["prefill"]) * tlo,
                 bd["network"] * nhi + (bd["queue"] + bd["prefill"]) * thi)
-    else:
+    if "decode" in sb:
+        dlo, dhi = min(dlo, sb["decode"][0]), max(dhi, sb["decode"][1])
+    if "ttft" not in sb:
         ttft = (bd["network"] * nlo + bd["queue"] * dlo + bd["prefill"] * plo,
                 bd["network"] * nhi + bd["queue"] * dhi + bd["prefill"] * phi)
     slo, shi = (min(plo, dlo), max(phi, dhi))
