@@ -37,9 +37,15 @@ def test_issue_example_runs_and_has_every_field():
         assert lo <= getattr(e, key) <= hi and lo < hi, key
 
 
+T0 = load_params()["engines"]["optimized"]["request_overhead_s"]  # serving API time per request
+
+
 def test_default_queue_is_zero_and_network_at_zero_km_is_access_only():
     e = estimate(L8B, H100)
-    assert e.breakdown["queue"] == 0.0
+    # the optimized engine's only default wait is its API's per-request time (t0, fitted_params.json)
+    assert e.breakdown["queue"] == T0 > 0.0
+    assert estimate(L8B, H100, serving_api=False).breakdown["queue"] == 0.0
+    assert estimate(L8B, H100, engine="llama.cpp").breakdown["queue"] == 0.0
     assert e.breakdown["network"] == pytest.approx(0.0094)  # wired (fibre, FCC MBA 9.4 ms), warm: 1 round trip
     assert estimate(L8B, H100, access="none").breakdown["network"] == 0.0
 
@@ -164,10 +170,10 @@ def test_queue_mm1_and_users_share_the_batch_until_the_kv_cache_is_full():
     idle = estimate(L8B, H100)
     service = idle.breakdown["prefill"] + idle.breakdown["decode"]
     half = estimate(L8B, H100, utilization=0.5)
-    assert half.breakdown["queue"] == pytest.approx(service)  # rho/(1-rho) = 1
+    assert half.breakdown["queue"] == pytest.approx(service + T0)  # rho/(1-rho) = 1
     # 16 users of an 8B model on an 80 GB H100: all fit in the KV cache, nobody waits.
     both = estimate(L8B, H100, batch=8, concurrent_users=16)
-    assert both.breakdown["queue"] == 0.0 and both.running_batch == 16
+    assert both.breakdown["queue"] == T0 and both.running_batch == 16
 
 
 # A device sized by hand so that exactly 4 requests' KV caches fit beside the weights:
@@ -181,7 +187,7 @@ SMALL = Hardware(name="small", kind="datacenter_gpu", mem_bandwidth_gbs=3350, pe
 def test_kv_capacity_is_memory_left_beside_the_weights_over_one_request():
     e = estimate(SHAPED_8B, SMALL, concurrent_users=3)
     assert e.max_concurrent_requests == 4
-    assert e.running_batch == 3 and e.breakdown["queue"] == 0.0
+    assert e.running_batch == 3 and e.breakdown["queue"] == T0
     assert e.kv_cache_gb == pytest.approx(3 * 768 * 131072 / 1e9)
 
 
@@ -189,7 +195,7 @@ def test_users_beyond_the_kv_capacity_wait_littles_law():
     e = estimate(SHAPED_8B, SMALL, concurrent_users=10)
     assert e.running_batch == 4
     service = e.breakdown["prefill"] + e.breakdown["decode"]
-    assert e.breakdown["queue"] == pytest.approx((10 - 4) * service / 4)  # W = (N - B) x S / B
+    assert e.breakdown["queue"] == pytest.approx((10 - 4) * service / 4 + T0)  # W = (N - B) x S / B
 
 
 def test_llama_cpp_runs_parallel_slots_instead_of_queueing_users():
@@ -227,7 +233,7 @@ def test_issue_example_70b_fp8_two_h100s_many_users_no_longer_queue_one_by_one()
     l70 = Model(name="70B", params_b=70.6, bytes_per_param=1.0, layers=80, hidden_size=8192, kv_heads=8,
                 head_dim=128)
     five = estimate(l70, H100, prompt_tokens=5000, concurrent_users=5, devices=2)
-    assert five.breakdown["queue"] == 0.0 and five.ttft_s < 2.0  # was 36 s (one at a time)
+    assert five.breakdown["queue"] == T0 and five.ttft_s < 2.0  # was 36 s (one at a time)
 
 
 def test_context_tokens_are_read_every_decode_step_but_cost_no_prefill_tokens():
