@@ -205,7 +205,7 @@ def formulas(params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
             rf"\mathrm{{RTT}}_{{\mathrm{{backbone}}}} = f + \dfrac{{2\,d\,\alpha}}{{{c_fibre}\ \mathrm{{km/ms}}}}",
         ],
         "queue": [
-            r"T_{\mathrm{queue}} = \dfrac{\rho}{1 - \rho}\,S \;+\; \max(N - B,\ 0)\,\dfrac{S}{B}",
+            r"T_{\mathrm{queue}} = t_0 + \dfrac{\rho}{1 - \rho}\,S \;+\; \max(N - B,\ 0)\,\dfrac{S}{B}",
         ],
         "prefill": [
             rf"T_{{\mathrm{{prefill}}}} = {bound} + t_{{\mathrm{{pass}}}} + T_{{\mathrm{{comm}}}}",

@@ -126,12 +126,13 @@ def network_tab(s: Strings, params: Mapping[str, Any]) -> None:
 
 def queue_tab(s: Strings, params: Mapping[str, Any]) -> None:
     st.subheader(":material/hourglass_top: " + s("queue_heading"), anchor="queue")
-    st.markdown(m(s, "queue_plain"))
+    t0 = sec(s, params["engines"]["optimized"]["request_overhead_s"])
+    st.markdown(m(s, "queue_plain", t0=t0))
     items = ", ".join(s("queue_item", u=f"{100 * u:.0f}", m=f(mult)) for u, mult in explain.queue_multipliers())
     st.info(m(s, "queue_example", items=items), icon=":material/calculate:")
     with for_developers(s):
         formulas_of(explain.formulas(params)["queue"], s("queue_legend"))
-        st.caption(m(s, "queue_no_constants"))
+        st.caption(m(s, "queue_no_constants", t0=t0))
 
 
 def prefill_tab(s: Strings, params: Mapping[str, Any], catalog, typical, lang: str) -> None:
