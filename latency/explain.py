@@ -486,7 +486,7 @@ def breakdown_figure(breakdown: Mapping[str, float], stage_labels: Mapping[str, 
     """Two stacked bars of one request: until the first token (network, queue, prefill) and the
     whole answer (all four stages), each on its own time axis so the short stages stay visible.
     Stages that take no time are left out; every value is in the hover text."""
-    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.32, subplot_titles=(row_first, row_total))
+    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.4, subplot_titles=(row_first, row_total))
     rows = {1: ("network", "queue", "prefill"), 2: STAGES}
     for row, stages in rows.items():
         row_total_s = sum(float(breakdown[k]) for k in stages)
@@ -503,7 +503,7 @@ def breakdown_figure(breakdown: Mapping[str, float], stage_labels: Mapping[str, 
     fig.update_layout(barmode="stack", bargap=0.25)
     fig.update_xaxes(ticksuffix=axis_suffix, rangemode="tozero")
     fig.update_yaxes(showticklabels=False)
-    base_layout(fig, height=260)
+    base_layout(fig, height=280)  # room between the rows: the top row's tick labels clear the lower title on a phone
     fig.update_layout(margin=dict(l=10, r=10, t=60, b=10), legend=dict(y=1.25))
     return fig
 
