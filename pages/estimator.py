@@ -10,7 +10,7 @@ import time
 
 import streamlit as st
 
-from latency import content, explorer, feel, formats, scenario
+from latency import content, explorer, formats, scenario
 from latency import tradeoffs
 from latency.errors import ContentError
 from latency.i18n import md
@@ -106,37 +106,10 @@ def interactive() -> None:
             if tabs["presets_compare"].open:
                 estimator_charts.presets_tab(s, f, data, preset_results(lang, signature), lang)
         estimate_view.timeline(s, f, est)
-
-    # --- feel it: the estimate as a wait ---------------------------------------------------------
-    st.subheader(s("feel_heading"))
-    st.write(s("feel_intro"))
-    sample = data.samples[lang]
-    tokens = feel.split_tokens(sample.answer, sample.chars_per_token)
-    pace = feel.Pace(est.ttft_s, est.decode_tokens_per_s)
-    st.caption(s("feel_question", prompt=md(sample.prompt)) + " · "
-               + s("feel_pace", ttft=f.seconds(est.ttft_s), tps=f.tps_per_user(est.decode_tokens_per_s)))
-    if st.button(s("feel_button"), key="est_feel", type="primary"):
-        feel_player.play_one(s, f, feel.plan(tokens, pace), est.ttft_s, sleep=time.sleep, clock=time.monotonic)
-    st.caption(s("feel_sample_note", n=len(tokens), output=values["output_tokens"], tokens_note=md(sample.tokens_note)))
-    fast = data.use_cases["code_autocomplete"].budget_s if "code_autocomplete" in data.use_cases else None
-    slow = data.observed_s[0] if data.observed_s else None
-    race = st.expander(s("race_heading", fast=f.seconds(fast or 0), slow=f.seconds(slow or 0)), key="est_race_open", on_change="rerun")
-    with race:
-        if race.open:
-            choices = (["pair"] if fast and slow else []) + [p.id for p in data.presets]
-            race_labels = {"pair": s("race_pair", fast=f.seconds(fast or 0), slow=f.seconds(slow or 0))}
-            race_labels.update({p.id: s("race_vs_preset", label=p.label[lang]) for p in data.presets})
-            choice = st.selectbox(s("race_choice"), choices, key="est_race", format_func=race_labels.get)
-            if choice == "pair":
-                sides = [(s("race_fast", ttft=f.seconds(fast)), feel.Pace(fast, est.decode_tokens_per_s)),
-                         (s("race_slow", ttft=f.seconds(slow)), feel.Pace(slow, est.decode_tokens_per_s))]
-            else:
-                p = next(p for p in data.presets if p.id == choice)
-                _, _, o = scenario.evaluate(data.catalog, p.values)
-                sides = [(s("race_current"), pace), (p.label[lang], feel.Pace(o.ttft_s, o.decode_tokens_per_s))]
-            if st.button(s("race_button"), key="est_race_go"):
-                feel_player.race(s, f, tokens, sides, sleep=time.sleep, clock=time.monotonic)
     state.mirror(PAGE_KEYS, known=(state.VIEW,))
 
 
 interactive()
+
+# --- feel it: the estimate as a wait (its own fragment: a slider move does not redraw it) ----------
+feel_player.section(s, f, data, lang, sleep=time.sleep, clock=time.monotonic)

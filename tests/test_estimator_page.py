@@ -429,6 +429,23 @@ def test_feel_it_streams_the_sample_at_the_estimated_pace(lang, fake_clock):
     assert any(done in c.value for c in at.caption)
 
 
+def test_feel_it_plays_the_scenario_as_it_stands_at_the_click(fake_clock):
+    """The section is its own fragment and shows no slider-dependent number before a click, so the
+    pace must come from the inputs as they are when the button is pressed, not from the defaults."""
+    at = page_alone("en")
+    at.selectbox(key="hardware").set_value("l4").run()
+    at.select_slider(key="model_size_b").set_value(sizing.snap(14.0, sizing.size_steps(CATALOG), log=True)).run()
+    values = {**DEFAULTS, "hardware": "l4", "model_size_b": at.select_slider(key="model_size_b").value}
+    _, _, est = scenario.evaluate(CATALOG, values)
+    _, _, default_est = scenario.evaluate(CATALOG, DEFAULTS)
+    assert abs(est.ttft_s - default_est.ttft_s) > 0.2 * default_est.ttft_s, "the two scenarios differ enough to tell apart"
+    at.button(key="est_feel").click().run()
+    assert not at.exception, at.exception[0].value
+    assert fake_clock.sleeps[0] == pytest.approx(est.ttft_s, rel=0.1)
+    pace = i18n.strings("estimator", "en")("feel_pace", ttft=formats.get("en").seconds(est.ttft_s), tps="").strip()
+    assert any(c.value.startswith(pace) for c in at.caption), "the pace it plays is written out"
+
+
 def test_feel_it_side_by_side_plays_both(lang, fake_clock):
     at = page_alone(lang)
     assert not [b for b in at.button if b.key == "est_race_go"], "the race panel is closed at first"

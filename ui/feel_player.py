@@ -1,5 +1,6 @@
-""""Feel it": the estimate played in real time, alone or racing another pace. The clock and sleep
-are arguments (the app passes `time.monotonic` and `time.sleep`)."""
+""""Feel it": the estimate played in real time, alone or racing another pace, and the estimator's
+"feel it" section around them. The clock and sleep are arguments (the app passes `time.monotonic`
+and `time.sleep`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import Callable, Sequence
 
 import streamlit as st
 
-from latency import feel
+from latency import feel, scenario
 from latency.i18n import Strings, md
+from ui import state
 
 
 def play_one(s: Strings, f, plan: feel.Plan, ttft_s: float, *, sleep: Callable[[float], None], clock: Callable[[], float]) -> None:
@@ -67,3 +69,45 @@ def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.P
         if p.truncated:
             done += " " + s("feel_cut", limit=f.seconds(p.limit_s), full=f.seconds(p.full_s))
         col.caption(done)
+
+
+@st.fragment
+def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], clock: Callable[[], float]) -> None:
+    """The estimator's "feel it" section, its own st.fragment: a slider move above does not redraw it
+    (nothing in it follows the sliders until a button is pressed), and a click replays only it.
+    The pace is the estimate of the scenario as it stands at the click (`state.values`)."""
+    st.subheader(s("feel_heading"))
+    st.write(s("feel_intro"))
+    sample = data.samples[lang]
+    tokens = feel.split_tokens(sample.answer, sample.chars_per_token)
+    st.caption(s("feel_question", prompt=md(sample.prompt)))
+    if st.button(s("feel_button"), key="est_feel", type="primary"):
+        est = current_estimate(data)
+        st.caption(s("feel_pace", ttft=f.seconds(est.ttft_s), tps=f.tps_per_user(est.decode_tokens_per_s)))
+        play_one(s, f, feel.plan(tokens, feel.Pace(est.ttft_s, est.decode_tokens_per_s)), est.ttft_s, sleep=sleep, clock=clock)
+    st.caption(s("feel_sample_note", n=len(tokens), tokens_note=md(sample.tokens_note)))
+    fast = data.use_cases["code_autocomplete"].budget_s if "code_autocomplete" in data.use_cases else None
+    slow = data.observed_s[0] if data.observed_s else None
+    panel = st.expander(s("race_heading", fast=f.seconds(fast or 0), slow=f.seconds(slow or 0)), key="est_race_open", on_change="rerun")
+    with panel:
+        if panel.open:
+            choices = (["pair"] if fast and slow else []) + [p.id for p in data.presets]
+            labels = {"pair": s("race_pair", fast=f.seconds(fast or 0), slow=f.seconds(slow or 0))}
+            labels.update({p.id: s("race_vs_preset", label=p.label[lang]) for p in data.presets})
+            choice = st.selectbox(s("race_choice"), choices, key="est_race", format_func=labels.get)
+            if st.button(s("race_button"), key="est_race_go"):
+                est = current_estimate(data)
+                if choice == "pair":
+                    sides = [(s("race_fast", ttft=f.seconds(fast)), feel.Pace(fast, est.decode_tokens_per_s)),
+                             (s("race_slow", ttft=f.seconds(slow)), feel.Pace(slow, est.decode_tokens_per_s))]
+                else:
+                    p = next(p for p in data.presets if p.id == choice)
+                    _, _, other = scenario.evaluate(data.catalog, p.values)
+                    sides = [(s("race_current"), feel.Pace(est.ttft_s, est.decode_tokens_per_s)),
+                             (p.label[lang], feel.Pace(other.ttft_s, other.decode_tokens_per_s))]
+                race(s, f, tokens, sides, sleep=sleep, clock=clock)
+
+
+def current_estimate(data):
+    """The estimate of the scenario as the inputs hold it now (the sliders live in another fragment)."""
+    return scenario.evaluate(data.catalog, state.values(scenario.KEYS))[2]

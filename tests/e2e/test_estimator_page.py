@@ -117,7 +117,18 @@ def test_feel_it_streams_the_answer(page, app_url):
         };
         requestAnimationFrame(watch);
     }""")
+    # A slider move reruns only the inputs' fragment; the feel section (its own fragment) must still
+    # play the scenario as it is now, and says which pace it plays.
+    metrics = "() => [...document.querySelectorAll('[data-testid=stMetricValue]')].map(m => m.innerText).join('|')"
+    before = page.evaluate(metrics)
+    page.locator(".st-key-model_size_b input[type=range]").focus()
+    page.keyboard.press("Home")  # the smallest model: a first token visibly sooner than the default's
+    page.wait_for_function(f"(b) => ({metrics})() !== b", arg=before)
+    wait_idle(page)
+    ttft = page.locator("[data-testid=stMetricValue]").first.inner_text()
+    assert ttft != before.split("|")[0], "the move changed the time to first token"
     page.locator(".st-key-est_feel button").click()
+    page.get_by_text(f"Waits {ttft} for the first token", exact=False).wait_for()
     page.get_by_text("Start by measuring real latency", exact=False).wait_for(timeout=30_000)
     wait_idle(page)
     lengths = page.evaluate("() => window.__feel")
