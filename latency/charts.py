@@ -342,6 +342,9 @@ def budget_labels(budgets: Sequence[Budget], xr: Sequence[float], yr: Sequence[f
     # Boxes already taken, in px from the plot's bottom-left: (left, right, bottom, top).
     placed: list[tuple[float, float, float, float]] = [(0, width_px * 0.6, height_px - LINE_PX - 6, height_px)]
     line_px = [(math.log10(v) - yr[0]) * px_per_y for v in levels]
+    # The curve points in px, once: each candidate box below counts the points inside it.
+    pts = np.asarray(curves, dtype=float).reshape(-1, 2)
+    cx_px, cy_px = (pts[:, 0] - xr[0]) * px_per_x, (pts[:, 1] - yr[0]) * px_per_y
     out = []
     for value in sorted(levels, reverse=True):
         group = levels[value]
@@ -357,8 +360,8 @@ def budget_labels(budgets: Sequence[Budget], xr: Sequence[float], yr: Sequence[f
                 left = 0.0 if side == "left" else width_px - w
                 if any(left < r and l_ < left + w and bottom < t_ and b_ < bottom + h for l_, r, b_, t_ in placed):
                     continue
-                hits = sum(1 for cx, cy in curves if left <= (cx - xr[0]) * px_per_x <= left + w
-                           and bottom - 3 <= (cy - yr[0]) * px_per_y <= bottom + h + 3)
+                hits = int(np.count_nonzero((left <= cx_px) & (cx_px <= left + w)
+                                            & (bottom - 3 <= cy_px) & (cy_px <= bottom + h + 3)))
                 hits += 10 * sum(1 for v in line_px if bottom < v < bottom + h)  # never across a budget line
                 key = (hits, abs(bottom - y), side != "left")
                 if best is None or key < best[0]:
