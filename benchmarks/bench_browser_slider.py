@@ -10,6 +10,17 @@ page: from the keydown event to the first animation frame in which both the char
 estimator) the headline metric have changed. Presses alternate right and left so the slider stays in
 range; each waits until the app is idle again. Prints median and 90th percentile for both pages and
 their ratio; nothing is asserted (tests/e2e/test_estimator_page.py prints one press too).
+
+Where the time goes (round 5, measured with WebSocket and long-task timestamps in the page and
+timestamps in the server, 2-core machine): the server has sent everything 60-100 ms after the key
+press; the rest is the browser. Streamlit's frontend re-renders every element of the fragment in
+several passes per rerun (when the run starts, as messages arrive in 10 ms batches, and at the end,
+where both charts are mounted afresh because a plotly chart's element id hashes its figure), and
+each pass costs in proportion to how many elements the fragment holds. Removing sections one at a
+time, interleaved A/B, medians of 30 presses: the timeline section -30 to -50 ms, its chart alone
+-11 to -15 ms, the preset pills -8 ms, the chart tabs -10 ms, the left column's verdict, cost and
+links none beyond noise, everything but inputs, headline and size chart -105 ms. The median of the
+page as it is moved between 300 and 346 ms over the day as the shared machine's speed changed.
 """
 
 from __future__ import annotations
