@@ -13,7 +13,6 @@ import streamlit as st
 from latency import content, explorer, formats, scenario
 from latency import tradeoffs
 from latency.errors import ContentError
-from latency.i18n import md
 from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state
 
 s = shell.page_strings("estimator")
