@@ -24,6 +24,21 @@ page as it is moved between 300 and 348 ms over the day as the shared machine's 
 The renderer's own main-thread time per press (CDP Performance.getMetrics TaskDuration, less noisy
 than the latency) was 450-508 ms; without the timeline chart 396-413 ms; with the timeline drawn as
 a Vega-Lite chart (its data updated in place, not remounted) 463 ms, for no latency gain beyond noise.
+
+Round 6 (Chrome trace of single presses, `Browser.start_tracing`): the renderer's main thread is busy
+almost the whole way from keydown to the updated chart (tasks summing to ~340 of ~345 ms). A press
+is a keydown task (~15 ms), a re-render pass when the run starts (~36-42 ms), one for the first batch
+of deltas (~44-50 ms), then the final pass (~160-180 ms) in which both plotly charts are mounted
+(drawn alone in the app's page with its fonts: size chart 45 ms, timeline 32 ms; plotly's axis
+automargin costs nothing extra there, as the margins are already set to where it settles). Tried,
+interleaved A/B, no gain beyond noise (about +-20 ms between identical runs at 40-60 presses):
+computing the estimate and the size chart before any element is sent, and sending the headline and
+size chart first (the frontend still renders once all deltas are in); a longer GIL switch interval
+to send the deltas in one burst (they still arrive spread over ~100 ms); the size and timeline
+charts as a `st.components.v2` component that updates one plotly graph in place with Plotly.react
+(slower: 346-399 ms, as each chart's replot runs after the frontend's pass); removing the timeline's
+text, the plain-words popover or the "feel it" section one at a time. Today's run: estimator 300 ms
+median against the plain page's 229 ms (ratio 1.31).
 """
 
 from __future__ import annotations
