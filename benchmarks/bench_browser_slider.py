@@ -39,6 +39,15 @@ charts as a `st.components.v2` component that updates one plotly graph in place 
 (slower: 346-399 ms, as each chart's replot runs after the frontend's pass); removing the timeline's
 text, the plain-words popover or the "feel it" section one at a time. Today's run: estimator 300 ms
 median against the plain page's 229 ms (ratio 1.31).
+
+Sizes of effect, interleaved A/B at 179 presses a variant (same code differs by 10-30 ms between
+hours, so only differences within one run count): the whole timeline section removed -49 ms (renderer
+-92 ms); its heading, stage list and caption removed -14 ms; the stage list without numbers -7 ms;
+the timeline drawn as a Vega-Lite chart whose spec stays fixed and whose data Streamlit updates in
+place -13 ms (renderer -41 ms); the plain-words popover and the "feel it" section (outside the
+fragment) both removed -5 ms. The most promising next step is to draw both redrawn charts (size
+and timeline) as fixed Vega-Lite specs fed new data, so neither is mounted afresh on a press; the
+size chart (log axes, band, budget labels, error bars) is the larger rewrite.
 """
 
 from __future__ import annotations
