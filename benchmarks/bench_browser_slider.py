@@ -40,8 +40,8 @@ charts as a `st.components.v2` component that updates one plotly graph in place 
 text, the plain-words popover or the "feel it" section one at a time. Today's run: estimator 300 ms
 median against the plain page's 229 ms (ratio 1.31).
 
-Sizes of effect, interleaved A/B at 179 presses a variant (same code differs by 10-30 ms between
-hours, so only differences within one run count): the whole timeline section removed -49 ms (renderer
+Sizes of effect, interleaved A/B at 179 presses a variant (the unchanged page's median moved
+between 253 and 320 ms over the day, so only differences within one run count): the whole timeline section removed -49 ms (renderer
 -92 ms); its heading, stage list and caption removed -14 ms; the stage list without numbers -7 ms;
 the timeline drawn as a Vega-Lite chart whose spec stays fixed and whose data Streamlit updates in
 place -13 ms (renderer -41 ms); the plain-words popover and the "feel it" section (outside the
