@@ -31,28 +31,30 @@ is a keydown task (~15 ms), a re-render pass when the run starts (~36-42 ms), on
 of deltas (~44-50 ms), then the final pass (~160-180 ms) in which both plotly charts are mounted
 (drawn alone in the app's page with its fonts: size chart 45 ms, timeline 32 ms; plotly's axis
 automargin costs nothing extra there, as the margins are already set to where it settles). Tried,
-interleaved A/B, no gain beyond noise (about +-20 ms between identical runs at 40-60 presses):
-computing the estimate and the size chart before any element is sent, and sending the headline and
-size chart first (the frontend still renders once all deltas are in); a longer GIL switch interval
-to send the deltas in one burst (they still arrive spread over ~100 ms); the size and timeline
-charts as a `st.components.v2` component that updates one plotly graph in place with Plotly.react
-(slower: 346-399 ms, as each chart's replot runs after the frontend's pass); removing the timeline's
-text, the plain-words popover or the "feel it" section one at a time. Today's run: estimator 300 ms
-median against the plain page's 229 ms (ratio 1.31).
+interleaved A/B at 40-60 presses, no gain beyond noise: computing the estimate and the size chart
+before any element is sent, and sending the headline and size chart first (the frontend still
+renders once all deltas are in); a longer GIL switch interval to send the deltas in one burst (they
+still arrive spread over ~100 ms); the size and timeline charts as a `st.components.v2` component
+that updates one plotly graph in place with Plotly.react (slower: 346-399 ms, as each chart's replot
+runs after the frontend's pass). Today's run of this script: estimator 300 ms median against the
+plain page's 229 ms (ratio 1.31).
 
-Sizes of effect, interleaved A/B at 179 presses a variant (the unchanged page's median moved
-between 253 and 320 ms over the day, so only differences within one run count): the whole timeline section removed -49 ms (renderer
--92 ms); its heading, stage list and caption removed -14 ms; the stage list without numbers -7 ms;
-the timeline drawn as a Vega-Lite chart whose spec stays fixed and whose data Streamlit updates in
-place -13 ms (renderer -41 ms); the plain-words popover and the "feel it" section (outside the
-fragment) both removed -5 ms. The most promising next step is to draw both redrawn charts (size
-and timeline) as fixed Vega-Lite specs fed new data, so neither is mounted afresh on a press; the
-size chart (log axes, band, budget labels, error bars) is the larger rewrite. A rough prototype of
-exactly that (both charts as `st.vega_lite_chart` with one long-form DataFrame each and a spec that
-does not change between presses; the chart's SVG watched instead of plotly's gd.data), against the
-page as it is, 119 presses each, interleaved: 206 against 253 ms median (-47 ms), renderer time 233
-against 351 ms. Not shipped this round: the budget-label packing (latency/charts.budget_labels), the
-chart tests and the e2e chart checks would have to move to Vega-Lite with it.
+Sizes of effect at 179 presses a variant, interleaved A/B (the unchanged page's median moved between
+253 and 320 ms over the day, so only differences within one run count; at 40-60 presses the smaller
+of these were lost in noise, which is why earlier rounds read them as nothing): the whole timeline
+section removed -49 ms (renderer -92 ms); its heading, stage list and caption removed -14 ms; the
+stage list without numbers -7 ms; the timeline drawn as a Vega-Lite chart whose spec stays fixed and
+whose data Streamlit updates in place -13 ms (renderer -41 ms); the plain-words popover and the
+"feel it" section (outside the fragment) both removed -5 ms.
+
+The most promising next step is to draw both redrawn charts (size and timeline) as fixed Vega-Lite
+specs fed new data, so neither is mounted afresh on a press; the size chart (log axes, band, budget
+labels, error bars) is the larger rewrite. A rough prototype of exactly that (both charts as
+`st.vega_lite_chart` with one long-form DataFrame each and a spec that does not change between
+presses; the chart's SVG watched instead of plotly's gd.data), against the page as it is, 119
+presses each, interleaved: 206 against 253 ms median (-47 ms), renderer time 233 against 351 ms.
+Not shipped in round 6: the budget-label packing (latency/charts.budget_labels), the chart tests and
+the e2e chart checks would have to move to Vega-Lite with it.
 """
 
 from __future__ import annotations
