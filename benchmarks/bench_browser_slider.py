@@ -47,14 +47,16 @@ stage list without numbers -7 ms; the timeline drawn as a Vega-Lite chart whose 
 whose data Streamlit updates in place -13 ms (renderer -41 ms); the plain-words popover and the
 "feel it" section (outside the fragment) both removed -5 ms.
 
-The most promising next step is to draw both redrawn charts (size and timeline) as fixed Vega-Lite
-specs fed new data, so neither is mounted afresh on a press; the size chart (log axes, band, budget
-labels, error bars) is the larger rewrite. A rough prototype of exactly that (both charts as
-`st.vega_lite_chart` with one long-form DataFrame each and a spec that does not change between
-presses; the chart's SVG watched instead of plotly's gd.data), against the page as it is, 119
-presses each, interleaved: 206 against 253 ms median (-47 ms), renderer time 233 against 351 ms.
-Not shipped in round 6: the budget-label packing (latency/charts.budget_labels), the chart tests and
-the e2e chart checks would have to move to Vega-Lite with it.
+Round 7 shipped that route: both charts are Vega-Lite (latency/charts_live.py), each a spec that
+depends only on the language and rows that carry every number, so Streamlit keeps the drawn chart
+and swaps its rows (tests/e2e/test_estimator_page.py checks the chart's SVG survives a press). The
+estimator's chart is now watched through that SVG (FINGERPRINT below). Measured in round 7 on a
+faster machine than rounds 5-6 (same 2 cores; the plain page 75-94 ms against 191-229 ms before),
+the page before and after the change run alternately, three runs of 60 presses each: before,
+128-130 ms median (p90 148-152; ratio to the plain page 1.57-1.71); after, 109-113 ms median (p90
+126-134; ratio 1.30-1.38). On the slower machine of round 6 the prototype of the same change
+measured 206 against 253 ms. Server side the two charts cost about 2 ms a rerun (rows sent as an
+Arrow table; benchmarks/bench_server.py: estimator CPU per rerun unchanged within noise).
 """
 
 from __future__ import annotations
@@ -70,12 +72,18 @@ import load  # noqa: E402  (benchmarks/load.py)
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
-# What has to change after a press: a fingerprint of the first chart's data and of the first metric.
+# What has to change after a press: a fingerprint of the chart as drawn and of the first metric. A
+# plotly chart (the plain page): its graph's data; a Vega-Lite chart (the estimator's live charts,
+# latency/charts_live.py): its SVG, which changes in the frame the new rows are drawn.
 FINGERPRINT = """(sel) => {
-    const gd = document.querySelector(sel);
-    if (!gd || !gd.data) return null;
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    let chart;
+    if (el.data) chart = JSON.stringify(el.data.map(t => [t.x, t.y]));
+    else if (el.tagName.toLowerCase() === 'svg' && el.querySelector('path')) chart = el.innerHTML;
+    else return null;
     const metric = document.querySelector('[data-testid=stMetricValue]');
-    return JSON.stringify(gd.data.map(t => [t.x, t.y])) + '|' + (metric ? metric.innerText : '');
+    return chart + '|' + (metric ? metric.innerText : '');
 }"""
 WATCH = """(sel) => {
     const fp = %s;
@@ -121,7 +129,7 @@ def main() -> None:
             times = {
                 "plain": presses(page, f"http://{load.HOST}:{plain_port}/", ".stSlider", ".js-plotly-plot", args.presses),
                 "estimator": presses(page, f"http://{load.HOST}:{app_port}/estimator?lang=ko", ".st-key-model_size_b",
-                                     ".st-key-est_chart_size .js-plotly-plot", args.presses),
+                                     ".st-key-est_tab [data-testid=stVegaLiteChart] svg", args.presses),
             }
             browser.close()
     finally:

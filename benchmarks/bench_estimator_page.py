@@ -3,8 +3,10 @@
     .venv/bin/python benchmarks/bench_estimator_page.py [--rounds 15]
 
 Both run headless in AppTest in this one process, interleaved round by round (so load from other
-processes hits both alike); the script prints medians and their ratio. Goal (issue 8 item 8): an
-estimator rerun at most 1.2x the plain page. Nothing here asserts it; the numbers are printed.
+processes hits both alike); the script prints medians and their ratio. Issue 8 item 8's goal, an
+estimator rerun at most 1.2x the plain page, is met where a user meets it, on a live server
+(benchmarks/bench_server.py): here the whole app reruns, not the page's fragment alone, so this
+ratio is higher. Nothing here asserts it; the numbers are printed.
 
 - baseline: a plain page whose slider feeds four plotly charts of 200 points each;
 - app: the whole app (app.py + navigation + pages/estimator.py), the model-size slider moved to the
@@ -54,7 +56,8 @@ def main() -> None:
     print(f"rounds: {args.rounds} (medians; interleaved)")
     print(f"baseline (4 plotly charts x 200 points):  {med['baseline']:7.1f} ms")
     print(f"estimator, model size moved (whole app):  {med['app']:7.1f} ms")
-    print(f"ratio app / baseline: {med['app'] / med['baseline']:.2f}  (goal: <= 1.2)")
+    print(f"ratio app / baseline: {med['app'] / med['baseline']:.2f}  (issue 8's goal, <= 1.2, is for the rerun a "
+          "slider move makes in a browser, the page's fragment alone: benchmarks/bench_server.py)")
 
 
 if __name__ == "__main__":

@@ -127,8 +127,9 @@ def main() -> int:
     print(f"{args.rounds} rounds x {args.block} reruns per page, interleaved, {time.monotonic() - t0:.0f} s; "
           f"medians over rounds; load average {load.os.getloadavg()[0]:.1f} on {load.os.cpu_count()} CPUs")
     print(f"{'page':<12}{'server CPU/rerun':>18}{'ratio':>8}{'wall/rerun':>12}{'ratio':>8}   goals")
-    goals = {"plain": "", "estimator": "ratio <= 1.2 (issue 8); CPU <= 40 ms (issue 15)",
-             "tradeoffs": "ratio <= 2 (issue 8); CPU <= 80 ms (issue 15)"}
+    # issue 8 sets its ratios on the rerun's time (the wall column); issue 15 its budgets on CPU
+    goals = {"plain": "", "estimator": "wall ratio <= 1.2 (issue 8); CPU <= 40 ms (issue 15)",
+             "tradeoffs": "wall ratio <= 2 (issue 8); CPU <= 80 ms (issue 15)"}
     for name, (cpu, wall) in med.items():
         print(f"{name:<12}{cpu:15.1f} ms{cpu / med['plain'][0]:8.2f}{wall:9.1f} ms{wall / med['plain'][1]:8.2f}   {goals[name]}")
     for e in errors[:10]:

@@ -1,4 +1,5 @@
-"""One look for every plotly figure: the app's Korean-capable font, stage colours, lean layout."""
+"""One look for every chart: the app's Korean-capable font, stage colours, lean layout; the one plotly
+config (CONFIG) and the one Vega-Lite config (LIVE_CONFIG, the estimator's two live charts)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,16 @@ CONFIG = {"displayModeBar": False, "displaylogo": False, "responsive": True}
 on a 390 px phone plotly's toolbar sat on top of the legends, and the people this app is for do
 not need its zoom/pan/lasso buttons (drag to zoom and double-click to reset still work; Streamlit's
 own element toolbar keeps full screen)."""
+
+
+LIVE_CONFIG = {
+    "legend": {"orient": "top", "direction": "horizontal", "labelFontSize": 13, "symbolStrokeWidth": 3},
+    "axis": {"labelFontSize": 12, "titleFontSize": 13, "titleFontWeight": "normal"},
+    "view": {"stroke": None},
+}
+"""The Vega-Lite config of the estimator's two live charts (latency/charts_live.py), set to read like
+the plotly charts beside them: legend above the plot, base_layout's 13 px text, no frame round the
+plot. Fonts and colours of the text come from Streamlit's theme (Pretendard, .streamlit/config.toml)."""
 
 
 def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) -> go.Figure:

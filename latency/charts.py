@@ -1,10 +1,13 @@
-"""Figure builders of the estimator page: plain functions from numbers to plotly figures.
+"""Figure builders of the estimator page's chart tabs: plain functions from numbers to plotly figures.
+The two charts redrawn on every slider move (time against model size, the timeline) are Vega-Lite,
+in latency/charts_live.py; their budget-label packing (`budget_labels`) lives here beside the
+distance chart's (`stop_labels`), as both place text for the narrowest plot.
 
 Every piece of chart text (titles, axes, legend names, hover, labels) is passed in already in
 the page's language; nothing here knows a language. Times are seconds; `fmt_s` turns a number
 of seconds into display text (e.g. "0.82초" / "0.82 s") so hover text matches the metrics.
 
-Lean on purpose, because a slider move redraws all of them:
+Lean on purpose, because an open tab's chart is redrawn on every slider move:
 - each figure is built in one go from plain dicts (`_figure`), without plotly's per-property
   validation, which costs 10-50 ms a figure (most of it re-validating the template that
   `chart_style.base_layout` sets). The shared look is still `base_layout`'s: it is applied once to
@@ -132,66 +135,7 @@ def _texts(values: Sequence[str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------
-# 2. Timeline of one request
-# --------------------------------------------------------------------------------------------
-
-def timeline_figure(stages: Sequence[tuple[str, str, float]], **kwargs: Any) -> go.Figure:
-    """`timeline_spec` as a plotly Figure."""
-    return figure_of(timeline_spec(stages, **kwargs))
-
-
-# Where plotly's automargin settles for the two charts the estimator redraws on every slider move
-# (px; read from the drawn chart, gd._fullLayout._size, in Chromium at 1,400 px, both languages).
-# Plotly draws a chart, then draws it again whenever its automargin moves a margin (room for tick
-# labels, axis titles, the legend); Streamlit mounts a changed chart afresh, so starting from the
-# small shared margins cost a second pass on every move. Starting here it is one pass; where more
-# room is needed (the legend wraps to two rows on a phone) plotly still makes it.
-# tests/e2e/test_estimator_page.py checks that plotly draws them as given.
-TIMELINE_MARGIN = dict(l=14, r=10, t=41, b=64)
-SIZE_MARGIN = dict(l=67, r=10, t=45, b=64)
-
-
-def timeline_spec(
-    stages: Sequence[tuple[str, str, float]],
-    *,
-    ttft_s: float,
-    ttft_label: str,
-    axis_title: str,
-    fmt_s: FmtS,
-    height: int = 190,
-) -> dict[str, Any]:
-    """One request as consecutive stages on a time axis, with the first token marked.
-
-    stages: ``(stage key, label, seconds)`` in order (network, queue, prefill, decode); the
-    key picks the colour from STAGE_COLORS. ttft_label: text of the marker, e.g. "첫 토큰".
-    """
-    traces = []
-    start = 0.0
-    total = sum(max(s, 0.0) for _, _, s in stages) or 1.0
-    for key, label, seconds in stages:
-        seconds = max(float(seconds), 0.0)
-        traces.append(dict(
-            type="bar", x=[seconds], base=[start], y=[""], orientation="h", name=label,
-            marker=dict(color=STAGE_COLORS.get(key, "#6b7280")),
-            text=[f"{label} {fmt_s(seconds)}" if seconds / total > 0.12 else ""],
-            textposition="inside", insidetextanchor="middle", textfont=dict(color="white"),
-            hovertemplate=f"{label}: {fmt_s(seconds)}<extra></extra>",
-        ))
-        start += seconds
-    return _spec(traces, dict(
-        height=height, barmode="overlay", showlegend=True, bargap=0.35, margin=dict(TIMELINE_MARGIN),
-        uniformtext=dict(minsize=10, mode="hide"),
-        shapes=[dict(type="line", x0=ttft_s, x1=ttft_s, y0=-0.5, y1=0.75, line=dict(color=HIGHLIGHT, width=2, dash="dot"))],
-        annotations=[dict(x=ttft_s, y=0.75, text=f"{ttft_label} {fmt_s(ttft_s)}", showarrow=False, yanchor="bottom",
-                          xanchor="left" if ttft_s < 0.6 * start else "right",
-                          font=dict(color=HIGHLIGHT, family=FONT_FAMILY, size=12))],
-        xaxis=dict(title=dict(text=axis_title), range=[0, start * 1.02 if start > 0 else 1]),
-        yaxis=dict(showticklabels=False, range=[-0.6, 1.1], fixedrange=True),
-    ))
-
-
-# --------------------------------------------------------------------------------------------
-# 3. Latency versus model size
+# 3. Budgets on the size chart (latency/charts_live.py draws it)
 # --------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -201,99 +145,6 @@ class Budget:
     label: str
     seconds: float
     selected: bool = False
-
-
-def size_figure(sizes: Sequence[float], *args: Any, **kwargs: Any) -> go.Figure:
-    """`size_spec` as a plotly Figure."""
-    return figure_of(size_spec(sizes, *args, **kwargs))
-
-
-def size_spec(
-    sizes: Sequence[float],
-    ttft: Sequence[float],
-    total: Sequence[float],
-    fits: Sequence[bool],
-    *,
-    current_size: float,
-    current_ttft: float,
-    current_total: float,
-    ttft_range: tuple[float, float],
-    total_range: tuple[float, float],
-    budgets: Sequence[Budget],
-    bottleneck_text: str,
-    names: Mapping[str, str],
-    fmt_s: FmtS,
-    height: int = 420,
-) -> dict[str, Any]:
-    """TTFT and total time against model size (log–log), the current point with its range.
-
-    fits: whether each size fits the chosen hardware (within its device limit); sizes that
-    do not are drawn grey and dashed ("does not fit"). budgets: horizontal lines, the selected
-    one as a shaded band from the bottom of the chart up to it. bottleneck_text: the current
-    point's bottleneck, shown in the top-left corner.
-    names: x_title, y_title, ttft, total, current, no_fit, size_hover.
-    """
-    x = np.asarray(sizes, dtype=float)
-    yt = np.asarray(ttft, dtype=float)
-    ya = np.asarray(total, dtype=float)
-    ok = np.asarray(fits, dtype=bool)
-    yr = _log_range(list(yt) + list(ya) + [b.seconds for b in budgets] + [total_range[1], ttft_range[0]], pad=1.5)
-    xr = _log_range(list(x), pad=1.15)
-    x0, x1, y0 = 10 ** xr[0], 10 ** xr[1], 10 ** yr[0]
-    traces: list[dict[str, Any]] = []
-
-    # Budgets first, so they sit behind the data: the chosen one as a band from the bottom of
-    # the chart up to its line, the others as dotted lines; one label per level (captions and
-    # the chatbot share 1 s), lines stacked with <br>.
-    for b in (b for b in budgets if b.selected):
-        traces.append(dict(type="scatter", x=[x0, x1, x1, x0], y=[y0, y0, b.seconds, b.seconds], mode="lines",
-                           fill="toself", fillcolor=BUDGET_FILL, line=dict(width=0), showlegend=False, hoverinfo="skip"))
-        traces.append(dict(type="scatter", x=[x0, x1], y=[b.seconds, b.seconds], mode="lines",
-                           line=dict(color=BUDGET_LINE, width=2), showlegend=False, hoverinfo="skip"))
-    others = [b for b in budgets if not b.selected]
-    if others:
-        bx: list[float | None] = []
-        by: list[float | None] = []
-        for b in others:
-            bx += [x0, x1, None]
-            by += [b.seconds, b.seconds, None]
-        traces.append(dict(type="scatter", x=bx, y=by, mode="lines", showlegend=False, hoverinfo="skip",
-                           line=dict(color=OTHER_BUDGET_LINE, width=1, dash="dot")))
-    size_hover = names["size_hover"]
-    for y, name, color in ((ya, names["total"], TOTAL_COLOR), (yt, names["ttft"], STAGE_COLORS["prefill"])):
-        traces.append(dict(
-            type="scatter", x=_arr(x), y=_arr(np.where(ok, y, np.nan)), mode="lines", name=name,
-            line=dict(color=color, width=3), customdata=_texts([fmt_s(v) for v in y]),
-            hovertemplate=f"{size_hover} %{{x:,.3~g}}B · {name} %{{customdata}}<extra></extra>"))
-    if not ok.all():
-        # Dashed grey where it does not fit; neighbours repeated so the line joins up.
-        grey = ~ok | np.r_[~ok[1:], False] | np.r_[False, ~ok[:-1]]
-        traces.append(dict(
-            type="scatter", x=_arr(np.r_[x, np.nan, x]),
-            y=_arr(np.r_[np.where(grey, ya, np.nan), np.nan, np.where(grey, yt, np.nan)]),
-            mode="lines", name=names["no_fit"], line=dict(color=NOFIT_COLOR, width=2, dash="dash"), hoverinfo="skip"))
-
-    traces.append(dict(
-        type="scatter", x=[current_size, current_size], y=[current_total, current_ttft], mode="markers",
-        name=names["current"], marker=dict(color=HIGHLIGHT, size=12, line=dict(color="white", width=2)),
-        error_y=dict(type="data", symmetric=False,
-                     array=[total_range[1] - current_total, ttft_range[1] - current_ttft],
-                     arrayminus=[current_total - total_range[0], current_ttft - ttft_range[0]],
-                     color=HIGHLIGHT, thickness=1.5, width=6),
-        hovertemplate=[f"{names['total']} {fmt_s(current_total)} ({fmt_s(total_range[0])}–{fmt_s(total_range[1])})<extra></extra>",
-                       f"{names['ttft']} {fmt_s(current_ttft)} ({fmt_s(ttft_range[0])}–{fmt_s(ttft_range[1])})<extra></extra>"]))
-
-    curves = [(math.log10(a), math.log10(c)) for ys in (ya, yt, total_range, ttft_range) for a, c in
-              zip(x if len(ys) == len(x) else [current_size] * 2, ys) if a > 0 and c > 0 and math.isfinite(c)]
-    labels = budget_labels(budgets, xr, yr, curves, plot_px=(PHONE_PLOT_W, height - 110))
-    return _spec(traces, dict(
-        height=height, margin=dict(SIZE_MARGIN),
-        # The bottleneck in paper coordinates (safe on log axes, never clipped).
-        annotations=[dict(xref="paper", yref="paper", x=0, y=1, xanchor="left", yanchor="top", showarrow=False,
-                          text=bottleneck_text, bgcolor="rgba(255,255,255,0.85)",
-                          font=dict(color=HIGHLIGHT, size=12, family=FONT_FAMILY))] + labels,
-        xaxis=_log_axis(xr, names["x_title"]), yaxis=_log_axis(yr, names["y_title"]),
-    ))
 
 
 PHONE_PLOT_W = 300   # px: the narrowest plot area (390 px phone); label packing assumes it, wider is safer
@@ -319,8 +170,20 @@ def wrap_px(text: str, max_px: float) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class BudgetLabel:
+    """Where one budget level's label goes: on the line at `value` s, moved `shift_px` up (its
+    bottom edge; negative is down), at the plot's left or right edge, in `lines`."""
+
+    value: float
+    shift_px: float
+    side: str
+    lines: tuple[str, ...]
+    selected: bool
+
+
 def budget_labels(budgets: Sequence[Budget], xr: Sequence[float], yr: Sequence[float],
-                  curves: Sequence[tuple[float, float]], *, plot_px: tuple[float, float]) -> list[dict[str, Any]]:
+                  curves: Sequence[tuple[float, float]], *, plot_px: tuple[float, float]) -> list[BudgetLabel]:
     """One label per budget level, placed so that labels never overlap each other or the curves.
 
     Budgets that share a value share one label (one name per line). Going down from the highest
@@ -328,8 +191,7 @@ def budget_labels(budgets: Sequence[Budget], xr: Sequence[float], yr: Sequence[f
     (its text names its value, so it still reads right). It goes at the left or the right edge,
     whichever has no curve point (`curves`: (log10 x, log10 y)) and no budget line inside its box, assuming the
     narrowest plot (`plot_px`: width, height): on a wider plot the boxes only get narrower.
-    The top-left corner is kept free for the bottleneck note. Returns plotly annotations (log10
-    coordinates, as plotly wants on log axes) with a white backing.
+    The top-left corner is kept free for the bottleneck note.
     """
     if not budgets:
         return []
@@ -372,12 +234,7 @@ def budget_labels(budgets: Sequence[Budget], xr: Sequence[float], yr: Sequence[f
             best = (None, y + 2, "left", 0.0)
         _, bottom, side, left = best
         placed.append((left, left + w, bottom, bottom + h))
-        selected = any(b.selected for b in group)
-        out.append(dict(  # anchored on its line and moved in px, so it follows the line at any plot height
-            x=xr[0] if side == "left" else xr[1], y=math.log10(value), yshift=bottom - y, xref="x", yref="y",
-            xanchor=side, yanchor="bottom", showarrow=False, align=side, text="<br>".join(lines),
-            bgcolor="rgba(255,255,255,0.8)", borderpad=1,
-            font=dict(size=11, family=FONT_FAMILY, color=BUDGET_LINE if selected else "#6b7280")))
+        out.append(BudgetLabel(value, bottom - y, side, tuple(lines), any(b.selected for b in group)))
     return out
 
 
@@ -578,25 +435,6 @@ def presets_figure(rows: Sequence[PresetRow], *, names: Mapping[str, str], fmt_s
         xaxis=_log_axis(xr, names["x_title"]),
         yaxis=dict(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True),
     ))
-
-
-def vertical_marks(spec: dict[str, Any], xs: Sequence[float], *, color: str = "#94a3b8") -> dict[str, Any]:
-    """Dotted vertical lines at `xs` across a spec's y range, as one trace (plotly's add_vline
-    costs about 40 ms a line to validate; one trace with gaps costs one). Returns `spec`."""
-    if not xs:
-        return spec
-    yaxis = spec["layout"].get("yaxis", {})
-    y0, y1 = yaxis.get("range") or (None, None)
-    if yaxis.get("type") == "log" and y0 is not None:
-        y0, y1 = 10 ** y0, 10 ** y1
-    lx: list[float | None] = []
-    ly: list[float | None] = []
-    for x in xs:
-        lx += [x, x, None]
-        ly += [y0, y1, None]
-    spec["data"].append(dict(type="scatter", x=lx, y=ly, mode="lines", line=dict(color=color, width=1, dash="dot"),
-                         hoverinfo="skip", showlegend=False))
-    return spec
 
 
 def context_figure(

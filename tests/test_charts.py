@@ -66,22 +66,6 @@ def latin_words(texts: list[str]) -> set[str]:
     return {w for t in texts for w in re.findall(r"[A-Za-z]+", t)} - allowed
 
 
-def size_fig(names=KO, fmt=fmt_ko, fits=None):
-    sizes = np.geomspace(0.5, 2000, 40)
-    ttft = 0.02 + sizes * 1e-3
-    total = ttft + sizes * 1e-2
-    fits = np.ones_like(sizes, dtype=bool) if fits is None else fits
-    budgets = [charts.Budget("자동완성 0.2초", 0.2), charts.Budget("챗봇 1초", 1.0, True), charts.Budget("자막 1초", 1.0)]
-    return charts.size_figure(sizes, ttft, total, fits, current_size=8.0, current_ttft=0.03, current_total=0.11,
-                              ttft_range=(0.02, 0.04), total_range=(0.09, 0.14), budgets=budgets,
-                              bottleneck_text="디코드: 메모리 한계", names=names, fmt_s=fmt)
-
-
-def timeline_fig(fmt=fmt_ko):
-    stages = [("network", "네트워크", 0.03), ("queue", "대기열", 0.0), ("prefill", "프리필", 0.05), ("decode", "디코드", 2.0)]
-    return charts.timeline_figure(stages, ttft_s=0.08, ttft_label="첫 토큰", axis_title="시간 (초)", fmt_s=fmt)
-
-
 def devices_fig(names=KO, fmt=fmt_ko):
     rows = [charts.DeviceRow("H100", 0.05, 2.0, True, current=True), charts.DeviceRow("L4", 0.2, 9.0, True),
             charts.DeviceRow("B200", 0.04, 1.2, True), charts.DeviceRow("스마트폰", 0, 0, False)]
@@ -103,7 +87,8 @@ def presets_fig(names=KO, fmt=fmt_ko):
     return charts.presets_figure(rows, names=names, fmt_s=fmt)
 
 
-BUILDERS = {"timeline": timeline_fig, "size": size_fig, "devices": devices_fig, "distance": distance_fig, "presets": presets_fig}
+# The plotly builders; the live charts (size, timeline) are Vega-Lite: tests/test_charts_live.py.
+BUILDERS = {"devices": devices_fig, "distance": distance_fig, "presets": presets_fig}
 
 
 @pytest.mark.parametrize("name", list(BUILDERS))
@@ -122,7 +107,7 @@ def test_korean_figures_carry_no_english(name):
 
 
 def test_english_figures_carry_no_korean():
-    figs = [size_fig(EN, fmt_en), devices_fig(EN, fmt_en), presets_fig(EN, fmt_en)]
+    figs = [devices_fig(EN, fmt_en), distance_fig(EN, fmt_en), presets_fig(EN, fmt_en)]
     for fig in figs:
         for name, tr in zip(range(99), fig.to_dict()["data"]):
             assert not re.search("[\uac00-\ud7a3]", tr.get("name") or ""), tr.get("name")
@@ -139,41 +124,6 @@ def test_building_figures_never_changes_the_shared_look():
     assert json.dumps(fresh, sort_keys=True, default=str) == before
     for build in BUILDERS.values():
         assert build().to_dict()["layout"]["template"] == base_layout(go.Figure()).to_dict()["layout"]["template"]
-
-
-def test_timeline_stages_are_contiguous_and_ttft_is_marked():
-    fig = timeline_fig().to_dict()
-    bars = [t for t in fig["data"] if t["type"] == "bar"]
-    ends = [b["base"][0] + b["x"][0] for b in bars]
-    starts = [b["base"][0] for b in bars]
-    assert starts[1:] == pytest.approx(ends[:-1])
-    assert ends[-1] == pytest.approx(2.08)
-    line = fig["layout"]["shapes"][0]
-    assert line["x0"] == line["x1"] == pytest.approx(0.08)
-    assert "0.08초" in fig["layout"]["annotations"][0]["text"]
-
-
-def test_size_chart_marks_sizes_that_do_not_fit_and_the_selected_budget():
-    fits = np.array([True] * 30 + [False] * 10)
-    d = size_fig(fits=fits).to_dict()
-    total_line = next(t for t in d["data"] if t.get("name") == KO["total"])
-    total_y = plotly_array(total_line["y"])  # a gap is NaN
-    assert np.isnan(total_y[30:]).all() and np.isfinite(total_y[:30]).all()
-    nofit = next(t for t in d["data"] if t.get("name") == KO["no_fit"])
-    assert np.isfinite(plotly_array(nofit["y"])).any()
-    band = [t for t in d["data"] if t.get("fill") == "toself"]
-    assert len(band) == 1 and max(band[0]["y"]) == pytest.approx(1.0), "the chosen budget is the band"
-    labels = [a["text"] for a in d["layout"]["annotations"][1:]]
-    assert any("챗봇 1초" in x and "자막 1초" in x for x in labels), "budgets at one level share a label"
-    current = next(t for t in d["data"] if t.get("name") == KO["current"])
-    assert current["x"] == [8.0, 8.0] and current["marker"]["color"] == HIGHLIGHT
-    assert current["error_y"]["array"] == pytest.approx([0.03, 0.01])
-    assert d["layout"]["annotations"][0]["text"] == "디코드: 메모리 한계"
-
-
-def test_size_chart_all_fitting_has_no_grey_line():
-    d = size_fig().to_dict()
-    assert not [t for t in d["data"] if t.get("name") == KO["no_fit"]]
 
 
 def test_devices_fastest_first_non_fitting_last_without_a_bar():
@@ -214,48 +164,6 @@ def test_log_ticks_stay_in_range_and_read_as_numbers(lo, hi):
     assert all(re.fullmatch(r"[0-9.,]+", t) for t in ticks["ticktext"])
 
 
-@pytest.mark.parametrize("current_size", [0.5, 8.0, 70.0, 405.0, 2000.0])
-def test_budget_labels_never_overlap_each_other(current_size):
-    """The issue's case: 2 s and two 1 s budgets, curves reaching 100 s, so 1 s and 2 s lie a few
-    px apart. Each label's box, in px from its own line (the annotation's yshift), computed here
-    from the figure's height and axis range, must not overlap another's on the same side."""
-    sizes = np.geomspace(0.5, 2000, 40)
-    ttft = 0.02 + sizes * 0.01
-    total = ttft + sizes * 0.05
-    budgets = [charts.Budget("고객사 SLA 2초", 2.0), charts.Budget("화상 회의 자동 자막 1초", 1.0, True),
-               charts.Budget("상담 챗봇 1초", 1.0), charts.Budget("코드 자동완성 0.2초", 0.2)]
-    d = charts.size_figure(sizes, ttft, total, np.ones(40, bool), current_size=current_size,
-                           current_ttft=0.02 + current_size * 0.01, current_total=0.02 + current_size * 0.06,
-                           ttft_range=(0.01, 0.05), total_range=(0.05, 0.2), budgets=budgets,
-                           bottleneck_text="디코드", names=KO, fmt_s=fmt_ko).to_dict()
-    lo, hi = d["layout"]["yaxis"]["range"]
-    px_per_decade = (d["layout"]["height"] - 110) / (hi - lo)
-    boxes = []
-    for a in d["layout"]["annotations"][1:]:
-        bottom = (a["y"] - lo) * px_per_decade + a["yshift"]
-        boxes.append((a["xanchor"], bottom, bottom + 14 * (a["text"].count("<br>") + 1)))
-    assert len(boxes) == 3, "one label per budget level"
-    for i, (side, b1, t1) in enumerate(boxes):
-        for side2, b2, t2 in boxes[i + 1:]:
-            assert side != side2 or t1 <= b2 + 1 or t2 <= b1 + 1, boxes
-
-
-def test_budget_labels_stay_next_to_their_line():
-    """Each label sits within a couple of lines of its own budget line (the 0.5 s label once landed
-    at the top of the chart, next to 5 s)."""
-    sizes = np.geomspace(0.5, 2000, 40)
-    ttft = 0.02 + sizes * 0.001
-    total = 0.7 + sizes * 0.005
-    budgets = [charts.Budget("고객사 SLA 2초", 2.0), charts.Budget("자막 1초", 1.0, True), charts.Budget("챗봇 1초", 1.0),
-               charts.Budget("GitHub Copilot 0.5초", 0.5), charts.Budget("코드 자동완성 0.2초", 0.2)]
-    d = charts.size_figure(sizes, ttft, total, np.ones(40, bool), current_size=8.0, current_ttft=0.03,
-                           current_total=0.74, ttft_range=(0.02, 0.04), total_range=(0.6, 0.9), budgets=budgets,
-                           bottleneck_text="디코드", names=KO, fmt_s=fmt_ko).to_dict()
-    for a in d["layout"]["annotations"][1:]:
-        lines = a["text"].count("<br>") + 1
-        assert abs(a["yshift"]) <= 14 * lines + 2 + 2 * 14 + 2, (a["text"], a["yshift"])
-
-
 def test_every_trace_type_drawn_has_its_template_defaults():
     """The app's template keeps plotly_white's defaults only for TRACE_TYPES (chart_style.lean_white):
     a chart module that starts drawing another trace type must add it there, or it loses the look."""
@@ -283,35 +191,29 @@ def _plain(node):
     lists or as base64 typed arrays, depending on the path): for comparing two paths."""
     if isinstance(node, dict):
         if "bdata" in node and "dtype" in node:
-            return [None if isinstance(v, float) and math.isnan(v) else v for v in plotly_array(node).tolist()]
+            return _plain(plotly_array(node).tolist())
         return {k: _plain(v) for k, v in node.items()}
     if isinstance(node, list):
         return [_plain(v) for v in node]
-    return node
+    return None if isinstance(node, float) and math.isnan(node) else node
 
 
-@pytest.mark.parametrize("build", ["size", "timeline"])
-def test_a_spec_shown_as_it_is_gives_the_json_of_its_plotly_figure(build):
+def test_a_spec_shown_as_it_is_gives_the_json_of_its_plotly_figure():
     """ui/charts.show_spec hands st.plotly_chart the spec itself (ui.charts.Prebuilt): the JSON
     Streamlit writes from it must be what it writes for the go.Figure of the same spec (template
-    included), and the spec must pass plotly's own validation."""
+    included), and the spec must pass plotly's own validation. The spec: a budget map with cells
+    that do not fit (NaN) and marks, as the trade-off page draws it on every input change."""
     import plotly.io as pio
     import plotly.tools
 
+    from latency import charts_tradeoffs as CT
     from ui.charts import Prebuilt
 
-    if build == "size":
-        sizes = np.geomspace(0.5, 2000, 40)
-        ttft = 0.02 + sizes * 1e-3
-        fits = np.arange(40) < 30  # the last ten do not fit: gaps (NaN) in the lines
-        spec = charts.size_spec(sizes, ttft, ttft + sizes * 1e-2, fits, current_size=8.0, current_ttft=0.03,
-                                current_total=0.11, ttft_range=(0.02, 0.04), total_range=(0.09, 0.14),
-                                budgets=[charts.Budget("챗봇 1초", 1.0, True), charts.Budget("자막 0.5초", 0.5)],
-                                bottleneck_text="디코드: 메모리 한계", names=KO, fmt_s=fmt_ko)
-        charts.vertical_marks(spec, [30.0, 70.0])
-    else:
-        spec = charts.timeline_spec([("network", "네트워크", 0.08), ("queue", "대기", 0.0), ("prefill", "프리필", 0.02),
-                                     ("decode", "디코드", 1.98)], ttft_s=0.1, ttft_label="첫 토큰", axis_title="초", fmt_s=fmt_ko)
+    ratio = np.array([[0.5, np.nan, 2.0], [1.2, 8.0, np.nan]])
+    spec = CT.budget_heatmap_spec(ratio, x_labels=["8B", "70B", "405B"], y_labels=["H100", "L4"],
+                                  hover=[["a", "b", "c"], ["d", "e", "f"]],
+                                  marks=[CT.Mark(0, 1, "circle-open", "현재", HIGHLIGHT)],
+                                  names=dict(x_title="모델 크기", colorbar="지연 ÷ 예산", nofit="싣지 못함"))
     # the same two calls st.plotly_chart makes (streamlit/elements/plotly_chart.py)
     shown = json.loads(pio.to_json(plotly.tools.return_figure_from_figure_or_data(Prebuilt(spec), validate_figure=True),
                                    validate=False))

@@ -14,6 +14,7 @@ import math
 import re
 
 import numpy as np
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -169,7 +170,21 @@ def page(lang: str, **query):
 
 
 def charts_of(at) -> dict[str, dict]:
+    """The plotly charts (the tabs other than model size) by key."""
     return {el.key: json.loads(el.proto.spec) for el in at.get("plotly_chart")}
+
+
+def live_charts(at) -> dict[str, tuple[dict, list[dict]]]:
+    """The two live Vega-Lite charts (latency/charts_live.py) by their alt text: spec and rows."""
+    out = {}
+    for el in at.get("vega_lite_chart"):
+        table = pa.ipc.open_stream(el.proto.data.data).read_all()
+        out[el.proto.alt] = (json.loads(el.proto.spec), table.to_pylist())
+    return out
+
+
+def size_chart_of(at, lang: str):
+    return live_charts(at).get(i18n.strings("estimator", lang)("size_heading"))
 
 
 def shown(at) -> tuple:
@@ -177,6 +192,7 @@ def shown(at) -> tuple:
     metrics = tuple((m.value, m.proto.delta) for m in at.metric)
     alerts = tuple(el.value for kind in ("success", "warning", "error") for el in getattr(at, kind))
     data = {k: [t.get("x") for t in v["data"]] + [t.get("y") for t in v["data"]] for k, v in charts_of(at).items()}
+    data.update({alt: rows for alt, (_, rows) in live_charts(at).items()})
     return metrics, alerts, json.dumps(data, sort_keys=True, default=str)
 
 
@@ -191,7 +207,8 @@ def test_page_renders_in_its_language(lang):
         assert not [o for o in options if HANGUL.search(o)], "English options"
     else:
         assert HANGUL.search(text)
-    assert {"est_chart_timeline", "est_chart_size"} <= set(charts_of(at))
+    est = i18n.strings("estimator", lang)
+    assert {est("size_heading"), est("timeline_heading")} <= set(live_charts(at))
     assert len(at.metric) == 4
     assert [p.proto.label for p in at.get("page_link")] == [i18n.strings("estimator", lang)("how_link")]
     # state keys: the URL keys, the shell's "lang", the rest prefixed est_
@@ -221,6 +238,27 @@ def set_widget(at, key, value):
             widgets[0].set_value(value)
             return
     raise AssertionError(f"no widget with key {key!r} on the page")
+
+
+def test_a_size_move_sends_new_rows_under_the_same_chart_specs(lang):
+    """Issue 8: the browser keeps a Vega-Lite chart whose spec is unchanged and only swaps its rows,
+    so a slider move must leave both live charts' specs as they were. Their numbers are the new
+    estimate's (scenario.evaluate, independent of the page)."""
+    at = page(lang)
+    before = live_charts(at)
+    at.select_slider(key="model_size_b").set_value(70.6).run()
+    after = live_charts(at)
+    assert set(before) == set(after) and len(after) == 2
+    for alt in before:
+        assert before[alt][0] == after[alt][0], f"{alt}: the spec changed with the numbers"
+        assert before[alt][1] != after[alt][1], f"{alt}: the numbers did not move"
+    _, _, est = scenario.evaluate(CATALOG, dict(DEFAULTS, model_size_b=70.6))
+    _, rows = size_chart_of(at, lang)
+    current = sorted((r["x"], r["y"]) for r in rows if r["kind"] == "current")
+    assert [v for point in current for v in point] == pytest.approx([70.6, est.ttft_s, 70.6, est.total_s])
+    _, rows = after[i18n.strings("estimator", lang)("timeline_heading")]
+    stages = [r for r in rows if r["kind"] == "stage"]
+    assert [r["x2"] - r["x"] for r in stages] == pytest.approx([est.breakdown[k] for k in ("network", "queue", "prefill", "decode")])
 
 
 def test_every_widget_changes_what_the_page_shows(lang):
@@ -340,7 +378,7 @@ def test_each_tab_draws_its_chart_when_opened(lang, tab, key):
     at.session_state["est_tab"] = i18n.strings("estimator", lang)(f"tab_{tab}")
     at.run()
     specs = charts_of(at)
-    assert key in specs and "est_chart_size" not in specs
+    assert key in specs and size_chart_of(at, lang) is None, "the size tab is closed: its chart is not sent"
     text = json.dumps(specs[key], ensure_ascii=False)
     if lang == "en":
         assert not HANGUL.search(re.sub(r'"template".*', "", text))
@@ -496,7 +534,7 @@ def test_switching_language_keeps_the_scenario_and_leaves_no_korean():
     assert not at.exception, at.exception[0].value
     assert at.session_state["model_size_b"] == 70.6 and at.session_state["hardware"] == "l4"
     assert not HANGUL.search(all_text(at))
-    assert "est_chart_size" in charts_of(at) or "est_chart_devices" in charts_of(at)
+    assert size_chart_of(at, "en") is not None or "est_chart_devices" in charts_of(at)
 
 
 @pytest.mark.parametrize("b,text", [(0.5, "0.5"), (8.03, "8.03"), (70.6, "70.6"), (405.0, "405"), (999.4, "999"),
@@ -540,7 +578,7 @@ def test_an_unknown_view_is_named_and_the_page_opens_as_usual(lang):
     at = page(lang, view="nowhere")
     sc = i18n.strings("scenario", lang)
     assert any(sc("input_view") in w.value for w in at.warning)
-    assert "est_chart_size" in charts_of(at)
+    assert size_chart_of(at, lang) is not None
 
 
 @pytest.mark.parametrize("typed, used", [(5000, scenario.CONCURRENCY_MAX), (-3, 1)])

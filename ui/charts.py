@@ -1,10 +1,12 @@
 """Every chart of the app goes on screen through `show` (a plotly Figure) or `show_spec` (a figure
-as plain dicts, latency/charts.py `*_spec`), with the one plotly config."""
+as plain dicts, latency/charts.py `*_spec`), with the one plotly config; the estimator's two live
+charts through `show_live` (a Vega-Lite spec and its rows, latency/charts_live.py)."""
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+import pyarrow as pa
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
@@ -23,7 +25,8 @@ class Prebuilt(BaseFigure):
     st.plotly_chart takes a plotly figure (a dict it would validate property by property) and only
     calls its `to_dict()` before writing the JSON. A spec needs no plotly objects: building a
     go.Figure from it and copying it back out in `to_dict` was about a third of an estimator rerun
-    (the size chart and the timeline, every slider move). So this carrier is a BaseFigure that is
+    when its live charts were plotly; the trade-off page's budget maps, redrawn on every input
+    change, go through it now. So this carrier is a BaseFigure that is
     never built: `to_dict()` returns the spec with plotly's default template, as go.Figure would
     (tests/test_charts.py checks the JSON is the same), not a copy (Streamlit only reads it). It has
     nothing else of a Figure; use latency.charts.figure_of(spec) for one."""
@@ -38,3 +41,14 @@ class Prebuilt(BaseFigure):
 def show_spec(spec: Mapping[str, Any], key: str) -> None:
     """Draw a figure spec (latency/charts.py `*_spec`) like `show`, without building plotly objects."""
     st.plotly_chart(Prebuilt(spec), config=CONFIG, key=key)
+
+
+def show_live(spec: Mapping[str, Any], rows: list[dict[str, Any]], key: str, alt: str) -> None:
+    """Draw a live chart (latency/charts_live.py) full width. Its spec is the same on every rerun, so
+    the browser keeps the chart and only takes the new rows; `alt` describes it to screen readers.
+
+    The rows go as an Arrow table (pyarrow comes with Streamlit, whose wire format it is): built
+    column by column it cost the two charts about 2 ms a rerun, where a pandas DataFrame cost 5."""
+    columns = dict.fromkeys(k for row in rows for k in row)  # every column, in first-seen order
+    table = pa.table({k: [row.get(k) for row in rows] for k in columns})
+    st.vega_lite_chart(table, dict(spec), width="stretch", key=key, alt=alt)

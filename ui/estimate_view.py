@@ -7,7 +7,7 @@ import streamlit as st
 
 from latency import formats
 from latency import verdict as V
-from latency.charts import timeline_spec
+from latency.charts_live import timeline_chart
 from latency.estimator import STAGES
 from latency.i18n import Strings, md
 from ui import charts
@@ -56,8 +56,8 @@ def timeline(s: Strings, f, est) -> None:
     """The four stages as a bar and as text: each stage's time and share of the whole answer."""
     st.markdown(f"**{s('timeline_heading')}**")
     stages = [(k, s(f"stage_{k}"), est.breakdown[k]) for k in STAGES]
-    spec = timeline_spec(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
-    charts.show_spec(spec, key="est_chart_timeline")  # redrawn on every slider move: no plotly objects
+    spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
+    charts.show_live(spec, rows, key="est_chart_timeline", alt=s("timeline_heading"))  # redrawn on every slider move
     total = sum(t for _, _, t in stages) or 1.0
     lines = [s("stage_line", stage=name, time=f.seconds(t), share=f.percent(t / total), what=s(f"stage_{k}_what"))
              for k, name, t in stages]

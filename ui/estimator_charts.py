@@ -8,9 +8,9 @@ import streamlit as st
 
 from latency import scenario
 from latency.charts import (
-    Budget, DeviceRow, PresetRow, Stop, context_figure, devices_figure, distance_figure, presets_figure, size_spec,
-    vertical_marks,
+    Budget, DeviceRow, PresetRow, Stop, context_figure, devices_figure, distance_figure, presets_figure,
 )
+from latency.charts_live import size_chart
 from latency.i18n import Strings, md
 from ui import charts
 
@@ -25,13 +25,12 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
     stage = "decode" if est.breakdown["decode"] >= est.breakdown["prefill"] else "prefill"
     names = dict(x_title=s("size_x"), y_title=s("size_y"), ttft=s("series_ttft"), total=s("series_total"),
                  current=s("series_current"), no_fit=s("series_no_fit"), size_hover=s("size_hover"))
-    spec = size_spec(sweep["sizes"], sweep["ttft"], sweep["total"], sweep["fits"], current_size=float(values["model_size_b"]),
-                     current_ttft=est.ttft_s, current_total=est.total_s, ttft_range=est.ranges["ttft_s"],
-                     total_range=est.ranges["total_s"], budgets=budgets,
-                     bottleneck_text=s(f"bn_{est.bottleneck[stage]}", stage=s(f"stage_{stage}")), names=names, fmt_s=f.seconds)
     changes = scenario.device_changes(sweep["sizes"], sweep["devices"], sweep["fits"])
-    vertical_marks(spec, [size_b for size_b, _, _ in changes])
-    charts.show_spec(spec, key="est_chart_size")  # redrawn on every slider move: no plotly objects
+    spec, rows = size_chart(sweep["sizes"], sweep["ttft"], sweep["total"], sweep["fits"], current_size=float(values["model_size_b"]),
+                            current_ttft=est.ttft_s, current_total=est.total_s, ttft_range=est.ranges["ttft_s"],
+                            total_range=est.ranges["total_s"], budgets=budgets, steps=[size_b for size_b, _, _ in changes],
+                            bottleneck_text=s(f"bn_{est.bottleneck[stage]}", stage=s(f"stage_{stage}")), names=names, fmt_s=f.seconds)
+    charts.show_live(spec, rows, key="est_chart_size", alt=s("size_heading"))  # redrawn on every slider move: kept, new rows
     if changes:
         steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "devices")) for size_b, _, after in changes)
         st.caption(s("device_steps_caption", steps=steps))

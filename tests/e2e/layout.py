@@ -2,8 +2,8 @@
 
 `text_boxes(page)` collects the box of every visible piece of text in the main area: each line of
 each HTML text node (headings, paragraphs, captions, metric labels and values, buttons, widget
-labels...) and each plotly SVG text (legend items, annotations, axis ticks and titles, point and
-bar labels; hover boxes excluded). `problems(boxes)` lists every pair of boxes that overlap by more
+labels...) and each chart's SVG text, plotly's and Vega-Lite's (legend items, annotations, axis ticks
+and titles, point and bar labels; hover boxes excluded). `problems(boxes)` lists every pair of boxes that overlap by more
 than `TOLERANCE_PX` in both directions, and every text that is clipped: a metric whose text is
 wider than its box, any text cut with an ellipsis (a select box's value), or a chart text that
 sticks out of its chart.
@@ -54,13 +54,13 @@ _COLLECT = r"""
       out.push({kind: 'html', text: text.slice(0, 60), x: r.left, y: r.top, w: r.width, h: r.height, owner: -1});
     }
   }
-  // 2. plotly text, each text element whole, with the chart it belongs to
-  const svgs = Array.from(main.querySelectorAll('[data-testid=stPlotlyChart]'));
+  // 2. chart text (plotly and Vega-Lite SVG), each text element whole, with the chart it belongs to
+  const svgs = Array.from(main.querySelectorAll('[data-testid=stPlotlyChart], [data-testid=stVegaLiteChart]'));
   svgs.forEach((plot, i) => {
     const frame = plot.getBoundingClientRect();
     if (frame.width < 1 || !shown(plot, frame)) return;
     out.push({kind: 'chart', text: 'chart ' + i, x: frame.left, y: frame.top, w: frame.width, h: frame.height, owner: i});
-    for (const t of plot.querySelectorAll('svg.main-svg text')) {
+    for (const t of plot.querySelectorAll('svg.main-svg text, svg.marks text')) {
       const text = (t.textContent || '').trim();
       if (!text || t.closest('.hoverlayer') || !visible(t)) continue;
       const r = t.getBoundingClientRect();

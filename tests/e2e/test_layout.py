@@ -23,8 +23,8 @@ def check_page(page, name: str) -> list[str]:
     """Problems on the page as it is and with each tab opened; a screenshot of any that has some."""
     main = page.locator(MAIN)
     page.wait_for_function(
-        "() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))"
-        ".filter(c => c.offsetParent).every(c => c.querySelector('svg.main-svg text'))", timeout=30_000)
+        "() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart], [data-testid=stVegaLiteChart]'))"
+        ".filter(c => c.offsetParent).every(c => c.querySelector('svg.main-svg text, svg.marks text'))", timeout=30_000)
     found = []
     dialog = page.locator("[role=dialog]")
     if dialog.count():  # e.g. Streamlit's "Page not found": a finding of its own; close it to go on
