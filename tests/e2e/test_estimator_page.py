@@ -8,6 +8,7 @@ animation frame in which the chart's current point has moved) and printed; it is
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from latency.catalog import load_catalog
 from latency.sizing import size_steps
@@ -181,9 +182,15 @@ def test_every_tab_screenshot(browser, app_url, lang, viewport):
         assert tabs.count() == len(estimator_charts.TABS)
         for i, key in enumerate(["devices", "distance", "context", "presets"], start=1):
             tabs.nth(i).click()
+            # the tab shows as chosen at once; its chart comes with the rerun that the choice starts
+            expect(tabs.nth(i)).to_have_attribute("aria-selected", "true")
             wait_idle(pg)
             chart = pg.locator(f".st-key-est_chart_{key} .js-plotly-plot")
-            chart.wait_for()
+            try:
+                chart.wait_for(timeout=60_000)
+            except Exception:
+                shot(pg, f"estimator-tab-{key}-{lang}-{viewport}-missing")
+                raise
             chart.scroll_into_view_if_needed()
             box = chart.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= pg.viewport_size["width"] + 1, "chart fits the screen"
@@ -256,3 +263,4 @@ def test_twenty_quick_arrow_presses_leave_slider_headline_and_url_agreeing(page,
     _, _, est = scenario.evaluate(load_catalog(), values)
     headline = page.locator("[data-testid=stMetricValue]").first.inner_text().strip()
     assert headline == f.seconds(est.ttft_s), (headline, url_size)
+    assert current_x(page) == pytest.approx(url_size), "and the size chart shows the same size"
