@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from latency.chart_style import BUDGET_FILL, FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
+from latency.chart_style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
 
 FmtS = Callable[[float], str]
 NOFIT_COLOR = "#94a3b8"

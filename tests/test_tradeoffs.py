@@ -432,3 +432,19 @@ def test_every_map_cell_answers_the_hover_with_its_own_text_grey_ones_included()
     grey = [t for t in spec["data"] if t is not top and t["type"] == "heatmap"]
     assert len(grey) == 1 and grey[0]["hoverinfo"] == "skip"
     assert spec["data"].index(grey[0]) < spec["data"].index(top), "the grey layer is drawn under the map"
+
+
+def test_the_budget_map_never_slants_its_size_labels():
+    """14 model sizes stand 14 px apart on a phone, where plotly's automatic 30-degree slant ran
+    the labels into each other (CI, tradeoffs-phone-ko): level or upright only, and with many
+    columns a font small enough for upright labels 14 px apart."""
+    from latency import charts_tradeoffs as CT
+
+    def xaxis(cols: int) -> dict:
+        spec = CT.budget_heatmap_spec(np.ones((2, cols)), x_labels=[f"{i}B" for i in range(cols)], y_labels=["a", "b"],
+                                      hover=[["h"] * cols] * 2, marks=[], names=dict(x_title="x", colorbar="r", nofit="n"))
+        return spec["layout"]["xaxis"]
+
+    for cols in (5, 14):
+        assert set(xaxis(cols)["autotickangles"]) <= {0, 90}
+    assert xaxis(14)["tickfont"]["size"] <= 11
