@@ -52,6 +52,19 @@ def _layer(kind: str, mark: Mapping[str, Any], encoding: Mapping[str, Any]) -> d
     return {"transform": [_kind(kind)], "mark": dict(mark), "encoding": dict(encoding)}
 
 
+def _halo(layer: dict[str, Any]) -> dict[str, Any]:
+    """A text layer's white backing, drawn under it: the same text with a wide white outline, so a
+    line or curve behind a label does not strike through it (plotly's labels had a white box)."""
+    encoding = {k: v for k, v in layer["encoding"].items() if k != "color"}
+    return {**layer, "mark": {**layer["mark"], "fill": "white", "stroke": "white", "strokeWidth": 4,
+                              "strokeJoin": "round", "opacity": 0.85, "fontWeight": layer["mark"].get("fontWeight", "normal")},
+            "encoding": encoding}
+
+
+def _with_halo(layer: dict[str, Any]) -> list[dict[str, Any]]:
+    return [_halo(layer), layer]
+
+
 def _log_scale() -> dict[str, Any]:
     return {"type": "log", "nice": False}
 
@@ -168,17 +181,18 @@ def size_chart(
         _layer("current", {"type": "point", "filled": True, "size": 150, "stroke": "white", "strokeWidth": 2, "opacity": 1},
                {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
                 "color": legend, "tooltip": tip}),
-        _layer("label_left", {"type": "text", "align": "left", "baseline": "top", "dx": 3, "lineBreak": "\n",
-                              "fontSize": 11, "lineHeight": 14},
-               {"x": {"value": 0}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
-                "color": {"field": "tone", "type": "nominal", "scale": None}}),
-        _layer("label_right", {"type": "text", "align": "right", "baseline": "top", "dx": -3, "lineBreak": "\n",
-                               "fontSize": 11, "lineHeight": 14},
-               {"x": {"value": "width"}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
-                "color": {"field": "tone", "type": "nominal", "scale": None}}),
-        _layer("note", {"type": "text", "align": "left", "baseline": "top", "dx": 3, "dy": 3, "fontSize": 12,
-                        "color": HIGHLIGHT, "fontWeight": "bold"},
-               {"x": {"value": 0}, "y": {"value": 0}, "text": {"field": "text"}}),
+        # Budget labels and the bottleneck note, each on a white backing (`_halo`).
+        *_with_halo(_layer("label_left", {"type": "text", "align": "left", "baseline": "top", "dx": 3, "lineBreak": "\n",
+                                          "fontSize": 11, "lineHeight": 14},
+                           {"x": {"value": 0}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
+                            "color": {"field": "tone", "type": "nominal", "scale": None}})),
+        *_with_halo(_layer("label_right", {"type": "text", "align": "right", "baseline": "top", "dx": -3, "lineBreak": "\n",
+                                           "fontSize": 11, "lineHeight": 14},
+                           {"x": {"value": "width"}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
+                            "color": {"field": "tone", "type": "nominal", "scale": None}})),
+        *_with_halo(_layer("note", {"type": "text", "align": "left", "baseline": "top", "dx": 3, "dy": 3, "fontSize": 12,
+                                    "color": HIGHLIGHT, "fontWeight": "bold"},
+                           {"x": {"value": 0}, "y": {"value": 0}, "text": {"field": "text"}})),
     ]
     return _base(SIZE_PLOT_H, layers), rows
 
