@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from latency import i18n
-from latency.errors import ContentError
+from latency.language import i18n
+from latency.language.errors import ContentError
 from ui import shell, style
 
 # --- language: URL ?lang= on first load, then the switch; mirrored back into the URL ----------

@@ -47,7 +47,7 @@ stage list without numbers -7 ms; the timeline drawn as a Vega-Lite chart whose 
 whose data Streamlit updates in place -13 ms (renderer -41 ms); the plain-words popover and the
 "feel it" section (outside the fragment) both removed -5 ms.
 
-Round 7 shipped that route: both charts are Vega-Lite (latency/charts_live.py), each a spec that
+Round 7 shipped that route: both charts are Vega-Lite (latency/charts/live.py), each a spec that
 depends only on the language and rows that carry every number, so Streamlit keeps the drawn chart
 and swaps its rows (tests/e2e/test_estimator_page.py checks the chart's SVG survives a press). The
 estimator's chart is now watched through that SVG (FINGERPRINT below). Measured in round 7 on a
@@ -74,7 +74,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 # What has to change after a press: a fingerprint of the chart as drawn and of the first metric. A
 # plotly chart (the plain page): its graph's data; a Vega-Lite chart (the estimator's live charts,
-# latency/charts_live.py): its SVG, which changes in the frame the new rows are drawn.
+# latency/charts/live.py): its SVG, which changes in the frame the new rows are drawn.
 FINGERPRINT = """(sel) => {
     const el = document.querySelector(sel);
     if (!el) return null;

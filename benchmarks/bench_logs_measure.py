@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from latency import log_samples as S  # noqa: E402
-from latency import logs as L  # noqa: E402
-from latency import measure as M  # noqa: E402
+from latency.measured import log_samples as S  # noqa: E402
+from latency.measured import logs as L  # noqa: E402
+from latency.measured import measure as M  # noqa: E402
 
 READ_GOAL_S = 2.0
 
@@ -54,7 +54,7 @@ def bench_measure(ids: list[str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sizes", default="50m,125m", help="comma-separated ids from latency.measure.SIZES")
+    parser.add_argument("--sizes", default="50m,125m", help="comma-separated ids from latency.measured.measure.SIZES")
     args = parser.parse_args()
     bench_read()
     bench_measure([s for s in args.sizes.split(",") if s])

@@ -34,8 +34,9 @@ def main() -> None:
     args = parser.parse_args()
     warm_server()
 
-    from latency import i18n, sizing
-    from latency.catalog import load_catalog
+    from latency.language import i18n
+    from latency.estimation import sizing
+    from latency.estimation.catalog import load_catalog
 
     steps = sizing.size_steps(load_catalog())
     start = steps.index(8.03)

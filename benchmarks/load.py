@@ -56,8 +56,9 @@ import websockets  # noqa: E402  (installed with streamlit)
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from latency import estimate, i18n  # noqa: E402
-from latency.catalog import load_catalog  # noqa: E402
+from latency import estimate  # noqa: E402
+from latency.language import i18n  # noqa: E402
+from latency.estimation.catalog import load_catalog  # noqa: E402
 
 HOST = "127.0.0.1"  # loopback only, never another address
 PAGES = ("estimator", "tradeoffs")

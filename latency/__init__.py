@@ -1,10 +1,10 @@
 """Latency estimator and the app's pure-Python helpers (never imports streamlit).
 
-Public API: Hardware, Model, Estimate, estimate, estimate_sweep, round_trip_s (latency.estimator);
-read_latency_log, summarize_latency, LogError (latency.logs: people's own request logs).
+Public API: Hardware, Model, Estimate, estimate, estimate_sweep, round_trip_s (latency.estimation.estimator);
+read_latency_log, summarize_latency, LogError (latency.measured.logs: people's own request logs).
 """
 
-from .estimator import (
+from latency.estimation.estimator import (
     ACCESS_NETWORKS,
     ARCHITECTURES,
     CONNECTIONS,
@@ -19,7 +19,7 @@ from .estimator import (
     estimate_sweep,
     round_trip_s,
 )
-from .logs import LogError, read_latency_log, summarize_latency
+from latency.measured.logs import LogError, read_latency_log, summarize_latency
 
 __all__ = [
     "ACCESS_NETWORKS", "ARCHITECTURES", "CONNECTIONS", "DEFAULT_ENGINE", "ENGINES", "KINDS", "STAGES",

@@ -10,9 +10,12 @@ import time
 
 import streamlit as st
 
-from latency import content, explorer, formats, scenario
-from latency import tradeoffs
-from latency.errors import ContentError
+from latency.teaching import content
+from latency.exploring import explorer
+from latency.language import formats
+from latency.estimation import scenario
+from latency.exploring import tradeoffs
+from latency.language.errors import ContentError
 from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state
 
 s = shell.page_strings("estimator")

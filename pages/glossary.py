@@ -7,8 +7,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from latency import content, glossary
-from latency.i18n import LANGS, md
+from latency.teaching import content, glossary
+from latency.language.i18n import LANGS, md
 from ui import shell
 
 s = shell.page_strings("glossary")

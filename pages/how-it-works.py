@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from latency import content, estimator, explain
-from latency.catalog import load_catalog
-from latency.errors import ContentError
+from latency.teaching import content, explain
+from latency.estimation import estimator
+from latency.estimation.catalog import load_catalog
+from latency.language.errors import ContentError
 from ui import how_sections as how
 from ui import shell
 

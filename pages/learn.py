@@ -2,7 +2,7 @@
 
 Title, definition and 30-second summary first, with links into the tools; then the details in tabs;
 then the "you might also wonder" questions, which jump to the sections below them. Every claim the
-estimator can test carries the estimator's verdict, computed now (latency/claims.py). `?term=` picks
+estimator can test carries the estimator's verdict, computed now (latency/teaching/claims.py). `?term=` picks
 the entry and stays in the URL, so a language switch or a trip to another page keeps it.
 """
 
@@ -12,10 +12,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from latency import catalog as catalog_mod, claims, content, estimator
-from latency.errors import ContentError
-from latency.i18n import md
-from latency.scenario import clip_raw
+from latency.estimation import catalog as catalog_mod, estimator
+from latency.teaching import claims, content
+from latency.language.errors import ContentError
+from latency.language.i18n import md
+from latency.estimation.scenario import clip_raw
 from ui import shell, term_sections as sec
 
 s = shell.page_strings("learn")

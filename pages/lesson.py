@@ -10,12 +10,13 @@ import time
 
 import streamlit as st
 
-from latency import content, formats, lesson, quiz
-from latency.catalog import load_catalog
-from latency.errors import ContentError
-from latency.i18n import md
-from latency.places import load_stops
-from latency.scenario import clip_raw
+from latency.teaching import content, lesson, quiz
+from latency.language import formats
+from latency.estimation.catalog import load_catalog
+from latency.language.errors import ContentError
+from latency.language.i18n import md
+from latency.estimation.places import load_stops
+from latency.estimation.scenario import clip_raw
 from ui import lesson_steps, shell
 
 

@@ -1,17 +1,18 @@
 """Your logs: upload request logs (CSV, JSONL, vLLM benchmark JSON, llama.cpp responses or a plain
 list) and see time to first token, time per output token and end-to-end latency as distributions:
 p50/p90/p95/p99, the ECDF, the share within a budget, latency over time, and the estimator's figure
-for a chosen scenario drawn over them. Reading and summarising: latency.logs; figures:
-latency.charts_logs; sections: ui/log_view.py; strings: content/ui/logs.yaml.
+for a chosen scenario drawn over them. Reading and summarising: latency.measured.logs; figures:
+latency.charts.logs; sections: ui/log_view.py; strings: content/ui/logs.yaml.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from latency import LogError, formats, summarize_latency
-from latency.errors import ContentError
-from latency.i18n import md
+from latency import LogError, summarize_latency
+from latency.language import formats
+from latency.language.errors import ContentError
+from latency.language.i18n import md
 from ui import log_view, shell, state
 
 # --- 1. load ------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ serves this app: a few-second probe of memory bandwidth and matmul speed, prefil
 token-by-token decode over a KV cache. Shows time to first token, time per output token and tokens/s
 beside the estimator's prediction for the probed hardware and that model, with the ratios and why.
 One measurement at a time per server; at most 20 s; the result downloads as a calibration CSV row.
-Model, probe and comparison: latency.measure; sections: ui/measure_view.py; strings: content/ui/measure.yaml.
+Model, probe and comparison: latency.measured.measure; sections: ui/measure_view.py; strings: content/ui/measure.yaml.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import time
 
 import streamlit as st
 
-from latency import measure
+from latency.measured import measure
 from ui import measure_view, shell
 
 # --- 1. load ------------------------------------------------------------------------------------

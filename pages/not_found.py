@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from latency.i18n import clip, md
+from latency.language.i18n import clip, md
 from ui import shell
 
 s = shell.page_strings("common")

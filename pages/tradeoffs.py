@@ -4,7 +4,7 @@ budget maps (the cheapest fleet per model size and device), one server under mor
 cost against latency over the catalog, memory by precision, what matters most, and the CSV export.
 
 Load -> inputs (ui/tradeoff_inputs.py, the shared scenario state in ui/state.py) -> compute
-(latency.tradeoffs, cached) -> sections (ui/tradeoff_sections.py). Only the open tab computes; inputs
+(latency.exploring.tradeoffs, cached) -> sections (ui/tradeoff_sections.py). Only the open tab computes; inputs
 to sections are one st.fragment, so a slider move reruns only them.
 """
 
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from latency import content, places, scenario, sizing
-from latency import tradeoffs as T
-from latency.catalog import load_catalog
-from latency.errors import ContentError
-from latency.i18n import md
+from latency.teaching import content
+from latency.estimation import places, scenario, sizing
+from latency.exploring import tradeoffs as T
+from latency.estimation.catalog import load_catalog
+from latency.language.errors import ContentError
+from latency.language.i18n import md
 from ui import plain_words, shell, state
 from ui import tradeoff_inputs as inputs
 from ui import tradeoff_sections as sections

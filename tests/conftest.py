@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from latency import i18n
+from latency.language import i18n
 from ui import shell
 
 ROOT = Path(__file__).resolve().parents[1]

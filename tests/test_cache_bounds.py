@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from latency.content_check import code_files
-from latency.errors import PROJECT_DIR
+from latency.language.content_check import code_files
+from latency.language.errors import PROJECT_DIR
 
 # Unbounded caches in files another branch is rewriting right now (issue 15 report); remove each
 # entry when its file is fixed. Nothing may be added here.

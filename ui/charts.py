@@ -1,6 +1,6 @@
 """Every chart of the app goes on screen through `show` (a plotly Figure) or `show_spec` (a figure
-as plain dicts, latency/charts.py `*_spec`), with the one plotly config; the estimator's two live
-charts through `show_live` (a Vega-Lite spec and its rows, latency/charts_live.py)."""
+as plain dicts, latency/charts/estimator.py `*_spec`), with the one plotly config; the estimator's two live
+charts through `show_live` (a Vega-Lite spec and its rows, latency/charts/live.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
-from latency.chart_style import CONFIG, template_json
+from latency.charts.style import CONFIG, template_json
 
 
 def show(fig: go.Figure, key: str) -> None:
@@ -28,8 +28,8 @@ class Prebuilt(BaseFigure):
     when its live charts were plotly; the trade-off page's budget maps, redrawn on every input
     change, go through it now. So this carrier is a BaseFigure that is
     never built: `to_dict()` returns the spec with plotly's default template, as go.Figure would
-    (tests/test_charts.py checks the JSON is the same), not a copy (Streamlit only reads it). It has
-    nothing else of a Figure; use latency.charts.figure_of(spec) for one."""
+    (tests/charts/test_charts.py checks the JSON is the same), not a copy (Streamlit only reads it). It has
+    nothing else of a Figure; use latency.charts.estimator.figure_of(spec) for one."""
 
     def __init__(self, spec: Mapping[str, Any]) -> None:  # noqa: D107  (no BaseFigure.__init__: see above)
         self._spec = {"data": spec["data"], "layout": {**spec["layout"], "template": template_json()}}
@@ -39,12 +39,12 @@ class Prebuilt(BaseFigure):
 
 
 def show_spec(spec: Mapping[str, Any], key: str) -> None:
-    """Draw a figure spec (latency/charts.py `*_spec`) like `show`, without building plotly objects."""
+    """Draw a figure spec (latency/charts/estimator.py `*_spec`) like `show`, without building plotly objects."""
     st.plotly_chart(Prebuilt(spec), config=CONFIG, key=key)
 
 
 def show_live(spec: Mapping[str, Any], rows: list[dict[str, Any]], key: str, alt: str) -> None:
-    """Draw a live chart (latency/charts_live.py) full width. Its spec is the same on every rerun, so
+    """Draw a live chart (latency/charts/live.py) full width. Its spec is the same on every rerun, so
     the browser keeps the chart and only takes the new rows; `alt` describes it to screen readers.
 
     The rows go as an Arrow table (pyarrow comes with Streamlit, whose wire format it is): built

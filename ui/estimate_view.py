@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from latency import formats
-from latency import verdict as V
-from latency.charts_live import timeline_chart
-from latency.estimator import STAGES
-from latency.i18n import Strings, md
+from latency.language import formats
+from latency.exploring import verdict as V
+from latency.charts.live import timeline_chart
+from latency.estimation.estimator import STAGES
+from latency.language.i18n import Strings, md
 from ui import charts
 
 
@@ -84,7 +84,7 @@ def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:
 
 def cost_and_server(s: Strings, f, headline, hw_entry, lang: str) -> None:
     """What the answers cost and what the whole server does, labelled as whole-server figures
-    (`latency.tradeoffs.headline`: all users share one server; cost per answer = devices x price/h
+    (`latency.exploring.tradeoffs.headline`: all users share one server; cost per answer = devices x price/h
     x busy seconds / (3600 x answers served together))."""
     if headline.users > 1:
         st.caption(s("server_line", users=f.count(headline.users, "users"), tps=f.tps_server(headline.server_tokens_per_s),

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from latency import scenario
-from latency.charts import (
+from latency.estimation import scenario
+from latency.charts.estimator import (
     Budget, DeviceRow, PresetRow, Stop, context_figure, devices_figure, distance_figure, presets_figure,
 )
-from latency.charts_live import size_chart
-from latency.i18n import Strings, md
+from latency.charts.live import size_chart
+from latency.language.i18n import Strings, md
 from ui import charts
 
 TABS = ("size", "devices", "distance", "context", "presets_compare")

@@ -8,8 +8,9 @@ from typing import Callable, Sequence
 
 import streamlit as st
 
-from latency import feel, scenario
-from latency.i18n import Strings, md
+from latency.teaching import feel
+from latency.estimation import scenario
+from latency.language.i18n import Strings, md
 from ui import state
 
 

@@ -2,7 +2,7 @@
 
 Every section speaks to a non-developer first (a plain explanation, one worked example); formulas,
 constants, fitted parameters, file names and command lines sit in "for developers" expanders.
-Every number comes from latency.explain (the code, fitted_params.json, calibration_report.json,
+Every number comes from latency.teaching.explain (the code, fitted_params.json, calibration_report.json,
 the catalogs and estimate()); every word from content/ui/how.yaml.
 """
 
@@ -14,8 +14,9 @@ from typing import Any, Mapping
 import pandas as pd
 import streamlit as st
 
-from latency import calibrate, estimator, explain, network
-from latency.i18n import Strings, md
+from latency.estimation import calibrate, estimator, network
+from latency.teaching import explain
+from latency.language.i18n import Strings, md
 from ui import charts
 
 f, fs = explain.fmt, explain.fmt_s

@@ -2,7 +2,7 @@
 
 One function per widget kind of content/lesson.yaml (`WIDGETS` maps them), plus the progress header,
 the back/next controls, the quiz, the finish screen and presenter mode's stylesheet. Every number
-comes from `latency.estimate` through `latency.lesson` / `latency.quiz`; every string from
+comes from `latency.estimate` through `latency.teaching.lesson` / `latency.teaching.quiz`; every string from
 content/ui/lesson.yaml (`s`) or content/lesson.yaml and content/quiz/ (per language).
 """
 
@@ -13,13 +13,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
-from latency import feel, lesson, quiz
-from latency.catalog import Catalog
-from latency.charts_lesson import stage_bars
-from latency.estimator import STAGES
-from latency.formats import Formats
-from latency.i18n import Strings, md
-from latency.places import DistanceStop
+from latency.teaching import feel, lesson, quiz
+from latency.estimation.catalog import Catalog
+from latency.charts.lesson import stage_bars
+from latency.estimation.estimator import STAGES
+from latency.language.formats import Formats
+from latency.language.i18n import Strings, md
+from latency.estimation.places import DistanceStop
 from ui import charts, feel_player
 
 # Presenter mode (?present=1): a constant stylesheet, never built from content. Body text 30 px
@@ -181,7 +181,7 @@ def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
 
 
 def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
-    """Pick a wait, press Ask: the sample answer starts after exactly that long (latency.feel pacing)."""
+    """Pick a wait, press Ask: the sample answer starts after exactly that long (latency.teaching.feel pacing)."""
     wait = st.segmented_control(s("feel_label"), list(step_.options), default=step_.options[0], required=True,
                                 format_func=d.f.seconds, key=f"lesson_w_{step_.id}")
     est = step_.scenario.run(d.catalog)

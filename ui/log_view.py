@@ -8,13 +8,15 @@ import math
 import pandas as pd
 import streamlit as st
 
-from latency import charts_logs as C
-from latency import content, formats, places, sizing
-from latency import scenario as SC
-from latency import logs as L
-from latency.catalog import load_catalog
-from latency.i18n import Strings, md
-from latency.log_samples import SAMPLES, SAMPLES_DIR
+from latency.charts import logs as C
+from latency.teaching import content
+from latency.language import formats
+from latency.estimation import places, sizing
+from latency.estimation import scenario as SC
+from latency.measured import logs as L
+from latency.estimation.catalog import load_catalog
+from latency.language.i18n import Strings, md
+from latency.measured.log_samples import SAMPLES, SAMPLES_DIR
 from ui import charts, shell, state
 
 SAMPLE_KEY = "lg_sample"

@@ -11,17 +11,18 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from latency import charts_logs as C
-from latency import estimator, formats
-from latency import measure as M
-from latency.i18n import Strings, md
-from latency.scenario import NumberParam
+from latency.charts import logs as C
+from latency.estimation import estimator
+from latency.language import formats
+from latency.measured import measure as M
+from latency.language.i18n import Strings, md
+from latency.estimation.scenario import NumberParam
 from ui import charts, shell, state
 
 RESULT_KEY = "ms_result"
 START_KEY = "ms_start_requested"  # set by the start button's callback, taken by the run that measures
 SLOW_OVER_FLOOR = 2.0  # a time per token over twice the reading-alone floor gets the "busy server" sentence
-CALLS_PER_LAYER = 50   # numpy operations per layer in one decode step (latency.measure.Decoder.layer), counted roughly
+CALLS_PER_LAYER = 50   # numpy operations per layer in one decode step (latency.measured.measure.Decoder.layer), counted roughly
 WAIT_S = M.TIME_CAP_S + 15  # a second visitor waits this long for the first one's measurement
 
 

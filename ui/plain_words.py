@@ -7,7 +7,7 @@ from typing import Sequence
 
 import streamlit as st
 
-from latency.i18n import Strings
+from latency.language.i18n import Strings
 
 ESTIMATOR_TERMS = ("token", "ttft", "tpot", "prefill", "decode", "kv_cache", "network", "handshake", "queue", "batching",
                    "precision", "fp16", "fp8", "w8a8", "int4", "q4_k_m", "moe", "looped", "tensor_parallel", "engine",

@@ -1,6 +1,6 @@
 """The scenario inputs of the explorer pages: presets, then the widgets, as one dict of values.
 
-Widget keys are the scenario's URL keys (latency.scenario.KEYS); ui/state.py keeps them across
+Widget keys are the scenario's URL keys (latency.estimation.scenario.KEYS); ui/state.py keeps them across
 pages and in the URL. Every label and help text comes from content/ui/estimator.yaml and
 content/ui/scenario.yaml.
 """
@@ -11,9 +11,9 @@ from typing import Any, Sequence
 
 import streamlit as st
 
-from latency import scenario
-from latency.i18n import Strings, md
-from latency.network import ACCESS_RTT_MS
+from latency.estimation import scenario
+from latency.language.i18n import Strings, md
+from latency.estimation.network import ACCESS_RTT_MS
 from ui import state
 
 

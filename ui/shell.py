@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from latency import i18n
-from latency.errors import ContentError, affected_pages, file_lang
+from latency.language import i18n
+from latency.language.errors import ContentError, affected_pages, file_lang
 
 
 @dataclass(frozen=True)

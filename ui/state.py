@@ -23,9 +23,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import streamlit as st
 
-from latency.i18n import Strings, md
-from latency.scenario import KEYS, Notice, NumberParam, Param, clamp_typed, parse_query, to_query, url_value
-from latency.sizing import snap
+from latency.language.i18n import Strings, md
+from latency.estimation.scenario import KEYS, Notice, NumberParam, Param, clamp_typed, parse_query, to_query, url_value
+from latency.estimation.sizing import snap
 
 SAVED = "scenario"              # the scenario every page shares (values by URL key)
 MIRRORED = "scenario_url"       # the URL values this app wrote last, so a changed URL can be told apart

@@ -3,7 +3,7 @@
 The source sentence stays as written; this box is the app's voice: a coloured badge (holds / holds
 under conditions / does not hold), one sentence with the computed numbers, the entry's plain-words
 reason (`note`) and links that open the estimator on the scenario the sentence quotes. The verdict
-itself comes from `latency.claims` (pure, computed at run time from `latency.estimate`).
+itself comes from `latency.teaching.claims` (pure, computed at run time from `latency.estimate`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from latency import claims, formats, scenario
-from latency.catalog import Catalog
-from latency.i18n import Strings, md
+from latency.teaching import claims
+from latency.language import formats
+from latency.estimation import scenario
+from latency.estimation.catalog import Catalog
+from latency.language.i18n import Strings, md
 
 BADGE = {"holds": ("green", ":material/check_circle:"), "conditional": ("orange", ":material/rule:"),
          "fails": ("red", ":material/cancel:")}

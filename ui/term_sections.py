@@ -11,9 +11,10 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from latency import claims, content, scenario
-from latency.catalog import Catalog
-from latency.i18n import Strings, md
+from latency.teaching import claims, content
+from latency.estimation import scenario
+from latency.estimation.catalog import Catalog
+from latency.language.i18n import Strings, md
 from ui import term_claims
 
 TOOL_PAGES = {"estimator": "pages/estimator.py", "tradeoffs": "pages/tradeoffs.py", "how-it-works": "pages/how-it-works.py"}

@@ -1,5 +1,5 @@
 """The trade-off page's inputs: formats, URL notices, the widgets (-> one dict of values) and the
-editable price table. Widget keys are the scenario's URL keys (`latency.scenario.KEYS`), so a value
+editable price table. Widget keys are the scenario's URL keys (`latency.estimation.scenario.KEYS`), so a value
 set here is the value on the estimator page (ui/state.py holds the one saved copy)."""
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 import streamlit as st
 
-from latency import formats, scenario
-from latency import tradeoffs as T
-from latency.catalog import Catalog
-from latency.i18n import Strings, md
-from latency.places import DistanceStop
+from latency.language import formats
+from latency.estimation import scenario
+from latency.exploring import tradeoffs as T
+from latency.estimation.catalog import Catalog
+from latency.language.i18n import Strings, md
+from latency.estimation.places import DistanceStop
 from ui import state
 
 KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
@@ -27,7 +28,7 @@ OTHER_KEYS = tuple(k for k in scenario.KEYS if k not in KEYS)
 
 @dataclass(frozen=True)
 class Formats:
-    """Names as this page shows them, in the page's language; numbers from latency.formats (the
+    """Names as this page shows them, in the page's language; numbers from latency.language.formats (the
     one formatter every page uses)."""
 
     s: Strings
@@ -121,7 +122,7 @@ def on_use_case(cases: Mapping[str, Any]) -> None:
 
 def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str, Any]) -> dict[str, Any]:
     """The page's inputs; returns the scenario values (this page's widgets over the saved copy).
-    specs: latency.scenario.specs (the number boxes keep their values inside these ranges)."""
+    specs: latency.estimation.scenario.specs (the number boxes keep their values inside these ranges)."""
     s, catalog = fmt.s, fmt.catalog
     st.subheader(s("controls_header"))
     c1, c2, c3 = st.columns(3)

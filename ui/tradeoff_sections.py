@@ -1,5 +1,5 @@
 """The trade-off page's sections: the headline (N users on one server, as on the estimator page) and
-one function per tab. Each takes its data as arguments; figures come from latency.charts_tradeoffs."""
+one function per tab. Each takes its data as arguments; figures come from latency.charts.tradeoffs."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from latency import charts_tradeoffs as C
-from latency import tradeoffs as T
-from latency.estimator import STAGES
-from latency.i18n import md
+from latency.charts import tradeoffs as C
+from latency.exploring import tradeoffs as T
+from latency.estimation.estimator import STAGES
+from latency.language.i18n import md
 from ui import charts
 from ui.tradeoff_inputs import Formats, cap
 
@@ -287,7 +287,7 @@ def export(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
 
 
 def show_tab(name: str, fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, Any]) -> None:
-    """The section of the tab `name` (latency.tradeoffs.TABS) for its computed `data`."""
+    """The section of the tab `name` (latency.exploring.tradeoffs.TABS) for its computed `data`."""
     if name == "memory":  # the only section that also reads the headline (its devices and memory)
         memory(fmt, sc, head, data)
     else:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from latency.catalog import load_catalog
-from latency.sizing import size_steps
-from latency import i18n
+from latency.estimation.catalog import load_catalog
+from latency.estimation.sizing import size_steps
+from latency.language import i18n
 from tests.e2e.layout import main_text
 from ui import estimator_charts
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, open_app, shot, wait_idle
@@ -20,7 +20,7 @@ from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, open_app, shot, wait_i
 pytestmark = pytest.mark.e2e
 
 HANGUL = "[\uac00-\ud7a3]"
-# The size chart: the first Vega-Lite chart in the chart tabs (latency/charts_live.py). Its current
+# The size chart: the first Vega-Lite chart in the chart tabs (latency/charts/live.py). Its current
 # point is read from the drawn SVG: Vega labels every mark for screen readers ("x: 8.03; y: ...;
 # y2: ..."), and only the current point's range rules carry a y2.
 SIZE_CHART = ".st-key-est_tab [data-testid=stVegaLiteChart]"
@@ -70,7 +70,7 @@ def test_keyboard_on_the_size_slider_updates_the_chart(page, app_url):
 
 def test_a_key_press_updates_the_live_charts_in_place(page, app_url, lang):
     """Issue 8: the size chart and the timeline keep their drawn view across a slider move and only
-    take new rows (their spec does not change, latency/charts_live.py), rather than being mounted
+    take new rows (their spec does not change, latency/charts/live.py), rather than being mounted
     afresh. A mark set on each chart's SVG before the press must still be there once the new
     numbers are drawn."""
     open_app(page, app_url, "estimator", lang=lang)
@@ -239,9 +239,10 @@ def test_twenty_quick_arrow_presses_leave_slider_headline_and_url_agreeing(page,
     """Presses made in quick succession may be merged, but never lost halfway: at the end the
     slider, the URL and the headline all describe the same model size (headline from an
     independent estimate of that size)."""
-    from latency import formats, scenario
-    from latency.places import load_stops
-    from latency import content
+    from latency.language import formats
+    from latency.estimation import scenario
+    from latency.estimation.places import load_stops
+    from latency.teaching import content
 
     open_app(page, app_url, "estimator", lang="en")
     thumb = page.locator(".st-key-model_size_b input[type=range]")

@@ -1,6 +1,6 @@
 """Hostile URL values in a real browser (issue 15, item 3): Streamlit's Markdown in Chromium turns
 bare `https://`, `www.` and e-mail text into links by itself, so only a browser shows whether the
-app's escaping (latency.i18n.md) holds. Every page is opened with payloads at every key; the main
+app's escaping (latency.language.i18n.md) holds. Every page is opened with payloads at every key; the main
 area must hold no link to the payload's host, and the payload text is shown (as text).
 """
 
@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from latency import scenario
+from latency.estimation import scenario
 from tests.conftest import PAGES
 from tests.e2e.conftest import open_app, shot
 

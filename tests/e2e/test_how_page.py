@@ -7,9 +7,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from latency import content, explain, i18n
-from latency.catalog import load_catalog
-from latency.i18n import LANGS
+from latency.teaching import content, explain
+from latency.language import i18n
+from latency.estimation.catalog import load_catalog
+from latency.language.i18n import LANGS
 from tests.e2e.conftest import DESKTOP, HANGUL, MAIN, PHONE, open_app, shot, view
 from tests.e2e.layout import main_text
 

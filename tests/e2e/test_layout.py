@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from latency.i18n import LANGS
+from latency.language.i18n import LANGS
 from tests.e2e.conftest import MAIN, open_app, shot
 from tests.e2e.layout import problems, text_boxes
 from ui.shell import DEFAULT_PAGE, PAGES

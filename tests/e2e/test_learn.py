@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from latency import content
-from latency.i18n import LANGS
+from latency.teaching import content
+from latency.language.i18n import LANGS
 from tests.e2e.conftest import HANGUL, MAIN, PHONE, open_app, shot, view, wait_idle
 from tests.e2e.layout import main_text
 

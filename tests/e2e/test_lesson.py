@@ -11,9 +11,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from latency import i18n, lesson, quiz
-from latency.catalog import load_catalog
-from latency.places import load_stops
+from latency.language import i18n
+from latency.teaching import lesson, quiz
+from latency.estimation.catalog import load_catalog
+from latency.estimation.places import load_stops
 from tests.e2e.conftest import HANGUL, MAIN, shot, view, wait_idle
 from tests.e2e.layout import main_text
 

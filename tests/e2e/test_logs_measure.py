@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from latency import i18n
-from latency import log_samples as S
+from latency.language import i18n
+from latency.measured import log_samples as S
 from tests.e2e.conftest import ARTIFACTS, open_app, shot, wait_idle
 
 pytestmark = pytest.mark.e2e

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from latency import i18n
+from latency.language import i18n
 from tests.conftest import DEFAULT_PAGE, PAGES
 from tests.e2e.conftest import PHONE, open_app, shot, streamlit_server, wait_idle
 
@@ -104,7 +104,7 @@ def _go(page, title: str) -> None:
 def test_the_scenario_survives_every_page_change(page, app_url):
     """Issue 14: estimator -> trade-offs -> estimator -> glossary -> estimator through the sidebar keeps
     the inputs, the URL and the headline; the trade-off page shows the same scenario."""
-    from latency import i18n
+    from latency.language import i18n
 
     common = i18n.strings("common", "en")
     open_app(page, app_url, "estimator", lang="en", model_size_b="70.6", hardware="h200-sxm", distance_km="9029",

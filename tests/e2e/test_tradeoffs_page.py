@@ -9,8 +9,8 @@ import io
 import pytest
 
 from latency import estimate
-from latency import tradeoffs as T
-from latency.catalog import load_catalog
+from latency.exploring import tradeoffs as T
+from latency.estimation.catalog import load_catalog
 from tests.e2e.conftest import PHONE, open_app, shot, wait_idle
 
 CAT = load_catalog()

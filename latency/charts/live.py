@@ -1,0 +1,253 @@
+"""The estimator's two live charts, redrawn on every slider move, as Vega-Lite: time against model
+size, and the timeline of one request.
+
+Why Vega-Lite here when every other chart is plotly (issue 8, benchmarks/bench_browser_slider.py):
+Streamlit mounts a changed plotly chart afresh, and on a key press that was the largest part of the
+browser's time. A Vega-Lite chart whose spec stays the same between reruns keeps its view, and
+Streamlit only hands it new rows. So each builder returns `(spec, rows)`:
+- the spec depends only on the page's language (titles, legend names) and fixed sizes, never on
+  the numbers, so it is identical from one slider move to the next;
+- every number that moves is a row of one long-form table with a `kind` column, and each layer
+  of the spec draws the rows of its kind. Axis ranges come from the rows too: two invisible `pad`
+  rows at the corners of the range (scales have `nice: false`), computed as the plotly charts
+  do (`charts._log_range`).
+
+Same look as the plotly charts: charts.style's colours, Pretendard (Streamlit's theme sets it),
+1-2-5 log ticks read as plain numbers, the legend above the plot. Text arrives in the page's
+language; nothing here knows one.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from latency.language.formats import size_number
+from latency.charts.style import BUDGET_FILL, HIGHLIGHT, LIVE_CONFIG, STAGE_COLORS
+from latency.charts.estimator import (
+    BUDGET_LINE, LINE_PX, NOFIT_COLOR, OTHER_BUDGET_LINE, PHONE_PLOT_W, TOTAL_COLOR, Budget, budget_labels, _log_range,
+)
+
+FmtS = Callable[[float], str]
+Rows = list[dict[str, Any]]
+
+SIZE_PLOT_H = 300       # px: the size chart's plot area (axes, legend and titles come on top)
+TIMELINE_PLOT_H = 44    # px: the timeline's one bar row
+LABEL_GREY = "#6b7280"
+# Log-axis ticks: 1-2-5 steps from 1 ms to 100,000 (s or B); Vega-Lite draws those inside the
+# domain. Labels only at powers of ten once the axis spans more than 2.2 decades (as charts._log_ticks).
+LOG_TICKS = [m * 10.0 ** e for e in range(-3, 6) for m in (1, 2, 5)]
+DECADE_LABELS = ("(abs(log(domain('{axis}')[1] / domain('{axis}')[0])) / LN10 <= 2.2"
+                 " || abs(log(datum.value) / LN10 - round(log(datum.value) / LN10)) < 1e-6) ? datum.label : ''")
+
+
+def _kind(name: str) -> dict[str, Any]:
+    return {"filter": f"datum.kind === '{name}'"}
+
+
+def _layer(kind: str, mark: Mapping[str, Any], encoding: Mapping[str, Any]) -> dict[str, Any]:
+    """One layer of a spec: the rows of `kind`, drawn as `mark`."""
+    return {"transform": [_kind(kind)], "mark": dict(mark), "encoding": dict(encoding)}
+
+
+def _halo(layer: dict[str, Any]) -> dict[str, Any]:
+    """A text layer's white backing, drawn under it: the same text with a wide white outline, so a
+    line or curve behind a label does not strike through it (plotly's labels had a white box)."""
+    encoding = {k: v for k, v in layer["encoding"].items() if k != "color"}
+    return {**layer, "mark": {**layer["mark"], "fill": "white", "stroke": "white", "strokeWidth": 4,
+                              "strokeJoin": "round", "opacity": 0.85, "fontWeight": layer["mark"].get("fontWeight", "normal")},
+            "encoding": encoding}
+
+
+def _with_halo(layer: dict[str, Any]) -> list[dict[str, Any]]:
+    return [_halo(layer), layer]
+
+
+def _log_scale() -> dict[str, Any]:
+    return {"type": "log", "nice": False}
+
+
+def _log_axis(title: str, axis: str) -> dict[str, Any]:
+    return {"title": title, "values": LOG_TICKS, "format": ",~g", "labelExpr": DECADE_LABELS.format(axis=axis),
+            "labelFlush": False}
+
+
+def _base(height: int, layers: list[dict[str, Any]]) -> dict[str, Any]:
+    # fit-x: as wide as the page; `height` is the plot area's own (legend and axes come on top)
+    return {"height": height, "autosize": {"type": "fit-x", "contains": "padding"}, "layer": layers,
+            "config": LIVE_CONFIG}
+
+
+# --------------------------------------------------------------------------------------------
+# Time against model size
+# --------------------------------------------------------------------------------------------
+
+def size_chart(
+    sizes: Sequence[float],
+    ttft: Sequence[float],
+    total: Sequence[float],
+    fits: Sequence[bool],
+    *,
+    current_size: float,
+    current_ttft: float,
+    current_total: float,
+    ttft_range: tuple[float, float],
+    total_range: tuple[float, float],
+    budgets: Sequence[Budget],
+    bottleneck_text: str,
+    steps: Sequence[float] = (),
+    names: Mapping[str, str],
+    fmt_s: FmtS,
+) -> tuple[dict[str, Any], Rows]:
+    """TTFT and total time against model size (log-log), the current point with its range.
+
+    fits: whether each size fits the chosen hardware; sizes that do not are drawn grey and dashed
+    ("does not fit"). budgets: horizontal lines, the selected one as a band from the bottom of the
+    chart up to it, each level labelled once (`charts.budget_labels`). steps: model sizes where the
+    device count steps up, as dotted vertical lines. bottleneck_text: the current point's
+    bottleneck, in the top-left corner. names: x_title, y_title, ttft, total, current, no_fit,
+    size_hover. Returns the spec (text only) and the rows (every number).
+    """
+    x = np.asarray(sizes, dtype=float)
+    yt = np.asarray(ttft, dtype=float)
+    ya = np.asarray(total, dtype=float)
+    ok = np.asarray(fits, dtype=bool)
+    yr = _log_range(list(yt) + list(ya) + [b.seconds for b in budgets] + [total_range[1], ttft_range[0]], pad=1.5)
+    xr = _log_range(list(x), pad=1.15)
+    rows: Rows = [dict(kind="pad", x=10 ** xr[0], y=10 ** yr[0]), dict(kind="pad", x=10 ** xr[1], y=10 ** yr[1])]
+    hover = names["size_hover"]
+
+    # The curves: one row per point. `seg` numbers the runs of points that fit (solid, coloured) and
+    # the runs that do not (grey dashes, with the neighbours on either side so the two join up), so
+    # no line bridges a gap.
+    grey = ~ok | np.r_[~ok[1:], False] | np.r_[False, ~ok[:-1]]
+    seg_ok = np.cumsum(np.r_[True, ok[1:] != ok[:-1]])
+    seg_grey = np.cumsum(np.r_[True, grey[1:] != grey[:-1]])
+    for series, y in ((names["total"], ya), (names["ttft"], yt)):
+        for i in range(len(x)):
+            if not (np.isfinite(y[i]) and y[i] > 0):
+                continue
+            tip = f"{hover} {size_number(x[i])}B · {series} {fmt_s(y[i])}"
+            if ok[i]:
+                rows.append(dict(kind="curve", series=series, seg=int(seg_ok[i]), x=float(x[i]), y=float(y[i]), tip=tip))
+            if grey[i]:
+                rows.append(dict(kind="nofit", series=names["no_fit"], line=f"{series}{seg_grey[i]}", x=float(x[i]),
+                                 y=float(y[i]), tip=f"{tip} ({names['no_fit']})"))
+    for series, value, (lo, hi) in ((names["total"], current_total, total_range), (names["ttft"], current_ttft, ttft_range)):
+        tip = f"{series} {fmt_s(value)} ({fmt_s(lo)}–{fmt_s(hi)})"
+        rows.append(dict(kind="current", series=names["current"], x=float(current_size), y=float(value), y2=float(lo),
+                         y3=float(hi), tip=tip))
+    for b in budgets:
+        rows.append(dict(kind="budget_sel" if b.selected else "budget", y=float(b.seconds)))
+    rows += [dict(kind="step", x=float(v)) for v in steps]
+    rows.append(dict(kind="note", text=bottleneck_text))
+
+    curves = [(math.log10(a), math.log10(c)) for ys in (ya, yt, total_range, ttft_range) for a, c in
+              zip(x if len(ys) == len(x) else [current_size] * 2, ys) if a > 0 and c > 0 and math.isfinite(c)]
+    px_per_decade = SIZE_PLOT_H / (yr[1] - yr[0])
+    for label in budget_labels(budgets, xr, yr, curves, plot_px=(PHONE_PLOT_W, SIZE_PLOT_H)):
+        # Vega writes the lines of a text downwards from its top edge: anchor the box's top.
+        top_px = label.shift_px + LINE_PX * len(label.lines)
+        rows.append(dict(kind=f"label_{label.side}", y=10 ** (math.log10(label.value) + top_px / px_per_decade),
+                         text="\n".join(label.lines), tone=BUDGET_LINE if label.selected else LABEL_GREY))
+
+    series_x = {"field": "x", "type": "quantitative", "scale": _log_scale(), "axis": _log_axis(names["x_title"], "x")}
+    series_y = {"field": "y", "type": "quantitative", "scale": _log_scale(), "axis": _log_axis(names["y_title"], "y")}
+    # Two columns: Vega-Lite does not wrap a legend, and four names overflow a phone in one row.
+    legend = {"field": "series", "type": "nominal", "title": None, "legend": {"columns": 2},
+              "scale": {"domain": [names["total"], names["ttft"], names["current"], names["no_fit"]],
+                        "range": [TOTAL_COLOR, STAGE_COLORS["prefill"], HIGHLIGHT, NOFIT_COLOR]}}
+    tip = {"field": "tip", "type": "nominal"}
+    layers = [
+        _layer("pad", {"type": "point", "opacity": 0, "aria": False}, {"x": series_x, "y": series_y}),
+        _layer("budget_sel", {"type": "rect", "color": BUDGET_FILL},
+               {"y": {"field": "y", "type": "quantitative"}, "y2": {"value": SIZE_PLOT_H}}),
+        _layer("budget_sel", {"type": "rule", "color": BUDGET_LINE, "strokeWidth": 2}, {"y": {"field": "y", "type": "quantitative"}}),
+        _layer("budget", {"type": "rule", "color": OTHER_BUDGET_LINE, "strokeWidth": 1, "strokeDash": [2, 3]},
+               {"y": {"field": "y", "type": "quantitative"}}),
+        _layer("step", {"type": "rule", "color": NOFIT_COLOR, "strokeWidth": 1, "strokeDash": [2, 3]},
+               {"x": {"field": "x", "type": "quantitative"}}),
+        _layer("nofit", {"type": "line", "strokeWidth": 2, "strokeDash": [6, 4]},
+               {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
+                "color": legend, "detail": {"field": "line"}, "tooltip": tip}),
+        _layer("curve", {"type": "line", "strokeWidth": 3},
+               {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
+                "color": legend, "detail": {"field": "seg"}, "tooltip": tip}),
+        _layer("current", {"type": "rule", "color": HIGHLIGHT, "strokeWidth": 1.5},
+               {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y2", "type": "quantitative"},
+                "y2": {"field": "y3"}, "tooltip": tip}),
+        _layer("current", {"type": "point", "filled": True, "size": 150, "stroke": "white", "strokeWidth": 2, "opacity": 1},
+               {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
+                "color": legend, "tooltip": tip}),
+        # Budget labels and the bottleneck note, each on a white backing (`_halo`).
+        *_with_halo(_layer("label_left", {"type": "text", "align": "left", "baseline": "top", "dx": 3, "lineBreak": "\n",
+                                          "fontSize": 11, "lineHeight": 14},
+                           {"x": {"value": 0}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
+                            "color": {"field": "tone", "type": "nominal", "scale": None}})),
+        *_with_halo(_layer("label_right", {"type": "text", "align": "right", "baseline": "top", "dx": -3, "lineBreak": "\n",
+                                           "fontSize": 11, "lineHeight": 14},
+                           {"x": {"value": "width"}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
+                            "color": {"field": "tone", "type": "nominal", "scale": None}})),
+        *_with_halo(_layer("note", {"type": "text", "align": "left", "baseline": "top", "dx": 3, "dy": 3, "fontSize": 12,
+                                    "color": HIGHLIGHT, "fontWeight": "bold"},
+                           {"x": {"value": 0}, "y": {"value": 0}, "text": {"field": "text"}})),
+    ]
+    return _base(SIZE_PLOT_H, layers), rows
+
+
+# --------------------------------------------------------------------------------------------
+# Timeline of one request
+# --------------------------------------------------------------------------------------------
+
+def timeline_chart(
+    stages: Sequence[tuple[str, str, float]],
+    *,
+    ttft_s: float,
+    ttft_label: str,
+    axis_title: str,
+    fmt_s: FmtS,
+) -> tuple[dict[str, Any], Rows]:
+    """One request as consecutive stages on a time axis, with the first token marked.
+
+    stages: ``(stage key, label, seconds)`` in order (network, queue, prefill, decode); the key
+    picks the colour from STAGE_COLORS, the label names it in the legend. A stage wider than 12% of
+    the whole carries its name and time inside its bar. Returns the spec and the rows.
+    """
+    rows: Rows = []
+    start = 0.0
+    total = sum(max(float(t), 0.0) for _, _, t in stages) or 1.0
+    for key, label, seconds in stages:
+        seconds = max(float(seconds), 0.0)
+        rows.append(dict(kind="stage", stage=label, x=start, x2=start + seconds, mid=start + seconds / 2,
+                         text=f"{label} {fmt_s(seconds)}" if seconds / total > 0.12 else "",
+                         tip=f"{label}: {fmt_s(seconds)}"))
+        start += seconds
+    right = start * 1.02 if start > 0 else 1.0
+    early = ttft_s < 0.6 * start
+    rows += [dict(kind="pad", x=0.0), dict(kind="pad", x=right),
+             dict(kind="ttft", x=float(ttft_s)),
+             dict(kind="ttft_left" if early else "ttft_right", x=float(ttft_s), text=f"{ttft_label} {fmt_s(ttft_s)}")]
+    x = {"field": "x", "type": "quantitative", "scale": {"nice": False, "zero": True},
+         "axis": {"title": axis_title, "format": ",~g", "tickCount": 6}}
+    colour = {"field": "stage", "type": "nominal", "title": None, "sort": None,
+              "scale": {"domain": [label for _, label, _ in stages],
+                        "range": [STAGE_COLORS.get(key, "#6b7280") for key, _, _ in stages]}}
+    bar_top, bar_bottom = 14, TIMELINE_PLOT_H
+    layers = [
+        _layer("pad", {"type": "point", "opacity": 0, "aria": False}, {"x": x}),
+        _layer("stage", {"type": "rect"}, {"x": {"field": "x", "type": "quantitative"}, "x2": {"field": "x2"},
+                                           "y": {"value": bar_top}, "y2": {"value": bar_bottom}, "color": colour,
+                                           "tooltip": {"field": "tip", "type": "nominal"}}),
+        _layer("stage", {"type": "text", "color": "white", "fontSize": 12, "baseline": "middle"},
+               {"x": {"field": "mid", "type": "quantitative"}, "y": {"value": (bar_top + bar_bottom) / 2},
+                "text": {"field": "text"}}),
+        _layer("ttft", {"type": "rule", "color": HIGHLIGHT, "strokeWidth": 2, "strokeDash": [2, 2]},
+               {"x": {"field": "x", "type": "quantitative"}, "y": {"value": 0}, "y2": {"value": bar_bottom}}),
+        _layer("ttft_left", {"type": "text", "align": "left", "baseline": "top", "dx": 4, "fontSize": 12, "color": HIGHLIGHT},
+               {"x": {"field": "x", "type": "quantitative"}, "y": {"value": -2}, "text": {"field": "text"}}),
+        _layer("ttft_right", {"type": "text", "align": "right", "baseline": "top", "dx": -4, "fontSize": 12, "color": HIGHLIGHT},
+               {"x": {"field": "x", "type": "quantitative"}, "y": {"value": -2}, "text": {"field": "text"}}),
+    ]
+    return _base(TIMELINE_PLOT_H, layers), rows

@@ -1,0 +1,92 @@
+"""Figure builders of the "Your logs" and "Measure here" pages: plain functions from numbers to figures.
+
+Every piece of chart text arrives already in the page's language (`names`); values arrive in the
+unit the axis shows (the page converts seconds to milliseconds where it shows ms).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from latency.charts.style import BUDGET_FILL, HIGHLIGHT, STAGE_COLORS, base_layout
+
+LOG_COLOR = "#2563eb"
+ESTIMATE_COLOR = STAGE_COLORS["decode"]
+ESTIMATE_BAND = "rgba(16, 185, 129, 0.15)"
+
+
+def ecdf_points(values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted finite values and the share of requests at or under each (the empirical CDF)."""
+    v = np.sort(np.asarray(values, dtype=float))
+    v = v[np.isfinite(v)]
+    return v, np.arange(1, v.size + 1) / max(v.size, 1)
+
+
+def ecdf_figure(values: Sequence[float], *, percentiles: Mapping[int, float], names: Mapping[str, str],
+                estimate: tuple[float, float, float] | None = None, budget: float | None = None,
+                height: int = 340) -> go.Figure:
+    """The share of requests at or under each latency, with p50/p90/p95/p99 marked, the estimator's
+    figure as a line with its range as a band (estimate = (value, low, high)), and a budget line.
+
+    names: x_title, y_title, requests (legend), estimate, budget, percentile ("p{p}" template).
+    """
+    x, y = ecdf_points(values)
+    fig = go.Figure()
+    if estimate is not None:
+        value, low, high = estimate
+        fig.add_vrect(x0=low, x1=high, fillcolor=ESTIMATE_BAND, line_width=0, layer="below")
+        fig.add_trace(go.Scatter(x=[value, value], y=[0, 1], mode="lines", name=names["estimate"],
+                                 line=dict(color=ESTIMATE_COLOR, width=3, dash="dash"), hoverinfo="name+x"))
+    if budget is not None:
+        fig.add_vrect(x0=0, x1=budget, fillcolor=BUDGET_FILL, line_width=0, layer="below")
+        fig.add_trace(go.Scatter(x=[budget, budget], y=[0, 1], mode="lines", name=names["budget"],
+                                 line=dict(color=HIGHLIGHT, width=2), hoverinfo="name+x"))
+    fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line=dict(color=LOG_COLOR, width=2, shape="hv"),
+                             name=names["requests"], hovertemplate="%{x:.3~g} · %{y:.0%}<extra></extra>"))
+    ps = [p for p in sorted(percentiles) if np.isfinite(percentiles[p])]
+    fig.add_trace(go.Scatter(x=[percentiles[p] for p in ps], y=[p / 100 for p in ps], mode="markers+text",
+                             text=[names["percentile"].format(p=p) for p in ps], textposition="middle left",
+                             marker=dict(color=LOG_COLOR, size=9, line=dict(color="white", width=1)),
+                             showlegend=False, hovertemplate="%{text}: %{x:.3~g}<extra></extra>"))
+    fig.update_xaxes(title_text=names["x_title"], rangemode="tozero")
+    fig.update_yaxes(title_text=names["y_title"], tickformat=".0%", range=[0, 1.05])
+    return base_layout(fig, height=height)
+
+
+def over_time_figure(timestamps: Sequence, values: Sequence[float], *, names: Mapping[str, str],
+                     estimate: float | None = None, budget: float | None = None, height: int = 300) -> go.Figure:
+    """Each request's latency at the time it was sent, with the estimator's figure and the budget as
+    horizontal lines. names: x_title, y_title, requests, estimate, budget."""
+    fig = go.Figure(go.Scatter(x=list(timestamps), y=list(values), mode="markers", name=names["requests"],
+                               marker=dict(color=LOG_COLOR, size=5, opacity=0.6),
+                               hovertemplate="%{x|%Y-%m-%d %H:%M:%S}<br>%{y:.3~g}<extra></extra>"))
+    if estimate is not None:
+        fig.add_hline(y=estimate, line=dict(color=ESTIMATE_COLOR, width=3, dash="dash"))
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=names["estimate"],
+                                 line=dict(color=ESTIMATE_COLOR, width=3, dash="dash")))
+    if budget is not None:
+        fig.add_hline(y=budget, line=dict(color=HIGHLIGHT, width=2))
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=names["budget"],
+                                 line=dict(color=HIGHLIGHT, width=2)))
+    # numeric dates (plotly's default writes month names in English, on the Korean screen too)
+    fig.update_xaxes(title_text=names["x_title"], tickformat="%H:%M\n%Y-%m-%d", hoverformat="%Y-%m-%d %H:%M:%S")
+    fig.update_yaxes(title_text=names["y_title"], rangemode="tozero")
+    return base_layout(fig, height=height)
+
+
+def compare_figure(labels: Sequence[str], measured: Sequence[float], predicted: Sequence[float], *,
+                   names: Mapping[str, str], fmt: Callable[[float], str], height: int = 300) -> go.Figure:
+    """Measured beside predicted, one pair of bars per figure (same unit within the figure), each bar
+    labelled with fmt(value). names: measured, predicted, y_title."""
+    fig = go.Figure([
+        go.Bar(x=list(labels), y=list(measured), name=names["measured"], marker_color=LOG_COLOR,
+               text=[fmt(v) for v in measured], textposition="outside", hoverinfo="name+text"),
+        go.Bar(x=list(labels), y=list(predicted), name=names["predicted"], marker_color=ESTIMATE_COLOR,
+               text=[fmt(v) for v in predicted], textposition="outside", hoverinfo="name+text"),
+    ])
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(title_text=names["y_title"], rangemode="tozero")
+    return base_layout(fig, height=height)

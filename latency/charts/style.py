@@ -1,0 +1,89 @@
+"""One look for every chart: the app's Korean-capable font, stage colours, lean layout; the one plotly
+config (CONFIG) and the one Vega-Lite config (LIVE_CONFIG, the estimator's two live charts)."""
+
+from __future__ import annotations
+
+import functools
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+TRACE_TYPES = ("bar", "heatmap", "scatter")
+"""The plotly trace types the app draws (tests/charts/test_charts.py checks the chart modules against it)."""
+UNUSED_LAYOUT = ("geo", "mapbox", "map", "polar", "scene", "smith", "ternary")
+"""Subplot kinds of plotly_white's layout that no chart here has."""
+
+
+def lean_white() -> go.layout.Template:
+    """plotly_white, less what no chart of the app can use: the defaults of the 20-odd trace types
+    it does not draw and of subplot kinds it has none of (UNUSED_LAYOUT). Every other part (axes,
+    colours, fonts, margins' automargin/standoff, bar outlines, colour bars) is plotly_white's own,
+    so the charts look the same. Why: plotly deep-copies the whole template into every figure's
+    JSON, twice per chart on a slider move (building the figure; `to_dict` in st.plotly_chart); the
+    unused two thirds were about a quarter of the estimator size chart's cost (cProfile: 37.9k ->
+    28.4k Python calls, JSON 19.6 -> 15.9 KB)."""
+    white = pio.templates["plotly_white"]
+    layout = {k: v for k, v in white.layout.to_plotly_json().items() if k not in UNUSED_LAYOUT}
+    return go.layout.Template(layout=layout, data={t: getattr(white.data, t) for t in TRACE_TYPES})
+
+
+pio.templates["lean_white"] = lean_white()
+TEMPLATE = "lean_white"
+# Every figure's template, set as plotly's default rather than per figure: a figure takes the default
+# at creation without validating it again ("Assume default template is already validated", plotly's
+# BaseFigure._initialize_layout_template), where `update_layout(template=...)` re-validated the whole
+# template, 23 ms a figure (most of base_layout's 38 ms; measured with timeit). The figures' JSON is
+# the same either way (checked against every figure of the estimator, trade-off, how-it-works and
+# lesson pages). plotly_white (as `lean_white`) is needed: st.plotly_chart's theme="streamlit" does
+# NOT make it redundant. Rendered in Chromium with and without it, 28 of the 42 chart views captured
+# differed (plot area and axis-title offsets from its axis automargin/title standoff, the white
+# 0.5 px bar outlines, colorbar ticks), so dropping it would change what users see.
+pio.templates.default = TEMPLATE
+
+
+@functools.lru_cache(maxsize=1)
+def template_json() -> dict:
+    """The template as the JSON dict plotly puts into every figure's layout (read-only: shared)."""
+    return pio.templates[TEMPLATE].to_plotly_json()
+
+FONT_FAMILY = "Pretendard, sans-serif"  # same family as the theme (.streamlit/config.toml)
+
+# One colour per latency stage, used by every chart that shows stages.
+STAGE_COLORS = {
+    "network": "#64748b",
+    "queue": "#f59e0b",
+    "prefill": "#2563eb",
+    "decode": "#10b981",
+}
+HIGHLIGHT = "#dc2626"
+BUDGET_FILL = "rgba(16, 185, 129, 0.10)"
+
+CONFIG = {"displayModeBar": False, "displaylogo": False, "responsive": True}
+"""The one plotly config of the app (ui/charts.py `show` passes it to every chart). No mode bar:
+on a 390 px phone plotly's toolbar sat on top of the legends, and the people this app is for do
+not need its zoom/pan/lasso buttons (drag to zoom and double-click to reset still work; Streamlit's
+own element toolbar keeps full screen)."""
+
+
+LIVE_CONFIG = {
+    "legend": {"orient": "top", "direction": "horizontal", "labelFontSize": 13, "symbolStrokeWidth": 3},
+    "axis": {"labelFontSize": 12, "titleFontSize": 13, "titleFontWeight": "normal"},
+    "view": {"stroke": None},
+}
+"""The Vega-Lite config of the estimator's two live charts (latency/charts/live.py), set to read like
+the plotly charts beside them: legend above the plot, base_layout's 13 px text, no frame round the
+plot. Fonts and colours of the text come from Streamlit's theme (Pretendard, .streamlit/config.toml)."""
+
+
+def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) -> go.Figure:
+    """Apply the shared font, margins and legend placement (the template is plotly's default, set
+    above); returns the same figure."""
+    fig.update_layout(
+        title=dict(text=title) if title else None,
+        font=dict(family=FONT_FAMILY, size=13),
+        height=height,
+        margin=dict(l=10, r=10, t=50 if title else 20, b=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
+        hoverlabel=dict(font_family=FONT_FAMILY),
+    )
+    return fig

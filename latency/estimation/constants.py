@@ -1,0 +1,92 @@
+"""Physical constants and cited rules of thumb used by the estimator, each beside its source.
+
+One place for every number that is not fitted (the fitted ones live in latency/estimation/fitted_params.json,
+written by `python -m latency.calibrate`). Units are in the names: _km, _ms, _s, _gbs, _gb.
+"""
+
+from __future__ import annotations
+
+# --- The Earth and light in fibre ---------------------------------------------------------------
+
+EARTH_RADIUS_KM = 6371.0
+"""Mean Earth radius (IUGG mean radius R1 = 6,371.0 km; Moritz, "Geodetic Reference System 1980",
+Journal of Geodesy 74, 2000). The great-circle distances in shared/calibration/rtt.csv and
+content/places.yaml use it in the haversine formula."""
+
+EARTH_CIRCUMFERENCE_KM = 40075.0
+"""Equatorial circumference of the Earth (WGS 84 semi-major axis 6,378.137 km x 2 pi = 40,075.017
+km; NIMA TR8350.2, "Department of Defense World Geodetic System 1984", 2000)."""
+
+MAX_DISTANCE_KM = EARTH_CIRCUMFERENCE_KM
+"""Upper bound accepted for a user-to-server route: once around the Earth. (The longest
+great-circle distance is half of it, 20,037.5 km; a real fibre route may be longer than that.)"""
+
+FIBRE_KM_PER_MS = 200.0
+"""Light in fibre covers about 200 km per millisecond (refractive index ~1.5; shared/calibration
+README, and Bozkurt et al., "Dissecting Latency in the Internet's Fiber Infrastructure",
+arXiv 1811.10737)."""
+
+# --- Units -----------------------------------------------------------------------------------------
+
+GIGA = 1e9
+"""Bytes per GB and parameters per billion (decimal, as vendors quote GB/s and model sizes)."""
+TERA = 1e12
+"""FLOP/s per TFLOP/s."""
+
+# --- Transformer arithmetic --------------------------------------------------------------------
+
+FLOPS_PER_PARAM_PER_TOKEN = 2.0
+"""A forward pass costs 2 FLOPs per parameter per token, one multiply and one add (Kaplan et al.
+2020, "Scaling Laws for Neural Language Models", sec. 2.1, C_forward ~= 2N)."""
+
+KV_TENSORS = 2.0
+"""The KV cache holds two tensors per layer and token, K and V (Vaswani et al. 2017)."""
+
+ASPECT_RATIO = 128.0
+"""hidden_size / layers of common decoder LLMs when a model gives no shape: Llama 3 8B 4096/32,
+Llama 3.1 405B 16384/126, GPT-3 12288/96 all ~128 (Brown et al. 2020, table 2.1)."""
+
+PARAMS_PER_LAYER_D2 = 12.0
+"""Non-embedding parameters ~= 12 x layers x hidden^2 (Kaplan et al. 2020, eq. 2.1: 4 d^2 attention
++ 8 d^2 MLP per layer)."""
+
+DEFAULT_KV_DIM = 1024.0
+"""KV width (kv_heads x head_dim) when a model gives none: grouped-query attention with 8 KV heads
+of 128 (Llama 3 8B/70B/405B configs), capped at hidden/4 for small models."""
+
+ACTIVATION_BYTES = 2.0
+"""Tensor-parallel all-reduce messages and pipeline hand-offs are FP16/BF16 activations."""
+
+W8A8_BYTES_PER_PARAM = (0.95, 1.1)
+"""Weight formats of 8 bits (FP8, INT8; content/precisions.yaml: 1.0) that serving engines run as
+W8A8 matmuls at the low-precision tensor rate (SmoothQuant, Xiao et al. 2023; TensorRT-LLM FP8)."""
+
+# --- Memory ----------------------------------------------------------------------------------------
+
+RUNTIME_OVERHEAD_FRACTION = 0.2
+"""Activations, workspace and runtime buffers on top of weights and KV cache: "in our experience
+this overhead is <= 20%" (EleutherAI, Transformer Math 101, 2023). We take the upper end."""
+
+# --- Multi-device links ----------------------------------------------------------------------------
+
+NODE_SIZE = 8
+"""GPUs per server node (DGX/HGX H100: 8 GPUs on NVLink; NVIDIA DGX H100 datasheet)."""
+
+INTERNODE_GBS = 50.0
+"""Per-GPU bandwidth between nodes, one direction: 400 Gb/s InfiniBand NDR (ConnectX-7) = 50 GB/s
+(NVIDIA DGX H100 datasheet: 8 x 400 Gb/s compute fabric ports)."""
+
+INTERNODE_LATENCY_S = 20e-6
+"""Latency of one small all-reduce across nodes over InfiniBand: an ASSUMPTION (order of magnitude;
+no vendor-published small-message all-reduce latency was found to cite; see docs/estimator.md)."""
+
+ALLREDUCES_PER_LAYER = 2.0
+"""Megatron-LM tensor parallelism: 2 all-reduces per layer in the forward pass, one after attention,
+one after the MLP (Shoeybi et al. 2019, sec. 3)."""
+
+# --- Achieved rates --------------------------------------------------------------------------------
+
+SATURATION_SHARPNESS = 4.0
+"""Exponent k of the smooth minimum in `estimator.achieved_fraction` (k = 1: harmonic sum, k -> inf:
+hard minimum). Not a free parameter: picked from {1, 2, 4} by the in-sample and leave-one-device-out
+calibration errors (k = 1 doubles the decode error; 2 and 4 are close); see docs/estimator.md."""

@@ -1,0 +1,1005 @@
+"""End-to-end LLM inference latency: a small physical model calibrated on published measurements.
+
+    from latency import Hardware, Model, estimate, estimate_sweep, round_trip_s
+
+    e = estimate(model, hardware, prompt_tokens=512, output_tokens=256, batch=1, distance_km=0.0,
+                 engine=None, *, access="wired", connection="warm", utilization=0.0,
+                 concurrent_users=1, context_tokens=0, devices=None)
+
+A request goes through four stages. Each is one named function below, with its formula and its
+sources in the docstring (docs/estimator.md collects them); `request_times` chains them:
+
+    network  network.network_s   access RTT + backbone RTT, times (set-up round trips + 1)
+    queue    queue_s             M/M/1 wait at a given utilisation + waiting for a KV-cache slot
+    prefill  prefill_s           prompt FLOPs over achieved compute + one weight read + overhead;
+                                 first_token_compute_share: the part of a shared batch's prompt
+                                 compute one user waits for
+    decode   decode_step_s       (weights + KV cache of every running stream) over achieved bandwidth
+                                 + the batch's FLOPs over achieved compute + per-step overheads
+
+    ttft_s  = network + queue + prefill           (prefill ends with the first token)
+    total_s = ttft_s + (output_tokens - 1) * tpot_s
+
+Many users on one server (`concurrent_users` N): the server runs min(N, kv_capacity_requests)
+requests as one continuously batched set of streams (`running_batch`); the rest wait for a slot.
+Long conversations (`context_tokens` C): tokens already in the KV cache before this prompt; every
+decode step reads them and the prompt's attention spans them, but they cost no prefill.
+
+The free parameters (achieved fractions of bandwidth and compute per engine and hardware kind, for
+llama.cpp on discrete GPUs one saturating curve of peak bandwidth and one of peak compute
+(`achieved_fraction`), the per-forward-pass and per-stream overheads, route inflation, ...) live in
+latency/estimation/fitted_params.json, written by `python -m latency.calibrate` from shared/calibration/.
+Every other number is a named constant in latency/estimation/constants.py beside its source.
+
+Vectorised sweep: `estimate_sweep(model, hardware, **inputs)` takes the same inputs as `estimate`,
+where `params_b`, `bytes_per_param`, `mem_bandwidth_gbs`, `peak_tflops`, `prompt_tokens`,
+`output_tokens`, `batch`, `distance_km`, `utilization`, `concurrent_users`, `context_tokens` may be
+numpy arrays (broadcast together with np.broadcast_arrays). It runs the same `request_times` and
+returns a dict of numpy arrays; 10,000 scenarios take a few milliseconds
+(benchmarks/bench_estimator.py). When sweeping `params_b`, pass a model without layer/head fields
+so the shape scales with size.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from latency.estimation import _num as nm
+from latency.estimation.constants import (  # noqa: F401  (re-exported: other modules read them from here)
+    ACTIVATION_BYTES,
+    ALLREDUCES_PER_LAYER,
+    ASPECT_RATIO,
+    DEFAULT_KV_DIM,
+    FLOPS_PER_PARAM_PER_TOKEN,
+    GIGA,
+    INTERNODE_GBS,
+    INTERNODE_LATENCY_S,
+    KV_TENSORS,
+    MAX_DISTANCE_KM,
+    NODE_SIZE,
+    PARAMS_PER_LAYER_D2,
+    RUNTIME_OVERHEAD_FRACTION,
+    SATURATION_SHARPNESS,
+    TERA,
+    W8A8_BYTES_PER_PARAM,
+)
+from latency.estimation.network import ACCESS_RTT_MS, SETUP_ROUND_TRIPS, access_rtt_s, backbone_rtt_s, network_s
+
+KINDS = ("datacenter_gpu", "desktop_gpu", "apple_silicon", "integrated_gpu", "cpu", "mobile")
+ENGINES = ("llama.cpp", "optimized")
+ARCHITECTURES = ("dense", "moe", "looped")
+ACCESS_NETWORKS = tuple(ACCESS_RTT_MS)
+CONNECTIONS = tuple(SETUP_ROUND_TRIPS)
+STAGES = ("network", "queue", "prefill", "decode")
+
+PARAMS_PATH = Path(__file__).with_name("fitted_params.json")
+
+
+def calibration_dir() -> Path:
+    """shared/calibration next to the repository (override with LATENCY_CALIBRATION_DIR)."""
+    env = os.environ.get("LATENCY_CALIBRATION_DIR")
+    return Path(env) if env else Path(__file__).resolve().parents[3] / "shared" / "calibration"
+
+
+# --------------------------------------------------------------------------------------------
+# Defaults by hardware kind and by engine (sources inline)
+# --------------------------------------------------------------------------------------------
+
+# Defaults by hardware kind, used when a Hardware leaves the optional field as None.
+#   lowp_speedup:     FP8/INT8 tensor throughput / FP16 (H100/H200/B200/L4/L40S/MI300X/RTX 40:
+#                     2x per vendor datasheets; A100/RTX 30: 2x for INT8). Apple/CPU/iGPU: 1.
+#   interconnect_gbs: one direction, per device: NVLink 3 on A100 = 600 GB/s total = 300 each
+#                     way; PCIe 4.0 x16 ~32 GB/s each way; Thunderbolt 4 = 40 Gb/s = 5 GB/s;
+#                     CPU servers over 200 GbE = 25 GB/s.
+#   link_latency_s:   one small all-reduce: NVLink 10 us, PCIe 25 us, Ethernet 50 us, Thunderbolt
+#                     100 us, phone 1 ms. ASSUMPTIONS (orders of magnitude): NVIDIA publishes
+#                     bandwidths, not small-message all-reduce latencies, and no citable figure
+#                     was found; see docs/estimator.md. Not fitted (no multi-device rows in the data).
+#   max_devices:      the most devices one deployment may use: 8-GPU nodes up to 8 nodes for
+#                     datacenter GPUs; one 8-GPU workstation for desktop GPUs; a 4-machine
+#                     Thunderbolt cluster for Apple; 1 for laptops' iGPUs and phones.
+KIND_DEFAULTS: dict[str, dict[str, float]] = {
+    "datacenter_gpu": dict(lowp_speedup=2.0, interconnect_gbs=300.0, link_latency_s=10e-6, max_devices=64),
+    "desktop_gpu": dict(lowp_speedup=2.0, interconnect_gbs=32.0, link_latency_s=25e-6, max_devices=8),
+    "apple_silicon": dict(lowp_speedup=1.0, interconnect_gbs=5.0, link_latency_s=100e-6, max_devices=4),
+    "integrated_gpu": dict(lowp_speedup=1.0, interconnect_gbs=5.0, link_latency_s=100e-6, max_devices=1),
+    "cpu": dict(lowp_speedup=1.0, interconnect_gbs=25.0, link_latency_s=50e-6, max_devices=4),
+    "mobile": dict(lowp_speedup=1.0, interconnect_gbs=1.0, link_latency_s=1e-3, max_devices=1),
+}
+
+DEFAULT_ENGINE = {k: ("optimized" if k == "datacenter_gpu" else "llama.cpp") for k in KINDS}
+
+FIRST_TOKEN_AFTER_WHOLE_BATCH = {"llama.cpp": True, "optimized": False}
+"""How a batch of prompts that arrive together is prefilled. llama.cpp (llama-server slots,
+llama-batched-bench) evaluates the prompts of all slots in the same ubatch passes, so every user's
+first token comes after the whole batch's prefill (shared/calibration README: "ttft_ms here is the
+time to prefill all B prompts"). Serving engines (vLLM, TensorRT-LLM) schedule prompts first come,
+first served in chunks, so the k-th prompt's first token comes after k prompts: on average
+(B + 1) / 2 of B (vLLM docs, "Optimization and Tuning: chunked prefill")."""
+
+
+# --------------------------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------------------------
+
+def _real(name: str, value: Any, *, lo: float, hi: float = math.inf, lo_open: bool = True,
+          hi_open: bool = False) -> float:
+    """Return `value` as a float, or raise ValueError naming the field and the accepted range."""
+    lo_s, hi_s = ("(" if lo_open else "["), (")" if hi_open or hi == math.inf else "]")
+    rng = f"{lo_s}{lo:g}, {hi:g}{hi_s}".replace("inf", "∞")
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a finite number in {rng}, got {value!r}")
+    v = float(value)
+    if not math.isfinite(v) or (v <= lo if lo_open else v < lo) or (v >= hi if hi_open else v > hi):
+        raise ValueError(f"{name} must be a finite number in {rng}, got {value!r}")
+    return v
+
+
+def _int(name: str, value: Any, *, lo: int = 1, hi: int = 10**9) -> int:
+    v = _real(name, value, lo=lo, hi=hi, lo_open=False)
+    if v != int(v):
+        raise ValueError(f"{name} must be a whole number in [{lo}, {hi}], got {value!r}")
+    return int(v)
+
+
+def _choice(name: str, value: Any, accepted: tuple) -> Any:
+    if value not in accepted:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, accepted))}; got {value!r}")
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Inputs
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hardware:
+    """One accelerator (or CPU / phone SoC). Only the first five fields are required.
+
+    peak_tflops is dense FP16/BF16 tensor throughput (GeForce: the FP32-accumulate figure;
+    Apple: the GPU's FP32 rate, equal to its FP16 rate). Optional fields default by `kind`
+    (KIND_DEFAULTS): lowp_speedup (FP8/INT8 over FP16), interconnect_gbs (one direction, per
+    device), link_latency_s (one small all-reduce), max_devices.
+    """
+
+    name: str
+    kind: str
+    mem_bandwidth_gbs: float
+    peak_tflops: float
+    memory_gb: float
+    lowp_speedup: float | None = None
+    interconnect_gbs: float | None = None
+    link_latency_s: float | None = None
+    max_devices: int | None = None
+
+    def __post_init__(self) -> None:
+        _choice("kind", self.kind, KINDS)
+        _real("mem_bandwidth_gbs", self.mem_bandwidth_gbs, lo=0, hi=1e6)
+        _real("peak_tflops", self.peak_tflops, lo=0, hi=1e6)
+        _real("memory_gb", self.memory_gb, lo=0, hi=1e6)
+        if self.lowp_speedup is not None:
+            _real("lowp_speedup", self.lowp_speedup, lo=1, hi=16, lo_open=False)
+        if self.interconnect_gbs is not None:
+            _real("interconnect_gbs", self.interconnect_gbs, lo=0, hi=1e5)
+        if self.link_latency_s is not None:
+            _real("link_latency_s", self.link_latency_s, lo=0, hi=1, lo_open=False)
+        if self.max_devices is not None:
+            _int("max_devices", self.max_devices, lo=1, hi=4096)
+
+    def resolved(self, key: str) -> float:
+        v = getattr(self, key)
+        return float(KIND_DEFAULTS[self.kind][key] if v is None else v)
+
+
+@dataclass(frozen=True)
+class Model:
+    """A language model. Only name and params_b are required.
+
+    params_b: total (unique) parameters, billions. bytes_per_param: weight storage (FP16 2.0,
+    FP8 1.0, Q8_0 1.0625, Q4_K_M ~0.61; content/precisions.yaml). active_params_b: parameters
+    used per token (MoE; default = params_b). architecture: "dense" | "moe" | "looped";
+    loops: how many times a looped model runs its shared layers (default 1; >1 implies looped).
+    loop_kv_window: for looped models whose loops 2..L keep only a sliding-window KV cache (the
+    IQuest Loop models: loop_window_size); None = every loop keeps a full KV cache.
+    layers, hidden_size, heads, kv_heads, head_dim: from the published config; when missing they
+    are estimated from params (see `model_shape`). kv_dim: cached elements per token per layer
+    for K (and again for V); default kv_heads x head_dim (DeepSeek MLA: (512 + 64) / 2 = 288).
+    kv_bytes: bytes per KV element (FP16 2.0).
+    attention_layers: layers whose attention spans the whole context (default: every layer).
+    Sliding-window layers (gpt-oss, Gemma 3) and recurrent layers (Mamba in hybrid models) keep
+    a bounded state instead; they are counted as costing nothing per context token.
+    low_precision_compute: run matmuls in FP8/INT8 (W8A8) on the optimized engine; None = yes
+    for 8-bit weights (bytes_per_param 0.95 to 1.1), no otherwise.
+    """
+
+    name: str
+    params_b: float
+    bytes_per_param: float = 2.0
+    active_params_b: float | None = None
+    architecture: str | None = None
+    loops: int = 1
+    loop_kv_window: int | None = None
+    layers: int | None = None
+    hidden_size: int | None = None
+    heads: int | None = None
+    kv_heads: int | None = None
+    head_dim: int | None = None
+    kv_dim: int | None = None
+    kv_bytes: float = 2.0
+    low_precision_compute: bool | None = None
+    attention_layers: int | None = None
+
+    def __post_init__(self) -> None:
+        _real("params_b", self.params_b, lo=0, hi=1e5)
+        _real("bytes_per_param", self.bytes_per_param, lo=0, hi=8)
+        if self.active_params_b is not None:
+            _real("active_params_b", self.active_params_b, lo=0, hi=self.params_b)
+        if self.architecture is not None:
+            _choice("architecture", self.architecture, ARCHITECTURES)
+        _int("loops", self.loops, lo=1, hi=64)
+        for name in ("loop_kv_window", "layers", "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim",
+                     "attention_layers"):
+            if getattr(self, name) is not None:
+                _int(name, getattr(self, name), lo=1, hi=10**7)
+        _real("kv_bytes", self.kv_bytes, lo=0, hi=8)
+        if self.low_precision_compute not in (None, True, False):
+            raise ValueError(f"low_precision_compute must be None, True or False, got {self.low_precision_compute!r}")
+
+    @property
+    def active_b(self) -> float:
+        return float(self.params_b if self.active_params_b is None else self.active_params_b)
+
+    @property
+    def arch(self) -> str:
+        if self.architecture:
+            return self.architecture
+        if self.loops > 1:
+            return "looped"
+        return "moe" if self.active_b < self.params_b else "dense"
+
+
+# --------------------------------------------------------------------------------------------
+# Fitted parameters
+# --------------------------------------------------------------------------------------------
+
+_PARAMS_CACHE: dict[str, Any] = {}
+_PARAMS_CACHE_MAX = 4  # one file in the app; a few more in tests. Bounded like every cache (issue 15).
+
+
+def load_params(path: Path | None = None) -> dict:
+    """The fitted parameters (latency/estimation/fitted_params.json), cached (at most 4 files)."""
+    key = str(path or PARAMS_PATH)
+    if key not in _PARAMS_CACHE:
+        with open(key, encoding="utf-8") as f:
+            params = json.load(f)
+        while len(_PARAMS_CACHE) >= _PARAMS_CACHE_MAX:
+            _PARAMS_CACHE.pop(next(iter(_PARAMS_CACHE)))
+        _PARAMS_CACHE[key] = params
+    return _PARAMS_CACHE[key]
+
+
+MIN_CALIBRATION_DEVICES = 2
+"""An (engine, kind) counts as calibrated (narrower ranges) only with rows from at least two
+devices: one device cannot tell how the next device of its kind differs (the DGX Spark is the
+only integrated GPU in the data; an AMD iGPU under Vulkan is not like it)."""
+
+
+def engine_params(params: dict, engine: str, kind: str) -> dict:
+    """Achieved fractions etc. for one (engine, hardware kind); kinds without calibration data
+    use the engine's "default" entry (geometric mean of the fitted kinds). `calibrated`: the kind
+    had rows from MIN_CALIBRATION_DEVICES devices (older parameter files: any rows)."""
+    eng = params["engines"][engine]
+    kinds = eng["kinds"]
+    out = {k: v for k, v in eng.items() if k not in ("kinds", "calibration_devices")}
+    out.update(kinds.get(kind, kinds["default"]))  # per-kind values override engine-wide ones
+    devices = eng.get("calibration_devices", {}).get(kind, MIN_CALIBRATION_DEVICES)
+    out["calibrated"] = kind in kinds and devices >= MIN_CALIBRATION_DEVICES
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Stage functions: one physical quantity each, on floats or numpy arrays alike
+# --------------------------------------------------------------------------------------------
+
+def model_shape(active_params_b, layers=None, hidden_size=None, kv_dim=None, attn_dim=None):
+    """Layers, hidden size, KV width and attention width; estimated where the config is missing.
+
+    layers = cbrt(P / (12 x 128^2)) from P = 12 x L x d^2 (Kaplan et al. 2020) with d = 128 L
+    (ASPECT_RATIO); hidden = 128 x layers; kv width = min(1024, hidden / 4) (DEFAULT_KV_DIM);
+    attention width = hidden. P is the active parameter count.
+    """
+    est_layers = nm.cbrt(active_params_b * GIGA / (PARAMS_PER_LAYER_D2 * ASPECT_RATIO**2))
+    layers = est_layers if layers is None else layers
+    hidden = ASPECT_RATIO * est_layers if hidden_size is None else hidden_size
+    kv = nm.minimum(DEFAULT_KV_DIM, hidden / 4.0) if kv_dim is None else kv_dim
+    attn = hidden if attn_dim is None else attn_dim
+    return layers, hidden, kv, attn
+
+
+def weights_gb(params_b, bytes_per_param):
+    """Weight storage, GB: parameters x bytes per parameter (content/precisions.yaml)."""
+    return params_b * bytes_per_param
+
+
+def kv_cache_gb(layers, kv_dim, kv_bytes, context_tokens, batch, loops=1, loop_kv_window=None):
+    """KV cache, GB: 2 (K and V) x layers x kv_dim x bytes x context x batch, per loop.
+
+    `layers` are the layers whose attention spans the whole context (Model.attention_layers).
+    Looped models run the shared layers `loops` times and each pass keeps its own K/V
+    (looped-transformer papers; IQuest-Coder-V1 tech report, arXiv 2603.16733, section 2.1),
+    so the cache grows with the loop count. IQuest's loops 2..L keep only a sliding window
+    (config.json loop_window_size): then those loops cost min(context, window) tokens each.
+    """
+    per_token_gb = KV_TENSORS * layers * kv_dim * kv_bytes / GIGA
+    if loop_kv_window is None:
+        tokens = context_tokens * loops
+    else:
+        tokens = context_tokens + (loops - 1) * nm.minimum(context_tokens, float(loop_kv_window))
+    return per_token_gb * tokens * batch
+
+
+def memory_gb(weights_gb, kv_gb):
+    """Total memory: weights + KV cache + runtime overhead (20% of weights, RUNTIME_OVERHEAD_FRACTION)."""
+    return weights_gb * (1.0 + RUNTIME_OVERHEAD_FRACTION) + kv_gb
+
+
+def devices_for_memory(total_gb, device_memory_gb):
+    """Devices needed to hold `total_gb`: ceil(total / per-device memory), rounded up to a power
+    of two (tensor-parallel degree must divide the head count: 1, 2, 4, 8, then whole nodes)."""
+    return nm.pow2_ceil(total_gb / device_memory_gb)
+
+
+def kv_capacity_requests(devices, device_memory_gb, weights_gb, kv_per_request_gb):
+    """How many requests' KV caches fit beside the weights on `devices` devices:
+
+        floor((devices x device memory - weights x 1.2) / KV cache of one whole request)
+
+    (the memory model of `memory_gb`; vLLM's PagedAttention admits requests while KV blocks are
+    free, Kwon et al. 2023, SOSP, sec. 4; llama-server splits its context over its slots). A
+    request needs its context + prompt + answer. 0 when not even the weights fit."""
+    free_gb = devices * device_memory_gb - memory_gb(weights_gb, 0.0)
+    return nm.floor(nm.maximum(free_gb, 0.0) / kv_per_request_gb)
+
+
+def running_batch(batch, concurrent_users, capacity):
+    """Streams decoded together: max(batch, min(users, capacity)).
+
+    Continuous batching (Yu et al. 2022, Orca, OSDI; vLLM) and llama.cpp's parallel slots run
+    every request that has a KV-cache slot in the same decode steps; `batch` is a lock-step batch
+    the caller asks for (at least that many streams). At least one stream always runs."""
+    return nm.maximum(batch, nm.minimum(concurrent_users, nm.maximum(capacity, 1.0)))
+
+
+def moe_touched_fraction(active_params_b, params_b, tokens):
+    """Share of the unique weights one forward pass must read when `tokens` tokens are routed
+    independently: 1 - (1 - active/total)^tokens (each token touches `active/total` of the
+    weights). Dense: 1. Ignores always-on shared experts (a slight underestimate)."""
+    return 1.0 - (1.0 - active_params_b / params_b) ** tokens
+
+
+def achieved_fraction(peak, frac, cap=None, k=SATURATION_SHARPNESS):
+    """Achieved share of a peak rate (bandwidth or compute) that saturates at an absolute cap.
+
+        achieved = ((frac x peak)^-k + cap^-k)^(-1/k)      fraction = achieved / peak
+
+    A smooth minimum of "a fixed share of peak" and "a fixed achievable rate", the roofline
+    model's min() (Williams, Waterman & Patterson 2009, CACM 52(4)) with a soft corner. For
+    llama.cpp's batch-1 matrix-vector kernels the cap is Little's law: achieved bandwidth =
+    bytes in flight / memory latency, and the bytes one kernel keeps in flight do not grow with
+    the memory's peak, so HBM cards reach about the same absolute bandwidth as fast GDDR cards.
+    Used for llama.cpp on discrete GPUs (desktop_gpu and datacenter_gpu share one curve, so an
+    L40S or H100 is placed by its peak, not by its kind); the compute cap plays the same role for
+    prefill, whose FP16 kernels in the calibrated llama.cpp build use no Hopper-specific
+    instructions. cap None (or inf): no saturation, the fraction is `frac` at any peak.
+    """
+    if cap is None:
+        return nm.broadcast_like(frac, peak)
+    x = frac * peak / cap
+    return frac * (1.0 + x**k) ** (-1.0 / k)
+
+
+def compute_s(flops, devices, peak_tflops, lowp_speedup, compute_frac):
+    """FLOPs over achieved compute: flops / (devices x peak x low-precision speed-up x fraction)."""
+    return flops / (devices * peak_tflops * TERA * lowp_speedup * compute_frac)
+
+
+def memory_read_s(read_gb, devices, mem_bandwidth_gbs, bw_frac):
+    """Bytes over achieved bandwidth: bytes / (devices x bandwidth x fraction)."""
+    return read_gb / (devices * mem_bandwidth_gbs * bw_frac)
+
+
+# Kept under their earlier names (latency.teaching.explain and older callers use them).
+prefill_compute_s = compute_s
+weight_read_s = memory_read_s
+
+
+def prefill_flops(active_params_b, loops, batch, prompt_tokens, layers, attn_dim, context_tokens=0.0):
+    """FLOPs to prefill `batch` prompts of `prompt_tokens` after `context_tokens` cached tokens:
+
+        loops x batch x (2 x N x P  +  2 x L x P^2 x d  +  4 x L x P x C x d)
+
+    2 FLOPs per active parameter per token (Kaplan et al. 2020), causal attention within the
+    prompt (QK^T and AV, each 2 P^2 d, halved by the causal mask) and the prompt's attention over
+    the C cached tokens (QK^T and AV, each 2 P C d). L = full-context attention layers."""
+    return loops * batch * (FLOPS_PER_PARAM_PER_TOKEN * active_params_b * GIGA * prompt_tokens
+                            + 2.0 * layers * prompt_tokens**2 * attn_dim
+                            + 4.0 * layers * prompt_tokens * context_tokens * attn_dim)
+
+
+def decode_flops(active_params_b, loops, batch, context_tokens, layers, attn_dim):
+    """FLOPs of one decode step (one token for each of `batch` streams): 2 x active params plus
+    attention over the context, 4 x L x context x d_attn (QK^T and AV), times loops and batch."""
+    return loops * batch * (FLOPS_PER_PARAM_PER_TOKEN * active_params_b * GIGA
+                            + 4.0 * layers * context_tokens * attn_dim)
+
+
+def tp_allreduce_s(devices, layers, loops, tokens, hidden, interconnect_gbs, link_latency_s):
+    """Tensor-parallel communication of one forward pass, seconds.
+
+    Megatron-LM tensor parallelism needs 2 all-reduces per layer in the forward pass
+    (ALLREDUCES_PER_LAYER; Shoeybi et al. 2019, sec. 3). Ring all-reduce of M bytes on n devices
+    moves 2 (n-1)/n x M per device (Patarasuk & Yuan 2009) plus a fixed latency per all-reduce.
+    M = tokens x hidden x 2 bytes. Beyond one 8-GPU node the link is InfiniBand (INTERNODE_*).
+    0 on one device.
+    """
+    across_nodes = devices > NODE_SIZE
+    bw_gbs = nm.where(across_nodes, nm.minimum(interconnect_gbs, INTERNODE_GBS), interconnect_gbs)
+    latency_s = nm.where(across_nodes, nm.maximum(link_latency_s, INTERNODE_LATENCY_S), link_latency_s)
+    message_gb = tokens * hidden * ACTIVATION_BYTES / GIGA
+    per_allreduce_s = 2.0 * (devices - 1.0) / devices * message_gb / bw_gbs + latency_s
+    return nm.as_float(devices > 1) * ALLREDUCES_PER_LAYER * layers * loops * per_allreduce_s
+
+
+def pipeline_hops_s(devices, tokens, hidden, interconnect_gbs, link_latency_s):
+    """Layer (pipeline) split, llama.cpp's default multi-GPU mode (--split-mode layer): devices run
+    their layers one after another, so weight reads are NOT parallel; each of the n - 1 boundaries
+    sends tokens x hidden x 2 bytes of activations plus one link latency."""
+    return (devices - 1.0) * (tokens * hidden * ACTIVATION_BYTES / (interconnect_gbs * GIGA) + link_latency_s)
+
+
+def roofline_s(compute_s, memory_s, combine: str = "max"):
+    """Time of a pass bound by compute or memory: max (ideal overlap, the roofline model of
+    Williams et al. 2009) or sum (no overlap); the calibration picks one ("combine")."""
+    return nm.maximum(compute_s, memory_s) if combine == "max" else compute_s + memory_s
+
+
+class Rates(NamedTuple):
+    """What one engine achieves on one device configuration (fitted fractions times peaks)."""
+
+    parallel_devices: Any   # devices that split every layer (tensor parallel), else 1
+    mem_bandwidth_gbs: Any
+    bw_frac: Any            # achieved share of peak bandwidth for weights
+    kv_bw_frac: Any         # achieved share of peak bandwidth for KV-cache reads (attention kernels)
+    peak_tflops: Any
+    lowp_speedup: float
+    compute_frac: Any       # achieved share of peak compute (decode and prefill)
+    prefill_compute_frac: Any
+    pass_overhead_s: float  # per forward pass: kernel launches, sampling, scheduling
+    stream_overhead_s: float  # per stream per decode step: per-sequence scheduling and sampling
+    combine: str
+
+
+def prefill_s(flops, weights_read_gb, comm_s, r: Rates, compute_share=1.0):
+    """Prefill of the prompts in one batch, seconds, and whether compute bounds it:
+
+        roofline(share x FLOPs / achieved compute, weights read / achieved bandwidth) + overhead + comm
+
+    A prefill is never faster than reading the weights once. `compute_share`: the part of the
+    batch's prompt compute done before a given user's first token (`first_token_compute_share`)."""
+    t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, r.lowp_speedup, r.prefill_compute_frac)
+    t_weights = memory_read_s(weights_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.bw_frac)
+    return (roofline_s(compute_share * t_compute, t_weights, r.combine) + r.pass_overhead_s + comm_s,
+            t_compute >= t_weights)
+
+
+def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates):
+    """One decode step (one token for each of `streams` running streams), seconds, and whether
+    compute bounds it:
+
+        roofline(FLOPs / achieved compute,
+                 weights touched / achieved bandwidth + KV cache read / achieved KV bandwidth)
+        + pass overhead + streams x per-stream overhead + comm
+
+    Every step reads the whole KV cache of every stream so far (context, prompt and the tokens
+    generated), so decode slows as a conversation grows and as more users share the batch."""
+    t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, r.lowp_speedup, r.compute_frac)
+    t_memory = (memory_read_s(weights_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.bw_frac)
+                + memory_read_s(kv_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.kv_bw_frac))
+    step_s = roofline_s(t_compute, t_memory, r.combine) + r.pass_overhead_s + streams * r.stream_overhead_s
+    return step_s + comm_s, t_compute >= t_memory
+
+
+def first_token_compute_share(streams, whole_batch_first):
+    """The part of a shared prefill's compute one user waits for before the first token: all of it
+    when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
+    average when prompts are computed first come, first served (serving engines: the k-th of B
+    prompts waits for k prompts; FIRST_TOKEN_AFTER_WHOLE_BATCH). The weight read and the pass
+    overhead are paid in full either way."""
+    return nm.where(whole_batch_first, 1.0, (streams + 1.0) / (2.0 * streams))
+
+
+def queue_s(service_s, utilization, concurrent_users, slots):
+    """Waiting time before the server starts the request ("busy kitchen"), seconds.
+
+    - utilization rho in [0, 1): M/M/1 mean wait W_q = rho / (1 - rho) x S (Kleinrock 1975,
+      Queueing Systems vol. 1, eq. 3.25), S = this request's service time.
+    - concurrent_users N (including you) on a server with `slots` running streams (the KV cache
+      holds no more): the N - slots requests beyond them wait. With every user sending again as
+      soon as an answer ends (a closed loop), Little's law gives the same wait to every request:
+      W = queue length / completion rate = (N - slots) / (slots / S) = (N - slots) x S / slots.
+      It is 0 below the KV-cache capacity and climbs linearly, by S / slots per extra user, above.
+    Both 0 when idle (the default); they add when both are given.
+    """
+    mm1 = utilization / (1.0 - utilization) * service_s
+    slot_wait = nm.maximum(concurrent_users - slots, 0.0) * service_s / slots
+    return mm1 + slot_wait
+
+
+# --------------------------------------------------------------------------------------------
+# One request through every stage (floats or arrays)
+# --------------------------------------------------------------------------------------------
+
+class ModelShape(NamedTuple):
+    params_b: Any
+    active_b: Any
+    bytes_per_param: Any
+    loops: float
+    loop_kv_window: int | None
+    layers: Any
+    hidden: Any
+    kv_dim: Any
+    attn_dim: Any
+    attention_layers: Any
+    kv_bytes: float
+
+
+class Device(NamedTuple):
+    mem_bandwidth_gbs: Any
+    peak_tflops: Any
+    memory_gb: float
+    lowp_speedup: float
+    max_devices: float
+    interconnect_gbs: float
+    link_latency_s: float
+
+
+class Workload(NamedTuple):
+    prompt: Any
+    output: Any
+    context: Any
+    batch: Any
+    users: Any
+    utilization: Any
+    network_s: Any
+    forced_devices: float | None
+    api: Any = 0.0  # 1: the request comes through a serving engine's API (adds ep["request_overhead_s"])
+
+
+def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str) -> Rates:
+    """The fitted fractions of one (engine, kind) applied to this device's peaks."""
+    bw_frac = achieved_fraction(dev.mem_bandwidth_gbs, ep["bw_frac"], ep.get("bw_cap_gbs")) * ep["q_bw"]
+    c_frac = achieved_fraction(dev.peak_tflops, ep["compute_frac"], ep.get("compute_cap_tflops")) * ep["q_compute"]
+    return Rates(parallel_devices=parallel_devices, mem_bandwidth_gbs=dev.mem_bandwidth_gbs, bw_frac=bw_frac,
+                 kv_bw_frac=bw_frac * ep.get("kv_read_eff", 1.0), peak_tflops=dev.peak_tflops,
+                 lowp_speedup=dev.lowp_speedup, compute_frac=c_frac,
+                 prefill_compute_frac=c_frac * ep.get("prefill_compute_scale", 1.0),
+                 pass_overhead_s=ep["pass_overhead_s"], stream_overhead_s=ep.get("stream_overhead_s", 0.0),
+                 combine=combine)
+
+
+def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workload) -> dict:
+    """Every stage of one request, in order; floats in, floats out (arrays in, arrays out).
+
+    1. memory: weights + KV of the running streams -> devices (fewest that hold `batch` streams,
+       or the forced count) and the KV-cache capacity in requests;
+    2. running streams B = running_batch(batch, users, capacity);
+    3. prefill of the B prompts that arrive together (`prefill_s`), of whose compute one user
+       waits `first_token_compute_share`;
+    4. one decode step at B streams and the mean context of the answer (`decode_step_s`);
+    5. queue: M/M/1 at `utilization` + waiting for a KV slot beyond B (`queue_s`).
+    Returns the stage times, rates and memory figures named like Estimate's fields.
+    """
+    weights = weights_gb(m.params_b, m.bytes_per_param)
+    request_tokens = w.context + w.prompt + w.output
+
+    def kv_gb(tokens, streams):
+        return kv_cache_gb(m.attention_layers, m.kv_dim, m.kv_bytes, tokens, streams, m.loops, m.loop_kv_window)
+
+    # 1. Devices: enough for the weights and `batch` whole requests (the caller's lock-step batch).
+    n = devices_for_memory(memory_gb(weights, kv_gb(request_tokens, w.batch)), dev.memory_gb)
+    if w.forced_devices is not None:
+        n = nm.broadcast_like(w.forced_devices, n)
+    capacity = kv_capacity_requests(n, dev.memory_gb, weights, kv_gb(request_tokens, 1.0))
+
+    # 2. Streams decoded together.
+    streams = running_batch(w.batch, w.users, capacity)
+    kv_total = kv_gb(request_tokens, streams)
+    mem = memory_gb(weights, kv_total)
+    fits = (n <= dev.max_devices) & (mem <= n * dev.memory_gb)
+
+    # Tensor parallel (serving engines) splits every layer over n devices; llama.cpp's layer split
+    # runs the devices in turn, so only the memory is spread, not the time.
+    tensor_parallel = ep["tensor_parallel"]
+    rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine)
+
+    def comm_s(tokens):
+        return nm.where(tensor_parallel,
+                        tp_allreduce_s(n, m.layers, m.loops, tokens, m.hidden, dev.interconnect_gbs, dev.link_latency_s),
+                        pipeline_hops_s(n, tokens, m.hidden, dev.interconnect_gbs, dev.link_latency_s))
+
+    # 3. Prefill: the B prompts in one pass; cached context costs attention, not prefill tokens.
+    prefill_tokens = streams * w.prompt
+    flops = prefill_flops(m.active_b, m.loops, streams, w.prompt, m.attention_layers, m.attn_dim, w.context)
+    weights_read = weights * moe_touched_fraction(m.active_b, m.params_b, prefill_tokens) * m.loops
+    prefill_comm = comm_s(prefill_tokens)
+    batch_prefill, prefill_compute_bound = prefill_s(flops, weights_read, prefill_comm, rates)
+    prefill, _ = prefill_s(flops, weights_read, prefill_comm, rates,
+                           first_token_compute_share(streams, ep["whole_batch_first"]))
+
+    # 4. Decode: one step for the B streams at the mean context of the answer.
+    mean_context = w.context + w.prompt + (w.output - 1.0) / 2.0
+    tpot, decode_compute_bound = decode_step_s(
+        decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim),
+        weights * moe_touched_fraction(m.active_b, m.params_b, streams) * m.loops,
+        kv_gb(mean_context, streams), streams, comm_s(streams), rates)
+    decode = (w.output - 1.0) * tpot
+
+    # 5. Queue.
+    service = prefill + decode
+    queue = queue_s(service, w.utilization, w.users, streams)
+    # Per-request time of a serving engine's API front end (HTTP, tokenising, scheduling): counted
+    # with the wait before the prefill (`request_overhead_s`, python -m latency.calibrate).
+    queue = queue + w.api * ep.get("request_overhead_s", 0.0)
+    ttft = w.network_s + queue + prefill
+    return dict(
+        network=w.network_s, queue=queue, prefill=prefill, decode=decode,
+        ttft_s=ttft, tpot_s=tpot, total_s=ttft + decode,
+        prefill_tokens_per_s=prefill_tokens / batch_prefill, decode_tokens_per_s=1.0 / tpot,
+        throughput_tokens_per_s=streams / tpot,
+        server_tokens_per_s=streams * w.output / (batch_prefill + decode),
+        running_batch=streams, max_concurrent_requests=capacity, batch_prefill_s=batch_prefill,
+        memory_gb=mem, weights_gb=weights, kv_cache_gb=kv_total,
+        devices_needed=n, fits=fits, fits_one_device=mem <= dev.memory_gb,
+        prefill_compute_bound=prefill_compute_bound, decode_compute_bound=decode_compute_bound,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Estimate:
+    """Result of `estimate`. Times in seconds, rates in tokens per second.
+
+    Per user: ttft_s, tpot_s, total_s, decode_tokens_per_s (= 1 / tpot_s, one user's stream).
+    Whole server: server_tokens_per_s (output tokens per second of all running_batch streams over
+    their prefill and decode, the figure serving benchmarks call "output throughput"),
+    throughput_tokens_per_s (all streams during decode, = running_batch / tpot_s),
+    prefill_tokens_per_s (prompt tokens of the whole batch per second of its prefill).
+    running_batch: streams decoded together (min(concurrent_users, max_concurrent_requests), at
+    least `batch`); max_concurrent_requests: requests whose KV cache fits beside the weights on
+    devices_needed devices (users beyond it wait in `breakdown["queue"]`).
+    breakdown: {"network", "queue", "prefill", "decode"} summing to total_s.
+    ranges: (low, high) for ttft_s, tpot_s, total_s, decode_tokens_per_s, prefill_tokens_per_s,
+    server_tokens_per_s: an interval meant to hold the measured value 80% of the time
+    (RANGE_COVERAGE), from the calibration's leave-one-device-out errors, or its
+    leave-one-kind-out errors where the (engine, kind) had no calibration rows.
+    bottleneck: {"prefill": "compute"|"memory", "decode": "compute"|"memory"}.
+    fits: the model fits on devices_needed devices within the hardware's max_devices.
+    calibrated: the (engine, hardware kind) pair had calibration data (else wider ranges).
+    """
+
+    ttft_s: float
+    tpot_s: float
+    total_s: float
+    prefill_tokens_per_s: float
+    decode_tokens_per_s: float
+    throughput_tokens_per_s: float
+    breakdown: dict[str, float]
+    memory_gb: float
+    weights_gb: float
+    kv_cache_gb: float
+    devices_needed: int
+    fits: bool
+    fits_one_device: bool
+    bottleneck: dict[str, str]
+    ranges: dict[str, tuple[float, float]]
+    engine: str
+    calibrated: bool
+    inputs: dict[str, Any] = field(default_factory=dict)
+    server_tokens_per_s: float = math.nan
+    running_batch: int = 1
+    max_concurrent_requests: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Flat plain-Python dict (for CSV export): breakdown_*, *_low/*_high, bottleneck_*."""
+        out: dict[str, Any] = dict(self.inputs)
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name == "breakdown":
+                out.update({f"{k}_s": x for k, x in v.items()})
+            elif f.name == "ranges":
+                for k, (lo, hi) in v.items():
+                    out[f"{k}_low"], out[f"{k}_high"] = lo, hi
+            elif f.name == "bottleneck":
+                out.update({f"bottleneck_{k}": x for k, x in v.items()})
+            elif f.name != "inputs":
+                out[f.name] = v
+        return out
+
+
+RANGE_COVERAGE = 0.8
+"""Share of measurements each stated range aims to hold (its 10th to 90th percentile)."""
+
+
+def round_trip_s(distance_km) -> float:
+    """One backbone round trip over real fibre routes, seconds: no access network, no handshakes.
+
+    fixed + 2 x distance x route_inflation / (200 km/ms), fitted on shared/calibration/rtt.csv.
+    Accepts a float or a numpy array of distances (km, in [0, MAX_DISTANCE_KM]).
+    """
+    p = load_params()["network"]
+    if isinstance(distance_km, np.ndarray):
+        d = distance_km.astype(float)
+        if not np.all(np.isfinite(d)) or np.any(d < 0) or np.any(d > MAX_DISTANCE_KM):
+            raise ValueError(f"distance_km must be finite numbers in [0, {MAX_DISTANCE_KM:g}] km")
+        return backbone_rtt_s(d, p["fixed_ms"], p["route_inflation"])
+    d = _real("distance_km", distance_km, lo=0, hi=MAX_DISTANCE_KM, lo_open=False)
+    return backbone_rtt_s(d, p["fixed_ms"], p["route_inflation"])
+
+
+def _resolve_engine(engine, kind):
+    if engine is None:
+        return DEFAULT_ENGINE[kind]
+    return _choice("engine", engine, (None,) + ENGINES)
+
+
+def _lowp(model: Model, hardware: Hardware, engine: str, bpp) -> float:
+    """FP8/INT8 tensor speed-up applies to W8A8 on the optimized engine (TensorRT-LLM FP8 rows)."""
+    if engine != "optimized":
+        return 1.0
+    lp = model.low_precision_compute
+    if lp is None:
+        lp = W8A8_BYTES_PER_PARAM[0] <= bpp <= W8A8_BYTES_PER_PARAM[1]
+    return hardware.resolved("lowp_speedup") if lp else 1.0
+
+
+def _engine_values(engine: str, kind: str, bpp: float, params: dict) -> dict:
+    ep = engine_params(params, engine, kind)
+    quantized = bpp < ep["native_min_bytes"]
+    ep["q_bw"] = ep["quant_bw_eff"] if quantized else 1.0
+    ep["q_compute"] = ep["quant_compute_eff"] if quantized else 1.0
+    ep.setdefault("prefill_compute_scale", 1.0)
+    ep["tensor_parallel"] = engine == "optimized"
+    ep["whole_batch_first"] = FIRST_TOKEN_AFTER_WHOLE_BATCH[engine]
+    return ep
+
+
+def _shape(model: Model, active_b, bytes_per_param=None, params_b=None) -> ModelShape:
+    kv_dim = model.kv_dim
+    if kv_dim is None and model.kv_heads and model.head_dim:
+        kv_dim = model.kv_heads * model.head_dim
+    attn = model.heads * model.head_dim if model.heads and model.head_dim else None
+    layers, hidden, kv, attn_dim = model_shape(active_b, model.layers, model.hidden_size, kv_dim, attn)
+    return ModelShape(
+        params_b=float(model.params_b) if params_b is None else params_b, active_b=active_b,
+        bytes_per_param=float(model.bytes_per_param) if bytes_per_param is None else bytes_per_param,
+        loops=float(model.loops), loop_kv_window=model.loop_kv_window, layers=layers, hidden=hidden,
+        kv_dim=kv, attn_dim=attn_dim,
+        attention_layers=layers if model.attention_layers is None else float(model.attention_layers),
+        kv_bytes=float(model.kv_bytes))
+
+
+def _device(hardware: Hardware, lowp: float, bw=None, peak=None) -> Device:
+    return Device(mem_bandwidth_gbs=float(hardware.mem_bandwidth_gbs) if bw is None else bw,
+                  peak_tflops=float(hardware.peak_tflops) if peak is None else peak,
+                  memory_gb=float(hardware.memory_gb), lowp_speedup=lowp,
+                  max_devices=hardware.resolved("max_devices"),
+                  interconnect_gbs=hardware.resolved("interconnect_gbs"),
+                  link_latency_s=hardware.resolved("link_latency_s"))
+
+
+def _common_inputs(hardware: Hardware, engine, access, connection, devices):
+    engine = _resolve_engine(engine, hardware.kind)
+    _choice("access", access, ACCESS_NETWORKS)
+    _choice("connection", connection, CONNECTIONS)
+    if devices is not None:
+        devices = float(_int("devices", devices, lo=1, hi=4096))
+    return engine, devices
+
+
+def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=256, batch=1,
+             distance_km=0.0, engine=None, *, access: str = "wired", connection: str = "warm",
+             utilization: float = 0.0, concurrent_users: float = 1, context_tokens: float = 0,
+             devices: int | None = None, params: dict | None = None, serving_api: bool = True) -> Estimate:
+    """Estimate one request's latency. See the module docstring and docs/estimator.md.
+
+    prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
+    [0, MAX_DISTANCE_KM] (once around the Earth). engine: None (by hardware kind: datacenter_gpu
+    -> "optimized", else "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre,
+    9.4 ms) | "fibre" | "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
+    (TCP + TLS 1.3 first). utilization: server load in [0, 1) for the M/M/1 wait.
+    concurrent_users: users sending requests at the same time, including you (>= 0); the server
+    batches as many as its KV cache holds and the rest wait for a slot. context_tokens: tokens
+    already in the KV cache before this prompt (earlier turns, a cached prefix; >= 0).
+    devices: force a device count (default: the fewest that hold the model).
+    serving_api: the request goes through the serving engine's API (HTTP, tokenising, scheduling),
+    as every request to a deployed server does; on the optimized engine it adds the engine's
+    per-request `request_overhead_s` to the queue stage (llama.cpp: none). False: engine-internal
+    timing, as in TensorRT-LLM's own batch-1 benchmark tables.
+    """
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a latency.Model, got {type(model).__name__}")
+    if not isinstance(hardware, Hardware):
+        raise ValueError(f"hardware must be a latency.Hardware, got {type(hardware).__name__}")
+    prompt = _real("prompt_tokens", prompt_tokens, lo=1, hi=1e8, lo_open=False)
+    output = _real("output_tokens", output_tokens, lo=1, hi=1e8, lo_open=False)
+    b = _real("batch", batch, lo=1, hi=1e6, lo_open=False)
+    dist = _real("distance_km", distance_km, lo=0, hi=MAX_DISTANCE_KM, lo_open=False)
+    util = _real("utilization", utilization, lo=0, hi=1, lo_open=False, hi_open=True)
+    users = _real("concurrent_users", concurrent_users, lo=0, hi=1e9, lo_open=False)
+    context = _real("context_tokens", context_tokens, lo=0, hi=1e8, lo_open=False)
+    params = params or load_params()
+    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+
+    bpp = float(model.bytes_per_param)
+    ep = _engine_values(engine, hardware.kind, bpp, params)
+    net = params["network"]
+    net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
+                      net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
+    r = request_times(_shape(model, model.active_b), _device(hardware, _lowp(model, hardware, engine, bpp)),
+                      ep, params.get("combine", "max"),
+                      Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
+                               utilization=util, network_s=net_s, forced_devices=forced,
+                               api=1.0 if serving_api else 0.0))
+    breakdown = {k: float(r[k]) for k in STAGES}
+    total = sum(breakdown.values())
+    ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, r["batch_prefill_s"],
+                     r["running_batch"] * prompt, r["server_tokens_per_s"], serving=users > 1)
+    return Estimate(
+        ttft_s=float(r["ttft_s"]), tpot_s=float(r["tpot_s"]), total_s=total,
+        prefill_tokens_per_s=float(r["prefill_tokens_per_s"]),
+        decode_tokens_per_s=float(r["decode_tokens_per_s"]),
+        throughput_tokens_per_s=float(r["throughput_tokens_per_s"]),
+        breakdown=breakdown, memory_gb=float(r["memory_gb"]), weights_gb=float(r["weights_gb"]),
+        kv_cache_gb=float(r["kv_cache_gb"]), devices_needed=int(r["devices_needed"]),
+        fits=bool(r["fits"]), fits_one_device=bool(r["fits_one_device"]),
+        bottleneck={"prefill": "compute" if r["prefill_compute_bound"] else "memory",
+                    "decode": "compute" if r["decode_compute_bound"] else "memory"},
+        ranges=ranges, engine=engine, calibrated=bool(ep["calibrated"]),
+        inputs=dict(model=model.name, hardware=hardware.name, prompt_tokens=prompt,
+                    output_tokens=output, batch=b, distance_km=dist, access=access,
+                    connection=connection, utilization=util, concurrent_users=users,
+                    context_tokens=context),
+        server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=int(r["running_batch"]),
+        max_concurrent_requests=int(r["max_concurrent_requests"]),
+    )
+
+
+def _band(params: dict, stage: str, calibrated: bool) -> tuple[float, float]:
+    """(low, high) multiplicative factors on a stage's time, aiming at RANGE_COVERAGE: the
+    calibrated band (leave-one-device-out errors) or, for (engine, kind) pairs without calibration
+    rows, the uncalibrated one (leave-one-kind-out errors). Older parameter files without
+    "bands_uncalibrated" square the calibrated band (doubled in log space)."""
+    lo, hi = params["bands"][stage]
+    if not calibrated:
+        unc = params.get("bands_uncalibrated", {}).get(stage)
+        lo, hi = unc if unc else (lo * lo, hi * hi)
+    return lo, hi
+
+
+def _ranges(params, calibrated, bd, tpot, output, batch_prefill, prefill_tokens, server_tps, serving=False):
+    """Each headline figure's range from the stages' bands. serving (more than one concurrent user):
+    the serving benchmark's own bands ("bands_serving", python -m latency.calibrate) where it has
+    them: per-user decode, time to first token (queue and prefill together) and server throughput."""
+    nlo, nhi = _band(params, "network", True)
+    plo, phi = _band(params, "prefill", calibrated)
+    dlo, dhi = _band(params, "decode", calibrated)
+    sb = params.get("bands_serving", {}) if serving else {}
+    if "ttft" in sb:  # the compute bands and the serving TTFT band (not the serving decode band)
+        tlo, thi = min(plo, dlo, sb["ttft"][0]), max(phi, dhi, sb["ttft"][1])
+        ttft = (bd["network"] * nlo + (bd["queue"] + bd["prefill"]) * tlo,
+                bd["network"] * nhi + (bd["queue"] + bd["prefill"]) * thi)
+    if "decode" in sb:
+        dlo, dhi = min(dlo, sb["decode"][0]), max(dhi, sb["decode"][1])
+    if "ttft" not in sb:
+        ttft = (bd["network"] * nlo + bd["queue"] * dlo + bd["prefill"] * plo,
+                bd["network"] * nhi + bd["queue"] * dhi + bd["prefill"] * phi)
+    slo, shi = (min(plo, dlo), max(phi, dhi))
+    if "throughput" in sb:
+        slo, shi = min(slo, sb["throughput"][0]), max(shi, sb["throughput"][1])
+    tp = (tpot * dlo, tpot * dhi)
+    return {
+        "ttft_s": ttft,
+        "tpot_s": tp,
+        "total_s": (ttft[0] + (output - 1) * tp[0], ttft[1] + (output - 1) * tp[1]),
+        "decode_tokens_per_s": (1.0 / tp[1], 1.0 / tp[0]),
+        "prefill_tokens_per_s": (prefill_tokens / (batch_prefill * phi), prefill_tokens / (batch_prefill * plo)),
+        "server_tokens_per_s": (server_tps / shi, server_tps / slo),
+    }
+
+
+_SWEEP_LIMITS = {  # name: (low, high, low end open, high end open)
+    "params_b": (0, 1e5, True, False), "bytes_per_param": (0, 8, True, False),
+    "mem_bandwidth_gbs": (0, 1e6, True, False), "peak_tflops": (0, 1e6, True, False),
+    "prompt_tokens": (1, 1e8, False, False), "output_tokens": (1, 1e8, False, False),
+    "batch": (1, 1e6, False, False), "distance_km": (0, MAX_DISTANCE_KM, False, False),
+    "utilization": (0, 1, False, True), "concurrent_users": (0, 1e9, False, False),
+    "context_tokens": (0, 1e8, False, False),
+}
+_SWEEP_ARRAYS = tuple(_SWEEP_LIMITS)
+
+
+def _checked_array(name: str, value) -> np.ndarray:
+    a = np.asarray(value, dtype=float)
+    lo, hi, lo_open, hi_open = _SWEEP_LIMITS[name]
+    bad = ~np.isfinite(a) | ((a <= lo) if lo_open else (a < lo)) | ((a >= hi) if hi_open else (a > hi))
+    if np.any(bad):
+        first = a[bad].flat[0] if a.ndim else a
+        raise ValueError(f"{name} must be finite numbers in {'(' if lo_open else '['}{lo:g}, {hi:g}"
+                         f"{')' if hi_open else ']'}, got {first!r}")
+    return a
+
+
+def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per_param=None,
+                   mem_bandwidth_gbs=None, peak_tflops=None, prompt_tokens=512, output_tokens=256,
+                   batch=1, distance_km=0.0, engine=None, access: str = "wired",
+                   connection: str = "warm", utilization=0.0, concurrent_users=1, context_tokens=0,
+                   devices: int | None = None, params: dict | None = None,
+                   serving_api: bool = True) -> dict[str, np.ndarray]:
+    """Vectorised `estimate`: the numeric inputs may be numpy arrays, broadcast together.
+
+    params_b / bytes_per_param / mem_bandwidth_gbs / peak_tflops override the model's or the
+    hardware's value (None keeps it); for MoE models active params scale with params_b. Returns
+    a dict of float arrays, all of the broadcast shape: network, queue, prefill, decode, ttft_s,
+    tpot_s, total_s, prefill_tokens_per_s, decode_tokens_per_s, throughput_tokens_per_s,
+    server_tokens_per_s, running_batch, max_concurrent_requests, memory_gb, weights_gb,
+    kv_cache_gb, devices_needed, and 0/1 arrays fits, fits_one_device. The quantisation efficiency
+    follows the model's bytes_per_param (not the swept one). Invalid values raise ValueError
+    naming the field.
+    """
+    params = params or load_params()
+    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+    raw = dict(params_b=model.params_b if params_b is None else params_b,
+               bytes_per_param=model.bytes_per_param if bytes_per_param is None else bytes_per_param,
+               mem_bandwidth_gbs=hardware.mem_bandwidth_gbs if mem_bandwidth_gbs is None else mem_bandwidth_gbs,
+               peak_tflops=hardware.peak_tflops if peak_tflops is None else peak_tflops,
+               prompt_tokens=prompt_tokens, output_tokens=output_tokens, batch=batch,
+               distance_km=distance_km, utilization=utilization, concurrent_users=concurrent_users,
+               context_tokens=context_tokens)
+    a = dict(zip(_SWEEP_ARRAYS, np.broadcast_arrays(*(_checked_array(k, raw[k]) for k in _SWEEP_ARRAYS))))
+    bpp0 = float(model.bytes_per_param)
+    ep = _engine_values(engine, hardware.kind, bpp0, params)
+    active = a["params_b"] * (model.active_b / model.params_b)
+    net = params["network"]
+    d = a["distance_km"]
+    net_s = network_s(d, access_rtt_s(access), SETUP_ROUND_TRIPS[connection], net["fixed_ms"],
+                      net["route_inflation"], nm.as_float(d > 0))
+    r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"]),
+                      _device(hardware, _lowp(model, hardware, engine, bpp0), a["mem_bandwidth_gbs"], a["peak_tflops"]),
+                      ep, params.get("combine", "max"),
+                      Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
+                               batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],
+                               network_s=net_s, forced_devices=forced, api=1.0 if serving_api else 0.0))
+    shape = d.shape
+    out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) for k, v in r.items()
+           if k not in ("prefill_compute_bound", "decode_compute_bound", "batch_prefill_s")}
+    out["total_s"] = out["network"] + out["queue"] + out["prefill"] + out["decode"]
+    return out
+
+
+__all__ = [
+    "Hardware", "Model", "Estimate", "estimate", "estimate_sweep", "round_trip_s", "KINDS", "ENGINES",
+    "ARCHITECTURES", "ACCESS_NETWORKS", "CONNECTIONS", "STAGES", "DEFAULT_ENGINE", "KIND_DEFAULTS",
+    "RANGE_COVERAGE", "load_params", "calibration_dir", "model_shape", "kv_cache_gb", "memory_gb",
+    "queue_s", "prefill_s", "decode_step_s", "kv_capacity_requests", "running_batch", "request_times",
+    "first_token_compute_share",
+]

@@ -1,0 +1,89 @@
+"""Named places and distance stops for the distance slider (content/places.yaml).
+
+Distances are great-circle distances between city coordinates (haversine, mean Earth radius as in
+shared/calibration/rtt.csv), merged with a grid from 0 to 20,000 km. Never imports streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from latency.language.errors import ContentError, read_yaml
+from latency.estimation.constants import EARTH_RADIUS_KM  # haversine radius, as rtt.csv uses (source there)
+from latency.language.i18n import CONTENT_DIR, LANGS
+from latency.estimation.sizing import merge_steps
+
+PLACES_FILE = CONTENT_DIR / "places.yaml"
+DISTANCE_MAX_KM = 20000.0
+"""The slider's end: just under half the Earth's circumference (constants.EARTH_CIRCUMFERENCE_KM / 2 =
+20,037 km), the farthest two places on Earth can be apart."""
+DISTANCE_GRID_KM = (0, 5, 10, 50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 2500, 3000, 4000, 5000,
+                    6000, 7000, 8000, 10000, 12000, 14000, 16000, 18000, 20000)
+DEFAULT_STOP = "seoul_tokyo"
+
+
+def great_circle_km(lat1: float, lon1: float, lat2: float, lon2: float, radius_km: float = EARTH_RADIUS_KM) -> float:
+    """Haversine great-circle distance between two points given in decimal degrees, km."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * radius_km * math.asin(min(1.0, math.sqrt(h)))
+
+
+@dataclass(frozen=True)
+class DistanceStop:
+    id: str
+    label: Mapping[str, str]   # full label per language, e.g. "서울→도쿄"
+    short: Mapping[str, str]   # for chart labels
+    km: float                  # great-circle distance, rounded to whole km
+
+
+def _texts(file: Path, path: str, value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or any(not isinstance(value.get(l), str) or not value[l].strip() for l in LANGS):
+        raise ContentError(file, path, f"expected text in every language {list(LANGS)}, found {value!r}")
+    return {l: value[l] for l in LANGS}
+
+
+def load_stops(file: Path = PLACES_FILE) -> tuple[DistanceStop, ...]:
+    """Named distance stops, their distances computed from the places' coordinates."""
+    raw = read_yaml(file)
+    if not isinstance(raw, dict) or not isinstance(raw.get("places"), dict) or not isinstance(raw.get("stops"), list):
+        raise ContentError(file, "", "expected 'places' (a mapping) and 'stops' (a list)")
+    places = {}
+    for name, p in raw["places"].items():
+        if not isinstance(p, dict):
+            raise ContentError(file, f"places.{name}", "expected {lat, lon, source}")
+        for key, lim in (("lat", 90), ("lon", 180)):
+            v = p.get(key)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not -lim <= v <= lim:
+                raise ContentError(file, f"places.{name}.{key}", f"expected a number from -{lim} to {lim}, found {v!r}")
+        if not isinstance(p.get("source"), str) or not p["source"].strip():
+            raise ContentError(file, f"places.{name}.source", "every coordinate needs its source")
+        places[name] = (float(p["lat"]), float(p["lon"]))
+    stops = []
+    for i, s in enumerate(raw["stops"]):
+        path = f"stops[{i}]"
+        if not isinstance(s, dict) or not isinstance(s.get("id"), str):
+            raise ContentError(file, path, "expected a mapping with an id")
+        ends = (s.get("from"), s.get("to"))
+        if ends == (None, None):
+            km = 0.0
+        else:
+            for key, name in zip(("from", "to"), ends):
+                if name not in places:
+                    raise ContentError(file, f"{path}.{key}", f"unknown place {name!r}; known: {sorted(places)}")
+            km = float(round(great_circle_km(*places[ends[0]], *places[ends[1]])))
+        if km > DISTANCE_MAX_KM:
+            raise ContentError(file, path, f"{km:.0f} km is beyond the slider's {DISTANCE_MAX_KM:,.0f} km")
+        stops.append(DistanceStop(s["id"], _texts(file, f"{path}.label", s.get("label")),
+                                  _texts(file, f"{path}.short", s.get("short")), km))
+    if len({s.id for s in stops}) != len(stops):
+        raise ContentError(file, "stops", "stop ids must be unique")
+    return tuple(stops)
+
+
+def distance_steps(stops: Sequence[DistanceStop]) -> tuple[float, ...]:
+    return merge_steps(DISTANCE_GRID_KM, [s.km for s in stops], 0.0, DISTANCE_MAX_KM)

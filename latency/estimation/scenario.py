@@ -1,0 +1,322 @@
+"""The scenario: the one set of inputs that describes a request (model, hardware, distance, load,
+budget), shared by every page. Pure Python, never imports streamlit.
+
+- `KEYS` / `defaults()` / `specs()`: the one key set (URL key = widget key), one default for every
+  page, and how each URL value is validated (`parse_query` -> values + `Notice`s naming the bad ones).
+- `to_query` / `url_value`: the URL form of a scenario.
+- `evaluate(catalog, values)`: the scenario's model, hardware and `latency.estimate`.
+- `size_sweep`, `distance_sweep`, `device_sweep`: the same scenario with one input swept.
+The Streamlit side (widgets, session memory, URL mirror) is `ui/state.py`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from latency.estimation.catalog import Catalog
+from latency.estimation.estimator import (
+    ACCESS_NETWORKS, ARCHITECTURES, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, estimate, estimate_sweep,
+)
+from latency.estimation.places import DEFAULT_STOP, DISTANCE_MAX_KM, DistanceStop
+from latency.estimation.sizing import SIZE_MAX_B, SIZE_MIN_B, SizedModel, sized_model, sweep_model
+
+ENGINE_AUTO = "auto"
+ENGINE_CHOICES = (ENGINE_AUTO,) + ENGINES
+DEVICES_AUTO = "auto"
+DEVICES_MAX = 64         # the estimator's largest deployment (datacenter_gpu max_devices: 8 nodes of 8)
+CONCURRENCY_MAX = 1000
+PROMPT_MAX = 131072      # 128k-token context (Llama 3.1 configs: max_position_embeddings 131072)
+OUTPUT_MAX = 32768
+CONTEXT_MAX = 131072     # earlier turns already in the KV cache, same 128k context window
+BUDGET_MIN_S, BUDGET_MAX_S = 0.05, 600.0
+MEASURES = ("ttft", "total")
+DEVICE_SCOPES = ("cloud", "all")
+
+KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
+        "context_tokens", "concurrency", "access", "connection", "engine", "use_case", "budget_s", "measure",
+        "device_scope")
+"""Every scenario input, by its URL key (= its widget key on every page)."""
+
+DEFAULTS = dict(model_size_b=8.03, hardware="h100-sxm", devices=DEVICES_AUTO, distance_km=None, arch="dense",
+                precision="fp16", prompt_tokens=512, output_tokens=256, context_tokens=0, concurrency=1,
+                access="wired", connection="warm", engine=ENGINE_AUTO, use_case="support_chatbot", budget_s=None,
+                measure=None, device_scope="cloud")
+"""Default scenario for every page: Llama 3.1 8B in FP16 on an H100 (as many as it needs), served from
+Tokyo to one wired user in Seoul (distance_km None = the Seoul->Tokyo stop), 512 prompt and 256
+output tokens (the estimator's defaults), no earlier conversation, judged against the support
+chatbot's budget (budget_s / measure None = the use case's own)."""
+
+
+def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any]) -> dict[str, Any]:
+    """The default scenario with the distance of the default stop and the default use case's budget.
+    `use_cases` maps id -> anything with `budget_s` and `measure`."""
+    out = dict(DEFAULTS)
+    out["distance_km"] = next(s.km for s in stops if s.id == DEFAULT_STOP)
+    if out["use_case"] not in use_cases:
+        out["use_case"] = next(iter(use_cases))
+    case = use_cases[out["use_case"]]
+    out["budget_s"], out["measure"] = float(case.budget_s), case.measure
+    return out
+
+
+def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[str]) -> dict[str, "Param"]:
+    """How each URL key is validated (`parse_query`)."""
+    return dict(
+        model_size_b=NumberParam(default["model_size_b"], SIZE_MIN_B, SIZE_MAX_B),
+        hardware=ChoiceParam(default["hardware"], tuple(catalog.hardware)),
+        devices=DevicesParam(default["devices"], 1, DEVICES_MAX),
+        distance_km=NumberParam(default["distance_km"], 0.0, DISTANCE_MAX_KM),
+        arch=ChoiceParam(default["arch"], ARCHITECTURES),
+        precision=ChoiceParam(default["precision"], tuple(catalog.precisions)),
+        prompt_tokens=NumberParam(default["prompt_tokens"], 1, PROMPT_MAX, integer=True),
+        output_tokens=NumberParam(default["output_tokens"], 1, OUTPUT_MAX, integer=True),
+        context_tokens=NumberParam(default["context_tokens"], 0, CONTEXT_MAX, integer=True),
+        concurrency=NumberParam(default["concurrency"], 1, CONCURRENCY_MAX, integer=True),
+        access=ChoiceParam(default["access"], ACCESS_NETWORKS),
+        connection=ChoiceParam(default["connection"], CONNECTIONS),
+        engine=ChoiceParam(default["engine"], ENGINE_CHOICES),
+        use_case=ChoiceParam(default["use_case"], tuple(use_case_ids)),
+        budget_s=NumberParam(default["budget_s"], BUDGET_MIN_S, BUDGET_MAX_S),
+        measure=ChoiceParam(default["measure"], MEASURES),
+        device_scope=ChoiceParam(default["device_scope"], DEVICE_SCOPES),
+    )
+
+
+def url_value(value: Any) -> str:
+    """A value as it goes into the URL: numbers without trailing zeros."""
+    if isinstance(value, float) and math.isfinite(value):
+        return str(int(value)) if value == int(value) else f"{value:g}"
+    return str(value)
+
+
+def to_query(values: Mapping[str, Any], keys: Iterable[str] = KEYS) -> dict[str, str]:
+    """The URL form of a scenario (only the keys given)."""
+    return {key: url_value(values[key]) for key in keys if key in values}
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing URL values
+# --------------------------------------------------------------------------------------------
+
+MAX_RAW_CHARS = 40  # longer URL values are cut in notices, so a notice cannot become a wall of text
+
+REASONS = ("out_of_range", "not_a_number", "not_whole", "unknown_choice", "empty", "repeated", "unknown_key", "snapped",
+           "typed")
+"""Why a URL value (or, for "typed", a number typed into a box) was not taken as it was; each has a
+`notice_<reason>` text in content/ui/scenario.yaml."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One URL value that was not taken as given. `used` is the value in force instead (None for an
+    unknown key, which is dropped)."""
+
+    key: str
+    raw: str
+    reason: str
+    used: Any
+
+
+@dataclass(frozen=True)
+class NumberParam:
+    default: float
+    min_value: float
+    max_value: float
+    integer: bool = False
+
+    def parse(self, raw: str) -> tuple[Any, str | None]:
+        try:
+            value = float(raw)
+        except ValueError:
+            return self.default, "not_a_number"
+        if not math.isfinite(value):
+            return self.default, "not_a_number"
+        if not self.min_value <= value <= self.max_value:
+            return self.default, "out_of_range"
+        if self.integer:
+            if value != int(value):
+                return self.default, "not_whole"
+            return int(value), None
+        return value, None
+
+
+@dataclass(frozen=True)
+class ChoiceParam:
+    default: str
+    choices: Sequence[str]
+
+    def parse(self, raw: str) -> tuple[Any, str | None]:
+        return (raw, None) if raw in self.choices else (self.default, "unknown_choice")
+
+
+@dataclass(frozen=True)
+class DevicesParam:
+    """"auto" (the fewest devices that hold the model) or a whole number of devices."""
+
+    default: Any
+    min_value: int
+    max_value: int
+
+    def parse(self, raw: str) -> tuple[Any, str | None]:
+        if raw == DEVICES_AUTO:
+            return raw, None
+        return NumberParam(self.default, self.min_value, self.max_value, integer=True).parse(raw)
+
+
+Param = NumberParam | ChoiceParam | DevicesParam
+
+
+def clamp_typed(key: str, value: float, spec: "NumberParam") -> tuple[float, Notice | None]:
+    """A number typed into a box, kept inside the spec's range: the value in force and, when it had
+    to change, a notice naming what was typed and what is used instead."""
+    if spec.min_value <= value <= spec.max_value:
+        return value, None
+    used = min(max(value, spec.min_value), spec.max_value)
+    used = int(used) if spec.integer else float(used)
+    return used, Notice(key=key, raw=clip_raw(url_value(float(value))), reason="typed", used=used)
+
+
+def clip_raw(raw: str) -> str:
+    """A URL value as it may appear in a notice: short, printable (the page escapes it as text)."""
+    text = "".join(ch for ch in raw if ch.isprintable())
+    return text if len(text) <= MAX_RAW_CHARS else text[: MAX_RAW_CHARS - 1] + "…"
+
+
+def parse_query(query: Mapping[str, str | Sequence[str]], specs: Mapping[str, Param],
+                known: Iterable[str] = ()) -> tuple[dict[str, Any], list[Notice]]:
+    """Values for the keys of `specs` that the URL gives, and a notice for each value not taken as given.
+
+    A repeated key takes its last value (notice "repeated"); an empty value, a value that does not
+    parse or is out of range take the default (notices); a key that is neither in `specs` nor in
+    `known` (keys other parts of the app read, e.g. lang) is dropped (notice "unknown_key").
+    Keys missing from the URL are not in the result: the caller keeps what it had.
+    """
+    values: dict[str, Any] = {}
+    notices: list[Notice] = []
+    known = set(known)
+    for key, raw in query.items():
+        raws = [str(r) for r in raw] if isinstance(raw, (list, tuple)) else [str(raw)]
+        if key not in specs:
+            if key not in known:
+                notices.append(Notice(key=clip_raw(key), raw=clip_raw(raws[-1] if raws else ""), reason="unknown_key", used=None))
+            continue
+        spec = specs[key]
+        text = raws[-1].strip() if raws else ""
+        if not text:
+            values[key] = spec.default
+            notices.append(Notice(key=key, raw="", reason="empty", used=spec.default))
+            continue
+        value, reason = spec.parse(text)
+        values[key] = value
+        if reason:
+            notices.append(Notice(key=key, raw=clip_raw(text), reason=reason, used=spec.default))
+        elif len(raws) > 1:
+            notices.append(Notice(key=key, raw=clip_raw(" & ".join(raws)), reason="repeated", used=value))
+    return values, notices
+
+
+# --------------------------------------------------------------------------------------------
+# From a scenario to estimates
+# --------------------------------------------------------------------------------------------
+
+def serving_inputs(engine: str, default_engine: str, concurrency: int) -> dict[str, Any]:
+    """Estimator keyword arguments for `concurrency` simultaneous users (yours included) on ONE server.
+
+    The estimator decides who runs together (`latency.estimation.estimator.running_batch`): an optimized
+    serving engine (vLLM, TensorRT-LLM) batches requests continuously and llama.cpp's server runs
+    parallel slots, as many as the KV cache holds beside the weights; the rest wait for a slot.
+    The device count is the one the model needs (or the user's), never raised to fit more users.
+    """
+    return dict(engine=None if engine == ENGINE_AUTO else engine, batch=1, concurrent_users=concurrency)
+
+
+SIZE_SWEEP_POINTS = 121      # sizes on the size chart, log-spaced from SIZE_MIN_B to SIZE_MAX_B
+DISTANCE_SWEEP_POINTS = 81   # distances on the distance chart, 0 to DISTANCE_MAX_KM
+
+
+def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    kw = serving_inputs(values["engine"], DEFAULT_ENGINE[hw_kind], int(values["concurrency"]))
+    kw.update(prompt_tokens=int(values["prompt_tokens"]), output_tokens=int(values["output_tokens"]),
+              access=values["access"], connection=values["connection"], devices=fixed_devices(values),
+              context_tokens=int(values.get("context_tokens", 0)))
+    return kw
+
+
+def bytes_per_param(catalog: Catalog, values: Mapping[str, Any]) -> float:
+    return catalog.precisions[values["precision"]].bytes_per_param
+
+
+def fixed_devices(values: Mapping[str, Any]) -> int | None:
+    """The device count the user fixed, or None for "auto" (the fewest that hold the model)."""
+    d = values.get("devices", DEVICES_AUTO)
+    return None if d == DEVICES_AUTO else int(d)
+
+
+def evaluate(catalog: Catalog, values: Mapping[str, Any]):
+    """(SizedModel, HardwareEntry, Estimate) for one scenario."""
+    sized = sized_model(catalog, float(values["model_size_b"]), values["arch"], bytes_per_param(catalog, values))
+    entry = catalog.hardware[values["hardware"]]
+    est = estimate(sized.model, entry.hardware, distance_km=float(values["distance_km"]),
+                   **_common_kwargs(entry.kind, values))
+    return sized, entry, est
+
+
+def size_sweep(catalog: Catalog, values: Mapping[str, Any], n: int = SIZE_SWEEP_POINTS) -> dict[str, Any]:
+    """TTFT, total and fits over model sizes on the chosen hardware and distance (one vectorised call)."""
+    sizes = np.geomspace(SIZE_MIN_B, SIZE_MAX_B, n)
+    model = sweep_model(catalog, float(values["model_size_b"]), values["arch"], bytes_per_param(catalog, values))
+    entry = catalog.hardware[values["hardware"]]
+    out = estimate_sweep(model, entry.hardware, params_b=sizes, distance_km=float(values["distance_km"]),
+                         **_common_kwargs(entry.kind, values))
+    return dict(sizes=sizes, ttft=out["ttft_s"], total=out["total_s"], fits=out["fits"] > 0.5,
+                devices=out["devices_needed"])
+
+
+def device_changes(sizes, devices, fits) -> list[tuple[float, int, int]]:
+    """Where the automatic device count steps up along a size sweep: [(size_b, before, after)]."""
+    out = []
+    for i in range(1, len(sizes)):
+        if fits[i] and fits[i - 1] and devices[i] != devices[i - 1]:
+            out.append((float(sizes[i]), int(devices[i - 1]), int(devices[i])))
+    return out
+
+
+def distance_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel, n: int = DISTANCE_SWEEP_POINTS) -> dict[str, Any]:
+    """TTFT and its network stage over distances 0 to 20,000 km for the current model and hardware."""
+    d = np.linspace(0.0, DISTANCE_MAX_KM, n)
+    entry = catalog.hardware[values["hardware"]]
+    out = estimate_sweep(sized.model, entry.hardware, distance_km=d, **_common_kwargs(entry.kind, values))
+    return dict(distances=d, ttft=out["ttft_s"], network=out["network"])
+
+
+CONTEXT_SWEEP_TOKENS = (0, 1024, 2048, 4096, 8192, 16384, 24576, 32768, 49152, 65536, 81920, 98304, 114688, 131072)
+"""Conversation lengths on the conversation chart: 0 to the 128k-token context window."""
+
+
+def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel) -> dict[str, Any]:
+    """Per-user token speed and time to first token as the conversation already in the KV cache grows."""
+    ctx = np.asarray(CONTEXT_SWEEP_TOKENS, dtype=float)
+    entry = catalog.hardware[values["hardware"]]
+    kw = _common_kwargs(entry.kind, values)
+    kw.pop("context_tokens")
+    out = estimate_sweep(sized.model, entry.hardware, distance_km=float(values["distance_km"]), context_tokens=ctx, **kw)
+    return dict(context=ctx, tps=out["decode_tokens_per_s"], ttft=out["ttft_s"], fits=out["fits"] > 0.5)
+
+
+def device_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel):
+    """[(HardwareEntry, Estimate)] for the current model on every catalog device."""
+    out = []
+    for entry in catalog.hardware.values():
+        kw = _common_kwargs(entry.kind, {**values, "devices": DEVICES_AUTO})  # each device as many as it needs
+        est = estimate(sized.model, entry.hardware, distance_km=float(values["distance_km"]), **kw)
+        out.append((entry, est))
+    return out
+
+
+def ordered_hardware(catalog: Catalog) -> list[str]:
+    """Hardware ids grouped by kind (the estimator's KINDS order), catalog order within a kind."""
+    return sorted(catalog.hardware, key=lambda h: (KINDS.index(catalog.hardware[h].kind), list(catalog.hardware).index(h)))

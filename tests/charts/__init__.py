@@ -1,0 +1,1 @@
+"""Tests of latency/charts/ (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""Tests of latency/estimation/ (see docs/architecture.md)."""

@@ -1,0 +1,150 @@
+"""Property tests (hypothesis): physical monotonicity and sanity of the estimator for any valid input."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from latency import Hardware, Model, estimate
+from latency.estimation.constants import MAX_DISTANCE_KM
+from latency.estimation.estimator import ACCESS_NETWORKS, CONNECTIONS, ENGINES, KINDS
+
+settings.register_profile("estimator", max_examples=150, deadline=None)
+settings.load_profile("estimator")
+
+fin = dict(allow_nan=False, allow_infinity=False)
+kinds = st.sampled_from(KINDS)
+engines = st.sampled_from((None,) + ENGINES)
+
+
+@st.composite
+def hardware(draw):
+    return Hardware(name="hw", kind=draw(kinds),
+                    mem_bandwidth_gbs=draw(st.floats(1, 1e5, **fin)),
+                    peak_tflops=draw(st.floats(0.01, 1e5, **fin)),
+                    memory_gb=draw(st.floats(0.1, 1e4, **fin)))
+
+
+@st.composite
+def request(draw):
+    return dict(prompt_tokens=draw(st.integers(1, 200_000)), output_tokens=draw(st.integers(1, 100_000)),
+                batch=draw(st.integers(1, 4096)), distance_km=draw(st.floats(0, MAX_DISTANCE_KM, **fin)),
+                engine=draw(engines), access=draw(st.sampled_from(ACCESS_NETWORKS)),
+                connection=draw(st.sampled_from(CONNECTIONS)), utilization=draw(st.floats(0, 0.99, **fin)),
+                concurrent_users=draw(st.integers(0, 100_000)))
+
+
+sizes = st.floats(0.01, 5000, **fin)
+bpps = st.sampled_from((2.0, 1.0625, 1.0, 0.611, 0.55))
+devices = st.sampled_from((1, 2, 4, 8, 16))
+
+
+@given(hw=hardware(), req=request(), a=sizes, b=sizes, bpp=bpps, n=devices)
+def test_bigger_dense_model_is_never_faster_on_same_hardware_and_device_count(hw, req, a, b, bpp, n):
+    small, big = sorted((a, b))
+    req = dict(req, concurrent_users=1)  # at a fixed running batch (a bigger model leaves less KV room)
+    es = estimate(Model(name="s", params_b=small, bytes_per_param=bpp), hw, devices=n, **req)
+    eb = estimate(Model(name="b", params_b=big, bytes_per_param=bpp), hw, devices=n, **req)
+    for key in ("ttft_s", "tpot_s", "total_s"):
+        assert getattr(eb, key) >= getattr(es, key) * (1 - 1e-12), key
+    assert eb.memory_gb >= es.memory_gb
+
+
+@given(hw=hardware(), req=request(), size=sizes, bpp=bpps, factor=st.floats(1, 100, **fin))
+def test_more_bandwidth_never_slows_decode(hw, req, size, bpp, factor):
+    m = Model(name="m", params_b=size, bytes_per_param=bpp)
+    slow = estimate(m, hw, **req)
+    fast = estimate(m, replace(hw, mem_bandwidth_gbs=min(hw.mem_bandwidth_gbs * factor, 1e6)), **req)
+    assert fast.tpot_s <= slow.tpot_s * (1 + 1e-12)
+    assert fast.decode_tokens_per_s >= slow.decode_tokens_per_s * (1 - 1e-12)
+
+
+@given(hw=hardware(), req=request(), d1=st.floats(0, MAX_DISTANCE_KM, **fin), d2=st.floats(0, MAX_DISTANCE_KM, **fin))
+def test_farther_never_means_less_network_time(hw, req, d1, d2):
+    near, far = sorted((d1, d2))
+    m = Model(name="m", params_b=7)
+    req = {k: v for k, v in req.items() if k != "distance_km"}
+    assert estimate(m, hw, distance_km=far, **req).breakdown["network"] >= \
+        estimate(m, hw, distance_km=near, **req).breakdown["network"]
+
+
+@given(hw=hardware(), req=request(), size=sizes, bpp=bpps, loops=st.integers(1, 4),
+       active=st.floats(0.01, 1, **fin), n=st.one_of(st.none(), devices))
+def test_no_nan_or_inf_and_breakdown_sums_to_total(hw, req, size, bpp, loops, active, n):
+    m = Model(name="m", params_b=size, bytes_per_param=bpp, active_params_b=size * active, loops=loops)
+    e = estimate(m, hw, devices=n, **req)
+    values = [e.ttft_s, e.tpot_s, e.total_s, e.prefill_tokens_per_s, e.decode_tokens_per_s,
+              e.throughput_tokens_per_s, e.memory_gb, *e.breakdown.values()]
+    values += [x for pair in e.ranges.values() for x in pair]
+    assert all(math.isfinite(v) for v in values)
+    assert all(v >= 0 for v in e.breakdown.values())
+    assert e.tpot_s > 0 and e.ttft_s > 0
+    assert math.isclose(sum(e.breakdown.values()), e.total_s, rel_tol=1e-12)
+    assert math.isclose(e.ttft_s, e.breakdown["network"] + e.breakdown["queue"] + e.breakdown["prefill"],
+                        rel_tol=1e-12)
+    for key, (lo, hi) in e.ranges.items():
+        assert lo <= getattr(e, key) * (1 + 1e-12) and getattr(e, key) <= hi * (1 + 1e-12), key
+    assert e.devices_needed >= 1
+
+
+@given(hw=hardware(), req=request(), total=st.floats(1, 3000, **fin), share=st.floats(0.01, 0.9, **fin),
+       bpp=bpps, n=devices)
+def test_moe_decode_follows_active_params_and_memory_follows_total(hw, req, total, share, bpp, n):
+    active = total * share
+    req = dict(req, batch=1, concurrent_users=1)
+    moe = estimate(Model(name="moe", params_b=total, active_params_b=active, bytes_per_param=bpp), hw, devices=n, **req)
+    dense_active = estimate(Model(name="a", params_b=active, bytes_per_param=bpp), hw, devices=n, **req)
+    dense_total = estimate(Model(name="t", params_b=total, bytes_per_param=bpp), hw, devices=n, **req)
+    assert math.isclose(moe.tpot_s, dense_active.tpot_s, rel_tol=1e-9)
+    assert moe.tpot_s <= dense_total.tpot_s
+    assert math.isclose(moe.weights_gb, dense_total.weights_gb, rel_tol=1e-12)
+
+
+@given(hw=hardware(), req=request(), size=sizes, bpp=bpps, loops=st.integers(2, 8), n=devices)
+def test_looped_model_stores_unique_params_once_but_is_not_faster(hw, req, size, bpp, loops, n):
+    base = Model(name="b", params_b=size, bytes_per_param=bpp)
+    looped = replace(base, loops=loops)
+    req = dict(req, concurrent_users=1)  # at a fixed running batch
+    eb, el = estimate(base, hw, devices=n, **req), estimate(looped, hw, devices=n, **req)
+    assert el.weights_gb == eb.weights_gb
+    assert el.kv_cache_gb >= eb.kv_cache_gb
+    assert el.tpot_s >= eb.tpot_s and el.ttft_s >= eb.ttft_s
+
+
+@given(hw=hardware(), size=sizes, b1=st.integers(1, 2048), b2=st.integers(1, 2048))
+def test_batching_lowers_per_stream_speed_and_raises_throughput(hw, size, b1, b2):
+    lo, hi = sorted((b1, b2))
+    assume(lo < hi)
+    m = Model(name="m", params_b=size)
+    e1 = estimate(m, hw, batch=lo, devices=1)
+    e2 = estimate(m, hw, batch=hi, devices=1)
+    assert e2.decode_tokens_per_s <= e1.decode_tokens_per_s * (1 + 1e-12)
+    assert e2.throughput_tokens_per_s >= e1.throughput_tokens_per_s * (1 - 1e-12)
+
+
+@given(hw=hardware(), req=request(), size=sizes, bpp=bpps, c1=st.integers(0, 10**6), c2=st.integers(0, 10**6))
+def test_decode_never_gets_faster_as_the_conversation_grows(hw, req, size, bpp, c1, c2):
+    short, long = sorted((c1, c2))
+    m = Model(name="m", params_b=size, bytes_per_param=bpp)
+    req = dict(req, concurrent_users=1)
+    a = estimate(m, hw, context_tokens=short, devices=1, **req)  # same devices (more would split the work)
+    b = estimate(m, hw, context_tokens=long, devices=1, **req)
+    assert b.tpot_s >= a.tpot_s * (1 - 1e-12)
+    assert b.breakdown["prefill"] >= a.breakdown["prefill"] * (1 - 1e-12)
+
+
+@given(hw=hardware(), size=sizes, bpp=bpps, u1=st.integers(1, 5000), u2=st.integers(1, 5000),
+       engine=engines)
+def test_more_users_never_speed_up_a_user_and_raise_throughput_until_the_cache_is_full(hw, size, bpp, u1, u2, engine):
+    few, many = sorted((u1, u2))
+    m = Model(name="m", params_b=size, bytes_per_param=bpp)
+    a = estimate(m, hw, concurrent_users=few, engine=engine, devices=1)
+    b = estimate(m, hw, concurrent_users=many, engine=engine, devices=1)
+    assert b.tpot_s >= a.tpot_s * (1 - 1e-12)
+    assert b.ttft_s >= a.ttft_s * (1 - 1e-12)
+    assert b.running_batch >= a.running_batch
+    if many <= a.max_concurrent_requests:  # below saturation the whole server gets faster
+        assert b.throughput_tokens_per_s >= a.throughput_tokens_per_s * (1 - 1e-12)

@@ -1,0 +1,1 @@
+"""Tests of latency/exploring/ (see docs/architecture.md)."""

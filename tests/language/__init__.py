@@ -1,0 +1,1 @@
+"""Tests of latency/language/ (see docs/architecture.md)."""

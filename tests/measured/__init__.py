@@ -1,0 +1,1 @@
+"""Tests of latency/measured/ (see docs/architecture.md)."""

@@ -1,0 +1,623 @@
+"""Estimator page: inputs (pure) and the page in AppTest, in every language.
+
+Pure part (latency.estimation.places, sizing, presets, verdict, scenario): steps, great-circle stops checked against the calibration data's own
+distances, models built from a size, presets, verdicts. Page part: every widget changes what the
+page shows, presets set the widgets, the URL restores a scenario and bad URL values become
+named notices, the lazy tabs draw their chart, Feel it streams at the estimated pace.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from latency.teaching import content, feel
+from latency.language import formats, i18n
+from latency.estimation import places, scenario, sizing
+from latency.exploring import presets, verdict
+from latency.estimation.catalog import load_catalog
+from latency.language.errors import ContentError
+from latency.estimation.estimator import calibration_dir
+from tests.conftest import all_text, run_page
+from tests.helpers import FakeClock, plotly_array
+
+HANGUL = re.compile("[\uac00-\ud7a3]")
+CATALOG = load_catalog()
+STOPS = places.load_stops()
+USE_CASES = content.use_case_budgets("ko")
+CASES = {u.id: u for u in USE_CASES}
+CLASSES = content.comparison_classes("ko")
+EXAMPLES = [e.id for e in content.load_term(content.DEFAULT_TERM, "ko").examples.items]
+PRESETS = presets.load_presets(CATALOG, STOPS, CASES, [c.id for c in CLASSES], EXAMPLES)
+DEFAULTS = scenario.defaults(STOPS, CASES)
+PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope"))
+
+
+# ================================================================================================
+# latency.inputs
+# ================================================================================================
+
+def test_named_stops_are_the_distances_the_brief_expects():
+    km = {s.id: s.km for s in STOPS}
+    assert km["same_building"] == 0
+    assert 10 <= km["same_city"] <= 40
+    assert km["seoul_tokyo"] == pytest.approx(1150, rel=0.02)
+    assert km["seoul_singapore"] == pytest.approx(4650, rel=0.03)
+    assert km["seoul_us_west"] == pytest.approx(9000, rel=0.02)
+    assert km["seoul_europe"] == pytest.approx(8900, rel=0.02)
+
+
+def test_great_circle_reproduces_the_calibration_datas_own_distances():
+    rtt = calibration_dir() / "rtt.csv"
+    if not rtt.exists():
+        pytest.skip(f"no calibration data at {rtt}")
+    rows = [r for r in csv.DictReader(rtt.open(encoding="utf-8")) if float(r["distance_km"]) > 0]
+    assert len(rows) >= 10
+    for r in rows:
+        d = places.great_circle_km(float(r["lat_a"]), float(r["lon_a"]), float(r["lat_b"]), float(r["lon_b"]))
+        assert d == pytest.approx(float(r["distance_km"]), abs=1.0), (r["endpoint_a"], r["endpoint_b"])
+
+
+def test_size_steps_are_log_like_and_land_on_catalog_models():
+    steps = sizing.size_steps(CATALOG)
+    assert steps[0] == 0.5 and steps[-1] == 2000
+    assert all(b > a for a, b in zip(steps, steps[1:]))
+    assert max(b / a for a, b in zip(steps, steps[1:])) <= 1.16, "no step more than ~15% above the last (issue 9)"
+    for m in CATALOG.models.values():
+        if 0.5 <= m.model.params_b <= 2000:
+            assert m.model.params_b in steps, m.id
+
+
+def test_distance_steps_include_every_stop():
+    steps = places.distance_steps(STOPS)
+    assert steps[0] == 0 and steps[-1] == 20000
+    assert {s.km for s in STOPS} <= set(steps)
+
+
+@settings(max_examples=50, deadline=None)
+@given(v=st.floats(0.5, 2000))
+def test_snap_returns_the_nearest_step(v):
+    steps = sizing.size_steps(CATALOG)
+    got = sizing.snap(v, steps)
+    assert got in steps
+    assert all(abs(math.log(got / v)) <= abs(math.log(s / v)) + 1e-12 for s in steps)
+
+
+def test_a_catalog_size_uses_its_published_config():
+    sized = sizing.sized_model(CATALOG, 70.6, "dense", 2.0)
+    assert sized.entry is not None and sized.entry.id == "llama-3.1-70b"
+    assert sized.model.layers == 80 and sized.model.bytes_per_param == 2.0
+
+
+def test_other_sizes_are_scaled_with_the_closest_models_architecture():
+    dense = sizing.sized_model(CATALOG, 20.0, "dense", 2.0)
+    assert dense.scaled and dense.model.layers is None and dense.model.arch == "dense"
+    moe = sizing.sized_model(CATALOG, 300.0, "moe", 1.0)
+    ref = moe.reference.model
+    assert moe.model.active_b / moe.model.params_b == pytest.approx(ref.active_b / ref.params_b)
+    looped = sizing.sized_model(CATALOG, 20.0, "looped", 2.0)
+    assert looped.model.loops == looped.reference.model.loops > 1
+    # the same size in another architecture is not the catalog model
+    assert sizing.sized_model(CATALOG, 70.6, "moe", 2.0).entry is None
+
+
+def test_many_users_share_one_server_of_the_devices_the_model_needs():
+    """32 users: the same devices as one user (never more to fit them), all running together while
+    the KV cache holds them, each a little slower, the server as a whole much faster."""
+    one = scenario.evaluate(CATALOG, dict(DEFAULTS, concurrency=1))[2]
+    many = scenario.evaluate(CATALOG, dict(DEFAULTS, concurrency=32))[2]
+    assert many.devices_needed == one.devices_needed
+    assert many.running_batch == min(32, many.max_concurrent_requests)
+    assert many.decode_tokens_per_s <= one.decode_tokens_per_s
+    assert many.server_tokens_per_s > 4 * one.server_tokens_per_s
+    assert scenario.serving_inputs("auto", "llama.cpp", 8) == dict(engine=None, batch=1, concurrent_users=8)
+
+
+@pytest.mark.parametrize("value,low,high,kind", [(0.1, 0.08, 0.15, "within"), (0.8, 0.5, 1.2, "uncertain"), (0.8, 0.6, 1.0, "over")])
+def test_verdict_uses_the_whole_range(value, low, high, kind):
+    v = verdict.verdict(value, low, high, budget_s=0.2 if kind != "uncertain" else 0.7)
+    assert v.kind == kind
+
+
+def test_verdict_ratio_and_abandonment():
+    v = verdict.verdict(0.8, 0.7, 0.9, 0.2)
+    assert v.ratio == pytest.approx(4.0) and not v.abandon
+    assert verdict.verdict(6.0, 5.0, 7.0, 1.0, abandon_s=5.0).abandon
+
+
+@pytest.mark.parametrize("x,text", [(0.0503, "0.05"), (0.82, "0.82"), (1.0, "1"), (2.24, "2.2"), (24.4, "24"), (1240.0, "1,240")])
+def test_numbers_read_naturally(x, text):
+    assert formats.seconds_number(x) == text
+
+
+def test_presets_cover_every_table_column_and_every_example():
+    sources = {p.source for p in PRESETS}
+    assert {("comparison", c.id) for c in CLASSES} <= sources
+    assert {("example", e) for e in EXAMPLES} <= sources
+
+
+def test_a_broken_preset_names_its_path(tmp_path):
+    f = tmp_path / "presets.yaml"
+    f.write_text("presets:\n  - id: x\n    source: {example: code_autocomplete}\n    label: {ko: 가, en: a}\n"
+                 "    note: {ko: 가, en: a}\n    hardware: no-such-gpu\n", encoding="utf-8")
+    with pytest.raises(ContentError, match=r"presets\[0\]\.hardware"):
+        presets.load_presets(CATALOG, STOPS, CASES, [c.id for c in CLASSES], EXAMPLES, file=f)
+    f.write_text(f.read_text(encoding="utf-8").replace("no-such-gpu", "l4").replace("code_autocomplete", "nope"), encoding="utf-8")
+    with pytest.raises(ContentError, match=r"source\.example"):
+        presets.load_presets(CATALOG, STOPS, CASES, [c.id for c in CLASSES], EXAMPLES, file=f)
+
+
+def test_a_broken_place_names_its_path(tmp_path):
+    f = tmp_path / "places.yaml"
+    f.write_text("places:\n  a: {lat: 95, lon: 0, source: x}\nstops: []\n", encoding="utf-8")
+    with pytest.raises(ContentError, match=r"places\.a\.lat"):
+        places.load_stops(f)
+
+
+# ================================================================================================
+# The page in AppTest
+# ================================================================================================
+
+def page(lang: str, **query):
+    at = run_page("estimator", lang, {k: str(v) for k, v in query.items()})
+    assert not at.exception, at.exception[0].value
+    return at
+
+
+def charts_of(at) -> dict[str, dict]:
+    """The plotly charts (the tabs other than model size) by key."""
+    return {el.key: json.loads(el.proto.spec) for el in at.get("plotly_chart")}
+
+
+def live_charts(at) -> dict[str, tuple[dict, list[dict]]]:
+    """The two live Vega-Lite charts (latency/charts/live.py) by their alt text: spec and rows."""
+    out = {}
+    for el in at.get("vega_lite_chart"):
+        table = pa.ipc.open_stream(el.proto.data.data).read_all()
+        out[el.proto.alt] = (json.loads(el.proto.spec), table.to_pylist())
+    return out
+
+
+def size_chart_of(at, lang: str):
+    return live_charts(at).get(i18n.strings("estimator", lang)("size_heading"))
+
+
+def shown(at) -> tuple:
+    """What a user sees of the estimate: metrics, alerts and the charts' data."""
+    metrics = tuple((m.value, m.proto.delta) for m in at.metric)
+    alerts = tuple(el.value for kind in ("success", "warning", "error") for el in getattr(at, kind))
+    data = {k: [t.get("x") for t in v["data"]] + [t.get("y") for t in v["data"]] for k, v in charts_of(at).items()}
+    data.update({alt: rows for alt, (_, rows) in live_charts(at).items()})
+    return metrics, alerts, json.dumps(data, sort_keys=True, default=str)
+
+
+def test_page_renders_in_its_language(lang):
+    at = page(lang)
+    text = all_text(at)
+    title = i18n.strings("estimator", lang)("title")
+    assert title in text
+    if lang == "en":
+        assert not HANGUL.search(text), HANGUL.findall(text)[:10]
+        options = [o for w in at.selectbox for o in w.options]
+        assert not [o for o in options if HANGUL.search(o)], "English options"
+    else:
+        assert HANGUL.search(text)
+    est = i18n.strings("estimator", lang)
+    assert {est("size_heading"), est("timeline_heading")} <= set(live_charts(at))
+    assert len(at.metric) == 4
+    assert [p.proto.label for p in at.get("page_link")] == [i18n.strings("estimator", lang)("how_link")]
+    # state keys: the URL keys, the shell's "lang", the rest prefixed est_
+    stray = [k for k in at.session_state if not (k in PAGE_KEYS or k in ("lang", "lang_switch") or k.startswith(("est_", "scenario", "shell_", "$$")))]
+    assert not stray, stray
+
+
+def test_first_visit_writes_the_whole_scenario_into_the_url(lang):
+    at = page(lang)
+    for key in PAGE_KEYS:
+        assert key in at.query_params, key
+    assert at.query_params["model_size_b"] == "8.03"
+    assert at.query_params["distance_km"] == str(int(DEFAULTS["distance_km"]))
+
+
+CHANGES = [  # (key, new value); advanced ones need the panel open
+    ("model_size_b", 70.6), ("hardware", "l4"), ("distance_km", 9029.0), ("use_case", "code_autocomplete"),
+    ("arch", "moe"), ("precision", "q4_k_m"), ("prompt_tokens", 4096), ("output_tokens", 64),
+    ("concurrency", 16), ("access", "lte"), ("connection", "cold"), ("engine", "llama.cpp"),
+]
+
+
+def set_widget(at, key, value):
+    for kind in ("select_slider", "selectbox", "number_input", "segmented_control"):
+        widgets = [w for w in getattr(at, kind) if w.key == key]
+        if widgets:
+            widgets[0].set_value(value)
+            return
+    raise AssertionError(f"no widget with key {key!r} on the page")
+
+
+def test_a_size_move_sends_new_rows_under_the_same_chart_specs(lang):
+    """Issue 8: the browser keeps a Vega-Lite chart whose spec is unchanged and only swaps its rows,
+    so a slider move must leave both live charts' specs as they were. Their numbers are the new
+    estimate's (scenario.evaluate, independent of the page)."""
+    at = page(lang)
+    before = live_charts(at)
+    at.select_slider(key="model_size_b").set_value(70.6).run()
+    after = live_charts(at)
+    assert set(before) == set(after) and len(after) == 2
+    for alt in before:
+        assert before[alt][0] == after[alt][0], f"{alt}: the spec changed with the numbers"
+        assert before[alt][1] != after[alt][1], f"{alt}: the numbers did not move"
+    _, _, est = scenario.evaluate(CATALOG, dict(DEFAULTS, model_size_b=70.6))
+    _, rows = size_chart_of(at, lang)
+    current = sorted((r["x"], r["y"]) for r in rows if r["kind"] == "current")
+    assert [v for point in current for v in point] == pytest.approx([70.6, est.ttft_s, 70.6, est.total_s])
+    _, rows = after[i18n.strings("estimator", lang)("timeline_heading")]
+    stages = [r for r in rows if r["kind"] == "stage"]
+    assert [r["x2"] - r["x"] for r in stages] == pytest.approx([est.breakdown[k] for k in ("network", "queue", "prefill", "decode")])
+
+
+def test_every_widget_changes_what_the_page_shows(lang):
+    at = page(lang)
+    at.session_state["est_advanced"] = True  # open the advanced panel
+    at.run()
+    before = shown(at)
+    for key, value in CHANGES:
+        set_widget(at, key, value)
+        at.run()
+        assert not at.exception, (key, at.exception[0].value)
+        after = shown(at)
+        assert after != before, f"changing {key} to {value!r} changed nothing on the page"
+        assert at.query_params[key] == scenario.url_value(value), key
+        before = after
+
+
+def test_the_advanced_panel_keeps_its_values_when_closed():
+    at = page("ko", precision="int8", output_tokens="77")
+    assert at.session_state["precision"] == "int8" and at.session_state["output_tokens"] == 77
+    at.session_state["est_advanced"] = True
+    at.run()
+    assert at.selectbox(key="precision").value == "int8"
+    at.session_state["est_advanced"] = False
+    at.run()
+    at.run()
+    assert at.query_params["precision"] == "int8" and at.query_params["output_tokens"] == "77"
+
+
+def verdict_words(s) -> tuple[str, str]:
+    """The word that tells "matches" from "does not match" in this language's claim sentences."""
+    a, b = s("preset_holds", claim="", stated=""), s("preset_fails", claim="", stated="")
+    i = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+    return a[i:].split()[0], b[i:].split()[0]
+
+
+def test_presets_set_every_widget(lang):
+    s = i18n.strings("estimator", lang)
+    at = page(lang)
+    for preset in PRESETS:
+        at.pills(key="est_preset").set_value(preset.id).run()
+        assert not at.exception, (preset.id, at.exception[0].value)
+        for key in PAGE_KEYS:
+            value = preset.values[key]
+            assert at.session_state[key] == value, (preset.id, key)
+            assert at.query_params[key] == scenario.url_value(value), (preset.id, key)
+        captions = " ".join(c.value for c in at.caption).replace("\\", "")
+        assert preset.note[lang] in captions, preset.id
+        # the entry's claim for this preset, judged from an independent estimate
+        _, _, est = scenario.evaluate(CATALOG, preset.values)
+        kind, ref = preset.source
+        if kind == "comparison":
+            rng = next(c for c in content.comparison_classes(lang) if c.id == ref).latency_s
+            checks = [(est.ttft_s, rng.min, rng.max), (est.total_s, rng.min, rng.max)]
+        else:
+            ex = next(e for e in content.load_term(content.DEFAULT_TERM, lang).examples.items if e.id == ref)
+            if ex.budget_s is None:
+                assert s("preset_no_figure", label=preset.label[lang]) in captions
+                continue
+            checks = [(est.ttft_s if ex.measure == "ttft" else est.total_s, 0.0, ex.budget_s)]
+        holds = sum(lo <= v <= hi for v, lo, hi in checks)
+        yes, no = verdict_words(s)
+        claims = next(c.value for c in at.caption if c.value.startswith(s("preset_claims", label=preset.label[lang], claims="")))
+        assert (claims.count(yes), claims.count(no)) == (holds, len(checks) - holds), (preset.id, claims)
+    # a hand-made change after a preset clears the preset choice
+    at.select_slider(key="model_size_b").set_value(1.0).run()
+    assert at.pills(key="est_preset").value is None
+
+
+def test_a_shared_link_reopens_the_same_scenario(lang):
+    first = page(lang)
+    first.pills(key="est_preset").set_value("loop").run()
+    first.select_slider(key="distance_km").set_value(4672.0).run()
+    link = dict(first.query_params)
+    second = page(lang, **{k: v for k, v in link.items() if k != "lang"})
+    for key in PAGE_KEYS:
+        assert second.session_state[key] == first.session_state[key], key
+    assert [m.value for m in second.metric] == [m.value for m in first.metric]
+    assert not second.warning, [w.value for w in second.warning]
+
+
+def test_bad_url_values_fall_back_with_named_notices(lang):
+    bad = dict(model_size_b="huge", hardware="<script>alert(1)</script>", distance_km="-5", arch="quantum",
+               precision="fp3", prompt_tokens="1.5", output_tokens="nan", concurrency="1e9", access="carrier-pigeon",
+               connection="lukewarm", engine="warp", use_case="**bold**")
+    at = page(lang, **bad)
+    warnings = "\n".join(w.value for w in at.warning)
+    sc = i18n.strings("scenario", lang)
+    for key in bad:
+        assert sc(f"input_{key}") in warnings, f"no notice names {key} by its name on screen"
+        assert at.session_state[key] == DEFAULTS[key], key
+    assert "\\<script\\>" in warnings, "URL text is escaped, never markup"
+    assert "\\*\\*bold\\*\\*" in warnings
+    assert len(at.metric) == 4, "the page keeps working"
+    # the URL now holds the values actually used
+    assert at.query_params["hardware"] == DEFAULTS["hardware"]
+    # a hand-made change clears the notices
+    at.select_slider(key="model_size_b").set_value(15.0).run()
+    assert not at.warning
+
+
+def test_values_between_steps_snap_with_a_notice(lang):
+    at = page(lang, model_size_b="8.5", distance_km="1200")
+    assert at.session_state["model_size_b"] == 8.03
+    assert at.session_state["distance_km"] == 1149.0
+    warnings = "\n".join(w.value for w in at.warning)
+    sc = i18n.strings("scenario", lang)
+    assert sc("input_model_size_b") in warnings and sc("input_distance_km") in warnings
+    assert "model_size_b" not in warnings, "names, never internal ids"
+
+
+@pytest.mark.parametrize("tab,key", [("devices", "est_chart_devices"), ("distance", "est_chart_distance"),
+                                     ("presets_compare", "est_chart_presets")])
+def test_each_tab_draws_its_chart_when_opened(lang, tab, key):
+    at = page(lang)
+    assert key not in charts_of(at), "closed tabs are not computed"
+    at.session_state["est_tab"] = i18n.strings("estimator", lang)(f"tab_{tab}")
+    at.run()
+    specs = charts_of(at)
+    assert key in specs and size_chart_of(at, lang) is None, "the size tab is closed: its chart is not sent"
+    text = json.dumps(specs[key], ensure_ascii=False)
+    if lang == "en":
+        assert not HANGUL.search(re.sub(r'"template".*', "", text))
+    if tab == "devices":
+        for entry in CATALOG.hardware.values():
+            assert entry.label(lang) in text, entry.id
+    if tab == "distance":
+        for stop in STOPS:
+            assert stop.short[lang] in text, stop.id
+
+
+def test_presets_compare_with_the_entrys_ranges(lang):
+    at = page(lang)
+    at.session_state["est_tab"] = i18n.strings("estimator", lang)("tab_presets_compare")
+    at.run()
+    spec = charts_of(at)["est_chart_presets"]
+    stated, est = spec["data"][0], spec["data"][1]
+    classes = {c.id: c for c in content.comparison_classes(lang)}
+    for p in PRESETS:
+        kind, ref = p.source
+        label = p.label[lang]
+        rows = [y for y in est["y"] if y.startswith(label + " · ")]
+        assert rows, label
+        if kind == "comparison":
+            assert len(rows) == 2, "first token and full answer"
+            xs = [x for x, y in zip(stated["x"], stated["y"]) if y in rows and x is not None]
+            assert max(xs) == pytest.approx(classes[ref].latency_s.max)
+
+
+def test_a_model_that_cannot_fit_says_so_and_keeps_going(lang):
+    at = page(lang, model_size_b="2000", hardware="apple-a17-pro")
+    assert at.error, "a clear message that it does not fit"
+    assert CATALOG.hardware["apple-a17-pro"].label(lang) in at.error[0].value
+    assert len(at.metric) == 4
+
+
+def test_model_basis_is_explained(lang):
+    s = i18n.strings("estimator", lang)
+    at = page(lang, model_size_b="20")
+    assert "Kaplan" in all_text(at)
+    at = page(lang, model_size_b="300", arch="moe")
+    ref = sizing.closest_of_arch(CATALOG, "moe", 300.0)
+    assert ref.label(lang) in all_text(at)
+    at = page(lang)
+    assert s("basis_catalog", name=CATALOG.models["llama-3.1-8b"].label(lang)) in all_text(at)
+
+
+# ------------------------------------------------------------------------------------------------
+# Feel it (the page alone, on a fake clock)
+# ------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    """The page passes time.sleep and time.monotonic to the player: here both are a fake clock."""
+    import threading
+    import time
+
+    clock, real_sleep, real_clock = FakeClock(), time.sleep, time.monotonic
+
+    def in_script(fake, real):  # AppTest waits on the main thread; the page runs on its own thread
+        return lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)
+
+    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
+    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    return clock
+
+
+def page_alone(lang: str, **query):
+    return page(lang, **query)
+
+
+def test_feel_it_streams_the_sample_at_the_estimated_pace(lang, fake_clock):
+    at = page_alone(lang)
+    _, _, est = scenario.evaluate(CATALOG, DEFAULTS)  # independent of the page's own formatting
+    ttft, tps = est.ttft_s, est.decode_tokens_per_s
+    at.button(key="est_feel").click().run()
+    assert not at.exception, at.exception[0].value
+    sample = feel.load_samples()[lang]
+    streamed = [m.value for m in at.markdown if sample.answer.split()[0] in m.value]
+    assert streamed and streamed[-1].strip() == sample.answer.strip()
+    # it waited for the first token, then ran about as long as the estimate says
+    assert fake_clock.sleeps[0] == pytest.approx(ttft, rel=0.35)
+    n = len(feel.split_tokens(sample.answer, sample.chars_per_token))
+    assert fake_clock.now == pytest.approx(ttft + (n - 1) / tps, rel=0.15)
+    done = i18n.strings("estimator", lang)("feel_done", ttft="", total="").split()[0]
+    assert any(done in c.value for c in at.caption)
+
+
+def test_feel_it_plays_the_scenario_as_it_stands_at_the_click(fake_clock):
+    """The section is its own fragment and shows no slider-dependent number before a click, so the
+    pace must come from the inputs as they are when the button is pressed, not from the defaults."""
+    at = page_alone("en")
+    at.selectbox(key="hardware").set_value("l4").run()
+    at.select_slider(key="model_size_b").set_value(sizing.snap(14.0, sizing.size_steps(CATALOG), log=True)).run()
+    values = {**DEFAULTS, "hardware": "l4", "model_size_b": at.select_slider(key="model_size_b").value}
+    _, _, est = scenario.evaluate(CATALOG, values)
+    _, _, default_est = scenario.evaluate(CATALOG, DEFAULTS)
+    assert abs(est.ttft_s - default_est.ttft_s) > 0.2 * default_est.ttft_s, "the two scenarios differ enough to tell apart"
+    at.button(key="est_feel").click().run()
+    assert not at.exception, at.exception[0].value
+    assert fake_clock.sleeps[0] == pytest.approx(est.ttft_s, rel=0.1)
+    pace = i18n.strings("estimator", "en")("feel_pace", ttft=formats.get("en").seconds(est.ttft_s), tps="").strip()
+    assert any(c.value.startswith(pace) for c in at.caption), "the pace it plays is written out"
+
+
+def test_feel_it_side_by_side_plays_both(lang, fake_clock):
+    at = page_alone(lang)
+    assert not [b for b in at.button if b.key == "est_race_go"], "the race panel is closed at first"
+    at.session_state["est_race_open"] = True
+    at.run()
+    at.button(key="est_race_go").click().run()
+    assert not at.exception, at.exception[0].value
+    sample = feel.load_samples()[lang]
+    finished = [m.value for m in at.markdown if m.value.strip() == sample.answer.strip()]
+    assert len(finished) == 2, "both columns streamed the whole answer"
+    fast = next(u.budget_s for u in USE_CASES if u.id == "code_autocomplete")
+    assert fake_clock.sleeps[0] == pytest.approx(fast, rel=0.05), "the fast side's first token came at its budget"
+
+
+def test_feel_it_side_by_side_with_a_preset(fake_clock):
+    at = page_alone("en")
+    at.session_state["est_race_open"] = True
+    at.run()
+    at.selectbox(key="est_race").set_value("loop").run()
+    at.button(key="est_race_go").click().run()
+    assert not at.exception, at.exception[0].value
+    sample = feel.load_samples()["en"]
+    shown = [m.value for m in at.markdown if m.value.startswith(sample.answer.split()[0])]
+    assert len(shown) == 2, "current setting and the preset both streamed"
+    assert any(m.value == "**" + PRESETS[2].label["en"] + "**" for m in at.markdown) or any(
+        PRESETS[2].label["en"] in m.value for m in at.markdown)
+
+
+def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):
+    at = page_alone(lang, hardware="epyc-9654-2s", model_size_b="405")
+    s = i18n.strings("estimator", lang)
+    before = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
+    cut_words = max(s("feel_cut", limit="", full="").split(), key=len)
+    too_slow_words = max(s("feel_too_slow", ttft="", limit="").split(), key=len)
+    assert cut_words not in before and too_slow_words not in before, "nothing is played or cut before the click"
+    at.button(key="est_feel").click().run()
+    assert not at.exception, at.exception[0].value
+    notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
+    assert cut_words in notes or too_slow_words in notes
+    assert fake_clock.now <= feel.LIMIT_S + 1, "it stopped at the limit"
+
+
+def test_switching_language_keeps_the_scenario_and_leaves_no_korean():
+    at = page("ko", model_size_b="70.6", hardware="l4")
+    at.session_state["est_tab"] = i18n.strings("estimator", "ko")("tab_devices")
+    at.run()
+    at.segmented_control(key="lang_switch").set_value("en").run()
+    assert not at.exception, at.exception[0].value
+    assert at.session_state["model_size_b"] == 70.6 and at.session_state["hardware"] == "l4"
+    assert not HANGUL.search(all_text(at))
+    assert size_chart_of(at, "en") is not None or "est_chart_devices" in charts_of(at)
+
+
+@pytest.mark.parametrize("b,text", [(0.5, "0.5"), (8.03, "8.03"), (70.6, "70.6"), (405.0, "405"), (999.4, "999"),
+                                    (2000.0, "2,000"), (1235.0, "1,235")])
+def test_model_sizes_read_the_same_on_every_page(b, text):
+    assert formats.size_number(b) == text
+
+
+@pytest.mark.parametrize("users", [1, 32])
+def test_cost_per_answer_and_the_whole_server_are_on_the_page(lang, users):
+    """Cost per 1,000 answers computed by hand from an independent estimate: the answers a server
+    serves together share its price for the time they keep it busy (prefill + decode)."""
+    at = page(lang, concurrency=str(users))
+    values = dict(DEFAULTS, concurrency=users)
+    _, entry, est = scenario.evaluate(CATALOG, values)
+    batch = users  # an H100 runs an optimized engine, which batches every user
+    per_answer = est.devices_needed * entry.price_usd_per_hour * (est.breakdown["prefill"] + est.breakdown["decode"]) / (3600 * batch)
+    f = formats.get(lang)
+    text = all_text(at)
+    assert f.usd(per_answer * 1000) in text
+    if users > 1:
+        assert f.tps_server(est.throughput_tokens_per_s) in text and f.tps_per_user(est.decode_tokens_per_s) in text
+
+
+def test_a_longer_conversation_slows_the_answer_and_its_tab_shows_why(lang):
+    """context_tokens (issue 12): the headline speed is the estimate with that conversation in the KV
+    cache; a glossary link's view=context opens the conversation chart; the curve falls."""
+    at = page(lang, context_tokens="32768", view="context")
+    _, _, long_ = scenario.evaluate(CATALOG, dict(DEFAULTS, context_tokens=32768))
+    _, _, new = scenario.evaluate(CATALOG, DEFAULTS)
+    assert long_.decode_tokens_per_s < new.decode_tokens_per_s
+    f = formats.get(lang)
+    assert at.metric[1].value == formats.number(long_.decode_tokens_per_s)
+    spec = charts_of(at)["est_chart_context"]
+    speeds = plotly_array(spec["data"][0]["y"])
+    assert len(speeds) > 3 and (np.diff(speeds) <= 0).all(), "speed falls as the conversation grows"
+    assert at.query_params["context_tokens"] == "32768" and not at.warning
+
+
+def test_an_unknown_view_is_named_and_the_page_opens_as_usual(lang):
+    at = page(lang, view="nowhere")
+    sc = i18n.strings("scenario", lang)
+    assert any(sc("input_view") in w.value for w in at.warning)
+    assert size_chart_of(at, lang) is not None
+
+
+@pytest.mark.parametrize("typed, used", [(5000, scenario.CONCURRENCY_MAX), (-3, 1)])
+def test_a_number_typed_outside_its_range_is_kept_inside_and_named(lang, typed, used):
+    """Issue 15 item 4: a number box that changes what the user typed says so, in the page's language
+    (Streamlit's own range check answers in English and keeps the old value)."""
+    at = page(lang)
+    at.number_input(key="concurrency").set_value(typed).run()
+    assert at.session_state["concurrency"] == used
+    assert at.query_params["concurrency"] == str(used)
+    sc = i18n.strings("scenario", lang)
+    notices = [w.value for w in at.warning if sc("input_concurrency") in w.value]
+    assert len(notices) == 1 and str(typed) in notices[0], [w.value for w in at.warning]
+    if lang == "en":
+        assert not HANGUL.search(notices[0])
+    # a value inside the range is taken as typed, without a word
+    at.number_input(key="concurrency").set_value(7).run()
+    assert at.session_state["concurrency"] == 7 and not at.warning
+
+
+def test_clamp_typed_keeps_numbers_inside_their_spec():
+    spec = scenario.NumberParam(default=1, min_value=1, max_value=1000, integer=True)
+    assert scenario.clamp_typed("concurrency", 50, spec) == (50, None)
+    used, notice = scenario.clamp_typed("concurrency", 1e9, spec)
+    assert used == 1000 and isinstance(used, int)
+    assert (notice.key, notice.raw, notice.reason, notice.used) == ("concurrency", "1000000000", "typed", 1000)
+    used, notice = scenario.clamp_typed("budget_s", 0.01, scenario.NumberParam(2.0, 0.05, 600.0))
+    assert used == 0.05 and notice.raw == "0.01"
+
+
+def test_how_to_read_the_size_chart_opens_on_request(lang):
+    """The size chart's reading guide is drawn only when its box is opened (a slider move does not resend it)."""
+    kitchen = i18n.strings("estimator", lang)("kitchen")
+    at = page_alone(lang)
+    assert kitchen not in all_text(at), "closed at first, and not sent"
+    at.session_state["est_how_to_read"] = True
+    at.run()
+    assert not at.exception, at.exception[0].value
+    assert kitchen in [c.value for c in at.caption]

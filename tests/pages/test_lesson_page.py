@@ -1,0 +1,189 @@
+"""The lesson page headless (AppTest), in every language: every screen, back/next in the URL, bad
+URL values named, presenter mode, the quiz marked against the estimator, broken content named.
+Expected numbers come from `latency.estimate` called here by hand."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs
+
+import pytest
+import streamlit as st
+
+from latency import estimate
+from latency.language import i18n
+from latency.teaching import lesson, quiz
+from latency.estimation.catalog import load_catalog
+from latency.estimation.places import load_stops
+from tests.conftest import all_text, run_page
+
+CATALOG, STOPS = load_catalog(), load_stops()
+LESSON = lesson.load_lesson(CATALOG, STOPS)
+QUESTIONS = quiz.load_quiz(CATALOG, STOPS, LESSON)
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def s(lang: str) -> i18n.Strings:
+    return i18n.strings("lesson", lang)
+
+
+def units(lang: str) -> i18n.Strings:
+    return i18n.strings("units", lang)
+
+
+def page_links(at):
+    return at.get("page_link")
+
+
+def no_exception(at) -> None:
+    assert not at.exception, at.exception[0].value
+
+
+@pytest.mark.parametrize("k", range(1, len(LESSON.steps) + 1))
+def test_every_step_renders_its_own_text(lang, k):
+    step = LESSON.steps[k - 1]
+    at = run_page("lesson", lang, {"step": str(k)})
+    no_exception(at)
+    assert [h.value for h in at.header] == [step.title[lang]]
+    text = all_text(at)
+    assert step.takeaway[lang] in text.replace("\\", "")
+    assert at.get("progress")[0].proto.text == s(lang)("progress", n=k, total=len(LESSON.steps) + 2)
+    assert len(at.expander) == 1 and at.expander[0].label == s(lang)("notes")
+    if lang == "en":
+        assert not HANGUL.search(text), HANGUL.findall(text)[:5]
+
+
+def test_next_and_back_move_the_step_in_the_url(lang):
+    at = run_page("lesson", lang, {"step": "2"})
+    at.button(key="lesson_next").click().run()
+    assert at.query_params["step"] == "3"
+    assert at.header[0].value == LESSON.steps[2].title[lang]
+    at.button(key="lesson_back").click().run()
+    at.button(key="lesson_back").click().run()
+    assert at.query_params["step"] == "1"
+    assert all(b.key != "lesson_back" for b in at.button)  # no way back from step 1
+
+
+def test_last_step_leads_to_the_quiz_and_the_quiz_to_the_finish(lang):
+    n = len(LESSON.steps)
+    at = run_page("lesson", lang, {"step": str(n)})
+    assert at.button(key="lesson_next").label == s(lang)("to_quiz")
+    at.button(key="lesson_next").click().run()
+    assert at.query_params["step"] == "quiz"
+    assert at.button(key="lesson_next").label == s(lang)("to_finish")
+    at.button(key="lesson_next").click().run()
+    assert at.query_params["step"] == "done"
+    assert all(b.key != "lesson_next" for b in at.button)
+
+
+@pytest.mark.parametrize("value", ["0", "99", "abc", "<script>", "[x](https://evil.example)"])
+def test_a_bad_step_value_is_named_and_step_one_is_shown(lang, value):
+    at = run_page("lesson", lang, {"step": value})
+    no_exception(at)
+    assert len(at.warning) == 1
+    shown = at.warning[0].value
+    assert "(https://evil.example)" not in shown or "\\[x\\]" in shown  # escaped: never a link
+    assert at.header[0].value == LESSON.steps[0].title[lang]
+
+
+def presenter_css(at) -> str:
+    """The presenter stylesheet, if the page sent it (the app's own stylesheet, ui/style.py, is always there)."""
+    return "\n".join(h.value for h in at.get("html") if "stSidebar" in h.value)
+
+
+def test_a_bad_present_value_is_named(lang):
+    at = run_page("lesson", lang, {"step": "1", "present": "yes"})
+    assert len(at.warning) == 1 and "present=1" in at.warning[0].value
+    assert not presenter_css(at)
+
+
+def test_presenter_mode_style_and_controls(lang):
+    at = run_page("lesson", lang, {"step": "4", "present": "1"})
+    no_exception(at)
+    css = presenter_css(at)
+    body = re.search(r"stMarkdownContainer\"\] p,[^{]*\{ font-size: (\d+)px", css)
+    assert body and int(body.group(1)) >= 28
+    assert "stSidebar" in css and "display: none" in css
+    assert not at.title  # one step per screen: no page title above it
+    assert at.button(key="lesson_next").proto.shortcut and at.button(key="lesson_back").proto.shortcut
+    link = next(p for p in page_links(at) if p.value == s(lang)("present_off"))
+    assert parse_qs(link.proto.query_string) == {"step": ["4"], "lang": [lang]}
+    at_plain = run_page("lesson", lang, {"step": "4"})
+    assert not presenter_css(at_plain) and not at_plain.button(key="lesson_next").proto.shortcut
+
+
+def test_model_step_slider_shows_the_estimate(lang):
+    step = next(x for x in LESSON.steps if x.widget == "model")
+    at = run_page("lesson", lang, {"step": str(LESSON.index(step.id))})
+    at.select_slider(key=f"lesson_w_{step.id}").set_value("llama-3.1-70b").run()
+    by_hand = estimate(CATALOG.models["llama-3.1-70b"].model, CATALOG.hardware[step.scenario.hardware].hardware,
+                       distance_km=step.scenario.distance_km)
+    metrics = {m.label: m.value for m in at.metric}
+    expected = units(lang)("seconds", v=f"{by_hand.total_s:.2g}")
+    assert metrics[s(lang)("total")] == expected
+
+
+def test_feel_step_waits_then_streams_the_sample(lang):
+    step = next(x for x in LESSON.steps if x.widget == "feel")
+    at = run_page("lesson", lang, {"step": str(LESSON.index(step.id))}, timeout=60)
+    at.button(key=f"lesson_ask_{step.id}").click().run()
+    no_exception(at)
+    done = s(lang)("feel_done", ttft="X", total="Y").split("X")[0]
+    assert any(c.value.startswith(done) for c in at.caption), [c.value for c in at.caption]
+
+
+def _mark(at, answers: dict) -> None:
+    for q in QUESTIONS:
+        at.radio(key=f"lesson_q_{q.id}").set_value(answers[q.id])
+    next(b for b in at.button if b.proto.is_form_submitter).click().run()
+
+
+def test_quiz_all_right_scores_full_marks(lang):
+    at = run_page("lesson", lang, {"step": "quiz"})
+    no_exception(at)
+    right = {q.id: quiz.evaluate(q, CATALOG).right for q in QUESTIONS}
+    _mark(at, right)
+    no_exception(at)
+    assert s(lang)("quiz_score", right=len(QUESTIONS), total=len(QUESTIONS)) in [h.value for h in at.subheader]
+    assert len(at.success) >= len(QUESTIONS)
+    assert not [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
+
+
+def test_quiz_misses_link_back_to_their_steps(lang):
+    """Every answer wrong on purpose: one review link per question, to the question's review_step."""
+    at = run_page("lesson", lang, {"step": "quiz"})
+    right = {q.id: quiz.evaluate(q, CATALOG).right for q in QUESTIONS}
+    wrong = {q.id: next(o.id for o in q.options if o.id != right[q.id]) for q in QUESTIONS}
+    _mark(at, wrong)
+    assert s(lang)("quiz_score", right=0, total=len(QUESTIONS)) in [h.value for h in at.subheader]
+    review = [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
+    assert [parse_qs(p.proto.query_string)["step"][0] for p in review] == [str(LESSON.index(q.review_step)) for q in QUESTIONS]
+    text = all_text(at)
+    for q in QUESTIONS[:3]:  # the why: every option's feedback is there
+        for o in q.options:
+            assert o.feedback[lang].split("{time}")[-1].strip()[:20].replace("*", "") in text.replace("\\", "")
+
+
+def test_finish_screen_sums_up_and_opens_the_estimator(lang):
+    at = run_page("lesson", lang, {"step": "done"})
+    text = all_text(at).replace("\\", "")
+    for step in LESSON.steps:
+        assert step.takeaway[lang] in text
+    link = next(p for p in page_links(at) if p.proto.page.endswith("estimator"))
+    query = parse_qs(link.proto.query_string)
+    assert query["hardware"] == [LESSON.finish.hardware] and query["lang"] == [lang]
+    assert float(query["model_size_b"][0]) == CATALOG.models[LESSON.finish.model].model.params_b
+
+
+def test_a_broken_lesson_file_is_named_and_the_app_keeps_working(tmp_path, monkeypatch, lang):
+    bad = tmp_path / "lesson.yaml"
+    bad.write_text(lesson.LESSON_FILE.read_text(encoding="utf-8").replace("widget: feel", "widget: [feel"), encoding="utf-8")
+    monkeypatch.setattr(lesson, "LESSON_FILE", bad)
+    st.cache_data.clear()
+    try:
+        at = run_page("lesson", lang, {"step": "2"})
+        no_exception(at)
+        assert len(at.error) == 1 and "lesson.yaml" in at.error[0].value
+        assert at.sidebar  # the shell (language switch, navigation) still runs
+    finally:
+        st.cache_data.clear()

@@ -1,0 +1,135 @@
+"""The "Measure here" page in AppTest, in every language: the sizes offered fit the memory cap, a tiny
+real measurement shows its figures beside latency.estimate's and offers the CSV row, and a second
+visitor waiting on the server's lock gets a message, not a crash. No timing is asserted."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+
+from latency.language import i18n
+from latency.measured import measure as M
+from tests.conftest import all_text, run_page
+
+HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
+def _start(at, prompt: int = 8, output: int = 2):
+    at.number_input(key="ms_prompt").set_value(prompt)
+    at.number_input(key="ms_output").set_value(output)
+    at.button(key="ms_start").click().run(timeout=90)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_page_offers_only_sizes_within_the_memory_cap(lang):
+    at = run_page("measure", lang)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == i18n.strings("measure", lang)("title")
+    offered = at.selectbox(key="ms_size").options
+    fit = M.sizes_that_fit(M.available_memory_gb())
+    assert len(offered) == len(fit) >= 1
+    assert not at.metric
+    if lang == "en":
+        assert not HANGUL.search(all_text(at))
+
+
+def test_a_small_measurement_shows_measured_and_predicted(lang):
+    at = _start(run_page("measure", lang))
+    s = i18n.strings("measure", lang)
+    labels = [m.label for m in at.metric]
+    assert labels == [s("metric_ttft"), s("metric_tpot"), s("metric_tps")]
+    assert all(m.value and m.value != "–" for m in at.metric)
+    table = at.dataframe[0].value
+    assert list(table.columns) == [s("col_metric"), s("col_measured"), s("col_predicted"), s("col_range"), s("col_ratio")]
+    assert len(at.get("plotly_chart")) == 1
+    download = at.get("download_button")
+    assert len(download) == 1
+    if lang == "en":
+        assert not HANGUL.search(all_text(at))
+
+
+def test_the_result_row_is_in_the_calibration_columns():
+    from ui import measure_view
+
+    at = _start(run_page("measure", "en"))
+    result = at.session_state[measure_view.RESULT_KEY]
+    rows = list(csv.DictReader(io.StringIO(result.csv)))
+    assert list(rows[0]) == list(M.CSV_COLUMNS)
+    m = result.measurement
+    assert rows[0]["prompt_tokens"] == "8" and int(rows[0]["output_tokens"]) == m.output_tokens <= 2
+    assert m.config == M.SIZES[0]
+
+
+def test_a_second_visitor_waits_and_is_told(lang, monkeypatch):
+    from ui import measure_view
+
+    monkeypatch.setattr(measure_view, "WAIT_S", 0.2)  # the test's own patience, not the app's
+    lock = measure_view.measurement_lock()
+    at = run_page("measure", lang)
+    assert lock.acquire(timeout=30)
+    try:
+        at.button(key="ms_start").click().run(timeout=30)
+    finally:
+        lock.release()
+    assert not at.exception, [e.value for e in at.exception]
+    s = i18n.strings("measure", lang)
+    assert [w.value for w in at.warning] == [s("busy_gave_up")]
+    assert not at.metric and measure_view.RESULT_KEY not in at.session_state
+
+
+@pytest.mark.parametrize("stage", ["load", "prefill"])
+def test_a_measurement_stopped_early_says_where(stage, lang, monkeypatch):
+    """Drive the page with a clock that jumps past the cap (the page takes its clock from time.perf_counter)."""
+    from ui import measure_view
+
+    real_run = M.run
+
+    def capped(config, prompt, output, **kw):
+        m = real_run(M.DecoderConfig("tiny", 2, 32, 4, vocab=50), 8, 2, clock=kw["clock"],
+                     probe_kwargs=dict(seconds=0.0, matrix_mb=1, matmul_n=32))
+        m.stopped, m.step_s, m.ttft_s = stage, [], float("nan")
+        return m
+
+    monkeypatch.setattr(measure_view.M, "run", capped)
+    at = _start(run_page("measure", lang))
+    s = i18n.strings("measure", lang)
+    assert [w.value for w in at.warning] == [s("stopped_early", cap=f"{M.TIME_CAP_S:g}", stage=s(f"stage_{stage}"))]
+    assert not at.metric
+
+
+def test_memory_that_fell_since_the_page_opened_is_named(lang, monkeypatch):
+    at = run_page("measure", lang)
+    readings = iter([64.0, 0.2])  # the page's listing sees plenty; the start sees almost none
+    monkeypatch.setattr(M, "available_memory_gb", lambda *a: next(readings, 0.2))
+    at.button(key="ms_start").click().run(timeout=30)
+    assert not at.exception, [e.value for e in at.exception]
+    s = i18n.strings("measure", lang)
+    need = M.SIZES[0].memory_gb()
+    from latency.language import formats
+
+    f = formats.get(lang)
+    assert [w.value for w in at.warning] == [s("memory_now_short", need=f.gb(need), limit=f.gb(M.memory_limit_gb(0.2)))]
+    assert not at.metric
+
+
+@pytest.mark.parametrize("typed, used", [(100000, M.PROMPT_RANGE[1]), (1, M.PROMPT_RANGE[0])])
+def test_a_prompt_length_typed_outside_its_range_is_kept_inside_and_named(lang, typed, used):
+    """Issue 15 item 4: the box changes what was typed and says so in the page's language (Streamlit's
+    own range check answered in English and kept the old value); the measurement uses the kept value."""
+    at = _start(run_page("measure", lang), prompt=typed)
+    sc = i18n.strings("scenario", lang)
+    assert at.number_input(key="ms_prompt").value == used
+    warnings = [w.value for w in at.warning]
+    want = sc("notice_typed", name=i18n.strings("measure", lang)("prompt_label"), raw=str(typed), used=f"{used:,}",
+              lo=f"{M.PROMPT_RANGE[0]:,}", hi=f"{M.PROMPT_RANGE[1]:,}")
+    assert want in warnings, warnings
+    from ui import measure_view
+    assert at.session_state[measure_view.RESULT_KEY].measurement.prompt_tokens == used
+    if lang == "en":
+        assert not HANGUL.search(all_text(at))
+    at.run()  # shown once: the next run has no notice
+    assert want not in [w.value for w in at.warning]

@@ -1,0 +1,502 @@
+"""The trade-off page in AppTest: the headline is the scenario of latency.estimation.scenario.evaluate (all users
+on one server, as the Concurrency tab shows), only the open tab draws, every control reaches the URL
+and the charts, bad input is named in user-facing words, the CSV says what it holds and is rounded,
+and both languages stay clean. Expected numbers come from latency.estimate / latency.estimation.scenario."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import numpy as np
+import pytest
+
+from latency.teaching import content
+from latency import estimate
+from latency.language import formats
+from latency.estimation import places, scenario, sizing
+from latency.exploring import tradeoffs as T
+from latency.charts import tradeoffs as C
+from latency.estimation.catalog import load_catalog
+from latency.language.i18n import LANGS, strings
+from tests.conftest import all_text, run_page
+from tests.helpers import plotly_array
+
+CAT = load_catalog()
+STOPS = places.load_stops()
+CASES = content.use_case_budgets("ko")
+HW_ORDER = scenario.ordered_hardware(CAT)
+TAB_OF = {"map_hw": "map", "map_dist": "map", "concurrency": "concurrency", "pareto": "cost", "memory": "memory",
+          "tornado": "tornado"}
+CHARTS = tuple(TAB_OF)
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+DEFAULT = scenario.defaults(STOPS, {u.id: u for u in CASES})
+
+
+def open_tab(at, tab: str, lang: str = "en"):
+    """Click a tab (its label is its value) and rerun."""
+    at.session_state["tr_tab"] = strings("tradeoffs", lang)(f"tab_{tab}")
+    return at.run()
+
+
+def charts(at) -> dict[str, dict]:
+    """The plotly figures drawn in this run, by name."""
+    return {el.proto.id.rsplit("tr_chart_", 1)[-1]: json.loads(el.proto.spec) for el in at.get("plotly_chart")
+            if "tr_chart_" in el.proto.id}
+
+
+def figure(at, name: str, lang: str = "en") -> dict:
+    """Chart `name`, opening its tab first."""
+    open_tab(at, TAB_OF[name], lang)
+    drawn = charts(at)
+    assert name in drawn, (name, sorted(drawn))
+    return drawn[name]
+
+
+def chart_text(fig: dict) -> str:
+    """Every human-readable string inside a figure (titles, names, text, hover)."""
+    out = []
+
+    def walk(node, key=""):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, key)
+        elif isinstance(node, str) and key in ("text", "name", "customdata", "hovertemplate", "ticktext"):
+            out.append(node)
+
+    walk(fig)
+    return "\n".join(out)
+
+
+arr = plotly_array
+
+
+def heat(fig: dict) -> np.ndarray:
+    """z of the budget heatmap trace (the one with a colour bar): log2(latency / budget), nan = no fit."""
+    return arr(next(t["z"] for t in fig["data"] if t["type"] == "heatmap" and "colorbar" in t))
+
+
+def qp(at, key: str) -> str | None:
+    v = at.query_params.get(key)
+    return v[-1] if isinstance(v, list) else v
+
+
+def no_errors(at) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def metric(at, key: str, lang: str = "en", **fmt) -> str:
+    """The value of the metric labelled with string `key`."""
+    label = strings("tradeoffs", lang)(key, **fmt)
+    found = [m.value for m in at.metric if m.label == label]
+    assert len(found) == 1, (label, [m.label for m in at.metric])
+    return found[0]
+
+
+EN = formats.get("en")
+
+
+def oracle(**changes):
+    """The scenario's estimate straight from the estimator (model from the catalog, one server)."""
+    values = {**DEFAULT, **changes}
+    sized = sizing.sized_model(CAT, values["model_size_b"], values["arch"], CAT.precisions[values["precision"]].bytes_per_param)
+    users = int(values["concurrency"])
+    return estimate(sized.model, CAT.hardware[values["hardware"]].hardware, values["prompt_tokens"],
+                    values["output_tokens"], batch=users, concurrent_users=users, distance_km=values["distance_km"])
+
+
+# --------------------------------------------------------------------------------------------
+# Languages, lazy tabs
+# --------------------------------------------------------------------------------------------
+
+def test_page_and_every_tab_in_each_language(lang):
+    at = run_page("tradeoffs", lang)
+    no_errors(at)
+    texts = [all_text(at)]
+    for name in CHARTS:
+        fig = figure(at, name, lang)
+        no_errors(at)
+        assert fig["data"], name
+        texts.append(chart_text(fig) + "\n" + all_text(at))
+        if lang == "ko" and name in ("map_hw", "tornado"):
+            assert HANGUL.search(fig["layout"]["xaxis"]["title"]["text"])
+    open_tab(at, "export", lang)
+    assert at.get("download_button")
+    text = "\n".join(texts)
+    if lang == "en":
+        assert not HANGUL.search(text), [line for line in text.splitlines() if HANGUL.search(line)][:5]
+    else:
+        assert HANGUL.search(at.title[0].value)
+    assert len(at.metric) >= 6
+
+
+def test_only_the_open_tab_draws():
+    at = run_page("tradeoffs", "en")
+    no_errors(at)
+    assert sorted(charts(at)) == ["map_dist", "map_hw"]
+    assert not at.get("download_button")
+    open_tab(at, "concurrency")
+    assert sorted(charts(at)) == ["concurrency"]
+    open_tab(at, "export")
+    assert not charts(at) and at.get("download_button")
+
+
+def test_the_page_starts_from_the_shared_default_scenario():
+    at = run_page("tradeoffs", "en")
+    no_errors(at)
+    for key in ("model_size_b", "hardware", "distance_km", "concurrency", "use_case", "budget_s", "measure"):
+        assert at.session_state[key] == DEFAULT[key], key
+        assert qp(at, key) == scenario.url_value(DEFAULT[key]), key
+
+
+def shown_text(at) -> str:
+    """What a reader sees: text elements, widget labels and option labels, table cells (links
+    and raw widget values, which the browser never shows, left out)."""
+    parts = []
+    for kind in ("title", "subheader", "markdown", "caption", "info", "warning", "error", "success"):
+        parts += [str(el.value) for el in getattr(at, kind)]
+    parts += [f"{m.label} {m.value}" for m in at.metric]
+    for kind in ("selectbox", "number_input", "select_slider", "segmented_control"):
+        for w in getattr(at, kind):
+            parts.append(str(w.label))
+            parts += [str(o) for o in getattr(w, "options", [])]
+    for df in at.dataframe:
+        parts.append(" ".join(map(str, df.value.columns)) + " " + df.value.to_string(index=False))
+    return re.sub(r"https?://\S+", " ", "\n".join(parts))
+
+
+def test_no_english_ui_words_on_the_korean_page():
+    """Words of this page's English strings must not leak onto the Korean page (proper names and
+    units that the Korean strings or the catalogs use too are allowed)."""
+    import yaml
+
+    from latency.language.i18n import UI_DIR
+
+    table = yaml.safe_load((UI_DIR / "tradeoffs.yaml").read_text(encoding="utf-8"))
+    words = lambda text: {w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)}  # noqa: E731
+    english = set().union(*(words(v["en"]) for v in table.values()))
+    allowed = set().union(*(words(v["ko"]) for v in table.values()))
+    allowed |= set().union(*(words(e.label(lang)) for e in CAT.hardware.values() for lang in LANGS))
+    allowed |= set().union(*(words(p.label("ko")) for p in CAT.precisions.values()))
+    at = run_page("tradeoffs", "ko")
+    no_errors(at)
+    shown = set()
+    for name in CHARTS:
+        shown |= words(chart_text(figure(at, name, "ko")) + "\n" + shown_text(at))
+    assert not (shown & (english - allowed)), sorted(shown & (english - allowed))
+
+
+# --------------------------------------------------------------------------------------------
+# One meaning per figure: the headline is the estimator's scenario, one server for all users
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("users", [1, 32])
+def test_headline_is_the_estimate_for_all_users_on_one_server(users):
+    at = run_page("tradeoffs", "en", {"concurrency": str(users)})
+    no_errors(at)
+    e = oracle(concurrency=users)
+    assert metric(at, "metric_latency", measure=strings("tradeoffs", "en")("measure_total_short")) == EN.seconds(e.total_s)
+    assert metric(at, "metric_speed") == EN.tps(e.decode_tokens_per_s)
+    assert metric(at, "metric_throughput") == EN.tps(e.throughput_tokens_per_s)
+    assert metric(at, "metric_devices") == str(e.devices_needed)  # one server, not one per user
+    assert any(f"all {users} user" in c.value and "one server" in c.value for c in at.caption), [c.value for c in at.caption]
+    # The Concurrency tab's current point is the same server with the same users.
+    open_tab(at, "concurrency")
+    assert metric(at, "conc_metric_speed") == EN.tps(e.decode_tokens_per_s)
+    assert metric(at, "conc_metric_thr") == EN.tps(e.throughput_tokens_per_s)
+
+
+def test_headline_cost_is_one_server_shared_by_all_users():
+    at = run_page("tradeoffs", "en", {"concurrency": "32"})
+    no_errors(at)
+    e = oracle(concurrency=32)
+    price = CAT.hardware["h100-sxm"].price_usd_per_hour
+    per_answer = e.devices_needed * price * (e.breakdown["prefill"] + e.breakdown["decode"]) / (3600 * 32)
+    assert metric(at, "metric_cost_1k") == T.fmt_usd(per_answer * 1000)
+
+
+def test_headline_matches_latency_scenario_evaluate_for_a_url_scenario(lang):
+    """The estimator page's computation (`latency.estimation.scenario.evaluate`) is the oracle for the same URL."""
+    query = {"model_size_b": "70.6", "hardware": "h200-sxm", "distance_km": "9029", "concurrency": "8",
+             "precision": "fp8", "measure": "ttft"}
+    at = run_page("tradeoffs", lang, query)
+    no_errors(at)
+    values, notices = scenario.parse_query(query, scenario.specs(CAT, DEFAULT, [u.id for u in CASES]))
+    assert not notices
+    _, _, e = scenario.evaluate(CAT, {**DEFAULT, **values})
+    s, f = strings("tradeoffs", lang), formats.get(lang)
+    assert metric(at, "metric_latency", lang, measure=s("measure_ttft_short")) == f.seconds(e.ttft_s)
+    assert metric(at, "metric_speed", lang) == f.tps(e.decode_tokens_per_s)
+
+
+def test_same_url_scenario_same_numbers_on_both_explorer_pages():
+    """One URL scenario, both explorer pages: the same first-token time, whole-answer time and
+    per-user speed, each equal to an independent estimate of that scenario (issue 9 item 5)."""
+    from latency.language import formats
+    from latency.estimation.places import load_stops
+
+    query = {"model_size_b": "70.6", "hardware": "h200-sxm", "distance_km": "9029", "concurrency": "8",
+             "precision": "fp8", "use_case": "support_chatbot"}
+    cases = {u.id: u for u in content.use_case_budgets("en")}
+    values = dict(scenario.defaults(load_stops(), cases))
+    values.update(model_size_b=70.6, hardware="h200-sxm", distance_km=9029.0, concurrency=8, precision="fp8")
+    _, _, est = scenario.evaluate(load_catalog(), values)
+    f = formats.get("en")
+    whole, speed = f.seconds(est.total_s), formats.number(est.decode_tokens_per_s, 3)
+    expected = {"estimator": [f.seconds(est.ttft_s), whole, speed], "tradeoffs": [whole, speed]}  # budget on whole answers
+    for page_name, texts in expected.items():
+        at = run_page(page_name, "en", query)
+        no_errors(at)
+        shown = " ".join(f"{m.label} {m.value} {m.proto.delta}" for m in at.metric)
+        for text in texts:
+            assert text in shown, (page_name, text, shown)
+
+
+# --------------------------------------------------------------------------------------------
+# Use cases and budget
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_use_case_in_the_url_sets_budget_and_measure(case):
+    at = run_page("tradeoffs", "en", {"use_case": case.id, "budget_s": scenario.url_value(case.budget_s),
+                                      "measure": case.measure})
+    no_errors(at)
+    assert at.selectbox(key="use_case").value == case.id
+    assert at.number_input(key="budget_s").value == case.budget_s
+    en_case = next(u for u in content.use_case_budgets("en") if u.id == case.id)
+    verdict = [a.value for a in list(at.error) + list(at.success)]
+    assert any(f"{case.budget_s:g} s" in v for v in verdict), verdict
+    assert any(en_case.label in o for o in at.selectbox(key="use_case").options)
+
+
+def test_choosing_a_use_case_sets_its_budget_and_measure():
+    at = run_page("tradeoffs", "en")
+    at.selectbox(key="use_case").set_value("code_autocomplete").run()
+    no_errors(at)
+    assert at.number_input(key="budget_s").value == 0.2 and at.session_state["measure"] == "ttft"
+    assert qp(at, "use_case") == "code_autocomplete" and qp(at, "budget_s") == "0.2" and qp(at, "measure") == "ttft"
+    at.number_input(key="budget_s").set_value(0.3).run()
+    assert qp(at, "budget_s") == "0.3"
+
+
+def test_verdict_says_when_the_range_straddles_the_budget():
+    e = oracle()
+    lo, hi = e.ranges["total_s"]
+    budget = round((lo + hi) / 2, 2)
+    at = run_page("tradeoffs", "en", {"budget_s": str(budget)})
+    no_errors(at)
+    assert "straddles the budget" in (list(at.error) + list(at.success))[0].value
+    at.number_input(key="budget_s").set_value(600.0).run()
+    assert "straddles" not in at.success[0].value
+
+
+def test_changing_budget_changes_the_charts_and_the_url():
+    at = run_page("tradeoffs", "en")
+    before = {name: figure(at, name) for name in ("map_hw", "map_dist", "concurrency", "pareto")}
+    at.number_input(key="budget_s").set_value(8.0).run()
+    no_errors(at)
+    after = {name: figure(at, name) for name in before}
+    assert not np.array_equal(heat(after["map_hw"]), heat(before["map_hw"]), equal_nan=True)
+    assert not np.array_equal(heat(after["map_dist"]), heat(before["map_dist"]), equal_nan=True)
+    budget_y = lambda fig: next(arr(t["y"]) for t in fig["data"]  # noqa: E731
+                                if t.get("line", {}).get("dash") in ("dot", "dash") and t.get("mode") == "lines"
+                                and len(set(arr(t["y"]).tolist())) == 1)
+    assert budget_y(after["concurrency"])[0] == 8.0 and budget_y(before["concurrency"])[0] == DEFAULT["budget_s"]
+    assert budget_y(after["pareto"])[0] == 8.0
+    assert qp(at, "budget_s") == "8"
+    meets = lambda fig: int(np.sum(heat(fig) <= 0))  # noqa: E731
+    assert meets(after["map_hw"]) > meets(before["map_hw"])
+
+
+def test_measure_switch_changes_what_is_judged():
+    at = run_page("tradeoffs", "en")
+    total = heat(figure(at, "map_hw"))
+    at.segmented_control(key="measure").set_value("ttft").run()
+    no_errors(at)
+    assert not np.array_equal(heat(figure(at, "map_hw")), total, equal_nan=True)
+    assert qp(at, "measure") == "ttft"
+    assert "first response" in figure(at, "tornado")["layout"]["xaxis"]["title"]["text"].lower()
+
+
+def test_changing_concurrency_changes_the_charts_and_the_url():
+    at = run_page("tradeoffs", "en")
+    before = {name: figure(at, name) for name in ("map_hw", "concurrency", "tornado")}
+    at.number_input(key="concurrency").set_value(400).run()
+    no_errors(at)
+    after = {name: figure(at, name) for name in before}
+    current = lambda fig: next(t for t in fig["data"] if t.get("mode") == "markers")  # noqa: E731
+    assert arr(current(before["concurrency"])["x"]).tolist() == [1]
+    assert arr(current(after["concurrency"])["x"]).tolist() == [400]
+    hover = lambda fig: next(t["customdata"] for t in fig["data"] if "colorbar" in t)  # noqa: E731
+    assert hover(after["map_hw"]) != hover(before["map_hw"])
+    assert after["tornado"] != before["tornado"]
+    assert qp(at, "concurrency") == "400"
+    assert "400 users" in all_text(at)
+
+
+def test_each_scenario_input_reaches_the_url_and_the_maps():
+    at = run_page("tradeoffs", "en")
+    base = figure(at, "map_hw")["data"]
+    steps = [("select_slider", "model_size_b", 70.6, "70.6"), ("selectbox", "hardware", "l40s", "l40s"),
+             ("select_slider", "distance_km", 9029.0, "9029"), ("selectbox", "precision", "q4_k_m", "q4_k_m"),
+             ("number_input", "output_tokens", 1024, "1024"), ("number_input", "prompt_tokens", 4096, "4096"),
+             ("segmented_control", "arch", "moe", "moe")]
+    for kind, key, value, url in steps:
+        getattr(at, kind)(key=key).set_value(value).run()
+        no_errors(at)
+        assert qp(at, key) == url, key
+        now = figure(at, "map_hw")["data"]
+        assert now != base, key
+        base = now
+    at.segmented_control(key="device_scope").set_value("all").run()
+    ys = next(t["y"] for t in figure(at, "map_hw")["data"] if "colorbar" in t)
+    assert len(ys) == len(HW_ORDER) and qp(at, "device_scope") == "all"
+
+
+# --------------------------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------------------------
+
+def test_bad_url_values_are_named_in_user_words_and_replaced(lang):
+    query = {"budget_s": "abc", "concurrency": "-5", "hardware": "nope", "model_size_b": "7.7", "measure": "speed",
+             "distance_km": "1e9", "use_case": "<b>x</b>", "precision": "fp3", "bogus": "[x](https://e.com)"}
+    at = run_page("tradeoffs", lang, query)
+    no_errors(at)
+    notices = "\n".join(w.value for w in at.warning)
+    names = strings("scenario", lang)
+    for key in query:
+        if key != "bogus":
+            assert names(f"input_{key}") in notices, key
+    assert "h100-sxm" not in notices and CAT.hardware["h100-sxm"].label(lang) in notices  # names, never ids
+    assert "model_size_b" not in notices
+    assert "<b>" not in notices and "\\<b\\>" in notices  # URL text is escaped, never markup
+    assert "https://" not in notices and "\\[x\\]" in notices  # never a link, not even a bare URL
+    assert at.number_input(key="concurrency").value == DEFAULT["concurrency"]
+    assert at.selectbox(key="hardware").value == "h100-sxm"
+    assert at.select_slider(key="model_size_b").value == sizing.snap(7.7, sizing.size_steps(CAT))
+    assert qp(at, "concurrency") == str(DEFAULT["concurrency"]) and "bogus" not in at.query_params
+    for name in CHARTS:
+        assert figure(at, name, lang)["data"]
+
+
+def test_a_model_that_fits_nowhere_is_said_plainly():
+    at = run_page("tradeoffs", "en", {"model_size_b": "2000", "hardware": "apple-a17-pro", "device_scope": "all"})
+    no_errors(at)
+    assert any("does not fit" in e.value for e in at.error)
+    assert figure(at, "map_hw")["data"]
+    open_tab(at, "concurrency")
+    assert any("does not fit" in w.value for w in at.warning)  # concurrency tab says why it has no curve
+
+
+def _price_row(hid: str) -> int:
+    return HW_ORDER.index(hid)
+
+
+def test_bad_price_edits_are_named_and_fall_back(lang):
+    at = run_page("tradeoffs", lang)
+    cost_before = metric(at, "metric_cost_1k", lang)
+    col = strings("tradeoffs", lang)("col_price")
+    edits = {_price_row("h100-sxm"): {col: "-3"}, _price_row("l4"): {col: "cheap"}, _price_row("b200"): {col: None}}
+    at.session_state["tr_prices"] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
+    at.run()
+    no_errors(at)
+    notices = [w.value for w in at.warning]
+    for hid in ("h100-sxm", "l4", "b200"):
+        name = CAT.hardware[hid].label(lang)
+        assert any(name in n and T.fmt_usd(CAT.hardware[hid].price_usd_per_hour) in n for n in notices), hid
+    assert metric(at, "metric_cost_1k", lang) == cost_before  # the catalog prices are still in force
+
+
+def test_prices_without_a_link_are_named_under_the_price_table(lang):
+    at = run_page("tradeoffs", lang)
+    no_errors(at)
+    lead = strings("tradeoffs", lang)("prices_no_link", names="").rstrip(".").strip()
+    captions = [c.value for c in at.caption if c.value.startswith(lead)]
+    unlinked = [h for h in HW_ORDER if not (CAT.hardware[h].price_source or "").startswith("http")]
+    assert unlinked, "the catalog has an unlinked estimate; otherwise this test checks nothing"
+    assert len(captions) == 1
+    for hid in HW_ORDER:
+        assert (CAT.hardware[hid].label(lang) in captions[0]) == (hid in unlinked), hid
+
+
+def test_a_valid_price_edit_changes_the_cost():
+    at = run_page("tradeoffs", "en")
+    at.session_state["tr_prices"] = {"edited_rows": {_price_row("h100-sxm"): {strings("tradeoffs", "en")("col_price"): "0.299"}},
+                                     "added_rows": [], "deleted_rows": []}
+    at.run()
+    no_errors(at)
+    assert not at.warning
+    e = oracle()
+    per_answer = e.devices_needed * 0.299 * (e.breakdown["prefill"] + e.breakdown["decode"]) / 3600
+    assert metric(at, "metric_cost_1k") == T.fmt_usd(per_answer * 1000)
+
+
+# --------------------------------------------------------------------------------------------
+# CSV export
+# --------------------------------------------------------------------------------------------
+
+def test_the_csv_served_is_the_budget_map_rounded(lang):
+    from streamlit.runtime.memory_media_file_storage import _calculate_file_id
+
+    at = run_page("tradeoffs", lang, {"concurrency": "20", "use_case": "code_autocomplete", "budget_s": "0.2",
+                                      "measure": "ttft"})
+    open_tab(at, "export", lang)
+    no_errors(at)
+    button = at.get("download_button")[0].proto
+    sc = T.Scenario(model_size_b=8.03, hardware_id="h100-sxm", distance_km=DEFAULT["distance_km"], precision_id="fp16",
+                    arch="dense", prompt_tokens=512, output_tokens=256, concurrency=20, budget_s=0.2, measure="ttft")
+    prices = T.catalog_prices(CAT)
+    cloud = [h for h in HW_ORDER if CAT.hardware[h].price_basis == "cloud_on_demand"]
+    rows = T.export_rows(sc, CAT, prices, T.size_hardware_grid(sc, CAT, prices, cloud))
+    data = T.export_csv(rows)
+    assert button.url.endswith(_calculate_file_id(data, "text/csv", "budget-map.csv") + ".csv")
+    # What the page says the file holds is what it holds.
+    sizes = len({r["model_size_b"] for r in rows})
+    s = strings("tradeoffs", lang)
+    assert button.label == s("export_button")
+    assert any(f"{len(rows):,}" in c.value and str(sizes) in c.value and str(len(cloud)) in c.value for c in at.caption)
+    back = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+    assert len(back) == len(rows)
+    numbers = [v for r in back for k, v in r.items() if k.endswith(("_s", "_gb", "_usd_per_1k_answers")) and v]
+    assert numbers and all(len(v.replace(".", "").strip("0")) <= 4 and "e" not in v for v in numbers), numbers[:20]
+
+
+@pytest.mark.parametrize("view", ["concurrency", "memory"])
+def test_a_glossary_link_opens_the_tab_it_names(view):
+    at = run_page("tradeoffs", "en", {"view": view})
+    no_errors(at)
+    assert at.session_state["tr_tab"] == strings("tradeoffs", "en")(f"tab_{view}")
+    assert not at.warning, [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_device_on_the_cost_chart_is_named_on_its_label_or_below_the_chart(lang):
+    """Each plotted device (its hover names it) has an annotation with its short name on the chart,
+    or its full name and numbers in the caption under the chart; no name is drawn twice."""
+    at = run_page("tradeoffs", lang)
+    fig = figure(at, "pareto", lang)
+    hovers = [h for trace in fig["data"] if trace.get("mode") == "markers" and trace.get("name") != "" for h in
+              (trace.get("customdata") or [])]
+    plotted = sorted({h.split("<br>")[0] for h in hovers})
+    assert len(plotted) >= 10
+    labels = [a["text"] for a in fig["layout"].get("annotations", [])]
+    assert len(labels) == len(set(labels))
+    captions = "\n".join(c.value for c in at.caption)
+    for name in plotted:
+        short = C.short_label(name, 16)
+        assert short in labels or name in captions, (name, labels)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_budget_typed_outside_its_range_is_kept_inside_and_named(lang):
+    at = run_page("tradeoffs", lang)
+    at.number_input(key="budget_s").set_value(0.01).run()
+    assert at.session_state["budget_s"] == scenario.BUDGET_MIN_S
+    assert qp(at, "budget_s") == "0.05"
+    sc = strings("scenario", lang)
+    assert any(sc("input_budget_s") in w.value and "0.01" in w.value for w in at.warning), [w.value for w in at.warning]

@@ -1,0 +1,1 @@
+"""Tests of latency/teaching/ (see docs/architecture.md)."""
