@@ -61,5 +61,8 @@ if unknown:
     pages.setdefault(title(shell.PAGES[0].section), []).append(
         st.Page(shell.NOT_FOUND_FILE, title=title("not_found_title"), url_path=unknown, visibility="hidden"))
 page = st.navigation(pages)
+# Each page its own browser-tab title in the reader's language (WCAG 2.4.2), and <html lang> to match.
+st.set_page_config(page_title=shell.document_title(page.title, title("app_title")))
+style.declare_language(lang)
 st.session_state[shell.ENTRY_MARK] = True  # the page's shell.page_strings() takes it back
 page.run()

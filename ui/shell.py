@@ -40,6 +40,11 @@ PAGES: tuple[PageSpec, ...] = (
 DEFAULT_PAGE = PAGES[0]
 
 
+def document_title(page_title: str, app_title: str) -> str:
+    """The browser tab's title: the page first (what a tab strip shows when it is cut short), then the app."""
+    return f"{page_title} · {app_title}" if page_title and page_title != app_title else app_title
+
+
 ENTRY_MARK = "shell_entry_ran"
 """Set by app.py right before it runs the page; taken back by `page_strings` at the page's top."""
 

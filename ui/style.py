@@ -4,6 +4,9 @@
   keep-all` keeps a Korean word whole at a line end, `overflow-wrap: anywhere` still breaks a
   single over-long token (a URL, an id) rather than letting it overflow a phone screen.
   `!important` because Streamlit sets `word-break: break-word` on each paragraph itself.
+- `<html lang>` follows the page's language (declare_language): Streamlit writes `lang="en"` into
+  its index.html and offers no setting (streamlit/streamlit#15726), so a one-line script sets it on
+  every run, in a container this stylesheet hides.
 - The labelled language button (app.py, key LANG_TOP_KEY) shows only on narrow screens, where
   Streamlit folds the sidebar (and its switch) behind an unlabelled icon; it sits in the page
   header's empty right corner, so it takes no room from the page and stays in reach while scrolling.
@@ -11,9 +14,12 @@
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 LANG_TOP_KEY = "app_lang_top"
+HEAD_KEY = "app_document_head"  # holds the script that declares the page's language (declare_language)
 NARROW_PX = 768  # Streamlit folds the sidebar away below this width
 
 STYLESHEET = f"""<style>
@@ -21,6 +27,7 @@ STYLESHEET = f"""<style>
 .stApp * {{ word-break: keep-all !important; }}
 .stApp pre, .stApp pre *, .stApp code {{ word-break: normal !important; }}
 @media (min-width: {NARROW_PX + 1}px) {{ .st-key-{LANG_TOP_KEY} {{ display: none; }} }}
+.st-key-{HEAD_KEY} {{ display: none; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""
 
@@ -28,3 +35,14 @@ STYLESHEET = f"""<style>
 def apply() -> None:
     """Inject the stylesheet (a style-only st.html takes no space on the page)."""
     st.html(STYLESHEET)
+
+
+def declare_language(lang: str) -> None:
+    """Set `<html lang>` to the page's language, so screen readers pick the right voice and the
+    browser does not offer to translate Korean "from English" (WCAG 3.1.1).
+
+    `lang` is one of i18n.LANGS (app.py resolves it), never text from the URL; the script is a
+    constant apart from that code. st.html runs it (unsafe_allow_javascript, public API); its
+    body changes with the language, so Streamlit mounts it afresh, and the script runs, on a switch."""
+    with st.container(key=HEAD_KEY):
+        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};</script>", unsafe_allow_javascript=True)
