@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from latency.charts import tradeoffs as C
+from latency.charts.style import INK, STAGE_COLORS, TOTAL
 from latency.exploring import tradeoffs as T
 from latency.estimation.estimator import STAGES
 from latency.language.i18n import md
@@ -84,9 +85,9 @@ def cell_hover(fmt: Formats, grid: T.Grid, sc: T.Scenario, names: list[str]) -> 
 
 def marks(fmt: Formats, grid: T.Grid) -> list[C.Mark]:
     out = []
-    for cell, symbol, name, color in ((grid.current, "square-open", fmt.s("mark_current"), "#111827"),
-                                      (grid.row_cheapest, "diamond", fmt.s("mark_row"), "#7c3aed"),
-                                      (grid.cheapest, "star", fmt.s("mark_cheapest"), "#f59e0b")):
+    for cell, symbol, name, color in ((grid.current, "square-open", fmt.s("mark_current"), INK),
+                                      (grid.row_cheapest, "diamond", fmt.s("mark_row"), TOTAL),
+                                      (grid.cheapest, "star", fmt.s("mark_cheapest"), STAGE_COLORS["queue"])):
         if cell is not None:
             out.append(C.Mark(row=cell[1], col=cell[0], symbol=symbol, name=name, color=color))  # transposed
     return out

@@ -28,15 +28,16 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from latency.charts.style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
+from latency.charts.style import (BUDGET, FONT_FAMILY, HIGHLIGHT, INK, INK_MUTED, LINE_MUTED, NOFIT, STAGE_COLORS, TOTAL,
+                                  base_layout)
 
 FmtS = Callable[[float], str]
-NOFIT_COLOR = "#94a3b8"
-BUDGET_LINE = "#059669"
-OTHER_BUDGET_LINE = "#9ca3af"
-RANGE_FILL = "rgba(37, 99, 235, 0.18)"
-TOTAL_COLOR = "#7c3aed"  # full answer: distinct from the budget green, TTFT blue and the red highlight
-TEXT_COLOR = "#111827"
+NOFIT_COLOR = NOFIT
+BUDGET_LINE = BUDGET
+OTHER_BUDGET_LINE = LINE_MUTED
+RANGE_FILL = "rgba(37, 99, 235, 0.18)"  # the prefill blue, light: a band behind the line, decoration
+TOTAL_COLOR = TOTAL  # full answer: distinct from the budget green, TTFT blue and the red highlight
+TEXT_COLOR = INK
 
 
 # --------------------------------------------------------------------------------------------
@@ -383,8 +384,8 @@ def stop_labels(groups: Sequence[Sequence[Stop]], xr: Sequence[float], data_top:
         label_px = height_px - 10 - row * row_px  # label centre, px above the x axis
         out.append(dict(
             x=stop.km, y=stop.ttft_s, ax=0, ay=-(label_px - stop.ttft_s / top * height_px), text=text, xanchor=side,
-            showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor="#9ca3af", standoff=4,
-            bgcolor="rgba(255,255,255,0.85)", font=dict(size=11, family=FONT_FAMILY, color="#374151")))
+            showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor=LINE_MUTED, standoff=4,
+            bgcolor="rgba(255,255,255,0.85)", font=dict(size=11, family=FONT_FAMILY, color=INK_MUTED)))
     return out, top
 
 

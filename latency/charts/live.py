@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from latency.language.formats import size_number
-from latency.charts.style import BUDGET_FILL, HIGHLIGHT, LIVE_CONFIG, STAGE_COLORS
+from latency.charts.style import BUDGET_FILL, HIGHLIGHT, LINE_MUTED, LIVE_CONFIG, STAGE_COLORS
 from latency.charts.estimator import (
     BUDGET_LINE, LINE_PX, NOFIT_COLOR, OTHER_BUDGET_LINE, PHONE_PLOT_W, TOTAL_COLOR, Budget, budget_labels, _log_range,
 )
@@ -35,7 +35,7 @@ Rows = list[dict[str, Any]]
 
 SIZE_PLOT_H = 300       # px: the size chart's plot area (axes, legend and titles come on top)
 TIMELINE_PLOT_H = 44    # px: the timeline's one bar row
-LABEL_GREY = "#6b7280"
+LABEL_GREY = LINE_MUTED
 # Log-axis ticks: 1-2-5 steps from 1 ms to 100,000 (s or B); Vega-Lite draws those inside the
 # domain. Labels only at powers of ten once the axis spans more than 2.2 decades (as charts._log_ticks).
 LOG_TICKS = [m * 10.0 ** e for e in range(-3, 6) for m in (1, 2, 5)]
@@ -233,7 +233,7 @@ def timeline_chart(
          "axis": {"title": axis_title, "format": ",~g", "tickCount": 6}}
     colour = {"field": "stage", "type": "nominal", "title": None, "sort": None,
               "scale": {"domain": [label for _, label, _ in stages],
-                        "range": [STAGE_COLORS.get(key, "#6b7280") for key, _, _ in stages]}}
+                        "range": [STAGE_COLORS.get(key, LINE_MUTED) for key, _, _ in stages]}}
     bar_top, bar_bottom = 14, TIMELINE_PLOT_H
     layers = [
         _layer("pad", {"type": "point", "opacity": 0, "aria": False}, {"x": x}),

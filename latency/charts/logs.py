@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from latency.charts.style import BUDGET_FILL, HIGHLIGHT, STAGE_COLORS, base_layout
 
-LOG_COLOR = "#2563eb"
+LOG_COLOR = STAGE_COLORS["prefill"]  # the palette's blue (5.2:1)
 ESTIMATE_COLOR = STAGE_COLORS["decode"]
 ESTIMATE_BAND = "rgba(16, 185, 129, 0.15)"
 

@@ -48,15 +48,38 @@ def template_json() -> dict:
 
 FONT_FAMILY = "Pretendard, sans-serif"  # same family as the theme (.streamlit/config.toml)
 
+# The palette: every colour a chart draws comes from here, so a new chart gets it for free. Each is
+# chosen for its contrast on the charts' white background (WCAG 2.2 AA: 4.5:1 for text, 1.4.3; 3:1 for
+# marks that carry meaning, 1.4.11), and white text inside a stage's bar is 4.5:1 or more too.
+# tests/charts/test_palette.py computes every ratio with WCAG's formula; the values are its output.
+INK = "#1f2937"          # chart text: titles, legends, labels (14.7:1)
+INK_MUTED = "#4b5563"    # tick labels, secondary notes (7.6:1)
+LINE_MUTED = "#6b7280"   # reference lines and their labels: other budgets, plateaus, leader lines (4.8:1)
+GRID = "#e5e7eb"         # grid lines: decoration, carries no meaning
 # One colour per latency stage, used by every chart that shows stages.
 STAGE_COLORS = {
-    "network": "#64748b",
-    "queue": "#f59e0b",
-    "prefill": "#2563eb",
-    "decode": "#10b981",
+    "network": "#475569",  # 7.6:1
+    "queue": "#b45309",    # 5.0:1
+    "prefill": "#2563eb",  # 5.2:1
+    "decode": "#047857",   # 5.5:1
 }
-HIGHLIGHT = "#dc2626"
-BUDGET_FILL = "rgba(16, 185, 129, 0.10)"
+HIGHLIGHT = "#dc2626"    # the current point, "misses the budget" (4.8:1)
+BUDGET = "#15803d"       # the chosen budget's line and label, "meets the budget" (5.0:1)
+NOFIT = "#64748b"        # "does not fit the hardware" (4.8:1)
+TOTAL = "#7c3aed"        # the whole answer (5.7:1)
+BUDGET_FILL = "rgba(21, 128, 61, 0.10)"  # the budget band behind the curves: decoration, the line carries it
+MIN_FONT_PX = 11         # no chart text smaller than this (tick labels included)
+WHITE = "white"          # marker outlines and text inside a stage's bar
+PRECISION_COLORS = ["#1e3a8a", "#2563eb", "#0e7490", "#047857", "#b45309", "#dc2626", "#7c3aed"]  # memory chart: 3:1 or more
+NOFIT_FILL = "#e2e8f0"   # a budget-map cell whose model does not fit: a light fill, its hover and the caption say it
+# Blue (well under budget) -> near-white at the budget -> red (well over). Log2 of latency / budget.
+# ColorBrewer's RdBu (Brewer & Harrower, colorbrewer2.org: "colorblind safe"), where the old
+# green-to-red scale was lost on red-green colour blindness; each cell also says pass or fail in
+# text (latency/charts/tradeoffs.py CELL_MEETS, CELL_MISSES). Its lighter half, so those marks in the
+# palette's ink stay 4.5:1 or more on every cell (tests/charts/test_palette.py).
+RATIO_SCALE = [  # the budget maps: latency / budget, log2
+    [0.0, "#67a9cf"], [0.35, "#d1e5f0"], [0.5, "#f7f7f7"], [0.65, "#fddbc7"], [1.0, "#ef8a62"],
+]
 
 CONFIG = {"displayModeBar": False, "displaylogo": False, "responsive": True}
 """The one plotly config of the app (ui/charts.py `show` passes it to every chart). No mode bar:
@@ -66,13 +89,17 @@ own element toolbar keeps full screen)."""
 
 
 LIVE_CONFIG = {
-    "legend": {"orient": "top", "direction": "horizontal", "labelFontSize": 13, "symbolStrokeWidth": 3},
-    "axis": {"labelFontSize": 12, "titleFontSize": 13, "titleFontWeight": "normal"},
+    "legend": {"orient": "top", "direction": "horizontal", "labelFontSize": 13, "symbolStrokeWidth": 3,
+               "labelColor": INK, "titleColor": INK},
+    "axis": {"labelFontSize": 12, "titleFontSize": 13, "titleFontWeight": "normal",
+             "labelColor": INK_MUTED, "titleColor": INK, "gridColor": GRID},
+    "text": {"color": INK},
     "view": {"stroke": None},
 }
 """The Vega-Lite config of the estimator's two live charts (latency/charts/live.py), set to read like
 the plotly charts beside them: legend above the plot, base_layout's 13 px text, no frame round the
-plot. Fonts and colours of the text come from Streamlit's theme (Pretendard, .streamlit/config.toml)."""
+plot. The font comes from Streamlit's theme (Pretendard, .streamlit/config.toml); text colours from
+the palette above, since the theme's axis grey (#808495) is 3.7:1 on white."""
 
 
 def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) -> go.Figure:
@@ -80,10 +107,15 @@ def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) 
     above); returns the same figure."""
     fig.update_layout(
         title=dict(text=title) if title else None,
-        font=dict(family=FONT_FAMILY, size=13),
+        font=dict(family=FONT_FAMILY, size=13, color=INK),
         height=height,
         margin=dict(l=10, r=10, t=50 if title else 20, b=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
         hoverlabel=dict(font_family=FONT_FAMILY),
     )
+    # Streamlit's chart theme greys tick labels and axis titles (#808495, 3.7:1); the palette's own
+    # colours, set on every axis the figure has (subplots too), are what the reader sees.
+    for update in (fig.update_xaxes, fig.update_yaxes):
+        update(tickfont=dict(color=INK_MUTED), title_font=dict(color=INK), gridcolor=GRID)
+    fig.update_annotations(font_color=INK)  # subplot titles
     return fig

@@ -16,21 +16,20 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from latency.charts.style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
+from latency.charts.style import (BUDGET, FONT_FAMILY, HIGHLIGHT, INK, INK_MUTED, LINE_MUTED, MIN_FONT_PX, NOFIT_FILL,
+                                  PRECISION_COLORS, RATIO_SCALE, STAGE_COLORS, TOTAL,
+                                  base_layout)
 from latency.charts.estimator import _spec, figure_of, typed_array
 
 
-UNDER = "#059669"     # meets the budget
-OVER = "#dc2626"      # misses it
-NOFIT = "#cbd5e1"     # does not fit the hardware
-BUDGET_LINE = "#059669"
+UNDER = BUDGET        # meets the budget
+OVER = HIGHLIGHT      # misses it
+BUDGET_LINE = BUDGET
 RATIO_CLIP = 3.0      # colour scale: budget x 1/8 ... x 8 (log2 -3 ... 3)
-# Green (well under budget) -> pale at the budget -> red (well over). Log2 of latency / budget.
-RATIO_SCALE = [
-    [0.0, "#047857"], [0.35, "#6ee7b7"], [0.5, "#fefce8"], [0.65, "#fca5a5"], [1.0, "#991b1b"],
-]
+# Each budget-map cell says pass or fail in text too, so no one has to read its colour.
+CELL_MEETS = "✓"   # drawn in the cell: meets the budget (latency <= budget)
+CELL_MISSES = "✕"  # misses it; a cell that does not fit the hardware stays empty on its grey fill
 FmtS = Callable[[float], str]
-PRECISION_COLORS = ["#1e3a8a", "#2563eb", "#0891b2", "#10b981", "#f59e0b", "#dc2626", "#7c3aed"]
 
 
 def short_label(name: str, limit: int = 22) -> str:
@@ -111,12 +110,14 @@ def budget_heatmap_spec(
     if np.isfinite(nofit).any():
         # The grey layer under the map only colours; the map on top answers the hover on every cell,
         # grey ones included (plotly hovers a heatmap's empty cells too), so the texts travel once.
-        traces.append(dict(type="heatmap", z=typed_array(nofit), x=x, y=y, colorscale=[[0, NOFIT], [1, NOFIT]], showscale=False,
+        traces.append(dict(type="heatmap", z=typed_array(nofit), x=x, y=y, colorscale=[[0, NOFIT_FILL], [1, NOFIT_FILL]], showscale=False,
                            hoverinfo="skip", xgap=1, ygap=1,
                            name=names["nofit"]))
     vals, text = ratio_ticks()
+    cells = np.where(np.isfinite(r), np.where(r <= 1.0, CELL_MEETS, CELL_MISSES), "")
     traces.append(dict(type="heatmap", z=typed_array(z), x=x, y=y, colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
                        zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
+                       text=cells.tolist(), texttemplate="%{text}", textfont=dict(size=13, color=INK),
                        colorbar=dict(tickvals=vals, ticktext=text, thickness=10, len=0.9, x=1.0, xpad=4),
                        name=names["colorbar"]))
     for m in marks:
@@ -173,7 +174,7 @@ def concurrency_figure(
                              hovertemplate="%{x:,.0f} · %{y:,.0f}<extra>" + names["throughput"] + "</extra>"),
                   row=1, col=1, secondary_y=True)
     all_lat = [budget_s, current_latency_s]
-    for (name, values), color, dash in zip(latencies, (STAGE_COLORS["queue"], "#7c3aed"), ("solid", "dashdot")):
+    for (name, values), color, dash in zip(latencies, (STAGE_COLORS["queue"], TOTAL), ("solid", "dashdot")):
         lat = np.asarray(values, dtype=float)
         all_lat += list(lat)
         fig.add_trace(go.Scatter(x=u, y=lat, name=name, mode="lines", line=dict(color=color, width=3, dash=dash),
@@ -189,7 +190,7 @@ def concurrency_figure(
                   row=2, col=1)
     # The two markers' labels: one row each when they are close (a phone plot is ~300 px wide).
     span = math.log10(u.max()) - math.log10(u.min()) or 1.0
-    marks = [(x, label, color) for x, label, color in ((plateau_at, names["plateau"], "#6b7280"),
+    marks = [(x, label, color) for x, label, color in ((plateau_at, names["plateau"], LINE_MUTED),
                                                        (queue_from, names["queue"], HIGHLIGHT))
              if x is not None and u.min() <= x <= u.max()]
     close = len(marks) == 2 and abs(math.log10(marks[0][0]) - math.log10(marks[1][0])) / span < 0.35
@@ -242,13 +243,13 @@ def pareto_figure(
     fig = go.Figure()
     if len(front) > 0:
         fig.add_trace(go.Scatter(x=c[list(front)], y=lt[list(front)], mode="lines", line_shape="hv",
-                                 name=names["front"], line=dict(color="#111827", width=1.5, dash="dot"),
+                                 name=names["front"], line=dict(color=INK, width=1.5, dash="dot"),
                                  hoverinfo="skip"))
     finite = np.isfinite(c) & np.isfinite(lt) & (c > 0) & (lt > 0)
     x_range = _log_span(c[finite], math.log10(1.5) + 0.05) if finite.any() else (0.0, 1.0)
     y_range = _log_span(np.append(lt[finite], budget_s), 0.18) if finite.any() else (0.0, 1.0)
     spots = place_labels(c, lt, lab, front, budget_s, first=current, x_range=x_range, y_range=y_range)
-    for mask, name, color, symbol in ((ok, names["meets"], UNDER, "circle"), (~ok, names["misses"], "#6b7280", "circle-open")):
+    for mask, name, color, symbol in ((ok, names["meets"], UNDER, "circle"), (~ok, names["misses"], LINE_MUTED, "circle-open")):
         if not mask.any():
             continue
         fig.add_trace(go.Scatter(
@@ -262,10 +263,10 @@ def pareto_figure(
     for k, spot in enumerate(spots):
         if spot is None:
             continue
-        color = HIGHLIGHT if k == current else "#374151"
+        color = HIGHLIGHT if k == current else INK_MUTED
         where = dict(x=math.log10(c[k]), y=math.log10(lt[k]), text=lab[k], font=dict(size=LABEL_FONT_PX, color=color))
         if spot.leader:  # the label's centre at (ax, ay) px from the point, a thin line back to it
-            fig.add_annotation(**where, showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor="#9ca3af",
+            fig.add_annotation(**where, showarrow=True, arrowhead=0, arrowwidth=1, arrowcolor=LINE_MUTED,
                                ax=spot.dx, ay=spot.dy, standoff=RING_R_PX if k == current else MARKER_R_PX)
         else:
             fig.add_annotation(**where, showarrow=False, xshift=spot.dx, yshift=-spot.dy)
@@ -288,7 +289,7 @@ def pareto_figure(
 # axes, their titles and the legend have their room) and a laptop (1366 px: about 850 x 330 px),
 # measured in Chromium.
 PLOT_SIZES_PX = ((280.0, 300.0), (850.0, 330.0))
-LABEL_FONT_PX = 10
+LABEL_FONT_PX = MIN_FONT_PX  # the smallest chart text the app draws (latency/charts/style.py)
 MARKER_R_PX = 6.0     # marker size 10 and its 1.5 px outline
 RING_R_PX = 12.0      # the current point's ring: size 20 and its 2.5 px outline
 LINE_BAND_PX = 3.0    # a label keeps this far from the budget line and the Pareto step line
@@ -444,12 +445,12 @@ def memory_figure(
                                  line=dict(color=PRECISION_COLORS[k % len(PRECISION_COLORS)], width=2),
                                  hovertemplate=names["hover"] + "<extra>" + labels[pid] + "</extra>"))
     fig.add_trace(go.Scatter(x=[x.min(), x.max()], y=[device_gb, device_gb], mode="lines",
-                             name=device_label, line=dict(color="#111827", width=1.5, dash="dash"),
+                             name=device_label, line=dict(color=INK, width=1.5, dash="dash"),
                              hoverinfo="skip", showlegend=False))
     # The device's label just above its line at the right end (log10 coordinates on a log axis).
     fig.add_annotation(x=math.log10(x.max()), y=math.log10(device_gb), text=device_label, showarrow=False,
                        xanchor="right", yanchor="bottom", yshift=3, bgcolor="rgba(255,255,255,0.85)",
-                       font=dict(size=11, color="#111827", family=FONT_FAMILY))
+                       font=dict(size=11, color=INK, family=FONT_FAMILY))
     fig.add_vline(x=current_context, line=dict(color=HIGHLIGHT, width=1.5, dash="dot"))
     fig.add_annotation(x=math.log10(current_context), y=1.0, xref="x", yref="paper", text=names["current"],
                        showarrow=False, yanchor="bottom", font=dict(size=11, color=HIGHLIGHT, family=FONT_FAMILY))
@@ -481,7 +482,7 @@ def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, st
     (blue) or higher (orange); largest effect on top. names: x_title, low, high, base."""
     fig = go.Figure()
     ys = [b.name for b in bars]
-    for side, color, key in (("low", "#2563eb", "low"), ("high", "#f59e0b", "high")):
+    for side, color, key in (("low", STAGE_COLORS["prefill"], "low"), ("high", STAGE_COLORS["queue"], "high")):
         vals = [getattr(b, f"{side}_s") for b in bars]
         delta = [(v - base_s) if v is not None else None for v in vals]
         text = [getattr(b, f"{side}_text") if v is not None else "" for b, v in zip(bars, vals)]
@@ -490,7 +491,7 @@ def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, st
             text=text, textposition="auto", insidetextanchor="middle", textfont=dict(size=11), cliponaxis=False,
             customdata=[f"{t}: {fmt_s(v)}" if v is not None else "" for t, v in zip(text, vals)],
             hovertemplate="%{customdata}<extra></extra>"))
-    fig.add_vline(x=base_s, line=dict(color="#111827", width=1.5))
+    fig.add_vline(x=base_s, line=dict(color=INK, width=1.5))
     base_layout(fig, height=max(240, row_px * len(bars) + 120))
     fig.update_layout(barmode="overlay", bargap=0.35, uniformtext=dict(minsize=9, mode="hide"),
                       legend=dict(orientation="h", y=-0.25, yanchor="top", x=0))

@@ -539,7 +539,8 @@ def claims_figure(checks: Sequence[ClassCheck], class_names: Mapping[str, str], 
     fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=labels["stated"],
                              marker=dict(symbol="square", size=12, color=BUDGET_FILL,
                                          line=dict(color=STAGE_COLORS["decode"], width=1))))
-    fig.update_xaxes(type="log", range=[math.log10(x_lo), math.log10(x_hi)], ticksuffix=axis_suffix, showgrid=True)
+    # dtick=1: a label per decade only; plotly's in-between digits ("2", "3", ... at 9 px) were too small to read
+    fig.update_xaxes(type="log", range=[math.log10(x_lo), math.log10(x_hi)], ticksuffix=axis_suffix, showgrid=True, dtick=1)
     fig.update_yaxes(tickvals=list(range(n)), ticktext=[class_names[c.class_id] for c in reversed(checks)],
                      range=[-0.6, n - 0.4], showgrid=False, zeroline=False)
     base_layout(fig, height=110 + 70 * n)

@@ -1,5 +1,7 @@
 """No overlapping or clipped text on any page, at desktop (1366 px) and phone (390 px) width, in both
-languages: every tab of the page is opened in turn and checked (tests/e2e/layout.py)."""
+languages: every tab of the page is opened in turn and checked (tests/e2e/layout.py); and every chart
+text in view is readable, 4.5:1 or more against what is under it and 11 px or more
+(tests/e2e/contrast.py, issue 23)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import pytest
 
 from latency.language.i18n import LANGS
 from tests.e2e.conftest import MAIN, open_app, shot
+from tests.e2e.contrast import chart_text_problems, chart_texts
 from tests.e2e.layout import problems, text_boxes
 from ui.shell import DEFAULT_PAGE, PAGES
 from ui.style import LANG_TOP_KEY
@@ -39,7 +42,7 @@ def check_page(page, name: str) -> list[str]:
                 continue
             tab.click()
             page.wait_for_timeout(600)  # plotly lays out a chart in a newly shown tab
-        issues = problems(text_boxes(page))
+        issues = problems(text_boxes(page)) + chart_text_problems(chart_texts(page))
         if issues:
             shot(page, f"layout-{name}-{'top' if i is None else f'tab{i}'}", full_page=False)
             found += [f"[{'top' if i is None else f'tab {i}'}] {p}" for p in issues]
