@@ -12,6 +12,14 @@ if [ ! -x /usr/bin/chromium ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+# Node's npm for axe-core, the accessibility rule engine the browser tests inject (tests/e2e/axe/,
+# pinned in its package-lock.json; the npm registry is reachable where PyPI is).
+if ! command -v npm >/dev/null 2>&1; then
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+fi
+npm ci --prefix tests/e2e/axe --no-audit --no-fund --loglevel=error >/dev/null
+
 PY=${PYTHON:-$(command -v python3.11 || command -v python3)}
 if [ ! -x .venv/bin/python ]; then
   if ! "$PY" -m venv .venv 2>/dev/null; then   # Debian ships venv separately

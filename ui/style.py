@@ -8,8 +8,8 @@
   its index.html and offers no setting (streamlit/streamlit#15726), so a one-line script sets it on
   every run, in a container this stylesheet hides.
 - Captions carry real content here (sources, what a number means), so they are the palette's muted
-  ink (latency/charts/style.py INK_MUTED, 7.6:1 on white) instead of Streamlit's caption grey
-  (#828180, 3.9:1); the theme's primaryColor (.streamlit/config.toml) is dark enough for the
+  ink (latency/charts/style.py INK_MUTED, 7.6:1 on white) at full opacity instead of Streamlit's
+  caption grey (its text colour at 60 % opacity: #828180, 3.9:1); the theme's primaryColor (.streamlit/config.toml) is dark enough for the
   selected segmented control and pills (6.1:1 on their tinted background).
 - The labelled language button (app.py, key LANG_TOP_KEY) shows only on narrow screens, where
   Streamlit folds the sidebar (and its switch) behind an unlabelled icon; it sits in the page
@@ -34,7 +34,7 @@ STYLESHEET = f"""<style>
 .stApp pre, .stApp pre *, .stApp code {{ word-break: normal !important; }}
 @media (min-width: {NARROW_PX + 1}px) {{ .st-key-{LANG_TOP_KEY} {{ display: none; }} }}
 .st-key-{HEAD_KEY} {{ display: none; }}
-[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] * {{ color: {INK_MUTED} !important; }}
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] * {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""
 
