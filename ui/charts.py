@@ -11,12 +11,20 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
+from latency.charts.describe import describe
 from latency.charts.style import CONFIG, template_json
+from ui import shell
 
 
-def show(fig: go.Figure, key: str) -> None:
-    """Draw `fig` full width with the app's plotly config (no mode bar: see chart_style.CONFIG)."""
-    st.plotly_chart(fig, config=CONFIG, key=key)
+def alt_text(fig: Any) -> str:
+    """The chart's text alternative in the reader's language, with its key numbers (latency/charts/describe.py)."""
+    return describe(fig, shell.strings("common"))
+
+
+def show(fig: go.Figure, key: str, alt: str | None = None) -> None:
+    """Draw `fig` full width with the app's plotly config (no mode bar: see chart_style.CONFIG) and
+    its text alternative: `alt`, or one read off the figure."""
+    st.plotly_chart(fig, config=CONFIG, key=key, alt=alt or alt_text(fig) or None)
 
 
 class Prebuilt(BaseFigure):
@@ -40,7 +48,7 @@ class Prebuilt(BaseFigure):
 
 def show_spec(spec: Mapping[str, Any], key: str) -> None:
     """Draw a figure spec (latency/charts/estimator.py `*_spec`) like `show`, without building plotly objects."""
-    st.plotly_chart(Prebuilt(spec), config=CONFIG, key=key)
+    st.plotly_chart(Prebuilt(spec), config=CONFIG, key=key, alt=alt_text(spec) or None)
 
 
 def show_live(spec: Mapping[str, Any], rows: list[dict[str, Any]], key: str, alt: str) -> None:
