@@ -11,6 +11,10 @@
   ink (latency/charts/style.py INK_MUTED, 7.6:1 on white) at full opacity instead of Streamlit's
   caption grey (its text colour at 60 % opacity: #828180, 3.9:1); the theme's primaryColor (.streamlit/config.toml) is dark enough for the
   selected segmented control and pills (6.1:1 on their tinted background).
+- Keyboard focus shows as a 3 px ring in the palette's FOCUS blue on every control the app can
+  style: links (sidebar and page links), buttons, tabs, sliders, inputs, selects and the highlighted
+  option of an open one, radios (their hidden input's label); the current page's sidebar link has a
+  bar and bold text, not only Streamlit's faint background (WCAG 2.4.7, 2.4.11, 1.4.11).
 - The labelled language button (app.py, key LANG_TOP_KEY) shows only on narrow screens, where
   Streamlit folds the sidebar (and its switch) behind an unlabelled icon; it sits in the page
   header's empty right corner, so it takes no room from the page and stays in reach while scrolling.
@@ -22,7 +26,7 @@ import json
 
 import streamlit as st
 
-from latency.charts.style import INK_MUTED
+from latency.charts.style import FOCUS, INK_MUTED
 
 LANG_TOP_KEY = "app_lang_top"
 HEAD_KEY = "app_document_head"  # holds the script that declares the page's language (declare_language)
@@ -34,6 +38,14 @@ STYLESHEET = f"""<style>
 .stApp pre, .stApp pre *, .stApp code {{ word-break: normal !important; }}
 @media (min-width: {NARROW_PX + 1}px) {{ .st-key-{LANG_TOP_KEY} {{ display: none; }} }}
 .st-key-{HEAD_KEY} {{ display: none; }}
+.stApp a:focus-visible, .stApp button:focus-visible, .stApp [role="tab"]:focus-visible,
+.stApp input:focus-visible, .stApp textarea:focus-visible, .stApp [role="slider"]:focus-visible,
+.stApp [data-baseweb="select"] > div:focus-within, .stApp label:has(input:focus-visible),
+.stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {{
+  outline: 3px solid {FOCUS} !important; outline-offset: 2px !important; box-shadow: none; }}
+.stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {{ border-radius: 50%; }}
+[data-testid="stSidebarNav"] a[aria-current="page"] {{ box-shadow: inset 4px 0 0 {FOCUS}; font-weight: 700; }}
+.stApp [role="option"][aria-selected="true"] {{ outline: 2px solid {FOCUS}; outline-offset: -2px; }}
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] * {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""

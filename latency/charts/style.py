@@ -56,6 +56,7 @@ INK = "#1f2937"          # chart text: titles, legends, labels (14.7:1)
 INK_MUTED = "#4b5563"    # tick labels, secondary notes (7.6:1)
 LINE_MUTED = "#6b7280"   # reference lines and their labels: other budgets, plateaus, leader lines (4.8:1)
 GRID = "#e5e7eb"         # grid lines: decoration, carries no meaning
+FOCUS = "#1d4ed8"        # the keyboard focus ring on every control (ui/style.py): 6.7:1 on white, 3:1 or more on the sidebar
 # One colour per latency stage, used by every chart that shows stages.
 STAGE_COLORS = {
     "network": "#475569",  # 7.6:1
