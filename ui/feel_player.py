@@ -14,6 +14,9 @@ from latency.language.i18n import Strings, md
 from ui import state
 
 
+PLAY_ICON = ":material/play_arrow:"  # drawn beside the label; a literal "▶" was read out as part of the button's name
+
+
 def play_one(s: Strings, f, plan: feel.Plan, ttft_s: float, *, sleep: Callable[[float], None], clock: Callable[[], float]) -> None:
     """One stream: the first-token pause, then the answer at the estimated pace; what it took."""
     limit = f.seconds(plan.limit_s)
@@ -82,7 +85,7 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
     sample = data.samples[lang]
     tokens = feel.split_tokens(sample.answer, sample.chars_per_token)
     st.caption(s("feel_question", prompt=md(sample.prompt)))
-    if st.button(s("feel_button"), key="est_feel", type="primary"):
+    if st.button(s("feel_button"), key="est_feel", type="primary", icon=PLAY_ICON):
         est = current_estimate(data)
         st.caption(s("feel_pace", ttft=f.seconds(est.ttft_s), tps=f.tps_per_user(est.decode_tokens_per_s)))
         play_one(s, f, feel.plan(tokens, feel.Pace(est.ttft_s, est.decode_tokens_per_s)), est.ttft_s, sleep=sleep, clock=clock)
@@ -96,7 +99,7 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
             labels = {"pair": s("race_pair", fast=f.seconds(fast or 0), slow=f.seconds(slow or 0))}
             labels.update({p.id: s("race_vs_preset", label=p.label[lang]) for p in data.presets})
             choice = st.selectbox(s("race_choice"), choices, key="est_race", format_func=labels.get)
-            if st.button(s("race_button"), key="est_race_go"):
+            if st.button(s("race_button"), key="est_race_go", icon=PLAY_ICON):
                 est = current_estimate(data)
                 if choice == "pair":
                     sides = [(s("race_fast", ttft=f.seconds(fast)), feel.Pace(fast, est.decode_tokens_per_s)),

@@ -172,3 +172,14 @@ def test_keyboard_focus_is_visible(page, app_url, path, predicate, name):
     shot(page, f"focus-{name}", full_page=False)
     assert ring["style"] != "none" and ring["width"] >= 3, ring
     assert ring["color"] in ("rgb(29, 78, 216)",), ring  # FOCUS, 6.7:1 on white
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_feel_it_button_is_named_by_its_words_alone(page, app_url, lang):
+    """Issue 23 item 5: no symbol glyph (and no icon ligature) in an accessible name."""
+    strings = yaml.safe_load((ROOT / "content" / "ui" / "estimator.yaml").read_text(encoding="utf-8"))
+    open_app(page, app_url, "estimator", lang=lang)
+    name = strings["feel_button"][lang]
+    button = page.get_by_role("button", name=name, exact=True)
+    assert button.count() == 1, page.get_by_role("button").all_inner_texts()
+    assert "▶" not in name and "play_arrow" not in button.aria_snapshot(), button.aria_snapshot()
