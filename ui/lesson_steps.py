@@ -151,14 +151,27 @@ def present_link(s: Strings, param: str, d: Data) -> None:
 
 
 # --- one step -----------------------------------------------------------------------------------
-def step(s: Strings, step_: lesson.Step, number: int, d: Data) -> None:
+def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = True) -> None:
+    """One step. The speaker notes fold under it for a reader alone; never on a projected screen
+    (presenter mode) or a room's phones: the presenter reads them in the notes view (?notes=1)."""
     st.caption(s("step_kicker", n=number))
     st.header(md(step_.title[d.lang]), anchor=False)
     st.markdown(bold_only(step_.body[d.lang]))
     interaction(s, step_, d)
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
-    with st.expander(s("notes"), icon=":material/speaker_notes:"):
-        st.markdown(md(step_.notes[d.lang]))
+    if notes and not d.present:
+        with st.expander(s("notes"), icon=":material/speaker_notes:"):
+            st.markdown(md(step_.notes[d.lang]))
+
+
+def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
+    """The notes view of a presenter without a room (?notes=1&step=N): that step's title and notes."""
+    st.header(s("notes_title", n=number, total=lesson.screens(les)), anchor=False)
+    if number <= len(les.steps):
+        st.caption(md(les.steps[number - 1].title[d.lang]))
+        st.markdown(md(les.steps[number - 1].notes[d.lang]))
+    else:
+        st.markdown(s("notes_none"))
 
 
 @st.fragment
@@ -261,8 +274,11 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
                 feedback(s, q, outcomes[q.id], labels[q.id], d)
         marked = st.form_submit_button(s("quiz_submit"), type="primary", icon=":material/fact_check:")
     if marked and not st.session_state.get("lesson_marked"):
-        st.session_state["lesson_marked"] = True
-        st.rerun()
+        if all(st.session_state.get(f"lesson_q_{q.id}") is None for q in questions):
+            st.warning(s("quiz_empty"), icon=":material/info:")  # an empty quiz reveals nothing
+        else:
+            st.session_state["lesson_marked"] = True
+            st.rerun()
     if st.session_state.get("lesson_marked"):
         answers = {q.id: st.session_state.get(f"lesson_q_{q.id}") for q in questions}
         result = quiz.score(questions, outcomes, answers)

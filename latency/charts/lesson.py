@@ -59,3 +59,29 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
         margin=dict(l=10, r=10, t=legend_px, b=axis_px),
     )
     return fig
+
+
+RIGHT_COLOR = "#047857"   # emerald 700: 5.5:1 on white (WebAIM contrast checker), the right answer's bar
+OTHER_COLOR = "#475569"   # slate 600: 7.6:1 on white, every other option
+
+
+def answer_bars(labels: Sequence[str], counts: Sequence[int], *, right: int, axis_title: str,
+                font_size: int = 14) -> go.Figure:
+    """A room's answers to one question: one horizontal bar per option (first on top), its count at
+    the bar's end, the right option in green. The page shows the same numbers as text beside it."""
+    ys, xs = list(labels)[::-1], list(counts)[::-1]
+    colors = [RIGHT_COLOR if i == len(labels) - 1 - right else OTHER_COLOR for i in range(len(labels))]
+    fig = go.Figure(go.Bar(x=xs, y=ys, orientation="h", marker=dict(color=colors),
+                           text=[str(x) for x in xs], textposition="outside", cliponaxis=False,
+                           textfont=dict(size=font_size, family=FONT_FAMILY), hoverinfo="skip"))
+    axis_px = round(font_size * AXIS_BLOCK_EM)
+    base_layout(fig, height=axis_px + round(font_size * 3.2) * len(labels) + 24)
+    top = max([*counts, 1])
+    fig.update_layout(
+        font=dict(family=FONT_FAMILY, size=font_size), showlegend=False, bargap=0.3,
+        xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size)), range=[0, top * 1.25], fixedrange=True,
+                   tickfont=dict(size=font_size), dtick=max(1, round(top / 5)), automargin=False),
+        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size)),
+        margin=dict(l=10, r=10, t=10, b=axis_px),
+    )
+    return fig

@@ -9,6 +9,7 @@ with a room alive at the same time is retried by the store.
 from __future__ import annotations
 
 import re
+import urllib.parse
 import secrets
 
 ALPHABET = "CFHKMNPRTXY3479"  # 15 characters
@@ -31,3 +32,15 @@ def normalize(raw: str | None) -> str:
 def is_valid(code: str) -> bool:
     """Whether `code` (normalized) could be a room code at all: the length and the alphabet."""
     return len(code) == LENGTH and all(c in ALPHABET for c in code)
+
+
+def join_url(page_url: str | None, code: str, page: str = "lesson", extra: dict[str, str] | None = None) -> str:
+    """The address participants open: the lesson page with ?room=CODE, on the server's address as
+    the presenter's browser sees it (`page_url`, st.context.url: scheme, host, port and any base
+    path, without the query). Without one (no browser), the path alone."""
+    parts = urllib.parse.urlsplit(page_url or "")
+    path = parts.path.rstrip("/")
+    if path.endswith("/" + page):
+        path = path[: -len(page) - 1]
+    query = urllib.parse.urlencode({**(extra or {}), "room": code})
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, f"{path}/{page}", query, ""))

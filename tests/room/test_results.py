@@ -17,3 +17,12 @@ def test_scores_per_question():
 def test_csv_quotes_what_a_spreadsheet_would_run():
     text = results.csv_text(["who", "n"], [["=HYPERLINK(\"x\")", 1], ["Ana, Kim", 2]])
     assert text.splitlines() == ["who,n", "'=HYPERLINK(\"\"x\"\")\",1".replace("'=HY", "\"'=HY"), "\"Ana, Kim\",2"]
+
+
+def test_the_join_address_is_the_browsers_own_server_address():
+    from latency.room.codes import join_url
+
+    assert join_url("http://10.0.0.5:8501/lesson", "CFHKMN") == "http://10.0.0.5:8501/lesson?room=CFHKMN"
+    assert join_url("https://latency.example.com/app/lesson", "CFHKMN") == "https://latency.example.com/app/lesson?room=CFHKMN"
+    assert join_url("http://host:8501/", "CFHKMN") == "http://host:8501/lesson?room=CFHKMN"
+    assert join_url(None, "CFHKMN") == "/lesson?room=CFHKMN"
