@@ -22,25 +22,40 @@ from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from ui import charts, feel_player
 
-# Presenter mode (?present=1): a constant stylesheet, never built from content. Body text 30 px
-# (readable from the back of a room at 1366x768), no sidebar, big back/next buttons.
+# Presenter mode (?present=1): a constant stylesheet, never built from content. Read from the back
+# of a room at 1920x1080 and 1366x768 (issue 25 item 7): body 30 px, step titles 44 px, every other
+# text (captions, progress, code, slider values, alerts) at least 24 px in slate 700 (#334155,
+# 10.4:1 on white, WebAIM contrast checker) instead of the theme's pale grey; icons and radio circles
+# scaled with the text; Streamlit's shortcut badge (a <kbd> after the label) hidden, so the arrow
+# icons stand before "back" and after "next" alone; no sidebar and no floating language button.
 PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarNav"],
-[data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
+[data-testid="stExpandSidebarButton"], [data-testid="stHeader"], .st-key-app_lang_top { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 1280px; padding-top: 1.2rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
 [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 30px !important; line-height: 1.45 !important; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"],
-[data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 20px !important; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p,
+[data-testid="stMain"] [data-testid="stProgress"] p,
+[data-testid="stMain"] [data-testid="stImageCaption"],
+[data-testid="stMain"] [data-testid="stSliderThumbValue"],
+[data-testid="stMain"] [data-testid="stSliderTickBarMin"],
+[data-testid="stMain"] [data-testid="stSliderTickBarMax"],
+[data-testid="stMain"] code { font-size: 24px !important; color: #334155 !important; }
 [data-testid="stMain"] h1 { font-size: 56px !important; }
+[data-testid="stMain"] h2 { font-size: 44px !important; line-height: 1.25 !important; }
+[data-testid="stMain"] h3 { font-size: 36px !important; }
 [data-testid="stMain"] [data-testid="stMetricValue"],
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 52px !important; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"],
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] { min-height: 84px; padding: 0.4em 1.6em; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"] p,
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 34px !important; }
+[data-testid="stMain"] button kbd { display: none !important; }
+[data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 34px !important; }
+[data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }
 </style>"""
 
 
@@ -98,7 +113,7 @@ def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
 def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str, str] | None = None,
           highlight: str | None = None) -> None:
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
-                     fmt_s=d.f.seconds, highlight=highlight, font_size=22 if d.present else 14)
+                     fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14)
     charts.show(fig, key)
 
 
@@ -128,15 +143,15 @@ def controls(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
     total = lesson.screens(les)
     n = len(les.steps)
     back, _, nxt = st.columns([1, 2, 1]) if not d.present else st.columns([1, 1, 1])
-    # In presenter mode the key is shown on the button by Streamlit, so no arrow icon besides it.
+    # The arrow stands before "back" and after "next"; presenter mode's stylesheet hides the key
+    # badge Streamlit adds after the label for a shortcut (it doubled the arrow, "이전 ← ←").
     if number > 1:
         back.button(s("back"), key="lesson_back", on_click=go, args=(lesson.screen_param(number - 1, les),),
-                    icon=None if d.present else ":material/arrow_back:", width="stretch",
-                    shortcut="Left" if d.present else None)
+                    icon=":material/arrow_back:", width="stretch", shortcut="Left" if d.present else None)
     if number < total:
         label = s("to_quiz") if number == n else s("to_finish") if number == n + 1 else s("next")
         nxt.button(label, key="lesson_next", on_click=go, args=(lesson.screen_param(number + 1, les),), type="primary",
-                   icon=None if d.present else ":material/arrow_forward:", icon_position="right", width="stretch",
+                   icon=":material/arrow_forward:", icon_position="right", width="stretch",
                    shortcut="Right" if d.present else None)
 
 

@@ -35,6 +35,9 @@ from ui import charts, lesson_steps
 log = logging.getLogger("latency.room")
 LIVE_S = 1.0   # how often every view asks the store for the room's screen (issue: follow within 2 s)
 DOWN_KEY = "room_store_down"
+NOTES_CSS = "<style>[data-testid=stMain] button kbd { display: none !important; }</style>"
+"""The notes view's back/next carry ← → (the laptop's keys); the badge Streamlit adds for a shortcut
+would double the arrow icons (presenter mode's stylesheet hides it the same way)."""
 
 
 @st.cache_resource(show_spinner=False, max_entries=2)
@@ -233,6 +236,7 @@ def projected_view(s: Strings, c: Ctx) -> None:
 
 def notes_view(s: Strings, c: Ctx) -> None:
     """The presenter's laptop: what the room sees, the notes, the counts; back/next and reveal."""
+    st.html(NOTES_CSS)
     screen = c.room.screen
     i = _position(c, screen)
     st.header(s("notes_title", n=i + 1, total=len(c.screens)), anchor=False)

@@ -1,0 +1,72 @@
+"""Presenter mode read from the back of a room (issue 25 item 7), at 1920x1080 and 1366x768: every
+visible text of the main area, chart texts included, at least 24 px; step titles larger than the
+body; the arrow before "back" and after "next" with no second arrow; no overlapping or clipped text
+(tests/e2e/layout.py). Screenshots: test-artifacts/present-<size>-<step>.png."""
+
+from __future__ import annotations
+
+import pytest
+
+from latency.estimation.catalog import load_catalog
+from latency.estimation.places import load_stops
+from latency.language import i18n
+from latency.teaching import lesson
+from tests.e2e.conftest import MAIN, shot, wait_idle
+from tests.e2e.layout import problems, text_boxes
+
+pytestmark = pytest.mark.e2e
+LESSON = lesson.load_lesson(load_catalog(), load_stops())
+SIZES = {"1920": {"width": 1920, "height": 1080}, "1366": {"width": 1366, "height": 768}}
+MIN_PX = 24
+
+# Every visible piece of text in the main area with its computed size (HTML and chart SVG text).
+SIZES_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const out = [];
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, el = node.parentElement;
+    if (!node.textContent.trim() || !el) continue;
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    if (!r.width || !r.height || cs.visibility === 'hidden' || cs.display === 'none' || el.closest('[aria-hidden=true]')) continue;
+    if (el.closest('[data-testid=stIconMaterial]')) continue;  // an icon's ligature name, drawn as a glyph
+    out.push([node.textContent.trim().slice(0, 40), parseFloat(cs.fontSize)]);
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    context = browser.new_context(viewport=SIZES["1920"], locale="ko-KR")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_step_reads_from_the_back(tab, app_url, size):
+    page = tab
+    page.set_viewport_size(SIZES[size])
+    s = i18n.strings("lesson", "ko")
+    found = []
+    for k, step in enumerate(LESSON.steps, 1):
+        page.goto(f"{app_url}/lesson?step={k}&present=1&lang=ko")
+        wait_idle(page)
+        page.wait_for_function("() => !document.querySelector('[data-testid=stMain] [data-testid=stSkeleton]')", timeout=90_000)
+        page.wait_for_function("() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))"
+                               ".every(c => c.querySelector('svg.main-svg text'))", timeout=30_000)
+        small = [(t, px) for t, px in page.evaluate(SIZES_JS) if px < MIN_PX]
+        found += [f"step {k}: {t!r} at {px:g} px" for t, px in small]
+        found += [f"step {k}: {p}" for p in problems(text_boxes(page))]
+        title = page.locator(MAIN).locator("h2").first
+        body = page.locator(MAIN).locator("[data-testid=stMarkdown] p").first  # the step's body
+        t_px, b_px = (float(x.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) for x in (title, body))
+        assert t_px >= 1.3 * b_px, (k, t_px, b_px)
+        shot(page, f"present-{size}-{k}", full_page=False)
+        if k == 2:  # the icon's ligature name stands for the arrow glyph; the shortcut badge is hidden
+            nxt, back = (page.locator(f".st-key-lesson_{x} button") for x in ("next", "back"))
+            assert [w for w in nxt.inner_text().split() if nxt.locator("kbd").is_hidden()] == [s("next"), "arrow_forward"]
+            assert back.inner_text().split() == ["arrow_back", s("back")], back.inner_text()
+    assert not found, "\n".join(found[:40])
