@@ -127,6 +127,7 @@ def times(s: Strings, est, d: Data) -> None:
 def style(present: bool) -> None:
     if present:
         st.html(PRESENT_CSS)
+    scroll_top_if_asked()
 
 
 def header(s: Strings, number: int, total: int) -> None:
@@ -136,6 +137,28 @@ def header(s: Strings, number: int, total: int) -> None:
 def go(param: str) -> None:
     """Back/next: the screen lives in the URL (?step=), so a copied link resumes here."""
     st.query_params["step"] = param
+    ask_scroll_top()
+
+
+SCROLL_KEY = "lesson_scroll_top"
+# A constant script (no content, no input in it): the browser keeps the scroll position across a
+# rerun, so the next step opened scrolled down with its title off screen (issue 25 item 8).
+SCROLL_TOP_JS = ("<script>/*{n}*/for (const el of [document.querySelector('[data-testid=stMain]'), "
+                 "document.scrollingElement]) {{ if (el) el.scrollTo(0, 0); }}</script>")
+
+
+def ask_scroll_top() -> None:
+    """The next run opens its screen at the top (a new step, a room that moved on)."""
+    st.session_state[SCROLL_KEY] = st.session_state.get(SCROLL_KEY, 0) + 1
+
+
+def scroll_top_if_asked() -> None:
+    """Called once near the page's top: scrolls to the top when `ask_scroll_top` asked for it. The
+    counter in the script makes it a new element each time, so the browser runs it again."""
+    n = st.session_state.get(SCROLL_KEY, 0)
+    if n and st.session_state.get(SCROLL_KEY + "_done") != n:
+        st.session_state[SCROLL_KEY + "_done"] = n
+        st.html(SCROLL_TOP_JS.format(n=int(n)), unsafe_allow_javascript=True)
 
 
 def controls(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:

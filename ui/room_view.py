@@ -168,6 +168,7 @@ def live(store: Store, code: str, screen: str, revealed: frozenset[str], s: Stri
 def _move(c: Ctx, screen: str) -> None:
     try:
         c.store.set_screen(c.room.code, c.key or "", screen)
+        lesson_steps.ask_scroll_top()
     except StoreDown:
         st.session_state[DOWN_KEY] = True
 
@@ -277,8 +278,11 @@ def phone_view(s: Strings, c: Ctx) -> None:
     c = Ctx(**{**c.__dict__, "token": me.token})
     # Follow the presenter: a new room screen replaces whatever this phone looked back at.
     if st.session_state.get("room_seen") != (c.room.code, c.room.screen):
+        if st.session_state.get("room_seen"):
+            lesson_steps.ask_scroll_top()  # the new screen opens at its top (on the next run: see lesson_steps)
         st.session_state["room_seen"] = (c.room.code, c.room.screen)
         st.session_state.pop("room_own", None)
+        lesson_steps.scroll_top_if_asked()
     own = st.session_state.get("room_own")
     screen = own if own in c.screens and _position(c, own) < _position(c, c.room.screen) else c.room.screen
     welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)

@@ -70,3 +70,23 @@ def test_every_step_reads_from_the_back(tab, app_url, size):
             assert [w for w in nxt.inner_text().split() if nxt.locator("kbd").is_hidden()] == [s("next"), "arrow_forward"]
             assert back.inner_text().split() == ["arrow_back", s("back")], back.inner_text()
     assert not found, "\n".join(found[:40])
+
+
+def test_next_opens_the_new_step_at_its_top(tab, app_url):
+    """Scrolled down to the controls under a step, "next" opens the next step with its title in view
+    (the browser used to keep the scroll position: the title sat off screen)."""
+    page = tab
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{app_url}/lesson?step=3&lang=en")
+    wait_idle(page)
+    nxt = page.locator(".st-key-lesson_next button")
+    nxt.scroll_into_view_if_needed()
+    assert page.locator(MAIN).evaluate("el => el.scrollTop") > 100  # the test starts scrolled down
+    nxt.click()
+    page.wait_for_url(lambda url: "step=4" in url)
+    wait_idle(page)
+    title = page.locator(MAIN).get_by_role("heading", name=LESSON.steps[3].title["en"])
+    title.wait_for()
+    page.wait_for_function("() => document.querySelector('[data-testid=stMain]').scrollTop < 5", timeout=10_000)
+    box = title.bounding_box()
+    assert 0 <= box["y"] < 768, box
