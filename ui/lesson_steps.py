@@ -43,7 +43,9 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],
 [data-testid="stMain"] [data-testid="stSliderTickBarMin"],
 [data-testid="stMain"] [data-testid="stSliderTickBarMax"],
-[data-testid="stMain"] code { font-size: 24px !important; color: #334155 !important; }
+[data-testid="stMain"] code,
+[data-testid="stMain"] [data-testid="stTable"] th,
+[data-testid="stMain"] [data-testid="stTable"] td { font-size: 24px !important; color: #334155 !important; }
 [data-testid="stMain"] h1 { font-size: 56px !important; }
 [data-testid="stMain"] h2 { font-size: 44px !important; line-height: 1.25 !important; }
 [data-testid="stMain"] h3 { font-size: 36px !important; }

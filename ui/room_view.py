@@ -380,8 +380,9 @@ def reveal_block(s: Strings, c: Ctx, q: quiz.Question, labels: Mapping[str, str]
     right = c.outcomes[q.id].right
     ids = [o.id for o in q.options]
     dist = results.distribution(c.store.counts(c.room.code, q.id), ids)
-    fig = answer_bars([labels[i] for i in ids], [n for _, n in dist], right=ids.index(right), axis_title=s("room_axis"),
-                      font_size=24 if c.d.present else 14)
+    raw = {o.id: o.label[c.d.lang] for o in q.options}  # plotly text, not Markdown: the labels unescaped
+    fig = answer_bars([raw[i] for i in ids], [n for _, n in dist], right=ids.index(right),
+                      font_size=24 if c.d.present else 14, wrap=40 if c.d.present else 22)
     charts.show(fig, f"room_chart_{q.id}")
     rows = "; ".join(s("room_chart_right" if i == right else "room_chart_row", label=labels[i], n=n) for i, n in dist)
     st.caption(s("room_chart_alt", rows=rows))
@@ -407,7 +408,7 @@ def results_table(s: Strings, c: Ctx) -> None:
     st.header(s("room_results_title"), anchor=False)
     st.caption(s("room_results_intro"))
     header, rows = score_table(s, c)
-    st.dataframe(pd.DataFrame(rows, columns=header), hide_index=True, width="stretch")
+    st.table(pd.DataFrame(rows, columns=header).set_index(header[0]))  # HTML text: presenter mode's 24 px reaches it
     st.download_button(s("room_download"), results.csv_text(header, rows).encode("utf-8-sig"),
                        file_name=f"room-{c.room.code}.csv", mime="text/csv", icon=":material/download:",
                        key="room_csv")

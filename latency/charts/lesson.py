@@ -65,23 +65,32 @@ RIGHT_COLOR = "#047857"   # emerald 700: 5.5:1 on white (WebAIM contrast checker
 OTHER_COLOR = "#475569"   # slate 600: 7.6:1 on white, every other option
 
 
-def answer_bars(labels: Sequence[str], counts: Sequence[int], *, right: int, axis_title: str,
-                font_size: int = 14) -> go.Figure:
+def answer_bars(labels: Sequence[str], counts: Sequence[int], *, right: int, font_size: int = 14,
+                wrap: int = 22) -> go.Figure:
     """A room's answers to one question: one horizontal bar per option (first on top), its count at
-    the bar's end, the right option in green. The page shows the same numbers as text beside it."""
-    ys, xs = list(labels)[::-1], list(counts)[::-1]
+    the bar's end, the right option in green; no axis (the counts stand at the bars; the page shows
+    the same numbers as text beside it). Labels are wrapped at `wrap` characters so a phone keeps
+    room for the bars; `<` and `>` are shown as text (plotly reads a few HTML tags in labels)."""
+    ys = [_wrap(x, wrap) for x in labels][::-1]
+    xs = list(counts)[::-1]
     colors = [RIGHT_COLOR if i == len(labels) - 1 - right else OTHER_COLOR for i in range(len(labels))]
     fig = go.Figure(go.Bar(x=xs, y=ys, orientation="h", marker=dict(color=colors),
                            text=[str(x) for x in xs], textposition="outside", cliponaxis=False,
                            textfont=dict(size=font_size, family=FONT_FAMILY), hoverinfo="skip"))
-    axis_px = round(font_size * AXIS_BLOCK_EM)
-    base_layout(fig, height=axis_px + round(font_size * 3.2) * len(labels) + 24)
+    lines = sum(y.count("<br>") + 1 for y in ys)
+    base_layout(fig, height=round(font_size * 1.5 * lines + font_size * 1.6 * len(ys)) + 20)
     top = max([*counts, 1])
     fig.update_layout(
-        font=dict(family=FONT_FAMILY, size=font_size), showlegend=False, bargap=0.3,
-        xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size)), range=[0, top * 1.25], fixedrange=True,
-                   tickfont=dict(size=font_size), dtick=max(1, round(top / 5)), automargin=False),
+        font=dict(family=FONT_FAMILY, size=font_size), showlegend=False, bargap=0.25,
+        xaxis=dict(visible=False, range=[0, top * 1.3], fixedrange=True),
         yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size)),
-        margin=dict(l=10, r=10, t=10, b=axis_px),
+        margin=dict(l=10, r=10, t=10, b=10),
     )
     return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    safe = text.replace("<", "‹").replace(">", "›")
+    return "<br>".join(textwrap.wrap(safe, width=width, break_long_words=False)) or safe

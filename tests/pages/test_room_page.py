@@ -96,8 +96,8 @@ def test_a_whole_room_presenter_and_two_phones(lang):
     # the results: the room's score per question and its CSV
     store().set_screen(code, key, "done")
     presenter.run()
-    table = presenter.dataframe[0].value
-    assert list(table.iloc[0, 1:3]) == [2, 1] and list(table.iloc[1, 1:3]) == [0, 0]
+    table = presenter.table[0].value
+    assert list(table.iloc[0, 0:2]) == [2, 1] and list(table.iloc[1, 0:2]) == [0, 0]
     csv = presenter.get("download_button")[0]
     assert csv.proto.label == s(lang)("room_download")
     one.run()
@@ -173,3 +173,18 @@ def test_the_empty_quiz_reveals_nothing(lang):
     next(b for b in at.button if b.proto.is_form_submitter).click().run()
     assert [w.value for w in at.warning] == [s(lang)("quiz_empty")]
     assert not at.success and not at.error and not at.subheader
+
+
+def test_a_phone_can_look_back_and_then_follows_the_presenter_again(lang):
+    _, code, key = open_room(lang)
+    store().set_screen(code, key, "3")
+    phone = join(lang, code)
+    phone.button(key="room_own_back").click().run()
+    assert [h.value for h in phone.header] == [LESSON.steps[1].title[lang]]
+    assert s(lang)("room_own_note", n=3) in [i.value for i in phone.info]
+    phone.button(key="room_follow").click().run()
+    assert [h.value for h in phone.header] == [LESSON.steps[2].title[lang]]
+    phone.button(key="room_own_back").click().run()
+    store().set_screen(code, key, "4")  # the presenter moves on: the phone follows, its look back ends
+    phone.run()
+    assert [h.value for h in phone.header] == [LESSON.steps[3].title[lang]]
