@@ -25,7 +25,8 @@ from ui import charts, feel_player
 # Presenter mode (?present=1): a constant stylesheet, never built from content. Read from the back
 # of a room at 1920x1080 and 1366x768 (issue 25 item 7): body 30 px, step titles 44 px, every other
 # text (captions, progress, code, slider values, alerts) at least 24 px in slate 700 (#334155,
-# 10.4:1 on white, WebAIM contrast checker) instead of the theme's pale grey; icons and radio circles
+# 10.4:1 on white, WebAIM contrast checker) at full opacity instead of the theme's pale grey (a
+# caption is drawn at opacity 0.6); icons and radio circles
 # scaled with the text; Streamlit's shortcut badge (a <kbd> after the label) hidden, so the arrow
 # icons stand before "back" and after "next" alone; no sidebar and no floating language button.
 PRESENT_CSS = """<style>
@@ -45,7 +46,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stSliderTickBarMax"],
 [data-testid="stMain"] code,
 [data-testid="stMain"] [data-testid="stTable"] th,
-[data-testid="stMain"] [data-testid="stTable"] td { font-size: 24px !important; color: #334155 !important; }
+[data-testid="stMain"] [data-testid="stTable"] td { font-size: 24px !important; color: #334155 !important; opacity: 1 !important; }
 [data-testid="stMain"] h1 { font-size: 56px !important; }
 [data-testid="stMain"] h2 { font-size: 44px !important; line-height: 1.25 !important; }
 [data-testid="stMain"] h3 { font-size: 36px !important; }

@@ -1,7 +1,7 @@
 """Presenter mode read from the back of a room (issue 25 item 7), at 1920x1080 and 1366x768: every
 visible text of the main area, chart texts included, at least 24 px; step titles larger than the
 body; the arrow before "back" and after "next" with no second arrow; no overlapping or clipped text
-(tests/e2e/layout.py). Screenshots: test-artifacts/present-<size>-<step>.png."""
+(tests/e2e/layout.py); every text at least 4.5:1 against its background. Screenshots: test-artifacts/present-<size>-<step>.png."""
 
 from __future__ import annotations
 
@@ -19,8 +19,13 @@ LESSON = lesson.load_lesson(load_catalog(), load_stops())
 SIZES = {"1920": {"width": 1920, "height": 1080}, "1366": {"width": 1366, "height": 768}}
 MIN_PX = 24
 
-# Every visible piece of text in the main area with its computed size (HTML and chart SVG text).
+# Every visible piece of text in the main area with its computed size and its contrast against what
+# is behind it (WCAG 2 relative luminance; the text's colour, or an SVG text's fill, blended by its
+# alpha and its ancestors' opacity onto the nearest opaque background, white if none).
 SIZES_JS = """() => {
+  const rgba = s => { const m = s.match(/[\\d.]+/g) || [0, 0, 0]; return [+m[0], +m[1], +m[2], m.length > 3 ? +m[3] : 1]; };
+  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+                     return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
   const main = document.querySelector('[data-testid=stMain]');
   const out = [];
   const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
@@ -30,10 +35,28 @@ SIZES_JS = """() => {
     const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
     if (!r.width || !r.height || cs.visibility === 'hidden' || cs.display === 'none' || el.closest('[aria-hidden=true]')) continue;
     if (el.closest('[data-testid=stIconMaterial]')) continue;  // an icon's ligature name, drawn as a glyph
-    out.push([node.textContent.trim().slice(0, 40), parseFloat(cs.fontSize)]);
+    const svg = el.closest('svg') !== null;
+    let fg = rgba(svg ? (cs.fill && cs.fill !== 'none' ? cs.fill : cs.color) : cs.color), alpha = fg[3], bg = [255, 255, 255];
+    let found = svg;
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      alpha *= parseFloat(s.opacity);
+      const b = rgba(s.backgroundColor);
+      // a background is behind the text only where its box covers the text's (a slider's value label
+      // stands above the thumb, positioned outside it: the thumb's colour is not behind it)
+      const q = a.getBoundingClientRect();
+      const cover = Math.max(0, Math.min(r.right, q.right) - Math.max(r.left, q.left)) *
+                    Math.max(0, Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top)) / (r.width * r.height);
+      if (!found && b[3] > 0.5 && cover > 0.5) { bg = b; found = true; }
+    }
+    if (alpha < 0.05) continue;  // drawn fully transparent (a slider's end labels until hovered): not seen
+    const mix = [0, 1, 2].map(i => fg[i] * alpha + bg[i] * (1 - alpha));
+    const [hi, lo] = [lum(mix), lum(bg)].sort((x, y) => y - x);
+    out.push([node.textContent.trim().slice(0, 40), parseFloat(cs.fontSize), (hi + 0.05) / (lo + 0.05)]);
   }
   return out;
 }"""
+MIN_CONTRAST = 4.5
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +80,9 @@ def test_every_step_reads_from_the_back(tab, app_url, size):
         page.wait_for_function("() => !document.querySelector('[data-testid=stMain] [data-testid=stSkeleton]')", timeout=90_000)
         page.wait_for_function("() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))"
                                ".every(c => c.querySelector('svg.main-svg text'))", timeout=30_000)
-        small = [(t, px) for t, px in page.evaluate(SIZES_JS) if px < MIN_PX]
-        found += [f"step {k}: {t!r} at {px:g} px" for t, px in small]
+        texts = page.evaluate(SIZES_JS)
+        found += [f"step {k}: {t!r} at {px:g} px" for t, px, _ in texts if px < MIN_PX]
+        found += [f"step {k}: {t!r} contrast {c:.2f}" for t, _, c in texts if c < MIN_CONTRAST]
         found += [f"step {k}: {p}" for p in problems(text_boxes(page))]
         title = page.locator(MAIN).locator("h2").first
         body = page.locator(MAIN).locator("[data-testid=stMarkdown] p").first  # the step's body

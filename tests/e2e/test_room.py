@@ -24,7 +24,8 @@ from latency.room import store as room_store
 from latency.room.store import Store
 from latency.teaching import lesson, quiz
 from tests.e2e.conftest import HANGUL, IN_CI, MAIN, PHONE, shot, streamlit_server, wait_idle
-from tests.e2e.layout import main_text
+from tests.e2e.layout import main_text, problems, text_boxes
+from tests.e2e.test_presenter_readable import MIN_CONTRAST, MIN_PX, SIZES_JS
 
 pytestmark = pytest.mark.e2e
 T = 30_000
@@ -77,6 +78,13 @@ def button(page, key: str):
     return page.locator(f".st-key-{key} button").first
 
 
+def readable_from_the_back(page) -> None:
+    """The projected screen: every text at least MIN_PX and 4.5:1 (chart text included), nothing overlapping."""
+    bad = [(text, px, round(c, 2)) for text, px, c in page.evaluate(SIZES_JS) if px < MIN_PX or c < MIN_CONTRAST]
+    assert not bad, bad[:10]
+    assert problems(text_boxes(page)) == []
+
+
 def heading(page, text: str):
     return page.locator(MAIN).get_by_role("heading", name=text)
 
@@ -105,6 +113,7 @@ def test_a_whole_room(browser, db, lang):
             expect(presenter.locator(MAIN).locator("[data-testid=stImage] img").first).to_be_visible(timeout=T)  # the QR code
             expect(presenter.locator(MAIN).get_by_text(s("room_code_big", code=code))).to_be_visible(timeout=T)
             no_error(presenter), check_language(presenter, lang)
+            readable_from_the_back(presenter)
             shot(presenter, f"room-{db}-{lang}-projector-join", full_page=False)
 
             # two phones join, one on each server where there are two
@@ -160,6 +169,7 @@ def test_a_whole_room(browser, db, lang):
             expect(presenter.locator(MAIN).get_by_text(alt)).to_be_visible(timeout=T)
             expect(presenter.locator(MAIN).get_by_text(s("room_right_answer", answer=right.label[lang]))).to_be_visible(timeout=T)
             no_error(presenter), check_language(presenter, lang)
+            readable_from_the_back(presenter)
             shot(presenter, f"room-{db}-{lang}-projector-reveal", full_page=False)
             expect(one.locator(MAIN).get_by_text(s("room_mine_right", answer=right.label[lang]))).to_be_visible(timeout=FOLLOW_MS)
             expect(two.locator(MAIN).get_by_text(s("room_mine_wrong", answer=wrong.label[lang]))).to_be_visible(timeout=FOLLOW_MS)
@@ -179,6 +189,7 @@ def test_a_whole_room(browser, db, lang):
                 button(presenter, "room_csv").click()
             csv_text = open(dl.value.path(), encoding="utf-8-sig").read().splitlines()
             assert csv_text[1].endswith(",2,1,50%"), csv_text[:2]
+            readable_from_the_back(presenter)
             shot(presenter, f"room-{db}-{lang}-projector-results", full_page=False)
             for phone in (one, two):
                 no_error(phone), check_language(phone, lang)
