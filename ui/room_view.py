@@ -34,6 +34,7 @@ from ui import charts, lesson_steps
 
 log = logging.getLogger("latency.room")
 LIVE_S = 1.0   # how often every view asks the store for the room's screen (issue: follow within 2 s)
+RETRY_S = 5.0  # how often a room page asks a database that is down whether it is back
 DOWN_KEY = "room_store_down"
 NOTES_CSS = "<style>[data-testid=stMain] button kbd { display: none !important; }</style>"
 """The notes view's back/next carry ← → (the laptop's keys); the badge Streamlit adds for a shortcut
@@ -123,7 +124,24 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
     except StoreDown as exc:
         log.error("room store down: %s", exc)
         down_message(s)
+        st.session_state["room_retry_skip"] = True
+        retry_when_back(raw_code)
         return False
+
+
+@st.fragment(run_every=RETRY_S)
+def retry_when_back(raw_code: str) -> None:
+    """While the database is down, ask again now and then; once it answers, the room comes back.
+    Not in the page's own run, which has just asked (a database that does not answer takes seconds)."""
+    if st.session_state.pop("room_retry_skip", False):
+        return
+    try:
+        get_store().room(raw_code)
+    except StoreDown:
+        return
+    except NoRoom:
+        pass
+    st.rerun()
 
 
 def down_message(s: Strings) -> None:
@@ -150,7 +168,10 @@ def live(store: Store, code: str, screen: str, revealed: frozenset[str], s: Stri
     """Ask the store for the room; rerun the page when its screen or reveals changed. With
     `show_counts`, the people in the room and, on a question, how many answered."""
     try:
-        room = store.room(code)
+        try:
+            room = store.room(code)
+        except NoRoom:
+            st.rerun()  # the room expired while open: the page's full run says so
         if room.screen != screen or room.revealed != revealed:
             st.rerun()
         if show_counts:
@@ -160,8 +181,8 @@ def live(store: Store, code: str, screen: str, revealed: frozenset[str], s: Stri
                 st.markdown(f"**{s('room_answered', n=n, total=total)}**")
             else:
                 st.caption(s("room_joined", n=total))
-    except (StoreDown, NoRoom):
-        return  # the next full run names it
+    except StoreDown:
+        st.rerun()  # the database is away: the page's full run names it and waits for it (retry_when_back)
 
 
 # --- the presenter ----------------------------------------------------------------------------------
