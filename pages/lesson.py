@@ -1,9 +1,10 @@
 """Guided lesson: eight short steps on inference latency (content/lesson.yaml), a quiz whose right
 answers the estimator computes (content/quiz/), and a finish screen that opens the estimator.
 
-The screen lives in the URL (?step=1..8, quiz, done), so a shared link resumes where it points and
-the audience of a session follows on phones with the same link; ?present=1 is presenter mode (one
-step a screen, large type, no sidebar, big back/next with ← → keys, speaker notes in a panel).
+The screen lives in the URL (?step=1..8, quiz, done), so a shared link resumes where it points;
+?present=1 is presenter mode (one step a screen, large type, no sidebar, big back/next with ← →
+keys; never the speaker notes, which open in their own view, ?notes=1). From presenter mode the
+presenter opens a room (?room=CODE): phones join it and follow the presenter (ui/room_view.py).
 """
 
 import time
@@ -17,7 +18,7 @@ from latency.language.errors import ContentError
 from latency.language.i18n import md
 from latency.estimation.places import load_stops
 from latency.estimation.scenario import clip_raw
-from ui import lesson_steps, shell
+from ui import lesson_steps, room_view, shell
 
 
 # --- 1. load ------------------------------------------------------------------------------------
@@ -54,13 +55,28 @@ raw_step = st.query_params.get("step")
 screen, number, step_ok = lesson.resolve_step(raw_step, les)
 raw_present = st.query_params.get("present", "0")
 present = raw_present == "1"
+notes_view = st.query_params.get("notes") == "1"
+raw_room = st.query_params.get("room")
 data = lesson_steps.Data(catalog, tuple(stops), lang, f, present, sleep=time.sleep, clock=time.monotonic)
 
-# --- 3. sections --------------------------------------------------------------------------------
+# --- 3. a room (issue 25): the presenter's projected and notes views, or a phone ------------------
 lesson_steps.style(present)
+if raw_room is not None:
+    try:
+        questions, outcomes = load_quiz(signature)
+    except ContentError as err:
+        shell.show_content_error(err)
+        questions, outcomes = (), {}
+    if room_view.show(s, les, questions, outcomes, data, raw_room, notes_view):
+        st.stop()
+elif notes_view:  # a presenter without a room: the notes of the step in the URL
+    lesson_steps.notes_only(s, les, number, data)
+    st.stop()
+
+# --- 4. sections: the lesson on its own ---------------------------------------------------------
 if not present:
     st.title(s("title"))
-    st.caption(s("intro"))
+    st.caption(s("intro", n=len(les.steps), total=lesson.screens(les)))
 if not step_ok:
     st.warning(s("bad_step", value=md(clip_raw(str(raw_step))), n=len(les.steps)))
 if raw_present not in ("0", "1"):
@@ -68,6 +84,7 @@ if raw_present not in ("0", "1"):
 lesson_steps.header(s, number, lesson.screens(les))
 if present:  # the controls stay in reach at the top of the projected screen
     lesson_steps.controls(s, les, number, data)
+    room_view.open_button(s, lesson.screen_param(number, les) if number <= len(les.steps) else "1")
 
 if screen == lesson.QUIZ:
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,11 @@ def _no_legacy_pages_mode(monkeypatch):
 def lang(request) -> str:
     """Every supported language, enumerated from the code's own list."""
     return request.param
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _room_store_in_a_temp_dir(tmp_path_factory):
+    """The room store (issue 25) of every test, and of the servers the browser tests start, lives in a
+    temporary data directory: never the developer's own data directory or LATENCY_DB_URL."""
+    os.environ["LATENCY_DATA_DIR"] = str(tmp_path_factory.mktemp("latency-data"))
+    os.environ.pop("LATENCY_DB_URL", None)

@@ -31,4 +31,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 .venv/bin/python -m latency.content check
-exec .venv/bin/python -m pytest "$@"
+# PostgreSQL for the room tests (issue 25): a private cluster, stopped on exit (so no `exec` below).
+source tests/postgres.sh
+.venv/bin/python -m pytest "$@"

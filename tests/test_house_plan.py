@@ -31,6 +31,7 @@ ALLOWED = {
     "measured": {"language", "estimation"},
     "teaching": {"language", "estimation", "charts"},
     "exploring": {"language", "estimation", "charts", "teaching"},
+    "room": set(),  # the onboarding room's store stands alone: the page passes quiz ids and answers in
 }
 COMMANDS = {"calibrate": "estimation.calibrate", "content": "teaching.content", "log_samples": "measured.log_samples"}
 MAX_MODULES = 10

@@ -16,32 +16,51 @@ import streamlit as st
 from latency.teaching import feel, lesson, quiz
 from latency.estimation.catalog import Catalog
 from latency.charts.lesson import stage_bars
+from latency.charts.style import INK
 from latency.estimation.estimator import STAGES
 from latency.language.formats import Formats
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from ui import charts, feel_player
 
-# Presenter mode (?present=1): a constant stylesheet, never built from content. Body text 30 px
-# (readable from the back of a room at 1366x768), no sidebar, big back/next buttons.
+# Presenter mode (?present=1): a constant stylesheet, never built from content. Read from the back
+# of a room at 1920x1080 and 1366x768 (issue 25 item 7): body 30 px, step titles 44 px, every other
+# text (captions, progress, code, slider values, alerts) at least 24 px in the palette's ink (latency/charts/style.py INK,
+# 10.4:1 on white, WebAIM contrast checker) at full opacity instead of the theme's pale grey (a
+# caption is drawn at opacity 0.6); icons and radio circles
+# scaled with the text; Streamlit's shortcut badge (a <kbd> after the label) hidden, so the arrow
+# icons stand before "back" and after "next" alone; no sidebar and no floating language button.
 PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarNav"],
-[data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
+[data-testid="stExpandSidebarButton"], [data-testid="stHeader"], .st-key-app_lang_top { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 1280px; padding-top: 1.2rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
 [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 30px !important; line-height: 1.45 !important; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"],
-[data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 20px !important; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p,
+[data-testid="stMain"] [data-testid="stProgress"] p,
+[data-testid="stMain"] [data-testid="stImageCaption"],
+[data-testid="stMain"] [data-testid="stSliderThumbValue"],
+[data-testid="stMain"] [data-testid="stSliderTickBarMin"],
+[data-testid="stMain"] [data-testid="stSliderTickBarMax"],
+[data-testid="stMain"] code,
+[data-testid="stMain"] [data-testid="stTable"] th,
+[data-testid="stMain"] [data-testid="stTable"] td { font-size: 24px !important; color: __INK__ !important; opacity: 1 !important; }
 [data-testid="stMain"] h1 { font-size: 56px !important; }
+[data-testid="stMain"] h2 { font-size: 44px !important; line-height: 1.25 !important; }
+[data-testid="stMain"] h3 { font-size: 36px !important; }
 [data-testid="stMain"] [data-testid="stMetricValue"],
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 52px !important; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"],
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] { min-height: 84px; padding: 0.4em 1.6em; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"] p,
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 34px !important; }
-</style>"""
+[data-testid="stMain"] button kbd { display: none !important; }
+[data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 34px !important; }
+[data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }
+</style>""".replace("__INK__", INK)  # the palette's ink (latency/charts/style.py)
 
 
 @dataclass(frozen=True)
@@ -98,7 +117,7 @@ def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
 def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str, str] | None = None,
           highlight: str | None = None) -> None:
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
-                     fmt_s=d.f.seconds, highlight=highlight, font_size=22 if d.present else 14)
+                     fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14)
     charts.show(fig, key)
 
 
@@ -112,6 +131,7 @@ def times(s: Strings, est, d: Data) -> None:
 def style(present: bool) -> None:
     if present:
         st.html(PRESENT_CSS)
+    scroll_top_if_asked()
 
 
 def header(s: Strings, number: int, total: int) -> None:
@@ -121,6 +141,28 @@ def header(s: Strings, number: int, total: int) -> None:
 def go(param: str) -> None:
     """Back/next: the screen lives in the URL (?step=), so a copied link resumes here."""
     st.query_params["step"] = param
+    ask_scroll_top()
+
+
+SCROLL_KEY = "lesson_scroll_top"
+# A constant script (no content, no input in it): the browser keeps the scroll position across a
+# rerun, so the next step opened scrolled down with its title off screen (issue 25 item 8).
+SCROLL_TOP_JS = ("<script>/*{n}*/for (const el of [document.querySelector('[data-testid=stMain]'), "
+                 "document.scrollingElement]) {{ if (el) el.scrollTo(0, 0); }}</script>")
+
+
+def ask_scroll_top() -> None:
+    """The next run opens its screen at the top (a new step, a room that moved on)."""
+    st.session_state[SCROLL_KEY] = st.session_state.get(SCROLL_KEY, 0) + 1
+
+
+def scroll_top_if_asked() -> None:
+    """Called once near the page's top: scrolls to the top when `ask_scroll_top` asked for it. The
+    counter in the script makes it a new element each time, so the browser runs it again."""
+    n = st.session_state.get(SCROLL_KEY, 0)
+    if n and st.session_state.get(SCROLL_KEY + "_done") != n:
+        st.session_state[SCROLL_KEY + "_done"] = n
+        st.html(SCROLL_TOP_JS.format(n=int(n)), unsafe_allow_javascript=True)
 
 
 def controls(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
@@ -128,15 +170,15 @@ def controls(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
     total = lesson.screens(les)
     n = len(les.steps)
     back, _, nxt = st.columns([1, 2, 1]) if not d.present else st.columns([1, 1, 1])
-    # In presenter mode the key is shown on the button by Streamlit, so no arrow icon besides it.
+    # The arrow stands before "back" and after "next"; presenter mode's stylesheet hides the key
+    # badge Streamlit adds after the label for a shortcut (it doubled the arrow, "이전 ← ←").
     if number > 1:
         back.button(s("back"), key="lesson_back", on_click=go, args=(lesson.screen_param(number - 1, les),),
-                    icon=None if d.present else ":material/arrow_back:", width="stretch",
-                    shortcut="Left" if d.present else None)
+                    icon=":material/arrow_back:", width="stretch", shortcut="Left" if d.present else None)
     if number < total:
         label = s("to_quiz") if number == n else s("to_finish") if number == n + 1 else s("next")
         nxt.button(label, key="lesson_next", on_click=go, args=(lesson.screen_param(number + 1, les),), type="primary",
-                   icon=None if d.present else ":material/arrow_forward:", icon_position="right", width="stretch",
+                   icon=":material/arrow_forward:", icon_position="right", width="stretch",
                    shortcut="Right" if d.present else None)
 
 
@@ -151,14 +193,27 @@ def present_link(s: Strings, param: str, d: Data) -> None:
 
 
 # --- one step -----------------------------------------------------------------------------------
-def step(s: Strings, step_: lesson.Step, number: int, d: Data) -> None:
+def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = True) -> None:
+    """One step. The speaker notes fold under it for a reader alone; never on a projected screen
+    (presenter mode) or a room's phones: the presenter reads them in the notes view (?notes=1)."""
     st.caption(s("step_kicker", n=number))
     st.header(md(step_.title[d.lang]), anchor=False)
     st.markdown(bold_only(step_.body[d.lang]))
     interaction(s, step_, d)
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
-    with st.expander(s("notes"), icon=":material/speaker_notes:"):
-        st.markdown(md(step_.notes[d.lang]))
+    if notes and not d.present:
+        with st.expander(s("notes"), icon=":material/speaker_notes:"):
+            st.markdown(md(step_.notes[d.lang]))
+
+
+def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
+    """The notes view of a presenter without a room (?notes=1&step=N): that step's title and notes."""
+    st.header(s("notes_title", n=number, total=lesson.screens(les)), anchor=False)
+    if number <= len(les.steps):
+        st.caption(md(les.steps[number - 1].title[d.lang]))
+        st.markdown(md(les.steps[number - 1].notes[d.lang]))
+    else:
+        st.markdown(s("notes_none"))
 
 
 @st.fragment
@@ -261,8 +316,11 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
                 feedback(s, q, outcomes[q.id], labels[q.id], d)
         marked = st.form_submit_button(s("quiz_submit"), type="primary", icon=":material/fact_check:")
     if marked and not st.session_state.get("lesson_marked"):
-        st.session_state["lesson_marked"] = True
-        st.rerun()
+        if all(st.session_state.get(f"lesson_q_{q.id}") is None for q in questions):
+            st.warning(s("quiz_empty"), icon=":material/info:")  # an empty quiz reveals nothing
+        else:
+            st.session_state["lesson_marked"] = True
+            st.rerun()
     if st.session_state.get("lesson_marked"):
         answers = {q.id: st.session_state.get(f"lesson_q_{q.id}") for q in questions}
         result = quiz.score(questions, outcomes, answers)

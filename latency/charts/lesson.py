@@ -10,12 +10,13 @@ from typing import Callable, Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from latency.charts.style import FONT_FAMILY, HIGHLIGHT, STAGE_COLORS, base_layout
+from latency.charts.style import FONT_FAMILY, HIGHLIGHT, INK, STAGE_COLORS, base_layout
 from latency.estimation.estimator import STAGES
 
 # Layout in units of the font size (measured in Chromium at 390 and 1366 px with Pretendard and the
 # fallback fonts): one legend line is 1.45 em high; tick labels, the title's standoff and the title
 # take 3.6 em below the plot area.
+TEXT_COLOR = INK          # the palette's ink (latency/charts/style.py): every chart text here
 LEGEND_LINE_EM = 1.45
 AXIS_BLOCK_EM = 3.6
 
@@ -48,14 +49,50 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
     base_layout(fig, height=legend_px + axis_px + 54 * len(rows) + 16)
     fig.update_layout(
         barmode="stack", bargap=0.35, font=dict(family=FONT_FAMILY, size=font_size),
-        # Sizes set on the legend and axes themselves, so Streamlit's chart theme keeps them (presenter mode).
+        # Sizes and the text colour set on the legend and axes themselves, so Streamlit's chart theme
+        # keeps them (its own grey tick text is 3.7:1 on white, under the 4.5:1 the app holds to).
         legend=dict(orientation="v", yanchor="bottom", y=1.0, yref="paper", xanchor="left", x=0,
-                    traceorder="normal", font=dict(size=font_size)),
-        xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size), standoff=font_size * 0.6),
-                   range=[0, x_max * 1.18], fixedrange=True, tickfont=dict(size=font_size), automargin=False),
-        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size)),
+                    traceorder="normal", font=dict(size=font_size, color=TEXT_COLOR)),
+        xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size, color=TEXT_COLOR), standoff=font_size * 0.6),
+                   range=[0, x_max * 1.18], fixedrange=True, tickfont=dict(size=font_size, color=TEXT_COLOR), automargin=False),
+        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=TEXT_COLOR)),
         annotations=[dict(x=t, y=lab, text=fmt_s(t), showarrow=False, xanchor="left", xshift=6,
-                          font=dict(size=font_size, family=FONT_FAMILY)) for t, lab in zip(totals, labels)],
+                          font=dict(size=font_size, family=FONT_FAMILY, color=TEXT_COLOR)) for t, lab in zip(totals, labels)],
         margin=dict(l=10, r=10, t=legend_px, b=axis_px),
     )
     return fig
+
+
+RIGHT_COLOR = STAGE_COLORS["decode"]   # the palette's green, 5.5:1 on white: the right answer's bar
+OTHER_COLOR = STAGE_COLORS["network"]  # the palette's slate, 7.6:1 on white: every other option
+
+
+def answer_bars(labels: Sequence[str], counts: Sequence[int], *, right: int, font_size: int = 14,
+                wrap: int = 22) -> go.Figure:
+    """A room's answers to one question: one horizontal bar per option (first on top), its count at
+    the bar's end, the right option in green; no axis (the counts stand at the bars; the page shows
+    the same numbers as text beside it). Labels are wrapped at `wrap` characters so a phone keeps
+    room for the bars; `<` and `>` are shown as text (plotly reads a few HTML tags in labels)."""
+    ys = [_wrap(x, wrap) for x in labels][::-1]
+    xs = list(counts)[::-1]
+    colors = [RIGHT_COLOR if i == len(labels) - 1 - right else OTHER_COLOR for i in range(len(labels))]
+    fig = go.Figure(go.Bar(x=xs, y=ys, orientation="h", marker=dict(color=colors),
+                           text=[str(x) for x in xs], textposition="outside", cliponaxis=False,
+                           textfont=dict(size=font_size, family=FONT_FAMILY, color=TEXT_COLOR), hoverinfo="skip"))
+    lines = sum(y.count("<br>") + 1 for y in ys)
+    base_layout(fig, height=round(font_size * 1.5 * lines + font_size * 1.6 * len(ys)) + 20)
+    top = max([*counts, 1])
+    fig.update_layout(
+        font=dict(family=FONT_FAMILY, size=font_size, color=TEXT_COLOR), showlegend=False, bargap=0.25,
+        xaxis=dict(visible=False, range=[0, top * 1.3], fixedrange=True),
+        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=TEXT_COLOR)),
+        margin=dict(l=10, r=10, t=10, b=10),
+    )
+    return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    safe = text.replace("<", "‹").replace(">", "›")
+    return "<br>".join(textwrap.wrap(safe, width=width, break_long_words=False)) or safe

@@ -45,8 +45,9 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(log_name: str = "streamlit.log"):
-    """Start `streamlit run app.py` on a free loopback port; yield its URL once healthy."""
+def streamlit_server(log_name: str = "streamlit.log", env: dict[str, str] | None = None):
+    """Start `streamlit run app.py` on a free loopback port; yield its URL once healthy. `env`:
+    variables added to this process's environment (the room store's LATENCY_DB_URL)."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
@@ -54,7 +55,7 @@ def streamlit_server(log_name: str = "streamlit.log"):
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
          "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

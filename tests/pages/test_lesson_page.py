@@ -88,7 +88,7 @@ def test_a_bad_step_value_is_named_and_step_one_is_shown(lang, value):
 
 def presenter_css(at) -> str:
     """The presenter stylesheet, if the page sent it (the app's own stylesheet, ui/style.py, is always there)."""
-    return "\n".join(h.value for h in at.get("html") if "stSidebar" in h.value)
+    return "\n".join(h.value for h in at.get("html") if "[data-testid=\"stSidebar\"], [data-testid=\"stSidebarCollapsedControl\"]" in h.value)
 
 
 def test_a_bad_present_value_is_named(lang):

@@ -1,0 +1,46 @@
+"""Room codes: short, read aloud and typed on a phone, so no look-alike characters.
+
+The alphabet leaves out every character that reads like another in common fonts or handwriting
+(`LOOK_ALIKES`: 0/O/Q/D, 1/I/L/J, 2/Z, 5/S, 8/B, 6/G, U/V/W) and the vowels, so no code spells a
+word. What is left, 15 characters, gives 15**6 = 11.4 million codes of six characters; a clash
+with a room alive at the same time is retried by the store.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+import secrets
+
+ALPHABET = "CFHKMNPRTXY3479"  # 15 characters
+LENGTH = 6
+# Look-alike groups left out (one of each would still be ambiguous when read off a projector):
+LOOK_ALIKES = ("0OQD", "1IlLJ", "2Z", "5S", "8B", "6G", "UVW", "AE")
+_SEPARATORS = re.compile(r"[\s\-_.·]+")
+
+
+def new_code(rand=secrets.choice) -> str:
+    """A fresh random code (`rand` picks one character; secrets.choice by default)."""
+    return "".join(rand(ALPHABET) for _ in range(LENGTH))
+
+
+def normalize(raw: str | None) -> str:
+    """What a person typed, as a code: upper case, spaces and dashes dropped. May still be invalid."""
+    return _SEPARATORS.sub("", str(raw or "")).upper()[:32]
+
+
+def is_valid(code: str) -> bool:
+    """Whether `code` (normalized) could be a room code at all: the length and the alphabet."""
+    return len(code) == LENGTH and all(c in ALPHABET for c in code)
+
+
+def join_url(page_url: str | None, code: str, page: str = "lesson", extra: dict[str, str] | None = None) -> str:
+    """The address participants open: the lesson page with ?room=CODE, on the server's address as
+    the presenter's browser sees it (`page_url`, st.context.url: scheme, host, port and any base
+    path, without the query). Without one (no browser), the path alone."""
+    parts = urllib.parse.urlsplit(page_url or "")
+    path = parts.path.rstrip("/")
+    if path.endswith("/" + page):
+        path = path[: -len(page) - 1]
+    query = urllib.parse.urlencode({**(extra or {}), "room": code})
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, f"{path}/{page}", query, ""))
