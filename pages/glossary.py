@@ -13,6 +13,7 @@ from ui import shell
 
 s = shell.page_strings("glossary")
 lang = shell.current_lang()
+shell.drop_unknown_url_keys()
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
