@@ -38,7 +38,7 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
     if abandon_s is not None and head.latency_s >= abandon_s:
         text += " " + s("verdict_abandon", abandon=fmt.sec(abandon_s))
     (st.success if head.meets else st.error)(text)
-    st.caption(s("plan_text", users=fmt.users(head.users), devices=f"{head.devices:,}", batch=f"{head.batch:,}"))
+    st.caption(s("plan_text_one" if head.users == 1 else "plan_text", users=fmt.users(head.users), devices=f"{head.devices:,}", batch=f"{head.batch:,}"))
     st.markdown(f"**{s('metrics_per_user')}**")
     row = st.container(horizontal=True)
     row.metric(s("metric_latency", measure=measure), fmt.sec(head.latency_s), width="content",
@@ -169,7 +169,7 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     s = fmt.s
     devices: T.Grid = data["devices"]
     p = devices.plan
-    st.caption(s("cost_caption", users=fmt.users(sc.concurrency)))
+    st.caption(s("cost_caption_one" if sc.concurrency == 1 else "cost_caption", users=fmt.users(sc.concurrency)))
     st.markdown(f"**{s('pareto_title', size=fmt.size(sc.model_size_b))}**")
     ids = list(devices.cols)
     ok, lat, per_1k = p.fits[0], p.latency_s[0], p.cost_per_answer[0] * 1000
