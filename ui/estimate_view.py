@@ -52,15 +52,32 @@ def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> N
     {"within": st.success, "over": st.error, "uncertain": st.warning}[v.kind](text)
 
 
-def timeline(s: Strings, f, est) -> None:
-    """The four stages as a bar and as text: each stage's time and share of the whole answer."""
+def stage_what(s: Strings, key: str, values: dict) -> str:
+    """What a stage is, in words that follow the scenario: the network line says whether the
+    connection is new or reused (or that a local model has none); the server stage says whether
+    anyone else is there to wait for."""
+    if key == "network":
+        if values.get("access") == "none":
+            return s("stage_network_what_local")
+        return s("stage_network_what_cold" if values.get("connection") == "cold" else "stage_network_what_warm")
+    if key == "queue" and int(values.get("concurrency", 1)) <= 1:
+        return s("stage_queue_what_alone")
+    return s(f"stage_{key}_what")
+
+
+def timeline(s: Strings, f, est, values: dict) -> None:
+    """The four stages as a bar and as text: each stage's time with one decimal rule for the list,
+    its share of the first token (the question of a chat-like use) beside its share of the whole answer."""
     st.markdown(f"**{s('timeline_heading')}**")
     stages = [(k, s(f"stage_{k}"), est.breakdown[k]) for k in STAGES]
     spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
     charts.show_live(spec, rows, key="est_chart_timeline", alt=s("timeline_heading"))  # redrawn on every slider move
     total = sum(t for _, _, t in stages) or 1.0
-    lines = [s("stage_line", stage=name, time=f.seconds(t), share=f.percent(t / total), what=s(f"stage_{k}_what"))
-             for k, name, t in stages]
+    ttft = sum(t for k, _, t in stages if k != "decode") or 1.0
+    times = f.seconds_list([t for _, _, t in stages])
+    lines = [s("stage_line_decode" if k == "decode" else "stage_line", stage=name, time=shown, share=f.percent(t / total),
+               ttft_share=f.percent(t / ttft), what=stage_what(s, k, values))
+             for (k, name, t), shown in zip(stages, times)]
     st.markdown("\n".join(f"- {line}" for line in lines))
     st.caption(s("timeline_caption"))
 
