@@ -3,7 +3,8 @@
 - Korean breaks between words, not inside them ("추정하나/요?" was split mid-word): `word-break:
   keep-all` keeps a Korean word whole at a line end, `overflow-wrap: anywhere` still breaks a
   single over-long token (a URL, an id) rather than letting it overflow a phone screen.
-  `!important` because Streamlit sets `word-break: break-word` on each paragraph itself.
+  `!important` because Streamlit sets `word-break: break-word` on each paragraph itself. Popovers
+  and (?) tooltips live outside `.stApp` (`PORTALS`) and get the same rule.
 - The labelled language button (app.py, key LANG_TOP_KEY) shows only on narrow screens, where
   Streamlit folds the sidebar (and its switch) behind an unlabelled icon; it sits in the page
   header's empty right corner, so it takes no room from the page and stays in reach while scrolling.
@@ -16,9 +17,14 @@ import streamlit as st
 LANG_TOP_KEY = "app_lang_top"
 NARROW_PX = 768  # Streamlit folds the sidebar away below this width
 
+# Popovers and (?) tooltips are drawn outside .stApp (Base Web's layer at the end of <body>), so
+# the Korean rule names them too: without it they broke mid-word at phone width.
+PORTALS = '[data-testid="stPopoverBody"], [data-baseweb="popover"], [data-testid="stTooltipContent"]'
+PORTAL_ALL = ", ".join(f"{p} *" for p in PORTALS.split(", "))
+
 STYLESHEET = f"""<style>
-.stApp {{ overflow-wrap: anywhere; }}
-.stApp * {{ word-break: keep-all !important; }}
+.stApp, {PORTALS} {{ overflow-wrap: anywhere; }}
+.stApp *, {PORTAL_ALL} {{ word-break: keep-all !important; }}
 .stApp pre, .stApp pre *, .stApp code {{ word-break: normal !important; }}
 @media (min-width: {NARROW_PX + 1}px) {{ .st-key-{LANG_TOP_KEY} {{ display: none; }} }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
