@@ -157,10 +157,18 @@ def uses(s: Strings, section: content.Section, cl: Claims) -> None:
         cl.show(use.checks)
 
 
+FIRST_ROLE = "pm"  # the app's readers are mostly product managers: their tip shows first (the entry's order stays)
+
+
+def role_order(ids: list[str]) -> list[str]:
+    """The roles as the picker offers them: the PM first where the entry has one, the rest in entry order."""
+    return sorted(ids, key=lambda rid: rid != FIRST_ROLE)
+
+
 def role_tips(s: Strings, section: content.Section) -> None:
     section_heading("role_tips", section.heading)
     roles = {tip.id: tip for tip in section.items}
-    options = list(roles)
+    options = role_order(list(roles))
     if st.session_state.get("learn_role") not in roles:  # e.g. after switching to a term with other roles
         st.session_state["learn_role"] = options[0]
     role = st.segmented_control(s("role_label"), options=options, format_func=lambda rid: md(roles[rid].role),
