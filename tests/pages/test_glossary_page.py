@@ -56,3 +56,13 @@ def test_an_unknown_url_key_is_named_and_dropped(page, lang):
     assert any("foo" in w.value and "bar" in w.value for w in at.warning), [w.value for w in at.warning]
     assert "foo" not in at.query_params
     assert at.query_params["lang"] == [lang] or at.query_params["lang"] == lang
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_start_page_leads_into_the_lesson_and_the_estimator(lang):
+    at = run_page(DEFAULT_PAGE, lang)
+    assert not at.exception
+    pages = [link.proto.page for link in at.get("page_link")]
+    assert pages[:2] == ["lesson", "estimator"], pages  # before the list of terms
+    terms = [link for link in at.get("page_link") if link.proto.page == "learn"]
+    assert len(terms) == len(glossary.index(content.TERMS_DIR, ("ko", "en"))[0])
