@@ -8,29 +8,28 @@ import streamlit as st
 from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart
-from latency.estimation.estimator import STAGES
+from latency.estimation.estimator import STAGES, devices_for_memory
+from latency.estimation.scenario import fixed_devices
 from latency.language.i18n import Strings, md
 from ui import charts
 
 
 def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
-    """Four numbers (first token, per-user speed, whole answer, memory), ranges explained once."""
+    """Four numbers (first token, per-user speed, whole answer, memory), ranges explained once; for a
+    model that does not fit, what it would need (memory, devices) in place of speed figures it
+    could not have."""
     r = est.ranges
     device = hw_entry.label(lang)
-    max_devices = int(hw_entry.hardware.resolved("max_devices"))
     if not est.fits:
-        st.error(s("no_fit_error", device=md(device), memory=f.gb(est.memory_gb), devices=f.count(est.devices_needed or max_devices, "devices"),
-                   capacity=f.gb(max_devices * hw_entry.hardware.memory_gb)))
+        no_fit(s, f, est, hw_entry, device, values)
+        return
     row = st.container(horizontal=True, gap="small", horizontal_alignment="distribute")
     quiet = dict(delta_color="off", delta_arrow="off", width=160)  # each metric its own fixed width: no wrapper blocks
     row.metric(s("metric_ttft"), f.seconds(est.ttft_s), delta=f.range(*r["ttft_s"]), help=s("metric_ttft_help"), **quiet)
     row.metric(s("metric_tps"), formats.number(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
               help=s("metric_tps_help"), **quiet)
     row.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
-    if not est.fits:
-        fit_text, color = s("fits_none"), "inverse"
-    else:
-        fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
+    fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
     row.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                      capacity=f.gb(hw_entry.hardware.memory_gb)))
@@ -40,8 +39,32 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
                                                     output_text=f.text_from_tokens(values["output_tokens"])))
 
 
+def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
+    """A model that does not fit: the memory it needs, the devices that would hold it, and what the
+    chosen count (or this hardware at most) holds; no speed or time tiles for a set-up that cannot run."""
+    hw = hw_entry.hardware
+    max_devices = int(hw.resolved("max_devices"))
+    need = int(devices_for_memory(est.memory_gb, hw.memory_gb))
+    chosen = fixed_devices(values)
+    if chosen is not None and need <= max_devices:
+        text = s("no_fit_chosen", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
+                 chosen=f.count(chosen, "devices"), capacity=f.gb(chosen * hw.memory_gb))
+    else:
+        text = s("no_fit_max", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
+                 most=f.count(max_devices, "devices"), capacity=f.gb(max_devices * hw.memory_gb))
+    st.error(text)
+    row = st.container(horizontal=True, gap="small")
+    row.metric(s("metric_memory_needed"), f.gb(est.memory_gb), width=200,
+               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
+                      capacity=f.gb(hw.memory_gb)))
+    row.metric(s("metric_devices_needed"), f.count(need, "devices"), width=200)
+
+
 def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> None:
     """Within, over, or too close to call, against the chosen use case's budget."""
+    if not est.fits:
+        st.info(s("verdict_no_fit"), icon=":material/memory:")
+        return
     key = "ttft_s" if measure == "ttft" else "total_s"
     value, (lo, hi) = getattr(est, key), est.ranges[key]
     v = V.verdict(value, lo, hi, budget_s, case.abandon_s if case else None)
@@ -103,12 +126,17 @@ def cost_and_server(s: Strings, f, headline, hw_entry, lang: str) -> None:
     """What the answers cost and what the whole server does, labelled as whole-server figures
     (`latency.exploring.tradeoffs.headline`: all users share one server; cost per answer = devices x price/h
     x busy seconds / (3600 x answers served together))."""
-    if headline.users > 1:
-        st.caption(s("server_line", users=f.count(headline.users, "users"), tps=f.tps_server(headline.server_tokens_per_s),
-                     per_user=f.tps_per_user(headline.per_user_tokens_per_s)))
+    if headline.users > 1 and headline.fits:
+        waiting = headline.batch < headline.users
+        st.caption(s("server_line_waiting" if waiting else "server_line", users=f.count(headline.users, "users"),
+                     batch=f.count(headline.batch, "requests") if waiting else "",
+                     tps=f.tps_server(headline.server_tokens_per_s), per_user=f.tps_per_user(headline.per_user_tokens_per_s)))
     price = hw_entry.price_usd_per_hour
-    if price is None or headline.cost_per_1k_answers != headline.cost_per_1k_answers:  # no price, or does not fit
-        st.caption(s("cost_unknown", device=md(hw_entry.label(lang))))
+    if price is None:
+        st.caption(s("cost_no_price", device=md(hw_entry.label(lang))))
+        return
+    if headline.cost_per_1k_answers != headline.cost_per_1k_answers:  # nan: the model does not fit
+        st.caption(s("cost_no_fit"))
         return
     basis = s(f"price_basis_{hw_entry.price_basis}")
     st.caption(s("cost_line", cost=f.usd(headline.cost_per_1k_answers), devices=f.count(headline.devices, "devices"),

@@ -79,3 +79,43 @@ def test_seconds_list_keeps_one_rule():
     assert formats.seconds_list([0.03, 0.079, 0.018, 5.2]) == ["0.030", "0.079", "0.018", "5.200"]
     assert formats.seconds_list([0.25, 1.5]) == ["0.25", "1.50"]
     assert formats.seconds_list([12, 30.4]) == ["12", "30"]
+
+
+def _headline_values(**changes):
+    return {**DEFAULTS, **changes}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_model_that_does_not_fit_shows_what_it_needs_not_speed(lang):
+    """70B in FP16 on two H100s: the memory latency.estimate says it needs, the devices that hold it,
+    and what two devices hold (2 x 80 GB), never the hardware's 64-device maximum."""
+    from latency.estimation.estimator import devices_for_memory
+
+    values = _headline_values(model_size_b=70.6, devices=2)
+    _, entry, est = scenario.evaluate(CATALOG, values)
+    assert not est.fits
+    at = run_page("estimator", lang, {"model_size_b": "70.6", "devices": "2"})
+    assert not at.exception
+    f = formats.get(lang)
+    (error,) = [e.value for e in at.error]
+    need = int(devices_for_memory(est.memory_gb, entry.hardware.memory_gb))
+    assert f.gb(est.memory_gb) in error and f.gb(2 * entry.hardware.memory_gb) in error
+    assert f.count(need, "devices") in error and need == 4  # 171 GB over 80 GB devices, tensor-parallel power of two
+    assert f.gb(int(entry.hardware.resolved("max_devices")) * entry.hardware.memory_gb) not in error
+    labels = {m.label for m in at.metric}
+    s = __import__("latency.language.i18n", fromlist=["strings"]).strings("estimator", lang)
+    assert s("metric_memory_needed") in labels and s("metric_devices_needed") in labels
+    assert not {s("metric_ttft"), s("metric_tps"), s("metric_total")} & labels  # no speed tiles for a set-up that cannot run
+    captions = " ".join(c.value for c in at.caption)
+    assert s("cost_no_fit") in captions and "No price" not in captions and "가격 정보가 없" not in captions
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_server_line_keeps_server_and_per_user_apart(lang):
+    at = run_page("estimator", lang, {"concurrency": "50"})
+    assert not at.exception
+    _, _, est = scenario.evaluate(CATALOG, _headline_values(concurrency=50))
+    f = formats.get(lang)
+    line = next(c.value for c in at.caption if f.tps_server(est.throughput_tokens_per_s) in c.value)
+    assert f.tps_per_user(est.decode_tokens_per_s) in line
+    assert est.throughput_tokens_per_s > 10 * est.decode_tokens_per_s  # 50 users batched: the server does far more
