@@ -67,7 +67,7 @@ def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> N
         return
     key = "ttft_s" if measure == "ttft" else "total_s"
     value, (lo, hi) = getattr(est, key), est.ranges[key]
-    v = V.verdict(value, lo, hi, budget_s, case.abandon_s if case else None)
+    v = V.verdict(value, lo, hi, budget_s, case.abandon_s if case else None, shown=formats.seconds_value)
     text = s(f"verdict_{v.kind}", use_case=md(case.label if case else s("use_case_custom")), budget=f.seconds(budget_s),
              measure=s(f"measure_{measure}"), value=f.seconds(value), ratio=f.ratio(v.ratio), range=f.range(lo, hi))
     if v.abandon and case is not None and case.abandon_s is not None:

@@ -13,6 +13,7 @@ import streamlit as st
 from latency.charts import tradeoffs as C
 from latency.exploring import tradeoffs as T
 from latency.estimation.estimator import STAGES
+from latency.language.formats import seconds_value
 from latency.language.i18n import md
 from ui import charts
 from ui.tradeoff_inputs import Formats, cap
@@ -33,7 +34,7 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
     text = s("verdict_meets" if head.meets else "verdict_misses", scenario=scenario, measure=measure,
              latency=fmt.sec(head.latency_s), budget=fmt.sec(sc.budget_s), ratio=fmt.ratio(head.latency_s / sc.budget_s))
     lo, hi = est.ranges[T.MEASURE_KEY[sc.measure]]
-    if lo <= sc.budget_s < hi:
+    if seconds_value(lo) <= sc.budget_s < seconds_value(hi):  # as the range is printed (issue 26)
         text += " " + s("verdict_uncertain", low=fmt.sec(lo), high=fmt.sec(hi))
     if abandon_s is not None and head.latency_s >= abandon_s:
         text += " " + s("verdict_abandon", abandon=fmt.sec(abandon_s))

@@ -61,6 +61,12 @@ def seconds_number(x: float) -> str:
     return number(x, 2) if abs(x) < 10 else f"{x:,.0f}"
 
 
+def seconds_value(x: float) -> float:
+    """A duration as the page prints it (`seconds_number`), back as a number: 0.2004 -> 0.2."""
+    text = seconds_number(x)
+    return x if text == "–" else float(text.replace(",", ""))
+
+
 def seconds_list(xs) -> list[str]:
     """The digits of several durations shown together (a list of stages): one rule for the whole
     list, the same decimals on every value, enough for two significant digits of the smallest
