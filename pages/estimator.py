@@ -85,6 +85,7 @@ def interactive() -> None:
         st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get, on_change=state.touched)
         case = data.use_cases[st.session_state["use_case"]]
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)
+        estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang)
         headline = tradeoffs.headline(data.catalog, {**values, "measure": case.measure, "budget_s": case.budget_s},
                                       tradeoffs.catalog_prices(data.catalog))
         estimate_view.cost_and_server(s, f, headline, hw_entry, lang)

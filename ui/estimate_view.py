@@ -9,7 +9,10 @@ from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart
 from latency.estimation.estimator import STAGES, devices_for_memory
-from latency.estimation.scenario import fixed_devices
+from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, to_query
+from latency.exploring import answers as A
+
+PAGE_QUERY_KEYS = tuple(k for k in KEYS if k not in ("budget_s", "measure", "device_scope"))  # the estimator's URL keys
 from latency.language.i18n import Strings, md
 from ui import charts
 
@@ -103,6 +106,33 @@ def timeline(s: Strings, f, est, values: dict) -> None:
              for (k, name, t), shown in zip(stages, times)]
     st.markdown("\n".join(f"- {line}" for line in lines))
     st.caption(s("timeline_caption"))
+
+
+def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str) -> None:
+    """The PM's two questions, answered for the chosen target: the largest model that meets it on
+    this hardware and precision, and the hardware with the least memory that runs this model within
+    it (latency.exploring.answers), each with a link that opens that scenario here."""
+    if case is None:
+        return
+    target = s("answer_target", budget=f.seconds(case.budget_s), measure=s(f"measure_{case.measure}"))
+    size = A.largest_model(catalog, values, sizes, case.measure, case.budget_s)
+    hw = catalog.hardware[values["hardware"]].label(lang)
+    precision = catalog.precisions[values["precision"]].label(lang)
+    if size is None:
+        st.caption(s("answer_no_size", target=target, hardware=md(hw), precision=md(precision)))
+    else:
+        st.page_link("pages/estimator.py", icon=":material/straighten:",
+                     label=s("answer_largest", target=target, hardware=md(hw), precision=md(precision), size=f.size_b(size)),
+                     query_params={**to_query({**values, "model_size_b": size}, PAGE_QUERY_KEYS), "lang": lang})
+    smallest = A.smallest_hardware(catalog, values, case.measure, case.budget_s)
+    if smallest is None:
+        st.caption(s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"])))
+    else:
+        st.page_link("pages/estimator.py", icon=":material/memory:",
+                     label=s("answer_smallest", target=target, size=f.size_b(values["model_size_b"]),
+                             hardware=md(catalog.hardware[smallest].label(lang))),
+                     query_params={**to_query({**values, "hardware": smallest, "devices": DEVICES_AUTO}, PAGE_QUERY_KEYS),
+                                   "lang": lang})
 
 
 def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:

@@ -213,7 +213,7 @@ def test_page_renders_in_its_language(lang):
     est = i18n.strings("estimator", lang)
     assert {est("size_heading"), est("timeline_heading")} <= set(live_charts(at))
     assert len(at.metric) == 4
-    assert [p.proto.label for p in at.get("page_link")] == [i18n.strings("estimator", lang)("how_link")]
+    assert [p.proto.label for p in at.get("page_link")][-1] == i18n.strings("estimator", lang)("how_link")  # after the answer links (issue 26)
     # state keys: the URL keys, the shell's "lang", the rest prefixed est_
     stray = [k for k in at.session_state if not (k in PAGE_KEYS or k in ("lang", "lang_switch") or k.startswith(("est_", "scenario", "shell_", "$$")))]
     assert not stray, stray

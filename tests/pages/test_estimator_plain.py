@@ -119,3 +119,44 @@ def test_the_server_line_keeps_server_and_per_user_apart(lang):
     line = next(c.value for c in at.caption if f.tps_server(est.throughput_tokens_per_s) in c.value)
     assert f.tps_per_user(est.decode_tokens_per_s) in line
     assert est.throughput_tokens_per_s > 10 * est.decode_tokens_per_s  # 50 users batched: the server does far more
+
+
+def _meets(values, measure, budget):
+    try:
+        _, _, est = scenario.evaluate(CATALOG, values)
+    except ValueError:
+        return False
+    return est.fits and (est.ttft_s if measure == "ttft" else est.total_s) <= budget
+
+
+@pytest.mark.parametrize("use_case", ["support_chatbot", "code_autocomplete"])
+def test_the_largest_model_and_the_smallest_hardware_are_computed_and_linked(use_case):
+    """Brute force over the size slider's steps and the catalog, each through latency.estimate."""
+    from urllib.parse import parse_qs
+
+    from latency.estimation import sizing
+
+    case = next(u for u in content.use_case_budgets("en") if u.id == use_case)
+    values = dict(DEFAULTS, use_case=use_case)
+    ok_sizes = [s for s in sizing.size_steps(CATALOG) if _meets(dict(values, model_size_b=s), case.measure, case.budget_s)]
+    ok_hw = []
+    for order, (hid, entry) in enumerate(CATALOG.hardware.items()):  # a tie goes to the one listed first
+        trial = dict(values, hardware=hid, devices="auto")
+        if _meets(trial, case.measure, case.budget_s):
+            _, _, est = scenario.evaluate(CATALOG, trial)
+            ok_hw.append((est.devices_needed * entry.hardware.memory_gb, order, hid))
+    at = run_page("estimator", "en", {"use_case": use_case})
+    assert not at.exception
+    links = {p.proto.icon: p.proto for p in at.get("page_link")}
+    f = formats.get("en")
+    largest = links[":material/straighten:"]
+    assert "Largest model whose estimate meets the target" in largest.label and f"{f.size_b(max(ok_sizes))} (" in largest.label
+    assert float(parse_qs(largest.query_string)["model_size_b"][0]) == max(ok_sizes)
+    smallest = links[":material/memory:"]
+    best = min(ok_hw)[2]
+    assert CATALOG.hardware[best].label("en") in smallest.label
+    assert parse_qs(smallest.query_string)["hardware"] == [best]
+    # the link opens that set-up: the page then shows it, not over its target (the range may straddle it)
+    opened = run_page("estimator", "en", {k: v[0] for k, v in parse_qs(largest.query_string).items()})
+    assert not opened.exception and not opened.error and (opened.success or opened.warning)
+    assert opened.select_slider(key="model_size_b").value == max(ok_sizes)
