@@ -160,3 +160,19 @@ def test_the_largest_model_and_the_smallest_hardware_are_computed_and_linked(use
     opened = run_page("estimator", "en", {k: v[0] for k, v in parse_qs(largest.query_string).items()})
     assert not opened.exception and not opened.error and (opened.success or opened.warning)
     assert opened.select_slider(key="model_size_b").value == max(ok_sizes)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_prompt_and_earlier_conversation_say_what_goes_in_each(lang):
+    from latency.language.i18n import strings
+
+    s = strings("estimator", lang)
+    prompt, context = s("prompt_tokens_help"), s("context_tokens_help")
+    pasted = {"ko": "붙여 넣", "en": "paste"}[lang]
+    assert pasted in prompt and pasted in context  # both name the pasted document, and say where it goes
+    assert s("context_tokens").split(" (")[0] in prompt and s("prompt_tokens").split(" (")[0] in context
+    at = run_page("estimator", lang)
+    at.session_state["est_advanced"] = True
+    at.run()
+    helps = {w.label: w.help for w in at.number_input}
+    assert helps.get(s("prompt_tokens")) == prompt and helps.get(s("context_tokens")) == context
