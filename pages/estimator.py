@@ -82,6 +82,7 @@ def interactive() -> None:
         values = scenario_inputs.show(s, data, labels)
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
         estimate_view.headline(s, f, est, hw_entry, lang, values)
+        estimate_view.int4_tradeoff(s, f, data.catalog, values, est)
         st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get, on_change=state.touched)
         case = data.use_cases[st.session_state["use_case"]]
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)

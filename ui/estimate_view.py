@@ -10,6 +10,7 @@ from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart
 from latency.estimation.estimator import STAGES, devices_for_memory
 from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, to_query
+from latency.estimation.scenario import evaluate as scenario_evaluate
 from latency.exploring import answers as A
 
 PAGE_QUERY_KEYS = tuple(k for k in KEYS if k not in ("budget_s", "measure", "device_scope"))  # the estimator's URL keys
@@ -133,6 +134,23 @@ def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str) -> Non
                              hardware=md(catalog.hardware[smallest].label(lang))),
                      query_params={**to_query({**values, "hardware": smallest, "devices": DEVICES_AUTO}, PAGE_QUERY_KEYS),
                                    "lang": lang})
+
+
+def int4_tradeoff(s: Strings, f, catalog, values: dict, est) -> None:
+    """INT4 shrinks the weights, not the arithmetic: where this device computes FP8 faster than
+    FP16 and FP8 gives the earlier first token for this scenario (both from latency.estimate), say
+    so in one sentence with both figures, so a later first token than FP8 is never left unexplained."""
+    if catalog.precisions[values["precision"]].family != "int4" or not est.fits or "fp8" not in catalog.precisions:
+        return
+    try:
+        _, _, fp8 = scenario_evaluate(catalog, {**values, "precision": "fp8"})
+    except ValueError:
+        return
+    if not fp8.fits or fp8.ttft_s >= est.ttft_s:
+        return
+    st.caption(s("int4_tradeoff", int4_ttft=f.seconds(est.ttft_s), fp8_ttft=f.seconds(fp8.ttft_s),
+                 int4_tps=f.tps_per_user(est.decode_tokens_per_s), fp8_tps=f.tps_per_user(fp8.decode_tokens_per_s),
+                 int4_gb=f.gb(est.memory_gb), fp8_gb=f.gb(fp8.memory_gb)))
 
 
 def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:

@@ -176,3 +176,17 @@ def test_prompt_and_earlier_conversation_say_what_goes_in_each(lang):
     at.run()
     helps = {w.label: w.help for w in at.number_input}
     assert helps.get(s("prompt_tokens")) == prompt and helps.get(s("context_tokens")) == context
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_int4_later_first_token_than_fp8_is_said_in_a_sentence(lang):
+    values = dict(DEFAULTS, model_size_b=70.6, precision="int4_awq")
+    _, _, int4 = scenario.evaluate(CATALOG, values)
+    _, _, fp8 = scenario.evaluate(CATALOG, dict(values, precision="fp8"))
+    assert int4.ttft_s > fp8.ttft_s  # the case the issue met: 70B on an H100
+    f = formats.get(lang)
+    at = run_page("estimator", lang, {"model_size_b": "70.6", "precision": "int4_awq"})
+    lines = [c.value for c in at.caption if "INT4" in c.value and "FP8" in c.value]
+    assert len(lines) == 1 and f.seconds(int4.ttft_s) in lines[0] and f.seconds(fp8.ttft_s) in lines[0]
+    assert not [c.value for c in run_page("estimator", lang, {"model_size_b": "70.6", "precision": "fp8"}).caption
+                if "INT4" in c.value and "FP8" in c.value]
