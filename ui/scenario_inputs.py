@@ -55,11 +55,22 @@ def claims_text(s: Strings, f, preset, result: tuple, data, lang: str) -> str:
     return s("preset_claims", label=label, claims=" · ".join(out))
 
 
+PREVIEW_KEYS = ("model_size_b", "hardware", "precision", "distance_km", "concurrency", "use_case")
+"""What a preset's preview names: the inputs a PM would notice changing (the rest are in "Inputs changed")."""
+
+
+def preset_summary(preset, label, value_text) -> str:
+    """A preset's main settings in words ("model size 1.24B, hardware NVIDIA L4, ..."), as plain text (escape it to show it)."""
+    return ", ".join(f"{label(k)} {value_text(k, preset.values[k])}" for k in PREVIEW_KEYS if k in preset.values)
+
+
 def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text, claims) -> None:
     """The preset pills and, after a click, what the preset changed and what the entry claims for it."""
     labels = {p.id: p.label[lang] for p in presets}
     st.pills(s("presets_heading"), list(labels), format_func=labels.get, key="est_preset",
              on_change=apply_preset, args=(presets, "est_preset"), help=s("presets_help"))
+    with st.expander(s("presets_preview"), icon=":material/visibility:"):  # what each one sets, before a click
+        st.markdown("\n".join(f"- **{md(p.label[lang])}**: " + md(preset_summary(p, label, value_text)) for p in presets))
     chosen = next((p for p in presets if p.id == st.session_state.get("est_preset")), None)
     if chosen is not None:
         st.caption(s("preset_applied", label=md(chosen.label[lang]), note=md(chosen.note[lang])))

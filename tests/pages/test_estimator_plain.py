@@ -190,3 +190,23 @@ def test_int4_later_first_token_than_fp8_is_said_in_a_sentence(lang):
     assert len(lines) == 1 and f.seconds(int4.ttft_s) in lines[0] and f.seconds(fp8.ttft_s) in lines[0]
     assert not [c.value for c in run_page("estimator", lang, {"model_size_b": "70.6", "precision": "fp8"}).caption
                 if "INT4" in c.value and "FP8" in c.value]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_scenario_buttons_show_what_they_set_before_a_click(lang):
+    """The code-autocomplete and loop buttons switch the hardware: the preview says so up front."""
+    from latency.exploring import presets as P
+
+    cases = {u.id: u for u in content.use_case_budgets(lang)}
+    classes = [c.id for c in content.comparison_classes(lang)]
+    examples = [e.id for e in content.load_term(content.DEFAULT_TERM, lang).examples.items]
+    presets = P.load_presets(CATALOG, places.load_stops(), cases, classes, examples)
+    at = run_page("estimator", lang)
+    assert at.session_state["est_preset"] is None  # nothing pressed yet
+    from latency.language.i18n import strings
+
+    (preview,) = [e for e in at.expander if e.label == strings("estimator", lang)("presets_preview")]
+    text = "\n".join(m.value for m in preview.markdown)
+    for p in presets:
+        line = next(l for l in text.split("\n") if p.label[lang] in l)
+        assert CATALOG.hardware[p.values["hardware"]].label(lang) in line, (p.id, line)
