@@ -323,7 +323,7 @@ def test_measure_switch_changes_what_is_judged():
     no_errors(at)
     assert not np.array_equal(heat(figure(at, "map_hw")), total, equal_nan=True)
     assert qp(at, "measure") == "ttft"
-    assert "first response" in figure(at, "tornado")["layout"]["xaxis"]["title"]["text"].lower()
+    assert "first token" in figure(at, "tornado")["layout"]["xaxis"]["title"]["text"].lower()
 
 
 def test_changing_concurrency_changes_the_charts_and_the_url():
