@@ -124,8 +124,9 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     if key == "distance_km":
         stop = data.stop_at.get(value)
         return s("distance_stop", label=stop.label[lang], km=f.km(value)) if stop else f.km(value)
-    if key == "hardware":
-        return data.catalog.hardware[value].label(lang) if value in data.catalog.hardware else str(value)
+    if key == "hardware":  # the chip's name and its plain class ("NVIDIA L4 (data-centre GPU: cloud servers)")
+        entry = data.catalog.hardware.get(value)
+        return s("hardware_option", name=entry.label(lang), kind=s(f"kind_{entry.hardware.kind}")) if entry else str(value)
     if key == "precision":
         p = data.catalog.precisions.get(value)
         return s("precision_option", label=p.label(lang), bytes=f"{p.bytes_per_param:g}") if p else str(value)

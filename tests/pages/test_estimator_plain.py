@@ -210,3 +210,17 @@ def test_scenario_buttons_show_what_they_set_before_a_click(lang):
     for p in presets:
         line = next(l for l in text.split("\n") if p.label[lang] in l)
         assert CATALOG.hardware[p.values["hardware"]].label(lang) in line, (p.id, line)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_chip_carries_a_plain_class(lang):
+    from latency.language.i18n import strings
+
+    s = strings("estimator", lang)
+    at = run_page("estimator", lang)
+    options = at.selectbox(key="hardware").options
+    classes = {"ko": ("노트북 칩", "게이밍 GPU", "데이터센터 GPU"), "en": ("laptop chip", "gaming GPU", "data-centre GPU")}[lang]
+    for option, hid in zip(options, scenario.ordered_hardware(CATALOG)):
+        entry = CATALOG.hardware[hid]
+        assert option == s("hardware_option", name=entry.label(lang), kind=s(f"kind_{entry.hardware.kind}")), option
+    assert all(any(c in o for o in options) for c in classes)
