@@ -34,3 +34,14 @@ def test_one_user_reads_in_the_singular(view):
     wrong = [t for t in rendered_strings(at) if PLURAL_AFTER_ONE.search(t)]
     assert not wrong, wrong[:3]
     assert any("1 user" in t for t in rendered_strings(at))
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_lesson_says_what_a_token_is_where_it_first_says_token(lang):
+    """A learner met 'token' on step 1 and found out what it is in quiz question 3."""
+    at = run_page("lesson", lang)
+    assert not at.exception
+    texts = rendered_strings(at)
+    word, meaning = {"ko": ("토큰", "낱말 조각"), "en": ("token", "piece of a word")}[lang]
+    first = next(t for t in texts if word in t.lower())
+    assert meaning in first, first[:200]
