@@ -27,6 +27,10 @@ class Claims:
     def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult]):
         self.s, self.catalog, self.lang, self.results = s, catalog, lang, results
 
+    def all_hold(self, checks: Sequence[Any]) -> bool:
+        """Every check on a claim holds (or it has none): the entry's "fact" label may stand."""
+        return all(self.results[c.id].verdict == "holds" for c in checks if c.id in self.results)
+
     def show(self, checks: Sequence[Any], row_labels: bool = False) -> None:
         term_claims.show(self.s, self.catalog, self.lang, self.results, checks, row_labels)
 
@@ -184,7 +188,10 @@ def misconceptions(s: Strings, mis: content.Misconceptions, cl: Claims) -> None:
         with myth_col.container(border=True):
             st.markdown(f":red[:material/close:] **{md(mis.myth_label)}**  \n{md(item.myth)}")
         with fact_col.container(border=True):
-            st.markdown(f":green[:material/check:] **{md(mis.fact_label)}**  \n{md(item.fact)}")
+            if cl.all_hold(item.checks):  # the entry's "fact" label only where the estimator agrees
+                st.markdown(f":green[:material/check:] **{md(mis.fact_label)}**  \n{md(item.fact)}")
+            else:  # the app does not call "fact" what it then finds does not always hold
+                st.markdown(f":material/format_quote: **{s('entry_says')}**  \n{md(item.fact)}")
             source(s, item.source)
         cl.show(item.checks)
 

@@ -45,3 +45,24 @@ def test_the_lesson_says_what_a_token_is_where_it_first_says_token(lang):
     word, meaning = {"ko": ("토큰", "낱말 조각"), "en": ("token", "piece of a word")}[lang]
     first = next(t for t in texts if word in t.lower())
     assert meaning in first, first[:200]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_no_fact_label_on_a_claim_the_app_then_rejects(lang):
+    from latency.estimation.catalog import load_catalog
+    from latency.teaching import claims, content
+
+    term = content.load_term(content.DEFAULT_TERM, lang)
+    results = claims.run_term(term, load_catalog())  # the verdicts straight from latency.estimate
+    rejected = [m for m in term.misconceptions.items if any(results[c.id].verdict != "holds" for c in m.checks)]
+    agreed = [m for m in term.misconceptions.items if m.checks and all(results[c.id].verdict == "holds" for c in m.checks)]
+    assert rejected and agreed
+    at = run_page("learn", lang)
+    cards = [md.value for md in at.markdown if any(m.fact.replace("'", "") in md.value.replace("\\", "").replace("'", "") for m in term.misconceptions.items)]
+    label = term.misconceptions.fact_label
+    for m in rejected:
+        (card,) = [c for c in cards if m.fact.replace("'", "") in c.replace("\\", "").replace("'", "")]
+        assert f"**{label}**" not in card and i18n.strings("learn", lang)("entry_says") in card
+    for m in agreed:
+        (card,) = [c for c in cards if m.fact.replace("'", "") in c.replace("\\", "").replace("'", "")]
+        assert f"**{label}**" in card
