@@ -34,25 +34,29 @@ def preset_changes(preset, before: dict[str, Any], label, value_text) -> str:
 
 
 def claims_text(s: Strings, f, preset, result: tuple, data, lang: str) -> str:
-    """How the preset's estimate compares with what the entry states for it, one clause per measure."""
+    """Both sides of the comparison in one sentence: what the entry states for this preset (its own
+    wording for a table class, the example's target otherwise), then the estimate for each measure and
+    where it falls (inside, faster or slower than the entry's range)."""
     ttft, _, total, _ = result
     kind, ref = preset.source
     label = md(preset.label[lang])
     if kind == "comparison":
-        rng = data.classes[ref].latency_s
+        cls = data.classes[ref]
+        rng = cls.latency_s
         checks = [("ttft", ttft, rng.min, rng.max), ("total", total, rng.min, rng.max)]
+        stated = md(cls.latency)
     else:
         ex = data.examples[ref]
         if ex.budget_s is None:
             return s("preset_no_figure", label=label)
         measure = ex.measure or "total"
         checks = [(measure, ttft if measure == "ttft" else total, 0.0, ex.budget_s)]
+        stated = s("within_s", v=f.seconds(ex.budget_s)) + " (" + s(f"claim_measure_{measure}") + ")"
     out = []
     for measure, value, lo, hi in checks:
-        stated = s("within_s", v=f.seconds(hi)) if lo == 0 else s("span_s", lo=f.seconds(lo), hi=f.seconds(hi))
-        key = "preset_holds" if lo <= value <= hi else "preset_fails"
-        out.append(s(key, claim=s(f"claim_{measure}", value=f.seconds(value)), stated=stated))
-    return s("preset_claims", label=label, claims=" · ".join(out))
+        key = "preset_inside" if lo <= value <= hi else ("preset_faster" if value < lo else "preset_slower")
+        out.append(s(key, claim=s(f"claim_{measure}", value=f.seconds(value))))
+    return s("preset_claims", label=label, stated=stated, claims=", ".join(out))
 
 
 PREVIEW_KEYS = ("model_size_b", "hardware", "precision", "distance_km", "concurrency", "use_case")
