@@ -1,5 +1,6 @@
-"""What a first-time reader meets in a phone browser (issue 26, item 6): Korean breaks between words inside popovers and (?) tooltips too (they are drawn
-outside the app's root, where ui/style.py's rule once did not reach."""
+"""What a first-time reader meets in a phone browser (issue 26, item 6): Korean breaks between words
+inside popovers and (?) tooltips too (they are drawn outside the app's root, where ui/style.py's rule
+once did not reach), and a glossary card opens its entry from anywhere on it."""
 
 from __future__ import annotations
 
