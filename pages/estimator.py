@@ -82,9 +82,11 @@ def interactive() -> None:
         values = scenario_inputs.show(s, data, labels)
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
         estimate_view.headline(s, f, est, hw_entry, lang, values)
+        estimate_view.int4_tradeoff(s, f, data.catalog, values, est)
         st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get, on_change=state.touched)
         case = data.use_cases[st.session_state["use_case"]]
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)
+        estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang)
         headline = tradeoffs.headline(data.catalog, {**values, "measure": case.measure, "budget_s": case.budget_s},
                                       tradeoffs.catalog_prices(data.catalog))
         estimate_view.cost_and_server(s, f, headline, hw_entry, lang)
@@ -107,7 +109,7 @@ def interactive() -> None:
         with tabs["presets_compare"]:
             if tabs["presets_compare"].open:
                 estimator_charts.presets_tab(s, f, data, preset_results(lang, signature), lang)
-        estimate_view.timeline(s, f, est)
+        estimate_view.timeline(s, f, est, values)
     state.mirror(PAGE_KEYS, known=(state.VIEW,))
 
 

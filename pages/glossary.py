@@ -9,10 +9,11 @@ import streamlit as st
 
 from latency.teaching import content, glossary
 from latency.language.i18n import LANGS, md
-from ui import shell
+from ui import shell, style
 
 s = shell.page_strings("glossary")
 lang = shell.current_lang()
+shell.drop_unknown_url_keys()
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -24,6 +25,11 @@ def load_index(terms_dir: str, signature: str) -> tuple[tuple[glossary.IndexEntr
 entries, problems = load_index(str(content.TERMS_DIR), content.files_signature(content.TERMS_DIR))
 st.title(s("title"))
 st.caption(s("intro"))
+st.subheader(s("start_heading"))
+with st.container(horizontal=True):
+    st.page_link("pages/lesson.py", label=s("start_lesson"), icon=":material/school:", query_params={"lang": lang})
+    st.page_link("pages/estimator.py", label=s("start_estimator"), icon=":material/timer:", query_params={"lang": lang})
+st.subheader(s("terms_heading"))
 query = st.text_input(s("search_label"), placeholder=s("search_placeholder"), key="glossary_query", max_chars=60)
 shown = glossary.search(entries, query)
 
@@ -33,7 +39,7 @@ st.caption(s("count" if len(shown) != 1 else "count_one", n=len(shown)))
 if query and not shown:
     st.info(s("no_match", query=md(query)))
 for entry in shown:
-    with st.container(border=True):
+    with st.container(border=True, key=f"{style.CARD_KEY}{entry.id.replace('-', '_')}"):  # the whole card is the link
         name = entry.titles.get(lang)
         if name is None:
             st.markdown(f"**{md(entry.titles[next(iter(entry.titles))])}**")

@@ -21,6 +21,7 @@ from ui import shell, term_sections as sec
 
 s = shell.page_strings("learn")
 lang = shell.current_lang()
+shell.drop_unknown_url_keys(("term",))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -54,7 +54,8 @@ except ContentError as err:
 default = scenario.defaults(stops, cases)
 specs = scenario.specs(catalog, default, list(cases))
 steps = dict(model_size_b=sizing.size_steps(catalog), distance_km=places.distance_steps(stops))
-state.restore(inputs.KEYS, specs, default, steps, known=(state.VIEW,))
+state.restore(inputs.KEYS, specs, default, steps, known=(state.VIEW,),
+              implied=lambda from_url: scenario.implied_by_use_case(from_url, cases))
 view = state.requested_view(T.TABS)  # a glossary link may ask for a tab
 if view:
     st.session_state["tr_tab"] = s(f"tab_{view}")

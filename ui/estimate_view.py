@@ -8,29 +8,32 @@ import streamlit as st
 from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart
-from latency.estimation.estimator import STAGES
+from latency.estimation.estimator import STAGES, devices_for_memory
+from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, to_query
+from latency.estimation.scenario import evaluate as scenario_evaluate
+from latency.exploring import answers as A
+
+PAGE_QUERY_KEYS = tuple(k for k in KEYS if k not in ("budget_s", "measure", "device_scope"))  # the estimator's URL keys
 from latency.language.i18n import Strings, md
 from ui import charts
 
 
 def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
-    """Four numbers (first token, per-user speed, whole answer, memory), ranges explained once."""
+    """Four numbers (first token, per-user speed, whole answer, memory), ranges explained once; for a
+    model that does not fit, what it would need (memory, devices) in place of speed figures it
+    could not have."""
     r = est.ranges
     device = hw_entry.label(lang)
-    max_devices = int(hw_entry.hardware.resolved("max_devices"))
     if not est.fits:
-        st.error(s("no_fit_error", device=md(device), memory=f.gb(est.memory_gb), devices=f.count(est.devices_needed or max_devices, "devices"),
-                   capacity=f.gb(max_devices * hw_entry.hardware.memory_gb)))
+        no_fit(s, f, est, hw_entry, device, values)
+        return
     row = st.container(horizontal=True, gap="small", horizontal_alignment="distribute")
     quiet = dict(delta_color="off", delta_arrow="off", width=160)  # each metric its own fixed width: no wrapper blocks
     row.metric(s("metric_ttft"), f.seconds(est.ttft_s), delta=f.range(*r["ttft_s"]), help=s("metric_ttft_help"), **quiet)
     row.metric(s("metric_tps"), formats.number(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
               help=s("metric_tps_help"), **quiet)
     row.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
-    if not est.fits:
-        fit_text, color = s("fits_none"), "inverse"
-    else:
-        fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
+    fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
     row.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                      capacity=f.gb(hw_entry.hardware.memory_gb)))
@@ -40,11 +43,35 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
                                                     output_text=f.text_from_tokens(values["output_tokens"])))
 
 
+def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
+    """A model that does not fit: the memory it needs, the devices that would hold it, and what the
+    chosen count (or this hardware at most) holds; no speed or time tiles for a set-up that cannot run."""
+    hw = hw_entry.hardware
+    max_devices = int(hw.resolved("max_devices"))
+    need = int(devices_for_memory(est.memory_gb, hw.memory_gb))
+    chosen = fixed_devices(values)
+    if chosen is not None and need <= max_devices:
+        text = s("no_fit_chosen", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
+                 chosen=f.count(chosen, "devices"), capacity=f.gb(chosen * hw.memory_gb))
+    else:
+        text = s("no_fit_max", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
+                 most=f.count(max_devices, "devices"), capacity=f.gb(max_devices * hw.memory_gb))
+    st.error(text)
+    row = st.container(horizontal=True, gap="small")
+    row.metric(s("metric_memory_needed"), f.gb(est.memory_gb), width=200,
+               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
+                      capacity=f.gb(hw.memory_gb)))
+    row.metric(s("metric_devices_needed"), f.count(need, "devices"), width=200)
+
+
 def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> None:
     """Within, over, or too close to call, against the chosen use case's budget."""
+    if not est.fits:
+        st.info(s("verdict_no_fit"), icon=":material/memory:")
+        return
     key = "ttft_s" if measure == "ttft" else "total_s"
     value, (lo, hi) = getattr(est, key), est.ranges[key]
-    v = V.verdict(value, lo, hi, budget_s, case.abandon_s if case else None)
+    v = V.verdict(value, lo, hi, budget_s, case.abandon_s if case else None, shown=formats.seconds_value)
     text = s(f"verdict_{v.kind}", use_case=md(case.label if case else s("use_case_custom")), budget=f.seconds(budget_s),
              measure=s(f"measure_{measure}"), value=f.seconds(value), ratio=f.ratio(v.ratio), range=f.range(lo, hi))
     if v.abandon and case is not None and case.abandon_s is not None:
@@ -52,17 +79,78 @@ def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> N
     {"within": st.success, "over": st.error, "uncertain": st.warning}[v.kind](text)
 
 
-def timeline(s: Strings, f, est) -> None:
-    """The four stages as a bar and as text: each stage's time and share of the whole answer."""
+def stage_what(s: Strings, key: str, values: dict) -> str:
+    """What a stage is, in words that follow the scenario: the network line says whether the
+    connection is new or reused (or that a local model has none); the server stage says whether
+    anyone else is there to wait for."""
+    if key == "network":
+        if values.get("access") == "none":
+            return s("stage_network_what_local")
+        return s("stage_network_what_cold" if values.get("connection") == "cold" else "stage_network_what_warm")
+    if key == "queue" and int(values.get("concurrency", 1)) <= 1:
+        return s("stage_queue_what_alone")
+    return s(f"stage_{key}_what")
+
+
+def timeline(s: Strings, f, est, values: dict) -> None:
+    """The four stages as a bar and as text: each stage's time with one decimal rule for the list,
+    its share of the first token (the question of a chat-like use) beside its share of the whole answer."""
     st.markdown(f"**{s('timeline_heading')}**")
     stages = [(k, s(f"stage_{k}"), est.breakdown[k]) for k in STAGES]
     spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
     charts.show_live(spec, rows, key="est_chart_timeline", alt=s("timeline_heading"))  # redrawn on every slider move
     total = sum(t for _, _, t in stages) or 1.0
-    lines = [s("stage_line", stage=name, time=f.seconds(t), share=f.percent(t / total), what=s(f"stage_{k}_what"))
-             for k, name, t in stages]
+    ttft = sum(t for k, _, t in stages if k != "decode") or 1.0
+    times = f.seconds_list([t for _, _, t in stages])
+    lines = [s("stage_line_decode" if k == "decode" else "stage_line", stage=name, time=shown, share=f.percent(t / total),
+               ttft_share=f.percent(t / ttft), what=stage_what(s, k, values))
+             for (k, name, t), shown in zip(stages, times)]
     st.markdown("\n".join(f"- {line}" for line in lines))
     st.caption(s("timeline_caption"))
+
+
+def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str) -> None:
+    """The PM's two questions, answered for the chosen target: the largest model that meets it on
+    this hardware and precision, and the hardware with the least memory that runs this model within
+    it (latency.exploring.answers), each with a link that opens that scenario here."""
+    if case is None:
+        return
+    target = s("answer_target", budget=f.seconds(case.budget_s), measure=s(f"measure_{case.measure}"))
+    size = A.largest_model(catalog, values, sizes, case.measure, case.budget_s)
+    hw = catalog.hardware[values["hardware"]].label(lang)
+    precision = catalog.precisions[values["precision"]].label(lang)
+    if size is None:
+        st.caption(s("answer_no_size", target=target, hardware=md(hw), precision=md(precision)))
+    else:
+        st.page_link("pages/estimator.py", icon=":material/straighten:",
+                     label=s("answer_largest", target=target, hardware=md(hw), precision=md(precision), size=f.size_b(size)),
+                     query_params={**to_query({**values, "model_size_b": size}, PAGE_QUERY_KEYS), "lang": lang})
+    smallest = A.smallest_hardware(catalog, values, case.measure, case.budget_s)
+    if smallest is None:
+        st.caption(s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"])))
+    else:
+        st.page_link("pages/estimator.py", icon=":material/memory:",
+                     label=s("answer_smallest", target=target, size=f.size_b(values["model_size_b"]),
+                             hardware=md(catalog.hardware[smallest].label(lang))),
+                     query_params={**to_query({**values, "hardware": smallest, "devices": DEVICES_AUTO}, PAGE_QUERY_KEYS),
+                                   "lang": lang})
+
+
+def int4_tradeoff(s: Strings, f, catalog, values: dict, est) -> None:
+    """INT4 shrinks the weights, not the arithmetic: where this device computes FP8 faster than
+    FP16 and FP8 gives the earlier first token for this scenario (both from latency.estimate), say
+    so in one sentence with both figures, so a later first token than FP8 is never left unexplained."""
+    if catalog.precisions[values["precision"]].family != "int4" or not est.fits or "fp8" not in catalog.precisions:
+        return
+    try:
+        _, _, fp8 = scenario_evaluate(catalog, {**values, "precision": "fp8"})
+    except ValueError:
+        return
+    if not fp8.fits or fp8.ttft_s >= est.ttft_s:
+        return
+    st.caption(s("int4_tradeoff", int4_ttft=f.seconds(est.ttft_s), fp8_ttft=f.seconds(fp8.ttft_s),
+                 int4_tps=f.tps_per_user(est.decode_tokens_per_s), fp8_tps=f.tps_per_user(fp8.decode_tokens_per_s),
+                 int4_gb=f.gb(est.memory_gb), fp8_gb=f.gb(fp8.memory_gb)))
 
 
 def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:
@@ -86,12 +174,17 @@ def cost_and_server(s: Strings, f, headline, hw_entry, lang: str) -> None:
     """What the answers cost and what the whole server does, labelled as whole-server figures
     (`latency.exploring.tradeoffs.headline`: all users share one server; cost per answer = devices x price/h
     x busy seconds / (3600 x answers served together))."""
-    if headline.users > 1:
-        st.caption(s("server_line", users=f.count(headline.users, "users"), tps=f.tps_server(headline.server_tokens_per_s),
-                     per_user=f.tps_per_user(headline.per_user_tokens_per_s)))
+    if headline.users > 1 and headline.fits:
+        waiting = headline.batch < headline.users
+        st.caption(s("server_line_waiting" if waiting else "server_line", users=f.count(headline.users, "users"),
+                     batch=f.count(headline.batch, "requests") if waiting else "",
+                     tps=f.tps_server(headline.server_tokens_per_s), per_user=f.tps_per_user(headline.per_user_tokens_per_s)))
     price = hw_entry.price_usd_per_hour
-    if price is None or headline.cost_per_1k_answers != headline.cost_per_1k_answers:  # no price, or does not fit
-        st.caption(s("cost_unknown", device=md(hw_entry.label(lang))))
+    if price is None:
+        st.caption(s("cost_no_price", device=md(hw_entry.label(lang))))
+        return
+    if headline.cost_per_1k_answers != headline.cost_per_1k_answers:  # nan: the model does not fit
+        st.caption(s("cost_no_fit"))
         return
     basis = s(f"price_basis_{hw_entry.price_basis}")
     st.caption(s("cost_line", cost=f.usd(headline.cost_per_1k_answers), devices=f.count(headline.devices, "devices"),

@@ -22,11 +22,14 @@ from ui import charts
 f, fs = explain.fmt, explain.fmt_s
 
 
+_TILDE = re.compile(r"(?<!\\)~")  # a '~' not already escaped (md() escapes the values' own)
+
+
 # --- small helpers ---------------------------------------------------------------------------
 def m(s: Strings, key: str, **fmt: Any) -> str:
     """A string for a Markdown element: the template's own '~' (Korean ranges) escaped so that two of
     them do not strike the text through; values are escaped by md() where they come from data."""
-    return s(key, **fmt).replace("~", "\\~") if fmt else s[key].replace("~", "\\~")
+    return _TILDE.sub(r"\\~", s(key, **fmt) if fmt else s[key])
 
 
 def sec(s: Strings, x: float) -> str:

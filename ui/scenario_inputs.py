@@ -34,25 +34,38 @@ def preset_changes(preset, before: dict[str, Any], label, value_text) -> str:
 
 
 def claims_text(s: Strings, f, preset, result: tuple, data, lang: str) -> str:
-    """How the preset's estimate compares with what the entry states for it, one clause per measure."""
+    """Both sides of the comparison in one sentence: what the entry states for this preset (its own
+    wording for a table class, the example's target otherwise), then the estimate for each measure and
+    where it falls (inside, faster or slower than the entry's range)."""
     ttft, _, total, _ = result
     kind, ref = preset.source
     label = md(preset.label[lang])
     if kind == "comparison":
-        rng = data.classes[ref].latency_s
+        cls = data.classes[ref]
+        rng = cls.latency_s
         checks = [("ttft", ttft, rng.min, rng.max), ("total", total, rng.min, rng.max)]
+        stated = md(cls.latency)
     else:
         ex = data.examples[ref]
         if ex.budget_s is None:
             return s("preset_no_figure", label=label)
         measure = ex.measure or "total"
         checks = [(measure, ttft if measure == "ttft" else total, 0.0, ex.budget_s)]
+        stated = s("within_s", v=f.seconds(ex.budget_s)) + " (" + s(f"claim_measure_{measure}") + ")"
     out = []
     for measure, value, lo, hi in checks:
-        stated = s("within_s", v=f.seconds(hi)) if lo == 0 else s("span_s", lo=f.seconds(lo), hi=f.seconds(hi))
-        key = "preset_holds" if lo <= value <= hi else "preset_fails"
-        out.append(s(key, claim=s(f"claim_{measure}", value=f.seconds(value)), stated=stated))
-    return s("preset_claims", label=label, claims=" · ".join(out))
+        key = "preset_inside" if lo <= value <= hi else ("preset_faster" if value < lo else "preset_slower")
+        out.append(s(key, claim=s(f"claim_{measure}", value=f.seconds(value))))
+    return s("preset_claims", label=label, stated=stated, claims=", ".join(out))
+
+
+PREVIEW_KEYS = ("model_size_b", "hardware", "precision", "distance_km", "concurrency", "use_case")
+"""What a preset's preview names: the inputs a PM would notice changing (the rest are in "Inputs changed")."""
+
+
+def preset_summary(preset, label, value_text) -> str:
+    """A preset's main settings in words ("model size 1.24B, hardware NVIDIA L4, ..."), as plain text (escape it to show it)."""
+    return ", ".join(f"{label(k)} {value_text(k, preset.values[k])}" for k in PREVIEW_KEYS if k in preset.values)
 
 
 def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text, claims) -> None:
@@ -60,6 +73,8 @@ def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text, cl
     labels = {p.id: p.label[lang] for p in presets}
     st.pills(s("presets_heading"), list(labels), format_func=labels.get, key="est_preset",
              on_change=apply_preset, args=(presets, "est_preset"), help=s("presets_help"))
+    with st.expander(s("presets_preview"), icon=":material/visibility:"):  # what each one sets, before a click
+        st.markdown("\n".join(f"- **{md(p.label[lang])}**: " + md(preset_summary(p, label, value_text)) for p in presets))
     chosen = next((p for p in presets if p.id == st.session_state.get("est_preset")), None)
     if chosen is not None:
         st.caption(s("preset_applied", label=md(chosen.label[lang]), note=md(chosen.note[lang])))
@@ -113,8 +128,9 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     if key == "distance_km":
         stop = data.stop_at.get(value)
         return s("distance_stop", label=stop.label[lang], km=f.km(value)) if stop else f.km(value)
-    if key == "hardware":
-        return data.catalog.hardware[value].label(lang) if value in data.catalog.hardware else str(value)
+    if key == "hardware":  # the chip's name and its plain class ("NVIDIA L4 (data-centre GPU: cloud servers)")
+        entry = data.catalog.hardware.get(value)
+        return s("hardware_option", name=entry.label(lang), kind=s(f"kind_{entry.hardware.kind}")) if entry else str(value)
     if key == "precision":
         p = data.catalog.precisions.get(value)
         return s("precision_option", label=p.label(lang), bytes=f"{p.bytes_per_param:g}") if p else str(value)

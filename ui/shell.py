@@ -152,6 +152,24 @@ def show_content_error(err: ContentError) -> None:
         st.error(i18n.md(f"{err.shown_file}: {err.path}: {err.problem}"))
 
 
+APP_URL_KEYS = ("lang",)  # URL keys app.py reads on every page
+
+
+def drop_unknown_url_keys(known: tuple[str, ...] = ()) -> None:
+    """For a page that reads no scenario (the glossary, the Learn page): every URL key besides
+    `known` and the app's own is named in a notice, as the explorer pages name theirs, and removed
+    from the address, so a shared link never carries it on silently."""
+    keep = set(known) | set(APP_URL_KEYS)
+    unknown = [key for key in st.query_params if key not in keep]
+    if not unknown:
+        return
+    s = strings("common")
+    for key in unknown:
+        raw = st.query_params.get_all(key)
+        st.warning(s("url_unknown_key", name=i18n.md(i18n.clip(key)), raw=i18n.md(i18n.clip(raw[-1] if raw else ""))))
+        del st.query_params[key]
+
+
 def page_strings(area: str) -> i18n.Strings:
     """Strings for a page, called once at its top; on a broken file shows the error and stops only
     this page."""

@@ -19,7 +19,7 @@ keys are not rendered"; re-assigning the key through st.session_state keeps it).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import streamlit as st
 
@@ -37,7 +37,8 @@ VIEW_SEEN = "scenario_view_seen"
 
 
 def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[str, Any],
-            steps: Mapping[str, Sequence[float]] | None = None, known: Iterable[str] = ()) -> list[Notice]:
+            steps: Mapping[str, Sequence[float]] | None = None, known: Iterable[str] = (),
+            implied: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None) -> list[Notice]:
     """Put the scenario into the widget keys of this page; return notices for URL values not taken.
 
     steps: slider steps for numeric keys shown on a select_slider (a URL value between steps is
@@ -59,6 +60,8 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
             if snapped != values[key]:
                 notices.append(Notice(key=key, raw=url_value(values[key]), reason="snapped", used=snapped))
                 values[key] = snapped
+    if implied is not None:  # values that follow from the URL's (a use case brings its own target)
+        values = {**implied(values), **values}
     saved.update(values)
     for key in keys:
         if key not in values and key in st.session_state:

@@ -27,6 +27,10 @@ class Claims:
     def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult]):
         self.s, self.catalog, self.lang, self.results = s, catalog, lang, results
 
+    def all_hold(self, checks: Sequence[Any]) -> bool:
+        """Every check on a claim holds (or it has none): the entry's "fact" label may stand."""
+        return all(self.results[c.id].verdict == "holds" for c in checks if c.id in self.results)
+
     def show(self, checks: Sequence[Any], row_labels: bool = False) -> None:
         term_claims.show(self.s, self.catalog, self.lang, self.results, checks, row_labels)
 
@@ -157,10 +161,18 @@ def uses(s: Strings, section: content.Section, cl: Claims) -> None:
         cl.show(use.checks)
 
 
+FIRST_ROLE = "pm"  # the app's readers are mostly product managers: their tip shows first (the entry's order stays)
+
+
+def role_order(ids: list[str]) -> list[str]:
+    """The roles as the picker offers them: the PM first where the entry has one, the rest in entry order."""
+    return sorted(ids, key=lambda rid: rid != FIRST_ROLE)
+
+
 def role_tips(s: Strings, section: content.Section) -> None:
     section_heading("role_tips", section.heading)
     roles = {tip.id: tip for tip in section.items}
-    options = list(roles)
+    options = role_order(list(roles))
     if st.session_state.get("learn_role") not in roles:  # e.g. after switching to a term with other roles
         st.session_state["learn_role"] = options[0]
     role = st.segmented_control(s("role_label"), options=options, format_func=lambda rid: md(roles[rid].role),
@@ -176,7 +188,10 @@ def misconceptions(s: Strings, mis: content.Misconceptions, cl: Claims) -> None:
         with myth_col.container(border=True):
             st.markdown(f":red[:material/close:] **{md(mis.myth_label)}**  \n{md(item.myth)}")
         with fact_col.container(border=True):
-            st.markdown(f":green[:material/check:] **{md(mis.fact_label)}**  \n{md(item.fact)}")
+            if cl.all_hold(item.checks):  # the entry's "fact" label only where the estimator agrees
+                st.markdown(f":green[:material/check:] **{md(mis.fact_label)}**  \n{md(item.fact)}")
+            else:  # the app does not call "fact" what it then finds does not always hold
+                st.markdown(f":material/format_quote: **{s('entry_says')}**  \n{md(item.fact)}")
             source(s, item.source)
         cl.show(item.checks)
 

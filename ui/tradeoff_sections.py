@@ -14,6 +14,7 @@ from latency.charts import tradeoffs as C
 from latency.charts.style import INK, STAGE_COLORS, TOTAL
 from latency.exploring import tradeoffs as T
 from latency.estimation.estimator import STAGES
+from latency.language.formats import seconds_value
 from latency.language.i18n import md
 from ui import charts
 from ui.tradeoff_inputs import Formats, cap
@@ -34,12 +35,12 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
     text = s("verdict_meets" if head.meets else "verdict_misses", scenario=scenario, measure=measure,
              latency=fmt.sec(head.latency_s), budget=fmt.sec(sc.budget_s), ratio=fmt.ratio(head.latency_s / sc.budget_s))
     lo, hi = est.ranges[T.MEASURE_KEY[sc.measure]]
-    if lo <= sc.budget_s < hi:
+    if seconds_value(lo) <= sc.budget_s < seconds_value(hi):  # as the range is printed (issue 26)
         text += " " + s("verdict_uncertain", low=fmt.sec(lo), high=fmt.sec(hi))
     if abandon_s is not None and head.latency_s >= abandon_s:
         text += " " + s("verdict_abandon", abandon=fmt.sec(abandon_s))
     (st.success if head.meets else st.error)(text)
-    st.caption(s("plan_text", users=fmt.users(head.users), devices=f"{head.devices:,}", batch=f"{head.batch:,}"))
+    st.caption(s("plan_text_one" if head.users == 1 else "plan_text", users=fmt.users(head.users), devices=f"{head.devices:,}", batch=f"{head.batch:,}"))
     st.markdown(f"**{s('metrics_per_user')}**")
     row = st.container(horizontal=True)
     row.metric(s("metric_latency", measure=measure), fmt.sec(head.latency_s), width="content",
@@ -170,7 +171,7 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     s = fmt.s
     devices: T.Grid = data["devices"]
     p = devices.plan
-    st.caption(s("cost_caption", users=fmt.users(sc.concurrency)))
+    st.caption(s("cost_caption_one" if sc.concurrency == 1 else "cost_caption", users=fmt.users(sc.concurrency)))
     st.markdown(f"**{s('pareto_title', size=fmt.size(sc.model_size_b))}**")
     ids = list(devices.cols)
     ok, lat, per_1k = p.fits[0], p.latency_s[0], p.cost_per_answer[0] * 1000

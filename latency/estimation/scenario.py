@@ -51,6 +51,17 @@ output tokens (the estimator's defaults), no earlier conversation, judged agains
 chatbot's budget (budget_s / measure None = the use case's own)."""
 
 
+def implied_by_use_case(from_url: Mapping[str, Any], use_cases: Mapping[str, Any]) -> dict[str, Any]:
+    """What a use case given in the URL brings with it: its own target time and the moment it
+    applies to, unless the URL sets them itself (`?use_case=code_autocomplete` alone means 0.2 s to
+    the first token, as picking it from the list does). `use_cases` maps id -> anything with
+    `budget_s` and `measure`."""
+    case = use_cases.get(from_url.get("use_case"))
+    if case is None or "budget_s" in from_url or "measure" in from_url:
+        return {}
+    return dict(budget_s=float(case.budget_s), measure=case.measure)
+
+
 def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any]) -> dict[str, Any]:
     """The default scenario with the distance of the default stop and the default use case's budget.
     `use_cases` maps id -> anything with `budget_s` and `measure`."""

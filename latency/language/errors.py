@@ -81,6 +81,11 @@ class ContentError(ValueError):
         self.problem = problem
         super().__init__(f"{self.shown_file}: {self.path}: {problem}")
 
+    def __reduce__(self):
+        # st.cache_data pickles what a cached function returns (the glossary index carries its
+        # problems): rebuild from the three fields, since the default rebuild passes only the message
+        return (type(self), (self.file, self.path, self.problem))
+
 
 def read_yaml(file: str | Path) -> Any:
     """A content file read with ``yaml.safe_load`` (never anything that can run code). A missing

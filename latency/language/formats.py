@@ -61,6 +61,23 @@ def seconds_number(x: float) -> str:
     return number(x, 2) if abs(x) < 10 else f"{x:,.0f}"
 
 
+def seconds_value(x: float) -> float:
+    """A duration as the page prints it (`seconds_number`), back as a number: 0.2004 -> 0.2."""
+    text = seconds_number(x)
+    return x if text == "–" else float(text.replace(",", ""))
+
+
+def seconds_list(xs) -> list[str]:
+    """The digits of several durations shown together (a list of stages): one rule for the whole
+    list, the same decimals on every value, enough for two significant digits of the smallest
+    non-zero value (at most 3 decimals, whole seconds when every value is 10 s or more)."""
+    finite = [abs(x) for x in xs if x is not None and math.isfinite(x) and x != 0]
+    if not finite:
+        return [seconds_number(x) for x in xs]
+    decimals = min(3, max(0, 1 - math.floor(math.log10(min(finite)))))
+    return [f"{x:,.{decimals}f}" if x is not None and math.isfinite(x) else "–" for x in xs]
+
+
 def size_number(b: float) -> str:
     """A model size in billions of parameters, digits only: 0.5, 8, 8.03, 70.6, 405, 2,000."""
     return number(b, 3) if b < 1000 else f"{b:,.0f}"
@@ -119,6 +136,10 @@ class Formats:
     # --- quantities ---------------------------------------------------------------------------
     def seconds(self, x: float) -> str:
         return self._unit("seconds", seconds_number(x))
+
+    def seconds_list(self, xs) -> list[str]:
+        """Several durations with one decimal rule (`seconds_list`)."""
+        return [self._unit("seconds", digits) for digits in seconds_list(xs)]
 
     def ms(self, x_ms: float) -> str:
         return self._unit("ms", number(x_ms, 3))

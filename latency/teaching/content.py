@@ -990,6 +990,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from latency.teaching import lesson, quiz
 
         errors += lesson.check() + quiz.check()
+    if directory is None:  # one vocabulary: no refused synonym in the app's own text (content/vocabulary.yaml)
+        from latency.language import vocabulary
+
+        errors += vocabulary.problems()
     for err in errors:
         print(err)
     if errors:

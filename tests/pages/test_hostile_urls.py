@@ -31,7 +31,7 @@ BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 LINK = re.compile(r"(?<!\\)\]\(")                   # `](` that Markdown would read as a link
 AUTOLINK = re.compile(r"(?i)https?://|www\.|@[-\w]+\.|:[\w/]+:")   # what remark-gfm / Streamlit link or iconify
 URL_KEYS = ("lang", "term", *scenario.KEYS)
-READS_URL = {"learn", "estimator", "tradeoffs"}  # pages that read keys besides lang and name bad values
+READS_URL = {"", "learn", "estimator", "tradeoffs"}  # pages that name bad or unknown URL keys (the glossary names every key it does not read)
 
 
 def rendered_strings(at) -> list[str]:

@@ -58,7 +58,8 @@ def test_every_section_of_every_term_is_shown(term_id, lang):
     assert unescape(at.title[0].value) == term.title
     missing_headings = [h for h in term.headings().values() if h not in text]
     assert not missing_headings
-    other_tips = {t.tip for t in term.role_tips.items[1:]}  # only the chosen role's tip is on screen
+    shown_tip = next((t for t in term.role_tips.items if t.id == "pm"), term.role_tips.items[0])
+    other_tips = {t.tip for t in term.role_tips.items if t is not shown_tip}  # only the chosen role's tip is on screen
     missing = [s for s in shown_strings(term) if s not in text and s not in other_tips]
     assert not missing, f"not on the page: {missing}"
     assert len(at.table) == 2 and [unescape(c) for c in at.table[0].value.columns] == [c.name for c in term.comparison.classes]
@@ -76,11 +77,23 @@ def test_budgets_are_shown_as_metrics_in_the_current_language(lang):
     assert sorted(values) == sorted(expected)
 
 
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_the_pm_role_is_offered_first_and_shown_by_default(term_id, lang):
+    """The app's readers are product managers: their tip shows without a click (issue 26, item 6)."""
+    at = run_page("learn", lang, {"term": term_id})
+    term = content.load_term(term_id, lang)
+    pm = next(t for t in term.role_tips.items if t.id == "pm")
+    picker = at.segmented_control(key="learn_role")
+    assert unescape(picker.options[0]) == pm.role and picker.value == "pm"
+    assert [unescape(i.value) for i in at.info] == [pm.tip]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_role_tips_follow_the_chosen_role(lang):
     at = run_page("learn", lang)
     term = content.load_term(content.DEFAULT_TERM, lang)
-    for tip in [*term.role_tips.items[1:], term.role_tips.items[0]]:
+    first = next(t for t in term.role_tips.items if t.id == "pm")
+    for tip in [*[t for t in term.role_tips.items if t is not first], first]:
         at.segmented_control(key="learn_role").set_value(tip.id).run()
         assert not at.exception
         assert unescape(at.title[0].value) == term.title  # still this language after the rerun

@@ -1,0 +1,65 @@
+"""One vocabulary (content/vocabulary.yaml, latency/language/vocabulary.py): every idea has one name per
+language, and `python -m latency.content check` refuses a refused synonym anywhere in the app's own
+text, the entry's quoted source text aside (issue 26, item 3)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from latency.language import vocabulary
+from latency.language.errors import PROJECT_DIR
+from latency.language.i18n import LANGS
+from latency.teaching import content
+
+NAMES = vocabulary.load()
+
+
+def test_every_idea_has_one_name_in_every_language():
+    ideas = {n.idea for n in NAMES}
+    assert {"ttft", "total"} <= ideas
+    for idea in ideas:
+        assert sorted(n.lang for n in NAMES if n.idea == idea) == sorted(LANGS), idea
+
+
+@pytest.mark.parametrize("name", NAMES, ids=[f"{n.idea}-{n.lang}" for n in NAMES])
+def test_the_app_uses_no_refused_word(name):
+    found = [e for e in vocabulary.problems() if f"'{name.idea}'" in e.problem and e.file.endswith(f".{name.lang}.yaml") or
+             (f"'{name.idea}'" in e.problem and f"{name.lang}" in e.path)]
+    assert not found, [str(e) for e in found]
+
+
+@pytest.fixture
+def root(tmp_path):
+    shutil.copytree(PROJECT_DIR / "content", tmp_path / "content")
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.refuse], ids=[f"{n.idea}-{n.lang}" for n in NAMES if n.refuse])
+def test_a_refused_word_in_a_ui_string_is_named(root, name):
+    file = root / "content" / "ui" / "glossary.yaml"
+    file.write_text(file.read_text(encoding="utf-8") + f'planted:\n  {name.lang}: "x {name.refuse[0]} y"\n'
+                    + "".join(f'  {o}: "x"\n' for o in LANGS if o != name.lang), encoding="utf-8")
+    (err,) = vocabulary.problems(root)
+    assert err.path == f"planted.{name.lang}" and name.use in err.problem and name.refuse[0] in err.problem
+
+
+def test_the_quoted_source_text_keeps_its_words_and_translations_do_not(root):
+    ko = root / "content" / "terms" / f"{content.DEFAULT_TERM}.ko.yaml"
+    ko.write_text(ko.read_text(encoding="utf-8").replace('title: "', 'title: "첫 응답 ', 1), encoding="utf-8")
+    assert vocabulary.problems(root) == []  # the Korean entry is the seed text, quoted as it is
+    en = root / "content" / "terms" / "batch-inference.ko.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace('title: "', 'title: "첫 응답 ', 1), encoding="utf-8")
+    (err,) = vocabulary.problems(root)
+    assert err.file.endswith("batch-inference.ko.yaml") and err.path == "title"
+
+
+def test_the_check_command_reports_it(root, monkeypatch, capsys):
+    """`python -m latency.content check` (latency.teaching.content.main) prints the vocabulary's problems and fails."""
+    file = root / "content" / "lesson.yaml"
+    file.write_text(file.read_text(encoding="utf-8").replace('en: "', 'en: "full answer ', 1), encoding="utf-8")
+    real = vocabulary.problems
+    monkeypatch.setattr(vocabulary, "problems", lambda: real(root))
+    assert content.main(["check"]) == 1
+    assert "'full answer' names the idea 'total'" in capsys.readouterr().out
