@@ -33,7 +33,7 @@ ALLOWED = {
     "exploring": {"language", "estimation", "charts", "teaching"},
 }
 COMMANDS = {"calibrate": "estimation.calibrate", "content": "teaching.content", "log_samples": "measured.log_samples"}
-MAX_MODULES = 10
+MAX_MODULES = 11
 
 
 def _modules() -> list[Path]:
