@@ -103,6 +103,7 @@ class Row:
     fitted: bool = True      # False: evaluated and reported, not a fit target
     cold_share: float = 1.0  # serving benchmark: share of the level's prompts not in vLLM's prefix cache
     api: bool = False        # through a serving engine's API (the vLLM benchmark); TensorRT-LLM rows: engine-internal
+    arrival: str = "burst"   # serving benchmark: "steady" where the level sent STEADY_MIN_WAVES prompts per client
 
 
 def _read(path: Path) -> list[dict]:
@@ -254,6 +255,13 @@ for Nemotron Nano and MiniMax M2.5 via bench_all.sh"; "Nemotron Super 49B used ~
 concurrency levels")."""
 
 
+STEADY_MIN_WAVES = 4
+"""A serving-benchmark level counts as steady use (arrival="steady": each client sends again when
+its answer arrives) when it sent at least 4 prompts per client, so the first wave, which arrives
+all at once, is at most a quarter of its requests; fewer prompts per client make it mostly one
+burst (arrival="burst"). Decided before the fit was run with it (issue 24)."""
+
+
 def _prompts_sent(model: str, notes: str, concurrency: int) -> int | None:
     n = _prompts_in_run(notes, concurrency)
     if n is None and model in PROMPTS_PER_LEVEL:
@@ -352,7 +360,9 @@ def load_concurrency(cal_dir: Path) -> tuple[list[Row], list[str]]:
             rows.append(Row(target="prefill", measured=s_pp, output=1, **common))
             continue
         users = min(c, _prompts_in_run(r["notes"], c) or c)
-        common.update(users=users, prompt=int(r["input_tokens"]), output=int(r["output_tokens"]), api=True)
+        sent = _prompts_sent(m.name, r["notes"], c) or c
+        common.update(users=users, prompt=int(r["input_tokens"]), output=int(r["output_tokens"]), api=True,
+                      arrival="steady" if sent >= STEADY_MIN_WAVES * users else "burst")
         if r["itl_ms"]:
             rows.append(Row(target="decode", measured=1000.0 / float(r["itl_ms"]), **common))
         # TTFT and output throughput as the benchmark ran them: the level's cached prompts cost only
@@ -471,7 +481,8 @@ def predict(row: Row, params: dict) -> float:
     def run(prompt, context):
         return estimate(row.llm, row.hardware, prompt_tokens=prompt, output_tokens=row.output, batch=row.batch,
                         distance_km=0.0, engine=row.engine, access="none", concurrent_users=row.users,
-                        context_tokens=context, devices=row.devices, params=params, serving_api=row.api)
+                        context_tokens=context, devices=row.devices, params=params, serving_api=row.api,
+                        arrival=row.arrival)
     e = run(row.prompt, row.context)
     if row.cold_share < 1.0 and row.target in ("ttft", "throughput"):
         u = uncached_tokens(row.prompt)
@@ -516,7 +527,8 @@ class RowSet:
         self.workload = est.Workload(prompt=self.prompt, output=self.output, context=f(lambda r: r.context),
                                      batch=f(lambda r: r.batch), users=f(lambda r: r.users), utilization=0.0,
                                      network_s=0.0, forced_devices=f(lambda r: r.devices),
-                                     api=f(lambda r: float(r.api)))
+                                     api=f(lambda r: float(r.api)),
+                                     steady=f(lambda r: float(r.arrival == "steady")), think_s=0.0)
         self.cold_share = f(lambda r: r.cold_share if r.target in ("ttft", "throughput") else 1.0)
         self.warm = bool(np.any(self.cold_share < 1.0))
         if self.warm:
