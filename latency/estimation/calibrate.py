@@ -505,9 +505,15 @@ class RowSet:
     arrays: the same numbers as `predict` row by row (tested), ~1000x faster, so the fit and the
     leave-one-out refits take seconds."""
 
-    def __init__(self, rows: list[Row]) -> None:
+    def __init__(self, rows: list[Row], steady_apart: bool = True) -> None:
         self.rows = rows
         f = lambda fn: np.array([fn(r) for r in rows], dtype=float)  # noqa: E731
+        # Rows in steady use run the serving engine's fixed point (latency.estimation.serving), which
+        # costs far more per row than the stage formulas: they are computed as a set of their own.
+        steady = [r.arrival == "steady" and r.users > 1 for r in rows]
+        self.steady_index = np.flatnonzero(steady) if steady_apart else np.array([], dtype=int)
+        self.steady_rows = (RowSet([r for r, k in zip(rows, steady) if k], steady_apart=False)
+                            if self.steady_index.size else None)
         self.params_b = f(lambda r: r.llm.params_b)
         self.bpp = f(lambda r: r.llm.bytes_per_param)
         self.bw = f(lambda r: r.hardware.mem_bandwidth_gbs)
@@ -528,7 +534,8 @@ class RowSet:
                                      batch=f(lambda r: r.batch), users=f(lambda r: r.users), utilization=0.0,
                                      network_s=0.0, forced_devices=f(lambda r: r.devices),
                                      api=f(lambda r: float(r.api)),
-                                     steady=f(lambda r: float(r.arrival == "steady")), think_s=0.0)
+                                     steady=0.0 if steady_apart else f(lambda r: float(r.arrival == "steady")),
+                                     think_s=0.0)
         self.cold_share = f(lambda r: r.cold_share if r.target in ("ttft", "throughput") else 1.0)
         self.warm = bool(np.any(self.cold_share < 1.0))
         if self.warm:
@@ -556,9 +563,12 @@ class RowSet:
             w, cs = self.run(params, self.warm_workload), self.cold_share
             out = dict(out, ttft_s=cs * out["ttft_s"] + (1 - cs) * w["ttft_s"],
                        server_tokens_per_s=1.0 / (cs / out["server_tokens_per_s"] + (1 - cs) / w["server_tokens_per_s"]))
-        return np.select([self.target == "decode", self.target == "prefill", self.target == "ttft"],
+        pred = np.select([self.target == "decode", self.target == "prefill", self.target == "ttft"],
                          [out["decode_tokens_per_s"], out["prefill_tokens_per_s"], out["ttft_s"]],
                          out["server_tokens_per_s"])
+        if self.steady_rows is not None:
+            pred[self.steady_index] = self.steady_rows.predict(params)
+        return pred
 
     def run(self, params: dict, workload=None) -> dict:
         """The estimator's stage functions on all rows; engine values looked up once per

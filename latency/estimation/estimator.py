@@ -619,21 +619,32 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
     chunk attends to the context and, on average, half its prompt."""
     decode_context = w.context + w.prompt + (w.output - 1.0) / 2.0
     prefill_context = w.context + w.prompt / 2.0
+    # Every term is linear in what the step carries (but the MoE weight share and the roofline),
+    # so the per-request and per-token costs are computed once and a step is a few operations:
+    # the closed form calls it hundreds of times per scenario.
+    par, peak, lowp = rates.parallel_devices, rates.peak_tflops, rates.lowp_speedup
+    decode_compute_s = compute_s(decode_flops(m.active_b, m.loops, 1.0, decode_context, m.attention_layers, m.attn_dim),
+                                 par, peak, lowp, rates.compute_frac)
+    prefill_compute_s = compute_s(m.loops * (FLOPS_PER_PARAM_PER_TOKEN * m.active_b * GIGA
+                                             + 4.0 * m.attention_layers * prefill_context * m.attn_dim),
+                                  par, peak, lowp, rates.prefill_compute_frac)
+    weights_s = memory_read_s(weights * m.loops, par, rates.mem_bandwidth_gbs, rates.bw_frac)
+    decode_kv_s = memory_read_s(kv_gb(decode_context, 1.0), par, rates.mem_bandwidth_gbs, rates.kv_bw_frac)
+    prefill_kv_s = memory_read_s(kv_gb(prefill_context, 1.0), par, rates.mem_bandwidth_gbs, rates.kv_bw_frac)
+    comm0 = comm_s(0.0)
+    comm1 = comm_s(1.0) - comm0
+    dense = nm.as_float(m.active_b >= m.params_b)
+    share = m.active_b / m.params_b
+    fixed_s = rates.pass_overhead_s + comm0
+    combine_max = rates.combine == "max"
 
     def step_s(decode_requests, prefill_tokens, prefill_requests):
-        tokens = decode_requests + prefill_tokens
-        fl_decode = decode_flops(m.active_b, m.loops, decode_requests, decode_context, m.attention_layers, m.attn_dim)
-        fl_prefill = m.loops * prefill_tokens * (FLOPS_PER_PARAM_PER_TOKEN * m.active_b * GIGA
-                                                 + 4.0 * m.attention_layers * prefill_context * m.attn_dim)
-        t_compute = (compute_s(fl_decode, rates.parallel_devices, rates.peak_tflops, rates.lowp_speedup, rates.compute_frac)
-                     + compute_s(fl_prefill, rates.parallel_devices, rates.peak_tflops, rates.lowp_speedup,
-                                 rates.prefill_compute_frac))
-        read_w = weights * moe_touched_fraction(m.active_b, m.params_b, nm.maximum(tokens, 1.0)) * m.loops
-        read_kv = kv_gb(decode_context, decode_requests) + kv_gb(prefill_context, prefill_requests)
-        t_memory = (memory_read_s(read_w, rates.parallel_devices, rates.mem_bandwidth_gbs, rates.bw_frac)
-                    + memory_read_s(read_kv, rates.parallel_devices, rates.mem_bandwidth_gbs, rates.kv_bw_frac))
-        return (roofline_s(t_compute, t_memory, rates.combine) + rates.pass_overhead_s
-                + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm_s(nm.maximum(tokens, 1.0)))
+        tokens = nm.maximum(decode_requests + prefill_tokens, 1.0)
+        t_compute = decode_compute_s * decode_requests + prefill_compute_s * prefill_tokens
+        touched = dense + (1.0 - dense) * (1.0 - (1.0 - share) ** tokens)
+        t_memory = weights_s * touched + decode_kv_s * decode_requests + prefill_kv_s * prefill_requests
+        bound = nm.maximum(t_compute, t_memory) if combine_max else t_compute + t_memory
+        return bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
 
     return step_s
 
