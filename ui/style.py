@@ -16,6 +16,8 @@
   style: links (sidebar and page links), buttons, tabs, sliders, inputs, selects and the highlighted
   option of an open one, radios (their hidden input's label); the current page's sidebar link has a
   bar and bold text, not only Streamlit's faint background (WCAG 2.4.7, 2.4.11, 1.4.11).
+- A page link's label wraps instead of ending in "…" (Streamlit cuts it to one line): the
+  estimator's answer links are whole sentences.
 - Cards (a container keyed `CARD_KEY` + id, the glossary's terms) are one link each: the page
   link's `::after` covers the card (the "stretched link" pattern), so a tap anywhere on it opens
   the entry, and the title is larger than the one-line summary under it.
@@ -57,6 +59,7 @@ STYLESHEET = f"""<style>
 [data-testid="stSidebarNav"] a[aria-current="page"] {{ box-shadow: inset 4px 0 0 {FOCUS}; font-weight: 700; }}
 .stApp [role="option"][aria-selected="true"] {{ outline: 2px solid {FOCUS}; outline-offset: -2px; }}
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] * {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
+.stApp [data-testid="stPageLink"] p, .stApp [data-testid="stPageLink"] span {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [class*="st-key-{CARD_KEY}"] {{ position: relative; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stElementContainer"]:has([data-testid="stPageLink"]) {{ position: static; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stPageLink"] a::after {{ content: ""; position: absolute; inset: 0; z-index: 1; }}

@@ -49,7 +49,9 @@ def _kind(name: str) -> dict[str, Any]:
 
 def _layer(kind: str, mark: Mapping[str, Any], encoding: Mapping[str, Any]) -> dict[str, Any]:
     """One layer of a spec: the rows of `kind`, drawn as `mark`."""
-    return {"transform": [_kind(kind)], "mark": dict(mark), "encoding": dict(encoding)}
+    # aria false: the mark is hidden from assistive technology (its default reading was raw numbers,
+    # "x: 0.0299027664; ..."); the chart's alt text and the text beside it carry the numbers.
+    return {"transform": [_kind(kind)], "mark": {**mark, "aria": False}, "encoding": dict(encoding)}
 
 
 def _halo(layer: dict[str, Any]) -> dict[str, Any]:
@@ -232,6 +234,7 @@ def timeline_chart(
     x = {"field": "x", "type": "quantitative", "scale": {"nice": False, "zero": True},
          "axis": {"title": axis_title, "format": ",~g", "tickCount": 6}}
     colour = {"field": "stage", "type": "nominal", "title": None, "sort": None,
+              "legend": {"columns": 2},  # four stage names in one row ran past a phone's edge
               "scale": {"domain": [label for _, label, _ in stages],
                         "range": [STAGE_COLORS.get(key, LINE_MUTED) for key, _, _ in stages]}}
     bar_top, bar_bottom = 14, TIMELINE_PLOT_H

@@ -488,12 +488,14 @@ def tornado_figure(bars: Sequence[Bar], *, base_s: float, names: Mapping[str, st
         text = [getattr(b, f"{side}_text") if v is not None else "" for b, v in zip(bars, vals)]
         fig.add_trace(go.Bar(
             y=ys, x=delta, base=[base_s] * len(bars), orientation="h", name=names[key], marker_color=color,
-            text=text, textposition="auto", insidetextanchor="middle", textfont=dict(size=11), cliponaxis=False,
+            text=text, textposition="inside", insidetextanchor="middle", textfont=dict(size=MIN_FONT_PX), cliponaxis=False,
             customdata=[f"{t}: {fmt_s(v)}" if v is not None else "" for t, v in zip(text, vals)],
             hovertemplate="%{customdata}<extra></extra>"))
     fig.add_vline(x=base_s, line=dict(color=INK, width=1.5))
     base_layout(fig, height=max(240, row_px * len(bars) + 120))
-    fig.update_layout(barmode="overlay", bargap=0.35, uniformtext=dict(minsize=9, mode="hide"),
+    # A bar label that does not fit inside its bar is left out (outside, it ran into the row names on a
+    # phone); its hover and the chart's alt text keep it.
+    fig.update_layout(barmode="overlay", bargap=0.35, uniformtext=dict(minsize=MIN_FONT_PX, mode="hide"),
                       legend=dict(orientation="h", y=-0.25, yanchor="top", x=0))
     fig.update_xaxes(title_text=names["x_title"], zeroline=False)
     fig.update_yaxes(autorange="reversed", automargin=True, fixedrange=True)

@@ -147,7 +147,7 @@ FOCUS_RING = """() => {
 }"""
 
 
-def tab_until(pg, predicate: str, limit: int = 120) -> dict:
+def tab_until(pg, predicate: str, limit: int = 400) -> dict:
     """Press Tab until the focused element matches `predicate` (a JS expression over `el`)."""
     for _ in range(limit):
         pg.keyboard.press("Tab")
@@ -181,5 +181,6 @@ def test_feel_it_button_is_named_by_its_words_alone(page, app_url, lang):
     open_app(page, app_url, "estimator", lang=lang)
     name = strings["feel_button"][lang]
     button = page.get_by_role("button", name=name, exact=True)
+    button.first.wait_for()
     assert button.count() == 1, page.get_by_role("button").all_inner_texts()
     assert "▶" not in name and "play_arrow" not in button.aria_snapshot(), button.aria_snapshot()
