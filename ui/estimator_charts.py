@@ -30,12 +30,9 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
                             current_ttft=est.ttft_s, current_total=est.total_s, ttft_range=est.ranges["ttft_s"],
                             total_range=est.ranges["total_s"], budgets=budgets, steps=[size_b for size_b, _, _ in changes],
                             bottleneck_text=s(f"bn_{est.bottleneck[stage]}", stage=s(f"stage_{stage}")), names=names, fmt_s=f.seconds)
-    fit = [i for i, ok in enumerate(sweep["fits"]) if ok] or [0]
-    alt = s("size_alt", heading=s("size_heading"), size=f.size_b(float(values["model_size_b"])), ttft_name=s("series_ttft"),
-            ttft=f.seconds(est.ttft_s), total_name=s("series_total"), total=f.seconds(est.total_s),
-            size_lo=f.size_b(float(sweep["sizes"][fit[0]])), total_lo=f.seconds(float(sweep["total"][fit[0]])),
-            size_hi=f.size_b(float(sweep["sizes"][fit[-1]])), total_hi=f.seconds(float(sweep["total"][fit[-1]])))
-    charts.show_live(spec, rows, key="est_chart_size", alt=alt)  # redrawn on every slider move: kept, new rows
+    # The alt text stays the heading: Streamlit hashes alt into the element's identity, so numbers in
+    # it would mount the chart afresh on every move; the headline metrics above say the numbers.
+    charts.show_live(spec, rows, key="est_chart_size", alt=s("size_heading"))  # redrawn on every slider move: kept, new rows
     if changes:
         steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "devices")) for size_b, _, after in changes)
         st.caption(s("device_steps_caption", steps=steps))

@@ -49,9 +49,7 @@ def _kind(name: str) -> dict[str, Any]:
 
 def _layer(kind: str, mark: Mapping[str, Any], encoding: Mapping[str, Any]) -> dict[str, Any]:
     """One layer of a spec: the rows of `kind`, drawn as `mark`."""
-    # aria false: the mark is hidden from assistive technology (its default reading was raw numbers,
-    # "x: 0.0299027664; ..."); the chart's alt text and the text beside it carry the numbers.
-    return {"transform": [_kind(kind)], "mark": {**mark, "aria": False}, "encoding": dict(encoding)}
+    return {"transform": [_kind(kind)], "mark": dict(mark), "encoding": dict(encoding)}
 
 
 def _halo(layer: dict[str, Any]) -> dict[str, Any]:

@@ -96,9 +96,6 @@ LIVE_CONFIG = {
              "labelColor": INK_MUTED, "titleColor": INK, "gridColor": GRID},
     "text": {"color": INK},
     "view": {"stroke": None},
-    # Marks hidden from screen readers (Vega's default reads "x: 0.0299; x2: 0.1089"); the chart's
-    # alt text and the text beside it (ui/estimate_view.py, ui/estimator_charts.py) carry the numbers.
-    "aria": False,
 }
 """The Vega-Lite config of the estimator's two live charts (latency/charts/live.py), set to read like
 the plotly charts beside them: legend above the plot, base_layout's 13 px text, no frame round the

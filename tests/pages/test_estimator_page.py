@@ -617,14 +617,3 @@ def test_how_to_read_the_size_chart_opens_on_request(lang):
     assert not at.exception, at.exception[0].value
     assert kitchen in [c.value for c in at.caption]
 
-
-@pytest.mark.parametrize("lang", ["ko", "en"])
-def test_size_chart_alt_text_carries_the_headline_numbers(lang):
-    """Issue 23 item 3: the size chart's text alternative says the chosen model's first-token and
-    whole-answer times, the same numbers the headline metrics show."""
-    at = page(lang)
-    alt = next(el.proto.alt for el in at.get("vega_lite_chart")
-               if el.proto.alt.startswith(i18n.strings("estimator", lang)("size_heading")))
-    unit = formats.get(lang).seconds(1.0).replace("1", "")  # "초" / " s"
-    shown = [m.value for m in at.metric if m.value.endswith(unit)]
-    assert len(shown) >= 2 and all(v in alt for v in shown), (shown, alt)
