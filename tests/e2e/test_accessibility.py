@@ -158,7 +158,7 @@ def tab_until(pg, predicate: str, limit: int = 400) -> dict:
 
 @pytest.mark.parametrize("path, predicate, name", [
     ("", "el.closest('[data-testid=stSidebarNav]') && el.tagName === 'A'", "sidebar-link"),
-    ("how-it-works", "el.closest('[data-testid=stPageLink]') && el.tagName === 'A'", "page-link"),
+    ("estimator", "el.closest('[data-testid=stPageLink]') && el.tagName === 'A'", "page-link"),
     ("how-it-works", "el.getAttribute('role') === 'tab'", "tab"),
     ("estimator", "el.closest('[data-testid=stSlider]') && el.tagName === 'INPUT'", "slider"),
     ("lesson", "el.matches('input[type=radio]')", "radio"),
