@@ -43,6 +43,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -65,6 +66,8 @@ PAGES = ("estimator", "tradeoffs")
 START_QUERY = {"lang": "ko", "model_size_b": "8.03", "hardware": "h100-sxm"}  # on either page
 RUN_TIMEOUT_S = 120.0
 DONE = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")  # how Streamlit's logger starts a line
+SERVER_NOTICES = ("server started on",)  # the one line a healthy server logs (Streamlit 1.67's uvicorn)
 NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -82,11 +85,15 @@ def start_server(port: int, session_ttl_s: int, script: str = "app.py") -> subpr
     cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.address", HOST, "--server.port", str(port),
            "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
            "--server.disconnectedSessionTTL", str(session_ttl_s)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    # The server's log goes to a file, never a pipe nobody reads: a full pipe blocks every script thread
+    # that logs (a warning per rerun once hung all sessions of the load test).
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+    proc.log = log
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {proc.stderr.read().decode(errors='replace')[-2000:]}")
+            raise RuntimeError(f"server exited: {server_log(proc)[-2000:]}")
         try:
             with urllib.request.urlopen(f"http://{HOST}:{port}/_stcore/health", timeout=2) as resp:
                 if resp.status == 200:
@@ -95,6 +102,12 @@ def start_server(port: int, session_ttl_s: int, script: str = "app.py") -> subpr
             time.sleep(0.2)
     stop_server(proc)
     raise RuntimeError("server did not answer /_stcore/health within 60 s")
+
+
+def server_log(proc: subprocess.Popen) -> str:
+    """What the server wrote to stderr so far."""
+    proc.log.seek(0)
+    return proc.log.read().decode(errors="replace")
 
 
 def stop_server(proc: subprocess.Popen) -> None:
@@ -489,6 +502,13 @@ def main(argv: list[str] | None = None) -> dict:
         stop_server(server)
     out = report(stats, cpu, (rss0, rss1), wall) | mem
     out["error_list"] = stats.errors[:50]
+    # A warning or traceback in the server's log is a defect the pages may hide (and logging per rerun costs).
+    # Streamlit's log lines start with a timestamp and carry no level name.
+    out["server_warnings"] = [line for line in server_log(server).splitlines()
+                              if (LOG_LINE.match(line) and not any(ok in line for ok in SERVER_NOTICES))
+                              or line.startswith("Traceback")][:20]
+    for line in out["server_warnings"][:5]:
+        print("SERVER", line)
     if args.json:
         args.json.write_text(json.dumps(out, indent=1), encoding="utf-8")
     return out

@@ -38,6 +38,7 @@ def test_sessions_get_the_right_numbers(load, page, sessions):
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         result = pool.submit(load.main, args).result(timeout=240)
     assert result["error_list"] == [] and result["errors"] == 0
+    assert result["server_warnings"] == []
     assert result["page_loads"] == sessions
     assert result["checked"] == result["runs"] >= 2 * sessions  # every run checked; most sessions changed something
     assert result["rss_after_mb"] > 0 and result["server_cpu_s"] > 0

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 import streamlit as st
 
 from latency.estimation import scenario
+from latency.language import i18n
 from latency.language.i18n import Strings, md
 from latency.estimation.network import ACCESS_RTT_MS
 from ui import state
@@ -121,6 +122,16 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     return state.values(scenario.KEYS)
 
 
+def hardware_option(catalog, lang: str, hid: str) -> str:
+    """A device as every drop-down names it: its name and its plain class ("NVIDIA L4 (data-centre GPU:
+    cloud servers)"), the same on the estimator and the trade-off page."""
+    entry = catalog.hardware.get(hid)
+    if entry is None:
+        return str(hid)
+    common = i18n.strings("common", lang)
+    return common("hardware_option", name=entry.label(lang), kind=common(f"kind_{entry.hardware.kind}"))
+
+
 def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     """How an input's value reads on screen (options, notices, preset lines): names, never ids."""
     if key == "model_size_b":
@@ -128,9 +139,8 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     if key == "distance_km":
         stop = data.stop_at.get(value)
         return s("distance_stop", label=stop.label[lang], km=f.km(value)) if stop else f.km(value)
-    if key == "hardware":  # the chip's name and its plain class ("NVIDIA L4 (data-centre GPU: cloud servers)")
-        entry = data.catalog.hardware.get(value)
-        return s("hardware_option", name=entry.label(lang), kind=s(f"kind_{entry.hardware.kind}")) if entry else str(value)
+    if key == "hardware":
+        return hardware_option(data.catalog, lang, value)
     if key == "precision":
         p = data.catalog.precisions.get(value)
         return s("precision_option", label=p.label(lang), bytes=f"{p.bytes_per_param:g}") if p else str(value)

@@ -18,6 +18,7 @@ from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from ui import state
+from ui.scenario_inputs import hardware_option
 
 KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
         "context_tokens", "concurrency", "use_case", "budget_s", "measure", "device_scope")
@@ -136,7 +137,8 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
     with c2:
         st.select_slider(s("size_label"), options=steps["model_size_b"], key="model_size_b", format_func=fmt.size,
                          on_change=state.touched)
-        st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware", format_func=fmt.hw,
+        st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware",
+                     format_func=lambda h: hardware_option(catalog, fmt.lang, h),
                      on_change=state.touched)
         st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
                          format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)

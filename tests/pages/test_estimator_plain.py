@@ -212,12 +212,14 @@ def test_scenario_buttons_show_what_they_set_before_a_click(lang):
         assert CATALOG.hardware[p.values["hardware"]].label(lang) in line, (p.id, line)
 
 
+@pytest.mark.parametrize("page", ["estimator", "tradeoffs"])
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_every_chip_carries_a_plain_class(lang):
+def test_every_chip_carries_a_plain_class(lang, page):
+    """The same device reads the same in the estimator's and the trade-off page's drop-down."""
     from latency.language.i18n import strings
 
-    s = strings("estimator", lang)
-    at = run_page("estimator", lang)
+    s = strings("common", lang)
+    at = run_page(page, lang)
     options = at.selectbox(key="hardware").options
     classes = {"ko": ("노트북 칩", "게이밍 GPU", "데이터센터 GPU"), "en": ("laptop chip", "gaming GPU", "data-centre GPU")}[lang]
     for option, hid in zip(options, scenario.ordered_hardware(CATALOG)):
