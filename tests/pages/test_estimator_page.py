@@ -118,7 +118,8 @@ def test_many_users_share_one_server_of_the_devices_the_model_needs():
     assert many.running_batch == min(32, many.max_concurrent_requests)
     assert many.decode_tokens_per_s <= one.decode_tokens_per_s
     assert many.server_tokens_per_s > 4 * one.server_tokens_per_s
-    assert scenario.serving_inputs("auto", "llama.cpp", 8) == dict(engine=None, batch=1, concurrent_users=8)
+    assert scenario.serving_inputs("auto", "llama.cpp", 8) == dict(engine=None, batch=1, concurrent_users=8,
+                                                                   arrival="steady")
 
 
 @pytest.mark.parametrize("value,low,high,kind", [(0.1, 0.08, 0.15, "within"), (0.8, 0.5, 1.2, "uncertain"), (0.8, 0.6, 1.0, "over")])
