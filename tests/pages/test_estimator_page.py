@@ -555,7 +555,8 @@ def test_cost_per_answer_and_the_whole_server_are_on_the_page(lang, users):
     text = all_text(at)
     assert f.usd(per_answer * 1000) in text
     if users > 1:
-        assert f.tps_server(est.throughput_tokens_per_s) in text and f.tps_per_user(est.decode_tokens_per_s) in text
+        # Steady use (the default arrival): the whole server's output tokens per second, all users' answers.
+        assert f.tps_server(est.server_tokens_per_s) in text and f.tps_per_user(est.decode_tokens_per_s) in text
 
 
 def test_a_longer_conversation_slows_the_answer_and_its_tab_shows_why(lang):
