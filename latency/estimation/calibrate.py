@@ -505,14 +505,18 @@ class RowSet:
     arrays: the same numbers as `predict` row by row (tested), ~1000x faster, so the fit and the
     leave-one-out refits take seconds."""
 
-    def __init__(self, rows: list[Row], steady_apart: bool = True) -> None:
+    def __init__(self, rows: list[Row], steady_apart: bool = True, copies: np.ndarray | None = None) -> None:
         self.rows = rows
+        # Which parameter set each row is predicted with (`predict(params_list=...)`): 0 for all
+        # but in `tiled`, where copy c of the rows takes the c-th set.
+        self.copies = np.zeros(len(rows), dtype=int) if copies is None else np.asarray(copies, dtype=int)
         f = lambda fn: np.array([fn(r) for r in rows], dtype=float)  # noqa: E731
         # Rows in steady use run the serving engine's fixed point (latency.estimation.serving), which
         # costs far more per row than the stage formulas: they are computed as a set of their own.
         steady = [r.arrival == "steady" and r.users > 1 for r in rows]
         self.steady_index = np.flatnonzero(steady) if steady_apart else np.array([], dtype=int)
-        self.steady_rows = (RowSet([r for r, k in zip(rows, steady) if k], steady_apart=False)
+        self.steady_rows = (RowSet([r for r, k in zip(rows, steady) if k], steady_apart=False,
+                                   copies=self.copies[self.steady_index])
                             if self.steady_index.size else None)
         self.params_b = f(lambda r: r.llm.params_b)
         self.bpp = f(lambda r: r.llm.bytes_per_param)
@@ -556,31 +560,41 @@ class RowSet:
         # outvoting the other ten devices on the shared llama.cpp parameters.
         self.weight = np.array([min(1.0, DEVICE_WEIGHT_ROWS / counts[r.device]) for r in rows])
 
-    def predict(self, params: dict) -> np.ndarray:
-        """Each row's target value (see `predict`), all rows at once through `request_times`."""
-        out = self.run(params)
+    @classmethod
+    def tiled(cls, rows: list[Row], copies: int) -> "RowSet":
+        """`copies` copies of `rows` end to end, copy c predicted with the c-th of `copies` parameter
+        sets: one pass of the stage formulas for a whole finite-difference Jacobian, where numpy's
+        per-call cost, not the arithmetic, dominates one pass over a few hundred rows. Every
+        operation is elementwise, so each copy's numbers are exactly those of `predict` alone."""
+        return cls(rows * copies, copies=np.repeat(np.arange(copies), len(rows)))
+
+    def predict(self, params: dict, params_list: list[dict] | None = None) -> np.ndarray:
+        """Each row's target value (see `predict`), all rows at once through `request_times`
+        (row i with `params_list[copies[i]]` where a list is given)."""
+        out = self.run(params, params_list=params_list)
         if self.warm:  # serving rows with cached prompts: mix the cold and the cached request
-            w, cs = self.run(params, self.warm_workload), self.cold_share
+            w, cs = self.run(params, self.warm_workload, params_list=params_list), self.cold_share
             out = dict(out, ttft_s=cs * out["ttft_s"] + (1 - cs) * w["ttft_s"],
                        server_tokens_per_s=1.0 / (cs / out["server_tokens_per_s"] + (1 - cs) / w["server_tokens_per_s"]))
         pred = np.select([self.target == "decode", self.target == "prefill", self.target == "ttft"],
                          [out["decode_tokens_per_s"], out["prefill_tokens_per_s"], out["ttft_s"]],
                          out["server_tokens_per_s"])
         if self.steady_rows is not None:
-            pred[self.steady_index] = self.steady_rows.predict(params)
+            pred[self.steady_index] = self.steady_rows.predict(params, params_list=params_list)
         return pred
 
-    def run(self, params: dict, workload=None) -> dict:
+    def run(self, params: dict, workload=None, params_list: list[dict] | None = None) -> dict:
         """The estimator's stage functions on all rows; engine values looked up once per
-        (engine, kind, bytes per parameter) and spread to the rows."""
-        eps = [est._engine_values(e, k, b, params) for e, k, b in self.keys]
+        (engine, kind, bytes per parameter) and parameter set, and spread to the rows."""
+        table = [[est._engine_values(e, k, b, p) for e, k, b in self.keys] for p in (params_list or [params])]
         ep = {}
         for k, default in (("bw_frac", None), ("compute_frac", None), ("q_bw", None), ("q_compute", None),
                            ("pass_overhead_s", None), ("prefill_compute_scale", 1.0), ("kv_read_eff", 1.0),
                            ("stream_overhead_s", 0.0), ("bw_cap_gbs", math.inf), ("compute_cap_tflops", math.inf),
                            ("tensor_parallel", None), ("whole_batch_first", None),
                            ("request_overhead_s", 0.0)):
-            ep[k] = np.array([e[k] if default is None else e.get(k, default) for e in eps])[self.key_index]
+            ep[k] = np.array([[e[k] if default is None else e.get(k, default) for e in eps]
+                              for eps in table])[self.copies, self.key_index]
         return est.request_times(self.shape, self.device, ep, params.get("combine", "max"), workload or self.workload)
 
     def subset(self, keep: list[bool]) -> "RowSet":
@@ -638,15 +652,27 @@ def fit(rows: list[Row], net: dict, combine: str, iters: int = 100, free: list |
     def resid(zz):
         return log_residuals(rs, build_params(np.exp(zz), net, combine, free=free))
 
+    used_j = np.flatnonzero(used)
+    tiled = RowSet.tiled(rows, len(used_j))
+
+    def jacobian(zz, r):
+        """Forward differences, one column per parameter the rows inform, all in one pass (`tiled`):
+        column j = (resid(zz + 1e-5 e_j) - r) / 1e-5, the same numbers as one resid call each."""
+        plist = []
+        for j in used_j:
+            dz = np.zeros_like(zz)
+            dz[j] = 1e-5
+            plist.append(build_params(np.exp(zz + dz), net, combine, free=free))
+        pred = tiled.predict(plist[0], params_list=plist).reshape(len(used_j), len(rows))
+        J = np.zeros((len(r), len(zz)))
+        J[:, used_j] = ((np.sqrt(rs.weight) * np.log(pred / rs.measured) - r) / 1e-5).T
+        return J
+
     r = resid(z)
     cost = float(r @ r)
     lam = 1e-2
     for _ in range(iters):
-        J = np.zeros((len(r), len(z)))
-        for j in np.flatnonzero(used):
-            dz = np.zeros_like(z)
-            dz[j] = 1e-5
-            J[:, j] = (resid(z + dz) - r) / 1e-5
+        J = jacobian(z, r)
         c_prev = cost
         A = J.T @ J
         g = J.T @ r
