@@ -7,6 +7,7 @@ read_latency_log, summarize_latency, LogError (latency.measured.logs: people's o
 from latency.estimation.estimator import (
     ACCESS_NETWORKS,
     ARCHITECTURES,
+    ARRIVALS,
     CONNECTIONS,
     DEFAULT_ENGINE,
     ENGINES,
@@ -22,7 +23,7 @@ from latency.estimation.estimator import (
 from latency.measured.logs import LogError, read_latency_log, summarize_latency
 
 __all__ = [
-    "ACCESS_NETWORKS", "ARCHITECTURES", "CONNECTIONS", "DEFAULT_ENGINE", "ENGINES", "KINDS", "STAGES",
+    "ACCESS_NETWORKS", "ARCHITECTURES", "ARRIVALS", "CONNECTIONS", "DEFAULT_ENGINE", "ENGINES", "KINDS", "STAGES",
     "Estimate", "Hardware", "Model", "estimate", "estimate_sweep", "round_trip_s",
     "LogError", "read_latency_log", "summarize_latency",
 ]

@@ -34,7 +34,7 @@ ALLOWED = {
     "room": set(),  # the onboarding room's store stands alone: the page passes quiz ids and answers in
 }
 COMMANDS = {"calibrate": "estimation.calibrate", "content": "teaching.content", "log_samples": "measured.log_samples"}
-MAX_MODULES = 10
+MAX_MODULES = 11
 
 
 def _modules() -> list[Path]:

@@ -134,8 +134,10 @@ def queue_tab(s: Strings, params: Mapping[str, Any]) -> None:
     st.markdown(m(s, "queue_plain", t0=t0))
     items = ", ".join(s("queue_item", u=f"{100 * u:.0f}", m=f(mult)) for u, mult in explain.queue_multipliers())
     st.info(m(s, "queue_example", items=items), icon=":material/calculate:")
+    st.markdown(m(s, "queue_arrival_plain"))
     with for_developers(s):
         formulas_of(explain.formulas(params)["queue"], s("queue_legend"))
+        st.caption(m(s, "queue_arrival_formulas"))
         st.caption(m(s, "queue_no_constants", t0=t0))
 
 

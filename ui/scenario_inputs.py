@@ -101,6 +101,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     st.selectbox(s("devices"), data.device_choices, key="devices", format_func=labels["devices"].get,
                  help=s("devices_help"), on_change=state.touched)
     state.number_input(s("concurrency"), "concurrency", data.specs["concurrency"], step=1, help=s("concurrency_help"))
+    st.segmented_control(s("arrival"), list(scenario.ARRIVALS), key="arrival", required=True,
+                         format_func=labels["arrival"].get, help=s("arrival_help"), on_change=state.touched)
     state.number_input(s("context_tokens"), "context_tokens", data.specs["context_tokens"], step=1024,
                        help=s("context_tokens_help"))
     advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
@@ -148,7 +150,7 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return s("devices_auto") if value == scenario.DEVICES_AUTO else f.count(value, "devices")
     if key == "access":
         return s("access_option", name=s(f"access_{value}"), ms=f"{ACCESS_RTT_MS[value]:g}")
-    if key in ("arch", "connection", "engine"):
+    if key in ("arch", "connection", "engine", "arrival"):
         return s(f"{key}_{value}")
     if key == "use_case":
         u = data.use_cases.get(value)
@@ -171,5 +173,6 @@ def all_option_texts(s: Strings, data, f, lang: str) -> dict[str, dict]:
     options = dict(model_size_b=data.sizes, distance_km=data.distances, hardware=data.hw_order,
                    precision=tuple(data.catalog.precisions), devices=data.device_choices, arch=scenario.ARCHITECTURES,
                    access=scenario.ACCESS_NETWORKS, connection=scenario.CONNECTIONS, engine=scenario.ENGINE_CHOICES,
+                   arrival=scenario.ARRIVALS,
                    use_case=tuple(data.use_cases))
     return {key: {v: option_text(s, data, f, lang, key, v) for v in values} for key, values in options.items()}

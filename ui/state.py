@@ -44,7 +44,8 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
     steps: slider steps for numeric keys shown on a select_slider (a URL value between steps is
     snapped to the nearest, in log distance, and named). known: other URL keys this page reads.
     """
-    saved = dict(default) | dict(st.session_state.get(SAVED) or {})
+    # None is never a scenario value (see `values`): a saved or widget None gives way to the default.
+    saved = dict(default) | {k: v for k, v in (st.session_state.get(SAVED) or {}).items() if v is not None}
     mirrored = st.session_state.get(MIRRORED) or {}
     fresh = {}
     for key in st.query_params:
@@ -64,7 +65,7 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
         values = {**implied(values), **values}
     saved.update(values)
     for key in keys:
-        if key not in values and key in st.session_state:
+        if key not in values and st.session_state.get(key) is not None:
             saved[key] = st.session_state[key]     # the widget's value, perhaps just changed by the user
         st.session_state[key] = saved[key]
     st.session_state[SAVED] = saved
@@ -151,7 +152,11 @@ def box_notice_texts(sc: Strings, keys: Sequence[str], show=lambda v: f"{int(v):
 def values(keys: Sequence[str]) -> dict[str, Any]:
     """The scenario as this page's widgets hold it now, over the saved copy."""
     saved = dict(st.session_state.get(SAVED) or {})
-    saved.update({key: st.session_state[key] for key in keys if key in st.session_state})
+    # A widget's value of None (seen under load: a required segmented control read as None by a
+    # fragment rerun that overlapped a full one) never replaces the saved value; no scenario input
+    # means "nothing" by None, an emptied number box takes its default in its own callback.
+    saved.update({key: st.session_state[key] for key in keys
+                  if key in st.session_state and st.session_state[key] is not None})
     return saved
 
 

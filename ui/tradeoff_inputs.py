@@ -21,7 +21,7 @@ from ui import state
 from ui.scenario_inputs import hardware_option
 
 KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
-        "context_tokens", "concurrency", "use_case", "budget_s", "measure", "device_scope")
+        "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
 """The scenario inputs this page shows (shared with the estimator page by key)."""
 OTHER_KEYS = tuple(k for k in scenario.KEYS if k not in KEYS)
 """Scenario inputs set on other pages: kept in the URL and in the headline's estimate."""
@@ -145,6 +145,8 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
     with c3:
         state.number_input(s("concurrency_label"), "concurrency", specs["concurrency"], step=1,
                            help=s("concurrency_help", max=f"{scenario.CONCURRENCY_MAX:,}"))
+        st.segmented_control(s("arrival"), list(scenario.ARRIVALS), key="arrival", required=True,
+                             format_func=lambda v: s(f"arrival_{v}"), help=s("arrival_help"), on_change=state.touched)
         state.number_input(fmt.names("input_context_tokens"), "context_tokens", specs["context_tokens"], step=1024,
                            help=s("context_help"))
         st.segmented_control(s("scope_label"), list(T.SCOPES), key="device_scope", required=True,

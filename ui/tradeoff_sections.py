@@ -162,8 +162,13 @@ def concurrency(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
                                queue_from=float(curve.max_batch), plateau_at=float(curve.plateau_users),
                                names=names, fmt_s=fmt.sec, fmt_n="{:,.0f}".format)
     charts.show(fig, key="tr_chart_concurrency")
-    st.caption(s("conc_text", devices=curve.devices, max_batch=f"{curve.max_batch:,}",
-                 plateau=fmt.users(curve.plateau_users)))
+    if sc.arrival == "steady":
+        st.caption(s("conc_text_steady", devices=curve.devices, max_batch=f"{curve.max_batch:,}",
+                     plateau=fmt.users(curve.plateau_users)))
+        st.caption(s("conc_knee", max_batch=f"{curve.max_batch:,}"))
+    else:
+        st.caption(s("conc_text", devices=curve.devices, max_batch=f"{curve.max_batch:,}",
+                     plateau=fmt.users(curve.plateau_users)))
 
 
 # --- cost: every device at the current size ---------------------------------------------------------

@@ -103,6 +103,7 @@ class Row:
     fitted: bool = True      # False: evaluated and reported, not a fit target
     cold_share: float = 1.0  # serving benchmark: share of the level's prompts not in vLLM's prefix cache
     api: bool = False        # through a serving engine's API (the vLLM benchmark); TensorRT-LLM rows: engine-internal
+    arrival: str = "burst"   # serving benchmark: "steady" where the level sent STEADY_MIN_WAVES prompts per client
 
 
 def _read(path: Path) -> list[dict]:
@@ -254,6 +255,13 @@ for Nemotron Nano and MiniMax M2.5 via bench_all.sh"; "Nemotron Super 49B used ~
 concurrency levels")."""
 
 
+STEADY_MIN_WAVES = 4
+"""A serving-benchmark level counts as steady use (arrival="steady": each client sends again when
+its answer arrives) when it sent at least 4 prompts per client, so the first wave, which arrives
+all at once, is at most a quarter of its requests; fewer prompts per client make it mostly one
+burst (arrival="burst"). Decided before the fit was run with it (issue 24)."""
+
+
 def _prompts_sent(model: str, notes: str, concurrency: int) -> int | None:
     n = _prompts_in_run(notes, concurrency)
     if n is None and model in PROMPTS_PER_LEVEL:
@@ -352,7 +360,9 @@ def load_concurrency(cal_dir: Path) -> tuple[list[Row], list[str]]:
             rows.append(Row(target="prefill", measured=s_pp, output=1, **common))
             continue
         users = min(c, _prompts_in_run(r["notes"], c) or c)
-        common.update(users=users, prompt=int(r["input_tokens"]), output=int(r["output_tokens"]), api=True)
+        sent = _prompts_sent(m.name, r["notes"], c) or c
+        common.update(users=users, prompt=int(r["input_tokens"]), output=int(r["output_tokens"]), api=True,
+                      arrival="steady" if sent >= STEADY_MIN_WAVES * users else "burst")
         if r["itl_ms"]:
             rows.append(Row(target="decode", measured=1000.0 / float(r["itl_ms"]), **common))
         # TTFT and output throughput as the benchmark ran them: the level's cached prompts cost only
@@ -471,7 +481,8 @@ def predict(row: Row, params: dict) -> float:
     def run(prompt, context):
         return estimate(row.llm, row.hardware, prompt_tokens=prompt, output_tokens=row.output, batch=row.batch,
                         distance_km=0.0, engine=row.engine, access="none", concurrent_users=row.users,
-                        context_tokens=context, devices=row.devices, params=params, serving_api=row.api)
+                        context_tokens=context, devices=row.devices, params=params, serving_api=row.api,
+                        arrival=row.arrival)
     e = run(row.prompt, row.context)
     if row.cold_share < 1.0 and row.target in ("ttft", "throughput"):
         u = uncached_tokens(row.prompt)
@@ -494,9 +505,19 @@ class RowSet:
     arrays: the same numbers as `predict` row by row (tested), ~1000x faster, so the fit and the
     leave-one-out refits take seconds."""
 
-    def __init__(self, rows: list[Row]) -> None:
+    def __init__(self, rows: list[Row], steady_apart: bool = True, copies: np.ndarray | None = None) -> None:
         self.rows = rows
+        # Which parameter set each row is predicted with (`predict(params_list=...)`): 0 for all
+        # but in `tiled`, where copy c of the rows takes the c-th set.
+        self.copies = np.zeros(len(rows), dtype=int) if copies is None else np.asarray(copies, dtype=int)
         f = lambda fn: np.array([fn(r) for r in rows], dtype=float)  # noqa: E731
+        # Rows in steady use run the serving engine's fixed point (latency.estimation.serving), which
+        # costs far more per row than the stage formulas: they are computed as a set of their own.
+        steady = [r.arrival == "steady" and r.users > 1 for r in rows]
+        self.steady_index = np.flatnonzero(steady) if steady_apart else np.array([], dtype=int)
+        self.steady_rows = (RowSet([r for r, k in zip(rows, steady) if k], steady_apart=False,
+                                   copies=self.copies[self.steady_index])
+                            if self.steady_index.size else None)
         self.params_b = f(lambda r: r.llm.params_b)
         self.bpp = f(lambda r: r.llm.bytes_per_param)
         self.bw = f(lambda r: r.hardware.mem_bandwidth_gbs)
@@ -516,7 +537,9 @@ class RowSet:
         self.workload = est.Workload(prompt=self.prompt, output=self.output, context=f(lambda r: r.context),
                                      batch=f(lambda r: r.batch), users=f(lambda r: r.users), utilization=0.0,
                                      network_s=0.0, forced_devices=f(lambda r: r.devices),
-                                     api=f(lambda r: float(r.api)))
+                                     api=f(lambda r: float(r.api)),
+                                     steady=0.0 if steady_apart else f(lambda r: float(r.arrival == "steady")),
+                                     think_s=0.0)
         self.cold_share = f(lambda r: r.cold_share if r.target in ("ttft", "throughput") else 1.0)
         self.warm = bool(np.any(self.cold_share < 1.0))
         if self.warm:
@@ -537,28 +560,41 @@ class RowSet:
         # outvoting the other ten devices on the shared llama.cpp parameters.
         self.weight = np.array([min(1.0, DEVICE_WEIGHT_ROWS / counts[r.device]) for r in rows])
 
-    def predict(self, params: dict) -> np.ndarray:
-        """Each row's target value (see `predict`), all rows at once through `request_times`."""
-        out = self.run(params)
+    @classmethod
+    def tiled(cls, rows: list[Row], copies: int) -> "RowSet":
+        """`copies` copies of `rows` end to end, copy c predicted with the c-th of `copies` parameter
+        sets: one pass of the stage formulas for a whole finite-difference Jacobian, where numpy's
+        per-call cost, not the arithmetic, dominates one pass over a few hundred rows. Every
+        operation is elementwise, so each copy's numbers are exactly those of `predict` alone."""
+        return cls(rows * copies, copies=np.repeat(np.arange(copies), len(rows)))
+
+    def predict(self, params: dict, params_list: list[dict] | None = None) -> np.ndarray:
+        """Each row's target value (see `predict`), all rows at once through `request_times`
+        (row i with `params_list[copies[i]]` where a list is given)."""
+        out = self.run(params, params_list=params_list)
         if self.warm:  # serving rows with cached prompts: mix the cold and the cached request
-            w, cs = self.run(params, self.warm_workload), self.cold_share
+            w, cs = self.run(params, self.warm_workload, params_list=params_list), self.cold_share
             out = dict(out, ttft_s=cs * out["ttft_s"] + (1 - cs) * w["ttft_s"],
                        server_tokens_per_s=1.0 / (cs / out["server_tokens_per_s"] + (1 - cs) / w["server_tokens_per_s"]))
-        return np.select([self.target == "decode", self.target == "prefill", self.target == "ttft"],
+        pred = np.select([self.target == "decode", self.target == "prefill", self.target == "ttft"],
                          [out["decode_tokens_per_s"], out["prefill_tokens_per_s"], out["ttft_s"]],
                          out["server_tokens_per_s"])
+        if self.steady_rows is not None:
+            pred[self.steady_index] = self.steady_rows.predict(params, params_list=params_list)
+        return pred
 
-    def run(self, params: dict, workload=None) -> dict:
+    def run(self, params: dict, workload=None, params_list: list[dict] | None = None) -> dict:
         """The estimator's stage functions on all rows; engine values looked up once per
-        (engine, kind, bytes per parameter) and spread to the rows."""
-        eps = [est._engine_values(e, k, b, params) for e, k, b in self.keys]
+        (engine, kind, bytes per parameter) and parameter set, and spread to the rows."""
+        table = [[est._engine_values(e, k, b, p) for e, k, b in self.keys] for p in (params_list or [params])]
         ep = {}
         for k, default in (("bw_frac", None), ("compute_frac", None), ("q_bw", None), ("q_compute", None),
                            ("pass_overhead_s", None), ("prefill_compute_scale", 1.0), ("kv_read_eff", 1.0),
                            ("stream_overhead_s", 0.0), ("bw_cap_gbs", math.inf), ("compute_cap_tflops", math.inf),
                            ("tensor_parallel", None), ("whole_batch_first", None),
                            ("request_overhead_s", 0.0)):
-            ep[k] = np.array([e[k] if default is None else e.get(k, default) for e in eps])[self.key_index]
+            ep[k] = np.array([[e[k] if default is None else e.get(k, default) for e in eps]
+                              for eps in table])[self.copies, self.key_index]
         return est.request_times(self.shape, self.device, ep, params.get("combine", "max"), workload or self.workload)
 
     def subset(self, keep: list[bool]) -> "RowSet":
@@ -616,15 +652,27 @@ def fit(rows: list[Row], net: dict, combine: str, iters: int = 100, free: list |
     def resid(zz):
         return log_residuals(rs, build_params(np.exp(zz), net, combine, free=free))
 
+    used_j = np.flatnonzero(used)
+    tiled = RowSet.tiled(rows, len(used_j))
+
+    def jacobian(zz, r):
+        """Forward differences, one column per parameter the rows inform, all in one pass (`tiled`):
+        column j = (resid(zz + 1e-5 e_j) - r) / 1e-5, the same numbers as one resid call each."""
+        plist = []
+        for j in used_j:
+            dz = np.zeros_like(zz)
+            dz[j] = 1e-5
+            plist.append(build_params(np.exp(zz + dz), net, combine, free=free))
+        pred = tiled.predict(plist[0], params_list=plist).reshape(len(used_j), len(rows))
+        J = np.zeros((len(r), len(zz)))
+        J[:, used_j] = ((np.sqrt(rs.weight) * np.log(pred / rs.measured) - r) / 1e-5).T
+        return J
+
     r = resid(z)
     cost = float(r @ r)
     lam = 1e-2
     for _ in range(iters):
-        J = np.zeros((len(r), len(z)))
-        for j in np.flatnonzero(used):
-            dz = np.zeros_like(z)
-            dz[j] = 1e-5
-            J[:, j] = (resid(z + dz) - r) / 1e-5
+        J = jacobian(z, r)
         c_prev = cost
         A = J.T @ J
         g = J.T @ r

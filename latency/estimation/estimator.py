@@ -71,6 +71,7 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     W8A8_BYTES_PER_PARAM,
 )
 from latency.estimation.network import ACCESS_RTT_MS, SETUP_ROUND_TRIPS, access_rtt_s, backbone_rtt_s, network_s
+from latency.estimation.serving import max_running_requests, steady_state, token_budget_tokens
 
 KINDS = ("datacenter_gpu", "desktop_gpu", "apple_silicon", "integrated_gpu", "cpu", "mobile")
 ENGINES = ("llama.cpp", "optimized")
@@ -78,6 +79,12 @@ ARCHITECTURES = ("dense", "moe", "looped")
 ACCESS_NETWORKS = tuple(ACCESS_RTT_MS)
 CONNECTIONS = tuple(SETUP_ROUND_TRIPS)
 STAGES = ("network", "queue", "prefill", "decode")
+ARRIVALS = ("steady", "burst")
+"""How `concurrent_users` N arrive. "steady" (default): N people using the service, each sending a
+new request when the previous answer has arrived (after `think_s`), the closed loop of serving
+benchmarks at fixed concurrency (latency.estimation.serving). "burst": all N requests arrive in
+the same instant (a room pressing enter together): one shared prefill, the rest wait for a slot."""
+MAX_THINK_S = 3600.0
 
 PARAMS_PATH = Path(__file__).with_name("fitted_params.json")
 
@@ -580,6 +587,8 @@ class Workload(NamedTuple):
     network_s: Any
     forced_devices: float | None
     api: Any = 0.0  # 1: the request comes through a serving engine's API (adds ep["request_overhead_s"])
+    steady: Any = 0.0  # 1: concurrent users in steady use (closed loop, latency.estimation.serving); 0: a burst
+    think_s: Any = 0.0  # steady use: time a user takes between an answer and the next request
 
 
 def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str) -> Rates:
@@ -592,6 +601,52 @@ def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str) -> Rates
                  prefill_compute_frac=c_frac * ep.get("prefill_compute_scale", 1.0),
                  pass_overhead_s=ep["pass_overhead_s"], stream_overhead_s=ep.get("stream_overhead_s", 0.0),
                  combine=combine)
+
+
+def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, kv_gb, comm_s):
+    """One serving-engine step as a function of what it carries, seconds:
+
+        step_s(decode_requests d, prefill_tokens p, prefill_requests n_p)
+          = roofline(d decode tokens' FLOPs / achieved compute + p prompt tokens' FLOPs / achieved
+                     prefill compute,
+                     weights the d + p tokens touch / achieved bandwidth
+                     + KV cache of the d decoding requests (at the answer's mean context) and of
+                       the n_p prompts so far / achieved KV bandwidth)
+            + pass overhead + (d + n_p) x per-stream overhead + communication of d + p tokens
+
+    the single request's prefill (d = 0) and decode step (p = 0) formulas, in one step: the
+    mechanism of continuous batching with chunked prefill (latency.estimation.serving). A prompt
+    chunk attends to the context and, on average, half its prompt."""
+    decode_context = w.context + w.prompt + (w.output - 1.0) / 2.0
+    prefill_context = w.context + w.prompt / 2.0
+    # Every term is linear in what the step carries (but the MoE weight share and the roofline),
+    # so the per-request and per-token costs are computed once and a step is a few operations:
+    # the closed form calls it hundreds of times per scenario.
+    par, peak, lowp = rates.parallel_devices, rates.peak_tflops, rates.lowp_speedup
+    decode_compute_s = compute_s(decode_flops(m.active_b, m.loops, 1.0, decode_context, m.attention_layers, m.attn_dim),
+                                 par, peak, lowp, rates.compute_frac)
+    prefill_compute_s = compute_s(m.loops * (FLOPS_PER_PARAM_PER_TOKEN * m.active_b * GIGA
+                                             + 4.0 * m.attention_layers * prefill_context * m.attn_dim),
+                                  par, peak, lowp, rates.prefill_compute_frac)
+    weights_s = memory_read_s(weights * m.loops, par, rates.mem_bandwidth_gbs, rates.bw_frac)
+    decode_kv_s = memory_read_s(kv_gb(decode_context, 1.0), par, rates.mem_bandwidth_gbs, rates.kv_bw_frac)
+    prefill_kv_s = memory_read_s(kv_gb(prefill_context, 1.0), par, rates.mem_bandwidth_gbs, rates.kv_bw_frac)
+    comm0 = comm_s(0.0)
+    comm1 = comm_s(1.0) - comm0
+    dense = nm.as_float(m.active_b >= m.params_b)
+    share = m.active_b / m.params_b
+    fixed_s = rates.pass_overhead_s + comm0
+    combine_max = rates.combine == "max"
+
+    def step_s(decode_requests, prefill_tokens, prefill_requests):
+        tokens = nm.maximum(decode_requests + prefill_tokens, 1.0)
+        t_compute = decode_compute_s * decode_requests + prefill_compute_s * prefill_tokens
+        touched = dense + (1.0 - dense) * (1.0 - (1.0 - share) ** tokens)
+        t_memory = weights_s * touched + decode_kv_s * decode_requests + prefill_kv_s * prefill_requests
+        bound = nm.maximum(t_compute, t_memory) if combine_max else t_compute + t_memory
+        return bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
+
+    return step_s
 
 
 def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workload) -> dict:
@@ -657,14 +712,37 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     # Per-request time of a serving engine's API front end (HTTP, tokenising, scheduling): counted
     # with the wait before the prefill (`request_overhead_s`, python -m latency.calibrate).
     queue = queue + w.api * ep.get("request_overhead_s", 0.0)
+    throughput = streams / tpot
+    server_tps = streams * w.output / (batch_prefill + decode)
+    running = streams
+
+    # 6. Steady use (concurrent users in a closed loop, not a burst): the serving engine's steps in
+    #    steady state (latency.estimation.serving), selected where `steady` and more than one user.
+    steady = w.steady * nm.as_float(w.users > 1.0)
+    if (steady > 0.0) if nm.is_scalar(steady) else bool(np.any(steady > 0.0)):
+        step_s = engine_step_fn(m, rates, ep, weights, w, kv_gb, comm_s)
+        optimized = nm.as_float(tensor_parallel) + 0.0 * n
+        budget = token_budget_tokens(optimized > 0.0, dev.memory_gb + 0.0 * n)
+        cap = max_running_requests(optimized > 0.0, dev.memory_gb + 0.0 * n, capacity)
+        ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s)
+        sel = steady > 0.0
+        mm1 = w.utilization / (1.0 - w.utilization) * (ss.ttft_s - ss.kv_wait_s + (w.output - 1.0) * ss.itl_s)
+        queue = nm.where(sel, ss.kv_wait_s + mm1 + w.api * ep.get("request_overhead_s", 0.0), queue)
+        prefill = nm.where(sel, ss.ttft_s - ss.kv_wait_s, prefill)
+        tpot = nm.where(sel, ss.itl_s, tpot)
+        decode = (w.output - 1.0) * tpot
+        throughput = nm.where(sel, ss.running_requests / ss.itl_s, throughput)
+        server_tps = nm.where(sel, ss.output_tokens_per_s, server_tps)
+        running = nm.where(sel, ss.running_requests, running)
     ttft = w.network_s + queue + prefill
     return dict(
         network=w.network_s, queue=queue, prefill=prefill, decode=decode,
         ttft_s=ttft, tpot_s=tpot, total_s=ttft + decode,
         prefill_tokens_per_s=prefill_tokens / batch_prefill, decode_tokens_per_s=1.0 / tpot,
-        throughput_tokens_per_s=streams / tpot,
-        server_tokens_per_s=streams * w.output / (batch_prefill + decode),
-        running_batch=streams, max_concurrent_requests=capacity, batch_prefill_s=batch_prefill,
+        throughput_tokens_per_s=throughput,
+        server_tokens_per_s=server_tps,
+        running_batch=running, max_concurrent_requests=capacity, batch_prefill_s=batch_prefill,
+        batch_prefill_tokens=prefill_tokens,
         memory_gb=mem, weights_gb=weights, kv_cache_gb=kv_total,
         devices_needed=n, fits=fits, fits_one_device=mem <= dev.memory_gb,
         prefill_compute_bound=prefill_compute_bound, decode_compute_bound=decode_compute_bound,
@@ -819,7 +897,8 @@ def _common_inputs(hardware: Hardware, engine, access, connection, devices):
 def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=256, batch=1,
              distance_km=0.0, engine=None, *, access: str = "wired", connection: str = "warm",
              utilization: float = 0.0, concurrent_users: float = 1, context_tokens: float = 0,
-             devices: int | None = None, params: dict | None = None, serving_api: bool = True) -> Estimate:
+             devices: int | None = None, params: dict | None = None, serving_api: bool = True,
+             arrival: str = "steady", think_s: float = 0.0) -> Estimate:
     """Estimate one request's latency. See the module docstring and docs/estimator.md.
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
@@ -827,8 +906,12 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     -> "optimized", else "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre,
     9.4 ms) | "fibre" | "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
     (TCP + TLS 1.3 first). utilization: server load in [0, 1) for the M/M/1 wait.
-    concurrent_users: users sending requests at the same time, including you (>= 0); the server
-    batches as many as its KV cache holds and the rest wait for a slot. context_tokens: tokens
+    concurrent_users: people using the service at the same time, including you (>= 0). With
+    arrival="steady" (default) each sends a new request when the previous answer has arrived, after
+    think_s seconds (default 0, as serving benchmarks run): the engine's steady state with
+    continuous batching and chunked prefill (latency.estimation.serving); the KV cache caps the
+    running requests and users beyond it queue. arrival="burst": all N requests arrive in the same
+    instant and share one prefill; the rest wait for a slot. context_tokens: tokens
     already in the KV cache before this prompt (earlier turns, a cached prefix; >= 0).
     devices: force a device count (default: the fewest that hold the model).
     serving_api: the request goes through the serving engine's API (HTTP, tokenising, scheduling),
@@ -847,6 +930,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     util = _real("utilization", utilization, lo=0, hi=1, lo_open=False, hi_open=True)
     users = _real("concurrent_users", concurrent_users, lo=0, hi=1e9, lo_open=False)
     context = _real("context_tokens", context_tokens, lo=0, hi=1e8, lo_open=False)
+    _choice("arrival", arrival, ARRIVALS)
+    think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
     params = params or load_params()
     engine, forced = _common_inputs(hardware, engine, access, connection, devices)
 
@@ -859,11 +944,12 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
                       ep, params.get("combine", "max"),
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
                                utilization=util, network_s=net_s, forced_devices=forced,
-                               api=1.0 if serving_api else 0.0))
+                               api=1.0 if serving_api else 0.0, steady=1.0 if arrival == "steady" else 0.0,
+                               think_s=think))
     breakdown = {k: float(r[k]) for k in STAGES}
     total = sum(breakdown.values())
     ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, r["batch_prefill_s"],
-                     r["running_batch"] * prompt, r["server_tokens_per_s"], serving=users > 1)
+                     r["batch_prefill_tokens"], r["server_tokens_per_s"], serving=users > 1)
     return Estimate(
         ttft_s=float(r["ttft_s"]), tpot_s=float(r["tpot_s"]), total_s=total,
         prefill_tokens_per_s=float(r["prefill_tokens_per_s"]),
@@ -878,8 +964,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
         inputs=dict(model=model.name, hardware=hardware.name, prompt_tokens=prompt,
                     output_tokens=output, batch=b, distance_km=dist, access=access,
                     connection=connection, utilization=util, concurrent_users=users,
-                    context_tokens=context),
-        server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=int(r["running_batch"]),
+                    context_tokens=context, arrival=arrival, think_s=think),
+        server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=max(1, int(round(float(r["running_batch"])))),
         max_concurrent_requests=int(r["max_concurrent_requests"]),
     )
 
@@ -954,7 +1040,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                    batch=1, distance_km=0.0, engine=None, access: str = "wired",
                    connection: str = "warm", utilization=0.0, concurrent_users=1, context_tokens=0,
                    devices: int | None = None, params: dict | None = None,
-                   serving_api: bool = True) -> dict[str, np.ndarray]:
+                   serving_api: bool = True, arrival: str = "steady", think_s: float = 0.0) -> dict[str, np.ndarray]:
     """Vectorised `estimate`: the numeric inputs may be numpy arrays, broadcast together.
 
     params_b / bytes_per_param / mem_bandwidth_gbs / peak_tflops override the model's or the
@@ -968,6 +1054,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     """
     params = params or load_params()
     engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+    _choice("arrival", arrival, ARRIVALS)
+    think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
     raw = dict(params_b=model.params_b if params_b is None else params_b,
                bytes_per_param=model.bytes_per_param if bytes_per_param is None else bytes_per_param,
                mem_bandwidth_gbs=hardware.mem_bandwidth_gbs if mem_bandwidth_gbs is None else mem_bandwidth_gbs,
@@ -988,18 +1076,19 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                       ep, params.get("combine", "max"),
                       Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
                                batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],
-                               network_s=net_s, forced_devices=forced, api=1.0 if serving_api else 0.0))
+                               network_s=net_s, forced_devices=forced, api=1.0 if serving_api else 0.0,
+                               steady=1.0 if arrival == "steady" else 0.0, think_s=think))
     shape = d.shape
     out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) for k, v in r.items()
-           if k not in ("prefill_compute_bound", "decode_compute_bound", "batch_prefill_s")}
+           if k not in ("prefill_compute_bound", "decode_compute_bound", "batch_prefill_s", "batch_prefill_tokens")}
     out["total_s"] = out["network"] + out["queue"] + out["prefill"] + out["decode"]
     return out
 
 
 __all__ = [
     "Hardware", "Model", "Estimate", "estimate", "estimate_sweep", "round_trip_s", "KINDS", "ENGINES",
-    "ARCHITECTURES", "ACCESS_NETWORKS", "CONNECTIONS", "STAGES", "DEFAULT_ENGINE", "KIND_DEFAULTS",
+    "ARCHITECTURES", "ACCESS_NETWORKS", "CONNECTIONS", "STAGES", "ARRIVALS", "DEFAULT_ENGINE", "KIND_DEFAULTS",
     "RANGE_COVERAGE", "load_params", "calibration_dir", "model_shape", "kv_cache_gb", "memory_gb",
     "queue_s", "prefill_s", "decode_step_s", "kv_capacity_requests", "running_batch", "request_times",
-    "first_token_compute_share",
+    "first_token_compute_share", "engine_step_fn",
 ]

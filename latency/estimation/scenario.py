@@ -19,7 +19,7 @@ import numpy as np
 
 from latency.estimation.catalog import Catalog
 from latency.estimation.estimator import (
-    ACCESS_NETWORKS, ARCHITECTURES, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, estimate, estimate_sweep,
+    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, estimate, estimate_sweep,
 )
 from latency.estimation.places import DEFAULT_STOP, DISTANCE_MAX_KM, DistanceStop
 from latency.estimation.sizing import SIZE_MAX_B, SIZE_MIN_B, SizedModel, sized_model, sweep_model
@@ -37,18 +37,18 @@ MEASURES = ("ttft", "total")
 DEVICE_SCOPES = ("cloud", "all")
 
 KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
-        "context_tokens", "concurrency", "access", "connection", "engine", "use_case", "budget_s", "measure",
+        "context_tokens", "concurrency", "arrival", "access", "connection", "engine", "use_case", "budget_s", "measure",
         "device_scope")
 """Every scenario input, by its URL key (= its widget key on every page)."""
 
 DEFAULTS = dict(model_size_b=8.03, hardware="h100-sxm", devices=DEVICES_AUTO, distance_km=None, arch="dense",
                 precision="fp16", prompt_tokens=512, output_tokens=256, context_tokens=0, concurrency=1,
-                access="wired", connection="warm", engine=ENGINE_AUTO, use_case="support_chatbot", budget_s=None,
+                arrival="steady", access="wired", connection="warm", engine=ENGINE_AUTO, use_case="support_chatbot", budget_s=None,
                 measure=None, device_scope="cloud")
 """Default scenario for every page: Llama 3.1 8B in FP16 on an H100 (as many as it needs), served from
 Tokyo to one wired user in Seoul (distance_km None = the Seoul->Tokyo stop), 512 prompt and 256
-output tokens (the estimator's defaults), no earlier conversation, judged against the support
-chatbot's budget (budget_s / measure None = the use case's own)."""
+output tokens (the estimator's defaults), no earlier conversation, users in steady use (each sends
+again when the answer arrives; "burst": all at once), judged against the support chatbot's budget (budget_s / measure None = the use case's own)."""
 
 
 def implied_by_use_case(from_url: Mapping[str, Any], use_cases: Mapping[str, Any]) -> dict[str, Any]:
@@ -87,6 +87,7 @@ def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[s
         output_tokens=NumberParam(default["output_tokens"], 1, OUTPUT_MAX, integer=True),
         context_tokens=NumberParam(default["context_tokens"], 0, CONTEXT_MAX, integer=True),
         concurrency=NumberParam(default["concurrency"], 1, CONCURRENCY_MAX, integer=True),
+        arrival=ChoiceParam(default.get("arrival", "steady"), ARRIVALS),
         access=ChoiceParam(default["access"], ACCESS_NETWORKS),
         connection=ChoiceParam(default["connection"], CONNECTIONS),
         engine=ChoiceParam(default["engine"], ENGINE_CHOICES),
@@ -234,15 +235,19 @@ def parse_query(query: Mapping[str, str | Sequence[str]], specs: Mapping[str, Pa
 # From a scenario to estimates
 # --------------------------------------------------------------------------------------------
 
-def serving_inputs(engine: str, default_engine: str, concurrency: int) -> dict[str, Any]:
+def serving_inputs(engine: str, default_engine: str, concurrency: int, arrival: str = "steady") -> dict[str, Any]:
     """Estimator keyword arguments for `concurrency` simultaneous users (yours included) on ONE server.
+
+    arrival "steady": they use the service steadily (each sends again when the answer arrives);
+    "burst": they all send in the same instant (a room pressing enter together).
 
     The estimator decides who runs together (`latency.estimation.estimator.running_batch`): an optimized
     serving engine (vLLM, TensorRT-LLM) batches requests continuously and llama.cpp's server runs
     parallel slots, as many as the KV cache holds beside the weights; the rest wait for a slot.
     The device count is the one the model needs (or the user's), never raised to fit more users.
     """
-    return dict(engine=None if engine == ENGINE_AUTO else engine, batch=1, concurrent_users=concurrency)
+    return dict(engine=None if engine == ENGINE_AUTO else engine, batch=1, concurrent_users=concurrency,
+                arrival=arrival)
 
 
 SIZE_SWEEP_POINTS = 121      # sizes on the size chart, log-spaced from SIZE_MIN_B to SIZE_MAX_B
@@ -250,7 +255,8 @@ DISTANCE_SWEEP_POINTS = 81   # distances on the distance chart, 0 to DISTANCE_MA
 
 
 def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
-    kw = serving_inputs(values["engine"], DEFAULT_ENGINE[hw_kind], int(values["concurrency"]))
+    kw = serving_inputs(values["engine"], DEFAULT_ENGINE[hw_kind], int(values["concurrency"]),
+                        values.get("arrival", "steady"))
     kw.update(prompt_tokens=int(values["prompt_tokens"]), output_tokens=int(values["output_tokens"]),
               access=values["access"], connection=values["connection"], devices=fixed_devices(values),
               context_tokens=int(values.get("context_tokens", 0)))

@@ -88,6 +88,7 @@ class Scenario:
     measure: str = "total"
     access: str = "wired"
     connection: str = "warm"
+    arrival: str = "steady"    # the users' pattern: steady use or a burst (latency.estimation.estimator.ARRIVALS)
 
     def __post_init__(self) -> None:
         if self.measure not in MEASURES:
@@ -146,7 +147,7 @@ def scenario_of(values: Mapping[str, Any]) -> Scenario:
                     prompt_tokens=int(values["prompt_tokens"]), output_tokens=int(values["output_tokens"]),
                     concurrency=int(values["concurrency"]), budget_s=float(values["budget_s"]),
                     measure=values["measure"], access=values.get("access", "wired"),
-                    connection=values.get("connection", "warm"))
+                    connection=values.get("connection", "warm"), arrival=values.get("arrival", "steady"))
 
 
 # ------------------------------------------------------------------------------------------
@@ -174,6 +175,13 @@ class Headline:
     cost_per_1m_tokens: float
 
 
+def server_rate(est, arrival: str) -> float:
+    """The server's tokens per second as the page shows it: in steady use its output tokens per
+    second (all users' answers, what serving benchmarks call output throughput); for a burst, as
+    before, all streams during decode (running_batch / tpot)."""
+    return float(est.server_tokens_per_s if arrival == "steady" else est.throughput_tokens_per_s)
+
+
 def headline(catalog: Catalog, values: Mapping[str, Any], prices: Mapping[str, float | None]) -> Headline:
     """One server for all `concurrency` users (the estimator page's scenario, `evaluate`).
 
@@ -191,7 +199,7 @@ def headline(catalog: Catalog, values: Mapping[str, Any], prices: Mapping[str, f
     return Headline(estimate=est, model=sized.model, users=users, batch=batch, devices=devices, fits=bool(est.fits),
                     latency_s=latency, meets=bool(est.fits) and latency <= float(values["budget_s"]),
                     per_user_tokens_per_s=float(est.decode_tokens_per_s),
-                    server_tokens_per_s=float(est.throughput_tokens_per_s), server_cost_per_hour=hourly,
+                    server_tokens_per_s=server_rate(est, values.get("arrival", "steady")), server_cost_per_hour=hourly,
                     cost_per_1k_answers=per_answer * 1000, cost_per_1m_tokens=per_answer / int(values["output_tokens"]) * 1e6)
 
 
@@ -298,7 +306,7 @@ def _clip(text: str, n: int = 30) -> str:
 
 def _sweep(model: Model, hw: Hardware, s: Scenario, **arrays) -> dict[str, np.ndarray]:
     kw = dict(prompt_tokens=s.prompt_tokens, output_tokens=s.output_tokens, distance_km=s.distance_km,
-              access=s.access, connection=s.connection)
+              access=s.access, connection=s.connection, arrival=s.arrival)
     kw.update(arrays)
     return estimate_sweep(model, hw, **kw)
 
@@ -350,8 +358,10 @@ def plan_grid(model: Model, hw: Hardware, s: Scenario, price: float | None, *, p
     limit = np.minimum(users, np.maximum(cap["max_batch"], 1.0))
     cands = np.asarray(sorted(set(BATCH_CANDIDATES) | {int(users)}), dtype=float)
     batch = np.minimum(cands, limit[..., None])                       # shape (..., C)
+    # A plan is `b` conversations per server run as lock-step batches (cost = service time of a
+    # batch), so its cells are computed as a burst of b whatever the users' pattern.
     r = _sweep(model, hw, s, params_b=pb[..., None], distance_km=dk[..., None], batch=batch,
-               concurrent_users=batch)
+               concurrent_users=batch, arrival="burst")
     lat = r[MEASURE_KEY[s.measure]]
     ok = (lat <= s.budget_s) & cap["fits"][..., None]
     pick = np.argmax(np.where(ok, batch, -1.0), axis=-1)              # largest batch that meets; else 1
@@ -537,6 +547,8 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Mo
     if not fits:
         empty = np.array([])
         return ConcurrencyCurve(empty, empty, empty, empty, empty, empty, devices, 0, 0, 0.0, False)
+    if s.arrival == "steady":
+        return _steady_curve(s, model, hw, devices, max_batch, points)
     # Peak throughput and the plateau, searched on a dense log grid up to max_batch.
     probe = np.unique(np.round(np.geomspace(1, max_batch, 96)))
     rp = _sweep(model, hw, s, batch=probe, concurrent_users=probe, devices=devices)
@@ -558,6 +570,34 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Mo
                             per_user_tokens_per_s=r["decode_tokens_per_s"],
                             throughput_tokens_per_s=r["throughput_tokens_per_s"], devices=devices,
                             max_batch=max_batch, plateau_users=plateau, peak_throughput=peak, fits=True,
+                            current=current)
+
+
+def _steady_curve(s: Scenario, model: Model, hw: Hardware, devices: int, kv_batch: int, points: int) -> ConcurrencyCurve:
+    """The users chart in steady use (each user sends again when the answer arrives): the knee is
+    where the running requests reach the engine's cap (the KV cache beside the weights, or the
+    engine's own limit on running requests); beyond it every extra user waits outside, so the
+    first token's wait climbs steeply while per-user speed and the server's output level off.
+    Throughput here is the server's output tokens per second (all users' answers)."""
+    top = min(max(2 * s.concurrency, 16), 40000)
+    first = _sweep(model, hw, s, concurrent_users=np.array([40000.0]), devices=devices)  # far past any cap
+    knee = int(max(1.0, float(first["running_batch"][-1])))
+    top = min(max(top, 3 * knee), 40000)
+    users = np.unique(np.concatenate([np.round(np.geomspace(1, top, points)),
+                                      [s.concurrency, min(knee, top), min(knee + 1, top)]]))
+    r = _sweep(model, hw, s, concurrent_users=users, devices=devices)
+    thr = r["server_tokens_per_s"]
+    peak = float(thr.max())
+    plateau = int(users[np.argmax(thr >= PLATEAU_SHARE * peak)])
+    k = int(np.searchsorted(users, s.concurrency))
+    batch = np.minimum(users, knee)
+    current = dict(users=float(users[k]), batch=float(batch[k]), ttft_s=float(r["ttft_s"][k]),
+                   total_s=float(r["total_s"][k]), queue_s=float(r["queue"][k]),
+                   per_user_tokens_per_s=float(r["decode_tokens_per_s"][k]),
+                   throughput_tokens_per_s=float(thr[k]))
+    return ConcurrencyCurve(users=users, batch=batch, ttft_s=r["ttft_s"], total_s=r["total_s"],
+                            per_user_tokens_per_s=r["decode_tokens_per_s"], throughput_tokens_per_s=thr,
+                            devices=devices, max_batch=knee, plateau_users=plateau, peak_throughput=peak, fits=True,
                             current=current)
 
 
@@ -765,7 +805,7 @@ def export_rows(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None
             entry = catalog.hardware[hid]
             b = int(p.batch[i, j])
             e = estimate(model, entry.hardware, s.prompt_tokens, s.output_tokens, batch=b,
-                         distance_km=s.distance_km, concurrent_users=b)
+                         distance_km=s.distance_km, concurrent_users=b, arrival="burst")  # the plan's lock-step batch
             price = prices.get(hid)
             fits = bool(p.fits[i, j])
             lead = dict(model_size_b=float(size), precision=s.precision_id, bytes_per_param=model.bytes_per_param,

@@ -14,8 +14,9 @@ from latency.estimation.estimator import PARAMS_PATH, calibration_dir
 CAL = calibration_dir()
 pytestmark = [pytest.mark.skipif(not (CAL / "measurements.csv").exists(),
                                  reason=f"calibration data not found at {CAL}"),
-              # The full fit (52 refits for the cross-validation) takes ~1.5 CPU-minutes; more on a
-              # shared machine. It runs once per process (calibrate.fit_all caches it).
+              # The full fit (52 refits for the cross-validation, the steady-use rows through the
+              # serving engine's fixed point) takes ~2 CPU-minutes; more on a shared machine. It runs
+              # once per process (calibrate.fit_all caches it).
               pytest.mark.timeout(1200)]
 
 TARGETS = {"decode": 20.0, "prefill/TTFT": 40.0, "RTT": 20.0}  # issue 3: median |error| limits
@@ -113,6 +114,19 @@ def test_vectorised_rows_match_the_public_estimate(committed):
     fast = calibrate.RowSet(rows).predict(committed)
     slow = np.array([calibrate.predict(r, committed) for r in rows])
     assert np.allclose(fast, slow, rtol=1e-9)
+
+
+def test_tiled_rows_give_each_copy_its_own_parameters_exactly(committed):
+    """The fit's one-pass Jacobian: copy c of the rows, predicted with parameter set c, gives the very
+    numbers of predicting the rows with that set alone (two different sets, so a mix-up shows)."""
+    rows, _, _ = calibrate.load_rows(CAL)
+    other = json.loads(json.dumps(committed))
+    other["engines"]["optimized"]["pass_overhead_s"] *= 1.5
+    other["engines"]["llama.cpp"]["kinds"]["desktop_gpu"]["kv_read_eff"] = 0.5
+    alone = [calibrate.RowSet(rows).predict(p) for p in (committed, other)]
+    both = calibrate.RowSet.tiled(rows, 2).predict(committed, params_list=[committed, other]).reshape(2, len(rows))
+    assert not np.allclose(alone[0], alone[1])
+    assert np.array_equal(both[0], alone[0]) and np.array_equal(both[1], alone[1])
 
 
 def test_every_calibration_row_runs_on_one_device():

@@ -201,7 +201,7 @@ def test_users_beyond_the_kv_capacity_wait_littles_law():
 def test_llama_cpp_runs_parallel_slots_instead_of_queueing_users():
     # 32 users of an 8B Q4 model on a 24 GB card: the KV caches fit, so the slots decode together.
     q4 = replace(SHAPED_8B, bytes_per_param=0.611)
-    e = estimate(q4, RTX4090, concurrent_users=32)
+    e = estimate(q4, RTX4090, concurrent_users=32, arrival="burst")  # the 32 press enter together
     one = estimate(q4, RTX4090)
     assert e.running_batch == 32 and e.breakdown["queue"] == 0.0
     assert e.tpot_s > one.tpot_s                       # per-user decode slows with the batch ...
@@ -214,7 +214,8 @@ def test_serving_engine_first_token_waits_for_half_the_prompts_on_average():
     # Long prompts on one H100: compute-bound, so with the roofline's max() the weight read hides.
     params = dict(load_params(), combine="max")
     overhead = params["engines"]["optimized"]["pass_overhead_s"]
-    e = estimate(SHAPED_8B, H100, prompt_tokens=8192, output_tokens=2, concurrent_users=9, params=params)
+    e = estimate(SHAPED_8B, H100, prompt_tokens=8192, output_tokens=2, concurrent_users=9, params=params,
+                 arrival="burst")  # 9 prompts that arrive together
     batch_prefill = 9 * 8192 / e.prefill_tokens_per_s
     assert e.bottleneck["prefill"] == "compute"
     # The k-th of 9 prompts waits for k prompts' compute: (9 + 1) / 2 of 9 on average.
@@ -222,7 +223,7 @@ def test_serving_engine_first_token_waits_for_half_the_prompts_on_average():
 
 
 def test_per_user_and_whole_server_rates_are_labelled():
-    e = estimate(SHAPED_8B, H100, concurrent_users=16, output_tokens=200)
+    e = estimate(SHAPED_8B, H100, concurrent_users=16, output_tokens=200, arrival="burst")
     assert e.decode_tokens_per_s == pytest.approx(1 / e.tpot_s)
     assert e.throughput_tokens_per_s == pytest.approx(16 / e.tpot_s)
     batch_prefill = 16 * 512 / e.prefill_tokens_per_s

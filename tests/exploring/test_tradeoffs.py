@@ -36,7 +36,8 @@ def case_scenario(case, **kw) -> T.Scenario:
 def cell_estimate(s: T.Scenario, size: float, hid: str, batch: int, distance_km: float | None = None):
     model = T.model_at_size(T.scenario_model(s, CAT), size)
     return estimate(model, CAT.hardware[hid].hardware, s.prompt_tokens, s.output_tokens, batch=batch,
-                    distance_km=s.distance_km if distance_km is None else distance_km, concurrent_users=batch)
+                    distance_km=s.distance_km if distance_km is None else distance_km, concurrent_users=batch,
+                    arrival="burst")  # a plan's b conversations run as one lock-step batch
 
 
 # --------------------------------------------------------------------------------------------
@@ -95,7 +96,8 @@ def test_each_cell_uses_the_largest_batch_that_still_meets_the_budget():
 
 
 def test_max_batch_is_what_memory_holds_and_local_runners_serve_one_at_a_time():
-    s = T.Scenario(model_size_b=70.6, concurrency=10)
+    # the burst chart (all users at once): its knee is what memory holds (steady use: below)
+    s = T.Scenario(model_size_b=70.6, concurrency=10, arrival="burst")
     for hid, entry in CAT.hardware.items():
         curve = T.concurrency_curve(replace(s, hardware_id=hid), CAT)
         if not curve.fits:
@@ -109,6 +111,26 @@ def test_max_batch_is_what_memory_holds_and_local_runners_serve_one_at_a_time():
         assert full.memory_gb <= curve.devices * entry.hardware.memory_gb
         assert over.memory_gb > curve.devices * entry.hardware.memory_gb
         assert full.devices_needed == curve.devices
+
+
+def test_steady_curve_knee_is_where_running_requests_stop_growing_and_the_wait_climbs_after():
+    """Steady use (issue 24): up to the knee every user runs; past it the server's request rate X is
+    fixed, so by Little's law each extra user adds 1 / X seconds to the first token's wait."""
+    s = T.Scenario(model_size_b=70.6, concurrency=10, prompt_tokens=5000, output_tokens=500)
+    curve = T.concurrency_curve(s, CAT)
+    model = T.scenario_model(s, CAT)
+    hw = CAT.hardware[s.hardware_id].hardware
+    kw = dict(distance_km=s.distance_km, devices=curve.devices)
+    many = estimate(model, hw, s.prompt_tokens, s.output_tokens, concurrent_users=10 * curve.max_batch, **kw)
+    assert curve.max_batch == many.running_batch > 1
+    at = estimate(model, hw, s.prompt_tokens, s.output_tokens, concurrent_users=curve.max_batch, **kw)
+    past = estimate(model, hw, s.prompt_tokens, s.output_tokens, concurrent_users=curve.max_batch + 10, **kw)
+    x = at.server_tokens_per_s / s.output_tokens
+    assert past.ttft_s - at.ttft_s == pytest.approx(10 / x, rel=0.02)
+    below = estimate(model, hw, s.prompt_tokens, s.output_tokens, concurrent_users=curve.max_batch // 2, **kw)
+    assert at.ttft_s - below.ttft_s < 10 / x  # slow rise below the knee, a cliff after it
+    i = int(np.searchsorted(curve.users, curve.max_batch))
+    assert curve.throughput_tokens_per_s[i] == pytest.approx(at.server_tokens_per_s, rel=1e-6)
 
 
 def test_cost_follows_servers_devices_price_and_service_time():

@@ -204,14 +204,15 @@ def test_headline_is_the_estimate_for_all_users_on_one_server(users):
     assert metric(at, "metric_latency", measure=strings("tradeoffs", "en")(f"measure_{judged}_short")) == EN.seconds(
         getattr(e, T.MEASURE_KEY[judged]))
     assert metric(at, "metric_speed") == EN.tps(e.decode_tokens_per_s)
-    assert metric(at, "metric_throughput") == EN.tps(e.throughput_tokens_per_s)
+    # steady use (the default since issue 24): the server's rate is its output tokens per second
+    assert metric(at, "metric_throughput") == EN.tps(e.server_tokens_per_s)
     assert metric(at, "metric_devices") == str(e.devices_needed)  # one server, not one per user
     together = f"all {users} users share one server" if users > 1 else "1 user has one server to themselves"
     assert any(together in c.value for c in at.caption), [c.value for c in at.caption]
     # The Concurrency tab's current point is the same server with the same users.
     open_tab(at, "concurrency")
     assert metric(at, "conc_metric_speed") == EN.tps(e.decode_tokens_per_s)
-    assert metric(at, "conc_metric_thr") == EN.tps(e.throughput_tokens_per_s)
+    assert metric(at, "conc_metric_thr") == EN.tps(e.server_tokens_per_s)
 
 
 def test_headline_cost_is_one_server_shared_by_all_users():
@@ -503,3 +504,30 @@ def test_a_budget_typed_outside_its_range_is_kept_inside_and_named(lang):
     assert qp(at, "budget_s") == "0.05"
     sc = strings("scenario", lang)
     assert any(sc("input_budget_s") in w.value and "0.01" in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_arrival_control_switches_between_steady_use_and_a_burst(lang):
+    """Issue 24: the users' pattern is a plain-words control; steady use is the default, the burst
+    ("all at once") keeps the old shared prefill. Expected values from latency.estimation.scenario."""
+    s = strings("tradeoffs", lang)
+    f = formats.get(lang)
+    at = run_page("tradeoffs", lang, {"concurrency": "32"})
+    no_errors(at)
+    control = at.segmented_control(key="arrival")
+    assert control.value == "steady" and control.label == s("arrival")
+    steady = scenario.evaluate(CAT, dict(DEFAULT, concurrency=32))[2]
+    burst = scenario.evaluate(CAT, dict(DEFAULT, concurrency=32, arrival="burst"))[2]
+    assert burst.ttft_s > steady.ttft_s
+    assert metric(at, "metric_speed", lang) == f.tps(steady.decode_tokens_per_s)
+    control.set_value("burst").run()
+    no_errors(at)
+    assert metric(at, "metric_speed", lang) == f.tps(burst.decode_tokens_per_s)
+    assert at.query_params.get("arrival") in ("burst", ["burst"])
+    open_tab(at, "concurrency", lang)
+    captions = [c.value for c in at.caption]
+    assert not any(s("conc_knee", max_batch="")[:12] in c for c in captions)
+    at.segmented_control(key="arrival").set_value("steady").run()
+    captions = [c.value for c in at.caption]
+    knee = scenario.evaluate(CAT, dict(DEFAULT, concurrency=40000))[2].running_batch  # far past the cap
+    assert s("conc_knee", max_batch=f"{knee:,}") in captions, [c for c in captions if "knee" in c or "꺾" in c]

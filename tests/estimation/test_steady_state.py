@@ -1,0 +1,74 @@
+"""Steady use of a server (latency.estimation.serving) against a discrete-event simulation of the
+same engine (benchmarks/sim_serving.py): requests, steps, token budget, KV-cache cap.
+
+The expected values come from the simulation, which schedules every step and every request; the
+closed form only shares the step physics with it. Stated tolerance on this grid (python
+benchmarks/sim_serving.py prints the whole grid and every disagreement): time per output token
+within 12%, server output tokens per second within 12%, time to first token within 25%. Known
+and printed, not hidden: right at the knee (running requests within ~10% of the KV cap) and with
+no think time and many short prompts the closed form's TTFT is off by up to -80% (tens of ms)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from benchmarks.sim_serving import LLAMA8Q, LLAMA70, RTX4090, H100, Setup, compare
+from latency import estimate
+
+SETUPS = {
+    "70B FP8 on 2 H100": Setup("70B", LLAMA70, H100, 5000, 500, 2),
+    "8B Q4 on an RTX 4090 (llama.cpp)": Setup("8B", LLAMA8Q, RTX4090, 2000, 200, 1),
+}
+GRID = [(name, users, think) for name in SETUPS for users in (4, 16, 32, 128) for think in (0.0, 5.0)]
+
+
+@pytest.mark.parametrize("name, users, think", GRID)
+def test_closed_form_agrees_with_the_simulation(name, users, think):
+    c = compare(SETUPS[name], users, think, requests=1200)
+    m, s = c["model"], c["sim"]
+    assert m.residual < 1e-3  # the fixed point converged
+    assert m.itl_s == pytest.approx(s.itl_s, rel=0.12)
+    assert m.output_tokens_per_s == pytest.approx(s.output_tokens_per_s, rel=0.12)
+    assert m.ttft_s == pytest.approx(s.ttft_s, rel=0.25)
+
+
+def test_one_user_is_a_single_request():
+    """Hand check: one user alone gets the single request's prefill and decode step."""
+    c = compare(SETUPS["70B FP8 on 2 H100"], 1, 0.0, requests=50)
+    one = estimate(LLAMA70, H100, prompt_tokens=5000, output_tokens=500, devices=2, access="none",
+                   serving_api=False)
+    assert c["model"].ttft_s == pytest.approx(one.ttft_s, rel=0.02)
+    assert c["model"].itl_s == pytest.approx(one.tpot_s, rel=0.02)
+
+
+def test_past_the_kv_cap_every_extra_user_waits_one_cycle_share():
+    """Little's law by hand: beyond the cap the server's request rate X is fixed, so each extra
+    user adds 1 / X to the wait for a first token, and time per token stops growing."""
+    kw = dict(prompt_tokens=5000, output_tokens=500, devices=2, access="none", serving_api=False)
+    e = {n: estimate(LLAMA70, H100, concurrent_users=n, **kw) for n in (100, 101, 200)}
+    x = e[100].server_tokens_per_s / 500  # requests per second
+    assert e[100].running_batch == e[200].running_batch == e[100].max_concurrent_requests
+    assert e[101].ttft_s - e[100].ttft_s == pytest.approx(1.0 / x, rel=1e-6)
+    assert e[200].tpot_s == pytest.approx(e[100].tpot_s, rel=1e-9)
+
+
+def test_steady_and_burst_are_different_questions():
+    kw = dict(prompt_tokens=5000, output_tokens=500, devices=2, access="none")
+    steady = estimate(LLAMA70, H100, concurrent_users=20, **kw)
+    burst = estimate(LLAMA70, H100, concurrent_users=20, arrival="burst", **kw)
+    # a burst shares one prefill of 20 prompts: the mean user waits about half of it
+    assert burst.ttft_s > 3 * steady.ttft_s
+    # in steady use other users' prompt chunks share the steps, so decode is slower than lock-step
+    assert steady.tpot_s > burst.tpot_s
+    assert steady.inputs["arrival"] == "steady" and burst.inputs["arrival"] == "burst"
+
+
+def test_bad_arrival_and_think_time_are_named():
+    with pytest.raises(ValueError, match="arrival"):
+        estimate(LLAMA70, H100, concurrent_users=5, arrival="later")
+    with pytest.raises(ValueError, match="think_s"):
+        estimate(LLAMA70, H100, concurrent_users=5, think_s=-1)
+    with pytest.raises(ValueError, match="think_s"):
+        estimate(LLAMA70, H100, concurrent_users=5, think_s=math.nan)
