@@ -11,7 +11,7 @@ import streamlit as st
 from latency.teaching import feel
 from latency.estimation import scenario
 from latency.language.i18n import Strings, md
-from ui import state
+from ui import announce, state
 
 
 PLAY_ICON = ":material/play_arrow:"  # drawn beside the label; a literal "▶" was read out as part of the button's name
@@ -37,7 +37,7 @@ def play_one(s: Strings, f, plan: feel.Plan, ttft_s: float, *, sleep: Callable[[
     done = s("feel_done", ttft=f.seconds(first or 0.0), total=f.seconds(clock() - t0))
     if plan.truncated:
         done += " " + s("feel_cut", limit=limit, full=f.seconds(plan.full_s))
-    st.caption(done)
+    announce.status(done)  # read out once, politely (the stream above is not)
 
 
 def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.Pace]], *,
@@ -72,7 +72,8 @@ def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.P
         done = s("feel_done", ttft=f.seconds(firsts[idx]), total=f.seconds(lasts[idx]))
         if p.truncated:
             done += " " + s("feel_cut", limit=f.seconds(p.limit_s), full=f.seconds(p.full_s))
-        col.caption(done)
+        with col:
+            announce.status(done)
 
 
 @st.fragment

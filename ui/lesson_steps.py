@@ -21,7 +21,7 @@ from latency.estimation.estimator import STAGES
 from latency.language.formats import Formats
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
-from ui import charts, feel_player
+from ui import announce, charts, feel_player
 
 # Presenter mode (?present=1): a constant stylesheet, never built from content. Read from the back
 # of a room at 1920x1080 and 1366x768 (issue 25 item 7): body 30 px, step titles 44 px, every other
@@ -324,9 +324,10 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
     if st.session_state.get("lesson_marked"):
         answers = {q.id: st.session_state.get(f"lesson_q_{q.id}") for q in questions}
         result = quiz.score(questions, outcomes, answers)
-        st.subheader(s("quiz_score", right=result.right, total=result.total), anchor=False)
+        # the one announcement of the marking (a polite live region); the per-question marks are not alerts
+        announce.status(s("quiz_score", right=result.right, total=result.total), heading=3)
         if not result.misses:
-            st.success(s("quiz_all_right"))
+            st.markdown(f":material/check_circle: **{s('quiz_all_right')}**")
         else:
             st.markdown(f"**{s('quiz_review')}**")
         for q in result.misses:
@@ -344,10 +345,13 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
     chosen = st.session_state.get(f"lesson_q_{q.id}")
     answer = labels[outcome.right]
     fmt = d.f.seconds
+    # A mark per question in plain text with an icon and a bold word (ink on white, as any text), not
+    # st.error (role="alert") or st.success (role="status"): marking the quiz fired one for every
+    # question at once; the score alone is announced (issue 23 item 5).
     if chosen == outcome.right:
-        st.success(s("quiz_right"), icon=":material/check_circle:")
+        st.markdown(f":material/check_circle: **{s('quiz_right')}**")
     else:
-        st.error(s("quiz_none" if chosen is None else "quiz_wrong", answer=answer), icon=":material/cancel:")
+        st.markdown(f":material/cancel: **{s('quiz_none' if chosen is None else 'quiz_wrong', answer=answer)}**")
     with st.expander(s("quiz_why")):
         st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
         for o in q.options:

@@ -16,6 +16,7 @@
   style: links (sidebar and page links), buttons, tabs, sliders, inputs, selects and the highlighted
   option of an open one, radios (their hidden input's label); the current page's sidebar link has a
   bar and bold text, not only Streamlit's faint background (WCAG 2.4.7, 2.4.11, 1.4.11).
+- A polite status line (ui/announce.py, the Feel-it result) looks like the caption it replaced.
 - A page link's label wraps instead of ending in "…" (Streamlit cuts it to one line): the
   estimator's answer links are whole sentences.
 - Cards (a container keyed `CARD_KEY` + id, the glossary's terms) are one link each: the page
@@ -33,6 +34,7 @@ import json
 import streamlit as st
 
 from latency.charts.style import FOCUS, INK_MUTED
+from ui.announce import STATUS_CLASS
 
 LANG_TOP_KEY = "app_lang_top"
 HEAD_KEY = "app_document_head"  # holds the script that declares the page's language (declare_language)
@@ -58,13 +60,14 @@ STYLESHEET = f"""<style>
 .stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {{ border-radius: 50%; }}
 [data-testid="stSidebarNav"] a[aria-current="page"] {{ box-shadow: inset 4px 0 0 {FOCUS}; font-weight: 700; }}
 .stApp [role="option"][aria-selected="true"] {{ outline: 2px solid {FOCUS}; outline-offset: -2px; }}
-[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] * {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] *, .{STATUS_CLASS} p {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
 .stApp [data-testid="stPageLink"] p, .stApp [data-testid="stPageLink"] span {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [class*="st-key-{CARD_KEY}"] {{ position: relative; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stElementContainer"]:has([data-testid="stPageLink"]) {{ position: static; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stPageLink"] a::after {{ content: ""; position: absolute; inset: 0; z-index: 1; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stPageLink"] p {{ font-size: 1.2rem; font-weight: 600; }}
 [class*="st-key-{CARD_KEY}"]:hover {{ background: rgba(49, 51, 63, 0.04); }}
+.{STATUS_CLASS} p {{ font-size: 0.875rem; margin: 0; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""
 

@@ -8,10 +8,12 @@ never wholesale; docs/accessibility.md lists each with its upstream issue."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 
-from tests.e2e.conftest import IN_CI, ROOT, open_app, shot, wait_idle
+from tests.e2e.conftest import IN_CI, MAIN, ROOT, open_app, shot, view, wait_idle
 from ui import shell
 
 pytestmark = pytest.mark.e2e
@@ -184,3 +186,34 @@ def test_feel_it_button_is_named_by_its_words_alone(page, app_url, lang):
     button.first.wait_for()
     assert button.count() == 1, page.get_by_role("button").all_inner_texts()
     assert "▶" not in name and "play_arrow" not in button.aria_snapshot(), button.aria_snapshot()
+
+
+def test_results_are_announced_politely_and_marking_the_quiz_fires_no_alert(page, app_url):
+    """Issue 23 item 5: the Feel-it result line and the quiz score sit in a polite live region
+    (role=status), and marking the quiz raises no role=alert (st.error, one per wrong answer) nor a
+    status per question (st.success): the score alone is announced."""
+    est = yaml.safe_load((ROOT / "content" / "ui" / "estimator.yaml").read_text(encoding="utf-8"))
+    les = yaml.safe_load((ROOT / "content" / "ui" / "lesson.yaml").read_text(encoding="utf-8"))
+    open_app(page, app_url, "estimator", lang="en")
+    page.get_by_role("button", name=est["feel_button"]["en"], exact=True).click()
+    done = est["feel_done"]["en"].split("{")[0].strip()  # "First token at"
+    status = page.locator(f"{MAIN} [role=status][aria-live=polite]", has_text=done)
+    status.wait_for(timeout=60_000)
+    assert status.count() == 1, page.locator("[role=status]").all_inner_texts()
+
+    open_app(page, app_url, "lesson", lang="en", step="quiz")
+    page.locator(f"{MAIN} [data-testid=stRadio]").first.wait_for()
+    for group in page.locator(f"{MAIN} [data-testid=stRadio]").all():
+        group.locator("label:has(input[type=radio])").first.click()
+    page.get_by_role("button", name=les["quiz_submit"]["en"]).click()
+    score = page.locator(f"{MAIN} [role=status][aria-live=polite]")
+    score.first.wait_for()
+    wait_idle(page)
+    n = page.locator(f"{MAIN} [data-testid=stRadio]").count()
+    expected = re.compile(les["quiz_score"]["en"].replace("{right}", r"\d+").replace("{total}", str(n)))
+    assert score.count() == 1 and expected.fullmatch(score.inner_text().strip()), score.all_inner_texts()
+    assert page.locator("[role=alert]").count() == 0, page.locator("[role=alert]").all_inner_texts()
+    # nor eight status messages (Streamlit's st.success is role=status): the score is the only news
+    news = page.locator(f"{MAIN} [role=status], {MAIN} [aria-live]")
+    assert news.count() == 1, news.all_inner_texts()
+    view(page, score.first, "announce-quiz-score")

@@ -462,7 +462,7 @@ def test_feel_it_streams_the_sample_at_the_estimated_pace(lang, fake_clock):
     n = len(feel.split_tokens(sample.answer, sample.chars_per_token))
     assert fake_clock.now == pytest.approx(ttft + (n - 1) / tps, rel=0.15)
     done = i18n.strings("estimator", lang)("feel_done", ttft="", total="").split()[0]
-    assert any(done in c.value for c in at.caption)
+    assert any(done in h.value and 'role="status"' in h.value for h in at.get("html")), "the result is announced politely"
 
 
 def test_feel_it_plays_the_scenario_as_it_stands_at_the_click(fake_clock):
@@ -519,7 +519,7 @@ def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):
     assert cut_words not in before and too_slow_words not in before, "nothing is played or cut before the click"
     at.button(key="est_feel").click().run()
     assert not at.exception, at.exception[0].value
-    notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
+    notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info) + " ".join(h.value for h in at.get("html"))
     assert cut_words in notes or too_slow_words in notes
     assert fake_clock.now <= feel.LIMIT_S + 1, "it stopped at the limit"
 

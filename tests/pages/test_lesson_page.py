@@ -16,6 +16,7 @@ from latency.teaching import lesson, quiz
 from latency.estimation.catalog import load_catalog
 from latency.estimation.places import load_stops
 from tests.conftest import all_text, run_page
+from ui.announce import status_html
 
 CATALOG, STOPS = load_catalog(), load_stops()
 LESSON = lesson.load_lesson(CATALOG, STOPS)
@@ -129,7 +130,7 @@ def test_feel_step_waits_then_streams_the_sample(lang):
     at.button(key=f"lesson_ask_{step.id}").click().run()
     no_exception(at)
     done = s(lang)("feel_done", ttft="X", total="Y").split("X")[0]
-    assert any(c.value.startswith(done) for c in at.caption), [c.value for c in at.caption]
+    assert any(done in h.value and 'role="status"' in h.value for h in at.get("html")), "the result is announced politely"
 
 
 def _mark(at, answers: dict) -> None:
@@ -144,8 +145,10 @@ def test_quiz_all_right_scores_full_marks(lang):
     right = {q.id: quiz.evaluate(q, CATALOG).right for q in QUESTIONS}
     _mark(at, right)
     no_exception(at)
-    assert s(lang)("quiz_score", right=len(QUESTIONS), total=len(QUESTIONS)) in [h.value for h in at.subheader]
-    assert len(at.success) >= len(QUESTIONS)
+    assert status_html(s(lang)("quiz_score", right=len(QUESTIONS), total=len(QUESTIONS)), heading=3) in [h.value for h in at.get("html")]
+    right_mark = f"**{s(lang)('quiz_right')}**"
+    assert sum(right_mark in m.value for m in at.markdown) == len(QUESTIONS), "each question is marked right"
+    assert not at.success and not at.error, "no alert or status per question: the score alone is announced"
     assert not [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
 
 
@@ -155,7 +158,7 @@ def test_quiz_misses_link_back_to_their_steps(lang):
     right = {q.id: quiz.evaluate(q, CATALOG).right for q in QUESTIONS}
     wrong = {q.id: next(o.id for o in q.options if o.id != right[q.id]) for q in QUESTIONS}
     _mark(at, wrong)
-    assert s(lang)("quiz_score", right=0, total=len(QUESTIONS)) in [h.value for h in at.subheader]
+    assert status_html(s(lang)("quiz_score", right=0, total=len(QUESTIONS)), heading=3) in [h.value for h in at.get("html")]
     review = [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
     assert [parse_qs(p.proto.query_string)["step"][0] for p in review] == [str(LESSON.index(q.review_step)) for q in QUESTIONS]
     text = all_text(at)
