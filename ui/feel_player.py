@@ -81,7 +81,7 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
     """The estimator's "feel it" section, its own st.fragment: a slider move above does not redraw it
     (nothing in it follows the sliders until a button is pressed), and a click replays only it.
     The pace is the estimate of the scenario as it stands at the click (`state.values`)."""
-    st.subheader(s("feel_heading"))
+    st.header(s("feel_heading"))
     st.write(s("feel_intro"))
     sample = data.samples[lang]
     tokens = feel.split_tokens(sample.answer, sample.chars_per_token)

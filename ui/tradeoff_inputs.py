@@ -125,7 +125,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
     """The page's inputs; returns the scenario values (this page's widgets over the saved copy).
     specs: latency.estimation.scenario.specs (the number boxes keep their values inside these ranges)."""
     s, catalog = fmt.s, fmt.catalog
-    st.subheader(s("controls_header"))
+    st.header(s("controls_header"))
     c1, c2, c3 = st.columns(3)
     with c1:
         st.selectbox(s("use_case_label"), list(fmt.cases), key="use_case", format_func=fmt.case,

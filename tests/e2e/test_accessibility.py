@@ -217,3 +217,46 @@ def test_results_are_announced_politely_and_marking_the_quiz_fires_no_alert(page
     news = page.locator(f"{MAIN} [role=status], {MAIN} [aria-live]")
     assert news.count() == 1, news.all_inner_texts()
     view(page, score.first, "announce-quiz-score")
+
+
+_HEADINGS = """() => Array.from(document.querySelectorAll('[data-testid=stApp] :is(h1, h2, h3, h4, h5, h6)'))
+  .filter(h => h.innerText.trim()).map(h => [Number(h.tagName[1]), h.innerText.trim().slice(0, 60)])"""
+
+
+def heading_jumps(headings: list[list]) -> list[str]:
+    """Each heading at most one level below the one before it (h1 -> h3 skips a level); the first
+    one an h1 or h2 (presenter mode has no page title above its step's h2)."""
+    jumps, before = [], 1
+    for level, text in headings:
+        if level > before + 1:
+            jumps.append(f"h{before} -> h{level} {text!r}")
+        before = level
+    return jumps
+
+
+def test_heading_jumps_are_found():
+    assert heading_jumps([[1, "a"], [2, "b"], [3, "c"], [2, "d"], [3, "e"], [1, "f"]]) == []
+    assert heading_jumps([[1, "a"], [3, "b"]]) == ["h1 -> h3 'b'"]
+    assert heading_jumps([[3, "a"]]) == ["h1 -> h3 'a'"]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_headings_go_down_one_level_at_a_time(browser, app_url, lang):
+    """Issue 23 item 5: on every page the axe test opens (presenter mode too), no heading skips a
+    level (Streamlit: st.title h1, st.header h2, st.subheader h3), so the outline a screen reader
+    lists reads as nested sections."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    found = []
+    try:
+        for path in AXE_PAGES:
+            sep = "&" if "?" in path else "?"
+            pg.goto(f"{app_url}/{path}{sep}lang={lang}")
+            wait_idle(pg)
+            headings = pg.evaluate(_HEADINGS)
+            assert headings, f"/{path} has no heading at all"
+            found += [f"/{path}: {j}" for j in heading_jumps(headings)]
+    finally:
+        context.close()
+    assert not found, "\n".join(found)
