@@ -17,6 +17,11 @@
   option of an open one, radios (their hidden input's label); the current page's sidebar link has a
   bar and bold text, not only Streamlit's faint background (WCAG 2.4.7, 2.4.11, 1.4.11).
 - A polite status line (ui/announce.py, the Feel-it result) looks like the caption it replaced.
+- Reduced motion (WCAG 2.3.3): where the reader's system asks for it (prefers-reduced-motion:
+  reduce), nothing the app or Streamlit draws animates or slides: running indicators, skeletons,
+  expanders, tabs, hover and focus transitions end at once (0.01 ms, once, so an animation's end
+  state, and any script waiting for its end, still comes). The Feel-it stream itself is the reader's
+  choice (ui/feel_player.py, "show without animation"): the server cannot see that setting.
 - A page link's label wraps instead of ending in "…" (Streamlit cuts it to one line): the
   estimator's answer links are whole sentences.
 - Cards (a container keyed `CARD_KEY` + id, the glossary's terms) are one link each: the page
@@ -68,6 +73,9 @@ STYLESHEET = f"""<style>
 [class*="st-key-{CARD_KEY}"] [data-testid="stPageLink"] p {{ font-size: 1.2rem; font-weight: 600; }}
 [class*="st-key-{CARD_KEY}"]:hover {{ background: rgba(49, 51, 63, 0.04); }}
 .{STATUS_CLASS} p {{ font-size: 0.875rem; margin: 0; }}
+@media (prefers-reduced-motion: reduce) {{ *, *::before, *::after {{
+  animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; animation-delay: 0s !important;
+  transition-duration: 0.01ms !important; transition-delay: 0s !important; scroll-behavior: auto !important; }} }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""
 
