@@ -40,6 +40,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 30px !important; line-height: 1.45 !important; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"],
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p,
+[data-testid="stMain"] .__STATUS__ p,
 [data-testid="stMain"] [data-testid="stProgress"] p,
 [data-testid="stMain"] [data-testid="stImageCaption"],
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],
@@ -60,7 +61,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] button kbd { display: none !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 34px !important; }
 [data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }
-</style>""".replace("__INK__", INK)  # the palette's ink (latency/charts/style.py)
+</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS)  # the palette's ink (latency/charts/style.py); the polite result line
 
 
 @dataclass(frozen=True)
