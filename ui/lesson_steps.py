@@ -243,10 +243,14 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
                  hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
+    still = st.toggle(s("feel_still"), key=f"lesson_still_{step_.id}", help=s("feel_still_help"))  # reduced motion
     if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
         sample = feel.load_samples()[d.lang]
-        plan = feel.plan(feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s))
-        feel_player.play_one(s, d.f, plan, float(wait), sleep=d.sleep, clock=d.clock)
+        tokens, pace = feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s)
+        if still:
+            feel_player.show_still(s, d.f, tokens, pace)
+        else:
+            feel_player.play_one(s, d.f, feel.plan(tokens, pace), float(wait), sleep=d.sleep, clock=d.clock)
 
 
 def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
