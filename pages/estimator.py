@@ -16,7 +16,7 @@ from latency.language import formats
 from latency.estimation import scenario
 from latency.exploring import tradeoffs
 from latency.language.errors import ContentError
-from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state
+from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state, style
 
 s = shell.page_strings("estimator")
 lang = shell.current_lang()
@@ -77,7 +77,7 @@ def interactive() -> None:
     scenario_inputs.show_presets(s, data.presets, lang, lambda k: sc(f"input_{k}"),
                                  lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v),
                                  lambda p: scenario_inputs.claims_text(s, f, p, results[p.id], data, lang))
-    left, right = st.columns([2, 3], gap="large")
+    left, right = st.container(key=style.STACK_KEY + "estimator").columns([2, 3], gap="large")  # stacks when narrow (ui/style.py)
     with left:
         values = scenario_inputs.show(s, data, labels)
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)

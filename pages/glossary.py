@@ -25,11 +25,11 @@ def load_index(terms_dir: str, signature: str) -> tuple[tuple[glossary.IndexEntr
 entries, problems = load_index(str(content.TERMS_DIR), content.files_signature(content.TERMS_DIR))
 st.title(s("title"))
 st.caption(s("intro"))
-st.subheader(s("start_heading"))
+st.header(s("start_heading"))
 with st.container(horizontal=True):
     st.page_link("pages/lesson.py", label=s("start_lesson"), icon=":material/school:", query_params={"lang": lang})
     st.page_link("pages/estimator.py", label=s("start_estimator"), icon=":material/timer:", query_params={"lang": lang})
-st.subheader(s("terms_heading"))
+st.header(s("terms_heading"))
 query = st.text_input(s("search_label"), placeholder=s("search_placeholder"), key="glossary_query", max_chars=60)
 shown = glossary.search(entries, query)
 

@@ -11,9 +11,10 @@ import streamlit as st
 from latency.teaching import feel
 from latency.estimation import scenario
 from latency.language.i18n import Strings, md
-from ui import state
+from ui import announce, state
 
 
+STILL_KEY = "est_feel_still"  # "show without animation": the timing as text, the answer at once
 PLAY_ICON = ":material/play_arrow:"  # drawn beside the label; a literal "▶" was read out as part of the button's name
 
 
@@ -37,12 +38,29 @@ def play_one(s: Strings, f, plan: feel.Plan, ttft_s: float, *, sleep: Callable[[
     done = s("feel_done", ttft=f.seconds(first or 0.0), total=f.seconds(clock() - t0))
     if plan.truncated:
         done += " " + s("feel_cut", limit=limit, full=f.seconds(plan.full_s))
-    st.caption(done)
+    announce.status(done)  # read out once, politely (the stream above is not)
+
+
+def show_still(s: Strings, f, tokens: Sequence[str], pace: feel.Pace) -> None:
+    """The same timing without anything moving ("show without animation", for a reader who set
+    reduced motion or cannot watch a stream): the first-token wait as a line of text, the whole
+    answer at once, and the times it would take at this pace, announced like the played result."""
+    st.markdown(md(s("feel_still_wait", ttft=f.seconds(pace.ttft_s))))
+    st.markdown(md("".join(tokens)))
+    announce.status(s("feel_still_done", ttft=f.seconds(pace.ttft_s), total=f.seconds(pace.total_s(len(tokens)))))
 
 
 def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.Pace]], *,
-         sleep: Callable[[float], None], clock: Callable[[], float]) -> None:
-    """Two paces side by side on one clock (a horizontal row: columns would stack on a phone)."""
+         sleep: Callable[[float], None], clock: Callable[[], float], still: bool = False) -> None:
+    """Two paces side by side on one clock (a horizontal row: columns would stack on a phone);
+    `still`: both shown at once with their timings (show_still), nothing played."""
+    if still:
+        row = st.container(horizontal=True, gap="medium")
+        for label, pace in sides:
+            with row.container(width="stretch"):
+                st.markdown(f"**{md(label)}**")
+                show_still(s, f, tokens, pace)
+        return
     plans = [feel.plan(tokens, pace) for _, pace in sides]
     row = st.container(horizontal=True, gap="medium")
     cols = [row.container(width="stretch") for _ in sides]
@@ -72,7 +90,8 @@ def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.P
         done = s("feel_done", ttft=f.seconds(firsts[idx]), total=f.seconds(lasts[idx]))
         if p.truncated:
             done += " " + s("feel_cut", limit=f.seconds(p.limit_s), full=f.seconds(p.full_s))
-        col.caption(done)
+        with col:
+            announce.status(done)
 
 
 @st.fragment
@@ -80,15 +99,21 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
     """The estimator's "feel it" section, its own st.fragment: a slider move above does not redraw it
     (nothing in it follows the sliders until a button is pressed), and a click replays only it.
     The pace is the estimate of the scenario as it stands at the click (`state.values`)."""
-    st.subheader(s("feel_heading"))
+    st.header(s("feel_heading"))
     st.write(s("feel_intro"))
     sample = data.samples[lang]
     tokens = feel.split_tokens(sample.answer, sample.chars_per_token)
     st.caption(s("feel_question", prompt=md(sample.prompt)))
+    # Streamlit cannot read the reader's reduced-motion setting on the server, so the choice is theirs
+    still = st.toggle(s("feel_still"), key=STILL_KEY, help=s("feel_still_help"))
     if st.button(s("feel_button"), key="est_feel", type="primary", icon=PLAY_ICON):
         est = current_estimate(data)
         st.caption(s("feel_pace", ttft=f.seconds(est.ttft_s), tps=f.tps_per_user(est.decode_tokens_per_s)))
-        play_one(s, f, feel.plan(tokens, feel.Pace(est.ttft_s, est.decode_tokens_per_s)), est.ttft_s, sleep=sleep, clock=clock)
+        pace = feel.Pace(est.ttft_s, est.decode_tokens_per_s)
+        if still:
+            show_still(s, f, tokens, pace)
+        else:
+            play_one(s, f, feel.plan(tokens, pace), est.ttft_s, sleep=sleep, clock=clock)
     st.caption(s("feel_sample_note", n=len(tokens), tokens_note=md(sample.tokens_note)))
     fast = data.use_cases["code_autocomplete"].budget_s if "code_autocomplete" in data.use_cases else None
     slow = data.observed_s[0] if data.observed_s else None
@@ -109,7 +134,7 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
                     _, _, other = scenario.evaluate(data.catalog, p.values)
                     sides = [(s("race_current"), feel.Pace(est.ttft_s, est.decode_tokens_per_s)),
                              (p.label[lang], feel.Pace(other.ttft_s, other.decode_tokens_per_s))]
-                race(s, f, tokens, sides, sleep=sleep, clock=clock)
+                race(s, f, tokens, sides, sleep=sleep, clock=clock, still=still)
 
 
 def current_estimate(data):

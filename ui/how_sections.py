@@ -75,7 +75,7 @@ def intro(s: Strings, params: Mapping[str, Any]) -> None:
 
 def typical_request(s: Strings, catalog, typical, lang: str) -> None:
     name, precision, hardware = labels_of(catalog, explain.TYPICAL, lang)
-    st.subheader(s("typical_heading"), anchor="typical")
+    st.header(s("typical_heading"), anchor="typical")
     stage_labels = {k: s(f"stage_{k}") for k in explain.STAGES}
     charts.show(explain.breakdown_figure(typical.breakdown, stage_labels, s("row_first"), s("row_total"),
                                          lambda x: sec(s, x), s("axis_sec")), key="how_chart_breakdown")

@@ -21,7 +21,7 @@ from latency.estimation.estimator import STAGES
 from latency.language.formats import Formats
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
-from ui import charts, feel_player
+from ui import announce, charts, feel_player
 
 # Presenter mode (?present=1): a constant stylesheet, never built from content. Read from the back
 # of a room at 1920x1080 and 1366x768 (issue 25 item 7): body 30 px, step titles 44 px, every other
@@ -40,6 +40,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 30px !important; line-height: 1.45 !important; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"],
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p,
+[data-testid="stMain"] .__STATUS__ p,
 [data-testid="stMain"] [data-testid="stProgress"] p,
 [data-testid="stMain"] [data-testid="stImageCaption"],
 [data-testid="stMain"] [data-testid="stSliderThumbValue"],
@@ -60,7 +61,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] button kbd { display: none !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 34px !important; }
 [data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }
-</style>""".replace("__INK__", INK)  # the palette's ink (latency/charts/style.py)
+</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS)  # the palette's ink (latency/charts/style.py); the polite result line
 
 
 @dataclass(frozen=True)
@@ -242,10 +243,14 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
                  hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
+    still = st.toggle(s("feel_still"), key=f"lesson_still_{step_.id}", help=s("feel_still_help"))  # reduced motion
     if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
         sample = feel.load_samples()[d.lang]
-        plan = feel.plan(feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s))
-        feel_player.play_one(s, d.f, plan, float(wait), sleep=d.sleep, clock=d.clock)
+        tokens, pace = feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s)
+        if still:
+            feel_player.show_still(s, d.f, tokens, pace)
+        else:
+            feel_player.play_one(s, d.f, feel.plan(tokens, pace), float(wait), sleep=d.sleep, clock=d.clock)
 
 
 def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
@@ -324,9 +329,10 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
     if st.session_state.get("lesson_marked"):
         answers = {q.id: st.session_state.get(f"lesson_q_{q.id}") for q in questions}
         result = quiz.score(questions, outcomes, answers)
-        st.subheader(s("quiz_score", right=result.right, total=result.total), anchor=False)
+        # the one announcement of the marking (a polite live region); the per-question marks are not alerts
+        announce.status(s("quiz_score", right=result.right, total=result.total), heading=3)
         if not result.misses:
-            st.success(s("quiz_all_right"))
+            st.markdown(f":material/check_circle: **{s('quiz_all_right')}**")
         else:
             st.markdown(f"**{s('quiz_review')}**")
         for q in result.misses:
@@ -344,10 +350,13 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
     chosen = st.session_state.get(f"lesson_q_{q.id}")
     answer = labels[outcome.right]
     fmt = d.f.seconds
+    # A mark per question in plain text with an icon and a bold word (ink on white, as any text), not
+    # st.error (role="alert") or st.success (role="status"): marking the quiz fired one for every
+    # question at once; the score alone is announced (issue 23 item 5).
     if chosen == outcome.right:
-        st.success(s("quiz_right"), icon=":material/check_circle:")
+        st.markdown(f":material/check_circle: **{s('quiz_right')}**")
     else:
-        st.error(s("quiz_none" if chosen is None else "quiz_wrong", answer=answer), icon=":material/cancel:")
+        st.markdown(f":material/cancel: **{s('quiz_none' if chosen is None else 'quiz_wrong', answer=answer)}**")
     with st.expander(s("quiz_why")):
         st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
         for o in q.options:

@@ -108,7 +108,7 @@ def show_error(s: Strings, err: L.LogError) -> None:
 
 def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -> dict:
     """Model size, hardware, precision, distance, prompt and answer tokens -> the estimator's values."""
-    st.subheader(s("scenario_header"))
+    st.header(s("scenario_header"))
     st.caption(s("scenario_help"))
     sizes = sizing.size_steps(catalog)
     out = df["output_tokens"].dropna()
@@ -151,7 +151,7 @@ def estimate_for(s: Strings, catalog, values: dict, lang: str):
 
 
 def summary(s: Strings, summ: dict, budget: float) -> None:
-    st.subheader(s("summary_header"))
+    st.header(s("summary_header"))
     cols = st.columns(4)
     cols[0].metric(s("metric_count"), f"{summ['count']:,}")
     within = summ["within_budget"]
@@ -212,7 +212,7 @@ def compare_and_draw(s: Strings, catalog, stops, lang: str, df: pd.DataFrame, su
 
 
 def over_time(s: Strings, df: pd.DataFrame, est, budget: float) -> None:
-    st.subheader(s("time_header"))
+    st.header(s("time_header"))
     if df["timestamp"].isna().all():
         st.caption(s("no_timestamps"))
         return

@@ -126,7 +126,7 @@ def run_measurement(s: Strings, choice: dict, *, clock, free_gb: float) -> Resul
 
 def show_result(s: Strings, r: Result) -> None:
     m, cmp = r.measurement, r.comparison
-    st.subheader(s("result_header"))
+    st.header(s("result_header"))
     st.caption(s("result_scenario", params=fmt_params(s, m.config.params), prompt=m.prompt_tokens,
                  output=m.output_tokens, hardware=md(r.hardware)))
     if m.stopped in ("load", "prefill"):

@@ -16,6 +16,21 @@
   style: links (sidebar and page links), buttons, tabs, sliders, inputs, selects and the highlighted
   option of an open one, radios (their hidden input's label); the current page's sidebar link has a
   bar and bold text, not only Streamlit's faint background (WCAG 2.4.7, 2.4.11, 1.4.11).
+- A polite status line (ui/announce.py, the Feel-it result) looks like the caption it replaced.
+- The explorer pages' input columns stack when there is no room for them (issue 23 item 6): at
+  768 px the estimator's inputs beside its charts and the trade-off page's three input columns
+  clipped labels and the precision select mid-character. A viewport media query cannot tell
+  whether the sidebar is open (at 1024 px it leaves the page 564 px, less than a 768 px tablet's
+  736 px), so it is a container query on the keyed container's own width: below STACK_BELOW_PX,
+  which is below a viewport of about 1000 px with the sidebar folded and about 1100 px with it
+  open. Only a column row directly in a container keyed STACK_KEY + name stacks (nested rows, such
+  as metrics side by side, and every other row, such as the lesson's back/next buttons, keep
+  Streamlit's own behaviour).
+- Reduced motion (WCAG 2.3.3): where the reader's system asks for it (prefers-reduced-motion:
+  reduce), nothing the app or Streamlit draws animates or slides: running indicators, skeletons,
+  expanders, tabs, hover and focus transitions end at once (0.01 ms, once, so an animation's end
+  state, and any script waiting for its end, still comes). The Feel-it stream itself is the reader's
+  choice (ui/feel_player.py, "show without animation"): the server cannot see that setting.
 - A page link's label wraps instead of ending in "…" (Streamlit cuts it to one line): the
   estimator's answer links are whole sentences.
 - Cards (a container keyed `CARD_KEY` + id, the glossary's terms) are one link each: the page
@@ -33,11 +48,14 @@ import json
 import streamlit as st
 
 from latency.charts.style import FOCUS, INK_MUTED
+from ui.announce import STATUS_CLASS
 
 LANG_TOP_KEY = "app_lang_top"
 HEAD_KEY = "app_document_head"  # holds the script that declares the page's language (declare_language)
 CARD_KEY = "card_link_"  # a container keyed card_link_<id> is one link: its first page link covers the whole card
 NARROW_PX = 768  # Streamlit folds the sidebar away below this width
+STACK_KEY = "stack_narrow_"  # a container keyed stack_narrow_<name>: its own column row stacks when it is narrow
+STACK_BELOW_PX = 800  # that container's width below which it stacks: 736 px at a 768 px tablet, 564 px at 1024 px beside the sidebar, 906 px at 1366
 
 # Popovers and (?) tooltips are drawn outside .stApp (Base Web's layer at the end of <body>), so
 # the Korean rule names them too: without it they broke mid-word at phone width.
@@ -58,13 +76,22 @@ STYLESHEET = f"""<style>
 .stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {{ border-radius: 50%; }}
 [data-testid="stSidebarNav"] a[aria-current="page"] {{ box-shadow: inset 4px 0 0 {FOCUS}; font-weight: 700; }}
 .stApp [role="option"][aria-selected="true"] {{ outline: 2px solid {FOCUS}; outline-offset: -2px; }}
-[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] * {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] *, .{STATUS_CLASS} p {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
 .stApp [data-testid="stPageLink"] p, .stApp [data-testid="stPageLink"] span {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [class*="st-key-{CARD_KEY}"] {{ position: relative; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stElementContainer"]:has([data-testid="stPageLink"]) {{ position: static; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stPageLink"] a::after {{ content: ""; position: absolute; inset: 0; z-index: 1; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stPageLink"] p {{ font-size: 1.2rem; font-weight: 600; }}
 [class*="st-key-{CARD_KEY}"]:hover {{ background: rgba(49, 51, 63, 0.04); }}
+.{STATUS_CLASS} p {{ font-size: 0.875rem; margin: 0; }}
+[class*="st-key-{STACK_KEY}"] {{ container-type: inline-size; }}
+@container (max-width: {STACK_BELOW_PX - 0.02}px) {{
+  [class*="st-key-{STACK_KEY}"] [data-testid="stHorizontalBlock"]:not([class*="st-key-{STACK_KEY}"] [data-testid="stColumn"] *) {{ flex-wrap: wrap; }}
+  [class*="st-key-{STACK_KEY}"] [data-testid="stColumn"]:not([class*="st-key-{STACK_KEY}"] [data-testid="stColumn"] *) {{
+    width: 100% !important; flex: 1 1 100% !important; min-width: 100% !important; }} }}
+@media (prefers-reduced-motion: reduce) {{ *, *::before, *::after {{
+  animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; animation-delay: 0s !important;
+  transition-duration: 0.01ms !important; transition-delay: 0s !important; scroll-behavior: auto !important; }} }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""
 

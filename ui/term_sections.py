@@ -53,7 +53,7 @@ def header(term: content.Term) -> None:
 
 def summary(s: Strings, term: content.Term, cl: Claims) -> None:
     with st.container(border=True):
-        st.subheader(":material/timer: " + md(term.summary.heading), anchor="summary")
+        st.header(":material/timer: " + md(term.summary.heading), anchor="summary")
         st.markdown(md(term.summary.text))
         st.markdown(f"**→ {md(term.summary.takeaway)}**")
         source(s, term.summary.source)
@@ -65,7 +65,7 @@ def tools(s: Strings, term: content.Term, lang: str) -> None:
     if term.tools is None:
         st.page_link("pages/estimator.py", label=s("try_estimator"), icon=":material/calculate:", query_params={"lang": lang})
         return
-    st.subheader(":material/science: " + md(term.tools.heading), anchor="tools")
+    st.header(":material/science: " + md(term.tools.heading), anchor="tools")
     for cols_start in range(0, len(term.tools.items), 2):
         for col, tool in zip(st.columns(2), term.tools.items[cols_start:cols_start + 2]):
             with col.container(border=True):

@@ -17,7 +17,7 @@ from latency.exploring import tradeoffs as T
 from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
-from ui import state
+from ui import state, style
 from ui.scenario_inputs import hardware_option
 
 KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
@@ -125,8 +125,8 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
     """The page's inputs; returns the scenario values (this page's widgets over the saved copy).
     specs: latency.estimation.scenario.specs (the number boxes keep their values inside these ranges)."""
     s, catalog = fmt.s, fmt.catalog
-    st.subheader(s("controls_header"))
-    c1, c2, c3 = st.columns(3)
+    st.header(s("controls_header"))
+    c1, c2, c3 = st.container(key=style.STACK_KEY + "tradeoffs").columns(3)  # stacks when narrow (ui/style.py)
     with c1:
         st.selectbox(s("use_case_label"), list(fmt.cases), key="use_case", format_func=fmt.case,
                      on_change=on_use_case, args=(fmt.cases,), help=s("use_case_help"))

@@ -9,6 +9,7 @@ named notices, the lazy tabs draw their chart, Feel it streams at the estimated 
 from __future__ import annotations
 
 import csv
+import html
 import json
 import math
 import re
@@ -463,7 +464,40 @@ def test_feel_it_streams_the_sample_at_the_estimated_pace(lang, fake_clock):
     n = len(feel.split_tokens(sample.answer, sample.chars_per_token))
     assert fake_clock.now == pytest.approx(ttft + (n - 1) / tps, rel=0.15)
     done = i18n.strings("estimator", lang)("feel_done", ttft="", total="").split()[0]
-    assert any(done in c.value for c in at.caption)
+    assert any(done in h.value and 'role="status"' in h.value for h in at.get("html")), "the result is announced politely"
+
+
+def test_feel_it_without_animation_shows_the_timing_at_once(lang, fake_clock):
+    """Issue 23 item 5 (reduced motion): with the toggle on, nothing streams or sleeps; the wait for
+    the first token is a line of text, the whole answer is there at once, and the result line gives
+    the estimate's times (by hand: TTFT + (n - 1) / tokens per second)."""
+    at = page_alone(lang)
+    at.toggle(key="est_feel_still").set_value(True).run()
+    at.button(key="est_feel").click().run()
+    assert not at.exception, at.exception[0].value
+    assert fake_clock.sleeps == [], "nothing is played"
+    sample = feel.load_samples()[lang]
+    assert [m.value for m in at.markdown if m.value.strip() == i18n.md(sample.answer).strip()], "the whole answer at once"
+    _, _, est = scenario.evaluate(CATALOG, DEFAULTS)
+    n = len(feel.split_tokens(sample.answer, sample.chars_per_token))
+    f, s = formats.get(lang), i18n.strings("estimator", lang)
+    wait = s("feel_still_wait", ttft=f.seconds(est.ttft_s))
+    assert any(i18n.md(wait) == m.value for m in at.markdown), "the first-token wait as a line"
+    done = s("feel_still_done", ttft=f.seconds(est.ttft_s), total=f.seconds(est.ttft_s + (n - 1) / est.decode_tokens_per_s))
+    assert any(html.escape(done) in h.value and 'role="status"' in h.value for h in at.get("html")), "announced like a played result"
+
+
+def test_side_by_side_without_animation_shows_both_at_once(fake_clock):
+    at = page_alone("en")
+    at.toggle(key="est_feel_still").set_value(True)
+    at.session_state["est_race_open"] = True
+    at.run()
+    at.button(key="est_race_go").click().run()
+    assert not at.exception, at.exception[0].value
+    assert fake_clock.sleeps == [], "nothing is played"
+    sample = feel.load_samples()["en"]
+    assert len([m for m in at.markdown if m.value.strip() == i18n.md(sample.answer).strip()]) == 2
+    assert len([h for h in at.get("html") if 'role="status"' in h.value]) == 2, "each side's times"
 
 
 def test_feel_it_plays_the_scenario_as_it_stands_at_the_click(fake_clock):
@@ -520,7 +554,7 @@ def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):
     assert cut_words not in before and too_slow_words not in before, "nothing is played or cut before the click"
     at.button(key="est_feel").click().run()
     assert not at.exception, at.exception[0].value
-    notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
+    notes = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info) + " ".join(h.value for h in at.get("html"))
     assert cut_words in notes or too_slow_words in notes
     assert fake_clock.now <= feel.LIMIT_S + 1, "it stopped at the limit"
 

@@ -20,7 +20,7 @@ from latency.estimation.estimator import calibration_dir
 from tests.conftest import all_text, run_page
 
 HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
-SECTIONS = ("stages_heading", "calib_heading", "ruc_heading", "claims_heading", "limits_heading")
+SECTIONS = ("typical_heading", "stages_heading", "calib_heading", "ruc_heading", "claims_heading", "limits_heading")
 STAGE_HEADINGS = ("network_heading", "queue_heading", "prefill_heading", "decode_heading")
 
 

@@ -4,6 +4,7 @@ Expected numbers come from `latency.estimate` called here by hand."""
 
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import parse_qs
 
@@ -11,11 +12,13 @@ import pytest
 import streamlit as st
 
 from latency import estimate
-from latency.language import i18n
-from latency.teaching import lesson, quiz
+from latency.language import formats, i18n
+from latency.teaching import feel, lesson, quiz
 from latency.estimation.catalog import load_catalog
 from latency.estimation.places import load_stops
 from tests.conftest import all_text, run_page
+from tests.helpers import FakeClock
+from ui.announce import status_html
 
 CATALOG, STOPS = load_catalog(), load_stops()
 LESSON = lesson.load_lesson(CATALOG, STOPS)
@@ -129,7 +132,34 @@ def test_feel_step_waits_then_streams_the_sample(lang):
     at.button(key=f"lesson_ask_{step.id}").click().run()
     no_exception(at)
     done = s(lang)("feel_done", ttft="X", total="Y").split("X")[0]
-    assert any(c.value.startswith(done) for c in at.caption), [c.value for c in at.caption]
+    assert any(done in h.value and 'role="status"' in h.value for h in at.get("html")), "the result is announced politely"
+
+
+def test_feel_step_without_animation_shows_the_answer_at_once(lang, monkeypatch):
+    """Reduced motion (issue 23 item 5): nothing is played; the wait is a line, the whole answer is
+    there at once, and the times (the chosen wait; wait + (n - 1) / tokens per second, by hand) are
+    announced politely."""
+    import threading
+    import time
+
+    clock, real_sleep, real_clock = FakeClock(), time.sleep, time.monotonic
+    in_script = lambda fake, real: lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)
+    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
+    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    step = next(x for x in LESSON.steps if x.widget == "feel")
+    at = run_page("lesson", lang, {"step": str(LESSON.index(step.id))}, timeout=60)
+    at.toggle(key=f"lesson_still_{step.id}").set_value(True).run()
+    at.button(key=f"lesson_ask_{step.id}").click().run()
+    no_exception(at)
+    assert clock.sleeps == [], "nothing is played"
+    sample = feel.load_samples()[lang]
+    assert [m.value for m in at.markdown if m.value.strip() == i18n.md(sample.answer).strip()], "the whole answer at once"
+    wait = float(step.options[0])
+    tps = step.scenario.run(CATALOG).decode_tokens_per_s
+    n = len(feel.split_tokens(sample.answer, sample.chars_per_token))
+    f = formats.get(lang)
+    done = s(lang)("feel_still_done", ttft=f.seconds(wait), total=f.seconds(wait + (n - 1) / tps))
+    assert any(html.escape(done) in h.value and 'role="status"' in h.value for h in at.get("html")), [h.value for h in at.get("html")]
 
 
 def _mark(at, answers: dict) -> None:
@@ -144,8 +174,10 @@ def test_quiz_all_right_scores_full_marks(lang):
     right = {q.id: quiz.evaluate(q, CATALOG).right for q in QUESTIONS}
     _mark(at, right)
     no_exception(at)
-    assert s(lang)("quiz_score", right=len(QUESTIONS), total=len(QUESTIONS)) in [h.value for h in at.subheader]
-    assert len(at.success) >= len(QUESTIONS)
+    assert status_html(s(lang)("quiz_score", right=len(QUESTIONS), total=len(QUESTIONS)), heading=3) in [h.value for h in at.get("html")]
+    right_mark = f"**{s(lang)('quiz_right')}**"
+    assert sum(right_mark in m.value for m in at.markdown) == len(QUESTIONS), "each question is marked right"
+    assert not at.success and not at.error, "no alert or status per question: the score alone is announced"
     assert not [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
 
 
@@ -155,7 +187,7 @@ def test_quiz_misses_link_back_to_their_steps(lang):
     right = {q.id: quiz.evaluate(q, CATALOG).right for q in QUESTIONS}
     wrong = {q.id: next(o.id for o in q.options if o.id != right[q.id]) for q in QUESTIONS}
     _mark(at, wrong)
-    assert s(lang)("quiz_score", right=0, total=len(QUESTIONS)) in [h.value for h in at.subheader]
+    assert status_html(s(lang)("quiz_score", right=0, total=len(QUESTIONS)), heading=3) in [h.value for h in at.get("html")]
     review = [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
     assert [parse_qs(p.proto.query_string)["step"][0] for p in review] == [str(LESSON.index(q.review_step)) for q in QUESTIONS]
     text = all_text(at)
