@@ -63,3 +63,18 @@ def test_the_check_command_reports_it(root, monkeypatch, capsys):
     monkeypatch.setattr(vocabulary, "problems", lambda: real(root))
     assert content.main(["check"]) == 1
     assert "'full answer' names the idea 'total'" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("idea, lang, word", [
+    ("ttft", "ko", "첫 글자"),      # issue 26 item 3: a learner met 첫 토큰 / 첫 응답 / 첫 글자 for one idea
+    ("ttft", "en", "first word"),   # also catches "first words"
+    ("total", "en", "total time"),
+])
+def test_the_other_names_for_first_token_and_whole_answer_are_refused(root, idea, lang, word):
+    """Written from the issue's list of synonyms, not from the vocabulary file: each must be refused in a
+    translated term entry, and the entry's quoted source text (the Korean inference-latency file) keeps its words."""
+    assert any(n.idea == idea and n.lang == lang and word in n.refuse for n in NAMES)
+    term = root / "content" / "terms" / f"batch-inference.{lang}.yaml"
+    term.write_text(term.read_text(encoding="utf-8").replace('title: "', f'title: "{word}s ', 1), encoding="utf-8")
+    (err,) = vocabulary.problems(root)
+    assert err.file.endswith(f"batch-inference.{lang}.yaml") and f"'{idea}'" in err.problem
