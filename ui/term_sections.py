@@ -14,8 +14,9 @@ import streamlit as st
 from latency.teaching import claims, content
 from latency.estimation import scenario
 from latency.estimation.catalog import Catalog
+from latency.language import jargon
 from latency.language.i18n import Strings, md
-from ui import term_claims
+from ui import plain_words, term_claims
 
 TOOL_PAGES = {"estimator": "pages/estimator.py", "tradeoffs": "pages/tradeoffs.py", "how-it-works": "pages/how-it-works.py"}
 TOOL_ICONS = {"estimator": ":material/timer:", "tradeoffs": ":material/balance:", "how-it-works": ":material/functions:"}
@@ -44,10 +45,13 @@ def seconds(s: Strings, value: float) -> str:
     return s("seconds", value=f"{value:g}")
 
 
-def header(term: content.Term) -> None:
+def header(term: content.Term, pw: Strings) -> None:
+    """Title, original name, then the entry's technical words in plain words (ui/plain_words.py, every text
+    of the entry below), then its definition: a word is explained before the reader first meets it."""
     st.title(md(term.title), anchor="top")
     if term.original:
         st.caption(md(term.original))
+    plain_words.show_met(pw, jargon.strings_of(term))
     st.markdown(md(term.definition))
 
 
