@@ -27,13 +27,14 @@ class Claims:
 
     def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult]):
         self.s, self.catalog, self.lang, self.results = s, catalog, lang, results
+        self.seen: set = set()  # the checks this page has shown: each at most once (ui/term_claims.show)
 
     def all_hold(self, checks: Sequence[Any]) -> bool:
         """Every check on a claim holds (or it has none): the entry's "fact" label may stand."""
         return all(self.results[c.id].verdict == "holds" for c in checks if c.id in self.results)
 
     def show(self, checks: Sequence[Any], row_labels: bool = False) -> None:
-        term_claims.show(self.s, self.catalog, self.lang, self.results, checks, row_labels)
+        term_claims.show(self.s, self.catalog, self.lang, self.results, checks, row_labels, self.seen)
 
 
 def source(s: Strings, url: str | None) -> None:
