@@ -52,3 +52,25 @@ def test_each_check_once_specs_folded_and_both_sides_named(term_id, lang):
         assert name in folded_text, (r.check.id, name)
         if len(chips) == 1:
             assert not [t for t in sentences if name in t and t.startswith(f"{r.shown.values['model_size_b']:g}")], r.check.id
+
+
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_no_fact_label_on_a_claim_the_app_then_rejects_on_any_entry(term_id, lang):
+    """The misconception cards of every entry: the entry's 'fact' label only where every estimator check on
+    that fact holds (verdicts straight from latency.estimate); otherwise the card says 'what the entry says'."""
+    from latency.language import i18n
+
+    term = content.load_term(term_id, lang)
+    results = claims.run_term(term, load_catalog())
+    at = run_page("learn", lang, {"term": term_id})
+    assert not at.exception
+    norm = lambda x: x.replace("\\", "").replace("'", "")  # noqa: E731  (markdown escapes)
+    label = term.misconceptions.fact_label
+    for m in term.misconceptions.items:
+        (card,) = [md.value for md in at.markdown if norm(m.fact) in norm(md.value)][:1] or [None]
+        assert card is not None, m.fact[:60]
+        rejected = any(results[c.id].verdict != "holds" for c in m.checks if c.id in results)
+        if rejected:
+            assert f"**{label}**" not in card and i18n.strings("learn", lang)("entry_says") in card, m.fact[:60]
+        elif m.checks:  # every check holds: the entry's own label stands
+            assert f"**{label}**" in card, m.fact[:60]
