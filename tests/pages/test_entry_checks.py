@@ -67,7 +67,8 @@ def test_no_fact_label_on_a_claim_the_app_then_rejects_on_any_entry(term_id, lan
     norm = lambda x: x.replace("\\", "").replace("'", "")  # noqa: E731  (markdown escapes)
     label = term.misconceptions.fact_label
     for m in term.misconceptions.items:
-        (card,) = [md.value for md in at.markdown if norm(m.fact) in norm(md.value)][:1] or [None]
+        # the card: its label on the first line, the fact below (a section's prose may quote the same sentence)
+        (card,) = [md.value for md in at.markdown if norm(md.value).split("\n", 1)[-1].strip() == norm(m.fact).strip()][:1] or [None]
         assert card is not None, m.fact[:60]
         rejected = any(results[c.id].verdict != "holds" for c in m.checks if c.id in results)
         if rejected:
