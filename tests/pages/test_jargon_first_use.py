@@ -67,3 +67,15 @@ def test_glossary_entries_and_explorer_define_their_jargon_before_it_is_met(lang
     texts = _shown(at)
     skip = texts.index(at.title[0].value) + title if title else 0
     assert undefined_at_first_use(at, lang, skip) == []
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_lessons_chips_carry_a_plain_class(lang):
+    """'Apple M4 Max' or 'B200' means nothing to a newcomer: on the hardware step every chip says what kind it
+    is (the classes written here from the issue)."""
+    at = run_page("lesson", lang, {"step": "5"})
+    assert not at.exception
+    (slider,) = [w for w in at.select_slider]
+    classes = {"ko": ("노트북 칩", "게이밍 GPU", "데이터센터 GPU"), "en": ("laptop chip", "gaming GPU", "data-centre GPU")}[lang]
+    assert all(any(c in o for c in classes) for o in slider.options), slider.options
+    assert all(any(c in o for o in slider.options) for c in classes)
