@@ -69,6 +69,7 @@ def test_the_check_command_reports_it(root, monkeypatch, capsys):
     ("ttft", "ko", "첫 글자"),      # issue 26 item 3: a learner met 첫 토큰 / 첫 응답 / 첫 글자 for one idea
     ("ttft", "en", "first word"),   # also catches "first words"
     ("total", "en", "total time"),
+    ("total", "ko", "답 전체"),     # the translated entries' own form of 답변 전체
 ])
 def test_the_other_names_for_first_token_and_whole_answer_are_refused(root, idea, lang, word):
     """Written from the issue's list of synonyms, not from the vocabulary file: each must be refused in a
@@ -88,7 +89,7 @@ def test_the_other_names_for_first_token_and_whole_answer_are_refused(root, idea
     ("메모리가 정한다", ["메모리가 정한다"]),                 # a list item without a full stop
     ("버스입니다. 줄어듭니다! 따로 관리합시다.", []),        # 합니다체 and its 청유형
     ("요청 수를 정합니다\n- 토큰 하나당 시간", []),
-    ("'첫 토큰 1초, 답 전체 10초'처럼 두 숫자로 정하면 오해가 줄어듭니다.", []),
+    ("'첫 토큰 1초, 답변 완료 10초'처럼 두 숫자로 정하면 오해가 줄어듭니다.", []),
 ])
 def test_a_sentence_in_handa_style_is_found(text, plain):
     from latency.language.korean import plain_style_sentences
