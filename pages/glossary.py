@@ -9,7 +9,7 @@ import streamlit as st
 
 from latency.teaching import content, glossary
 from latency.language.i18n import LANGS, md
-from ui import shell, style
+from ui import plain_words, shell, style
 
 s = shell.page_strings("glossary")
 lang = shell.current_lang()
@@ -29,6 +29,8 @@ st.header(s("start_heading"))
 with st.container(horizontal=True):
     st.page_link("pages/lesson.py", label=s("start_lesson"), icon=":material/school:", query_params={"lang": lang})
     st.page_link("pages/estimator.py", label=s("start_estimator"), icon=":material/timer:", query_params={"lang": lang})
+plain_words.show_met(shell.strings("plain_words"),  # the cards' technical words, before the cards
+                     [s("search_placeholder"), *(x for e in entries for x in (e.titles.get(lang, ""), e.summaries.get(lang, "")))])
 st.header(s("terms_heading"))
 query = st.text_input(s("search_label"), placeholder=s("search_placeholder"), key="glossary_query", max_chars=60)
 shown = glossary.search(entries, query)

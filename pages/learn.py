@@ -64,7 +64,7 @@ except (ContentError, ValueError) as err:  # a check the estimator rejects: say 
 cl = sec.Claims(s, catalog, lang, results)
 
 # --- 1. what it is, in thirty seconds, and where to try it ---------------------------------------
-sec.header(term)
+sec.header(term, shell.strings("plain_words"))
 sec.summary(s, term, cl)
 sec.tools(s, term, lang)
 

@@ -12,13 +12,13 @@ import time
 import streamlit as st
 
 from latency.teaching import content, lesson, quiz
-from latency.language import formats
+from latency.language import formats, jargon
 from latency.estimation.catalog import load_catalog
 from latency.language.errors import ContentError
 from latency.language.i18n import md
 from latency.estimation.places import load_stops
 from latency.estimation.scenario import clip_raw
-from ui import lesson_steps, room_view, shell
+from ui import lesson_steps, plain_words, room_view, shell
 
 
 # --- 1. load ------------------------------------------------------------------------------------
@@ -86,17 +86,23 @@ if present:  # the controls stay in reach at the top of the projected screen
     lesson_steps.controls(s, les, number, data)
     room_view.open_button(s, lesson.screen_param(number, les) if number <= len(les.steps) else "1")
 
+pw = shell.strings("plain_words")  # every technical word of the screen below, defined before it is met
 if screen == lesson.QUIZ:
     try:
         questions, outcomes = load_quiz(signature)
     except ContentError as err:
         shell.show_content_error(err)
     else:
+        plain_words.show_met(pw, jargon.strings_of(questions, lang))
         lesson_steps.quiz_screen(s, les, questions, outcomes, data)
 elif screen == lesson.DONE:
     lesson_steps.finish(s, les, data)
 else:
-    lesson_steps.step(s, les.steps[number - 1], number, data)
+    shown = les.steps[number - 1]  # the step's own texts and the strings of its one interaction
+    widget_keys = (f"{shown.widget}_", "stage_text_") if shown.widget == "stages" else (f"{shown.widget}_",)
+    plain_words.show_met(pw, [*jargon.strings_of(shown, lang), s("ttft"), s("total"),  # the two times' labels
+                              *(v for k, v in s.table.items() if k.startswith(widget_keys))])
+    lesson_steps.step(s, shown, number, data)
 
 if not present:
     lesson_steps.controls(s, les, number, data)

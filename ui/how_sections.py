@@ -119,11 +119,12 @@ def formulas_of(formulas: list[str], legend: str) -> None:
 def network_tab(s: Strings, params: Mapping[str, Any]) -> None:
     st.subheader(":material/local_shipping: " + s("network_heading"), anchor="network")
     cold, warm = network.SETUP_ROUND_TRIPS["cold"], network.SETUP_ROUND_TRIPS["warm"]
-    st.markdown(m(s, "network_plain", fibre=f(network.FIBRE_KM_PER_MS), cold=cold))
+    st.markdown(m(s, "network_simple", fibre=f(network.FIBRE_KM_PER_MS), cold=cold))
     ex = explain.network_example(explain.CLOUD_KM, params)
     st.info(m(s, "network_example", km=f(explain.CLOUD_KM), warm=ms(s, ex["warm"]), cold=ms(s, ex["cold"]),
               zero=ms(s, ex["zero"])), icon=":material/calculate:")
     with for_developers(s):
+        st.markdown(m(s, "network_plain", fibre=f(network.FIBRE_KM_PER_MS), cold=cold))
         formulas_of(explain.formulas(params)["network"], s("network_legend", cold=cold, warm=warm))
         constants_table(s, explain.stage_constants(params)["network"])
 
@@ -131,11 +132,12 @@ def network_tab(s: Strings, params: Mapping[str, Any]) -> None:
 def queue_tab(s: Strings, params: Mapping[str, Any]) -> None:
     st.subheader(":material/hourglass_top: " + s("queue_heading"), anchor="queue")
     t0 = sec(s, params["engines"]["optimized"]["request_overhead_s"])
-    st.markdown(m(s, "queue_plain", t0=t0))
+    st.markdown(m(s, "queue_simple", t0=t0))
     items = ", ".join(s("queue_item", u=f"{100 * u:.0f}", m=f(mult)) for u, mult in explain.queue_multipliers())
-    st.info(m(s, "queue_example", items=items), icon=":material/calculate:")
     st.markdown(m(s, "queue_arrival_plain"))
-    with for_developers(s):
+    with for_developers(s):  # utilisation, service time S, slots B: the model's own words
+        st.markdown(m(s, "queue_plain", t0=t0))
+        st.info(m(s, "queue_example", items=items), icon=":material/calculate:")
         formulas_of(explain.formulas(params)["queue"], s("queue_legend"))
         st.caption(m(s, "queue_arrival_formulas"))
         st.caption(m(s, "queue_no_constants", t0=t0))
@@ -145,7 +147,7 @@ def prefill_tab(s: Strings, params: Mapping[str, Any], catalog, typical, lang: s
     st.subheader(":material/skillet: " + s("prefill_heading"), anchor="prefill")
     constants = explain.stage_constants(params)["prefill"]
     flops = next(c.value for c in constants if c.id == "flops_per_param")
-    st.markdown(m(s, "prefill_plain", flops=f(flops)))
+    st.markdown(m(s, "prefill_simple"))
     if typical is not None:
         name, precision, hardware = labels_of(catalog, explain.TYPICAL, lang)
         st.info(m(s, "prefill_example", model=md(name), precision=md(precision), hardware=md(hardware),
@@ -153,6 +155,7 @@ def prefill_tab(s: Strings, params: Mapping[str, Any], catalog, typical, lang: s
                   rate=f(typical.prefill_tokens_per_s), bound=s(f"bound_{typical.bottleneck['prefill']}")),
                 icon=":material/calculate:")
     with for_developers(s):
+        st.markdown(m(s, "prefill_plain", flops=f(flops)))
         formulas_of(explain.formulas(params)["prefill"], s("prefill_legend"))
         scores = params.get("meta", {}).get("combine_scores_pct", {})
         if "sum" in scores and "max" in scores:
@@ -164,15 +167,18 @@ def prefill_tab(s: Strings, params: Mapping[str, Any], catalog, typical, lang: s
 
 def decode_tab(s: Strings, params: Mapping[str, Any], typical) -> None:
     st.subheader(":material/room_service: " + s("decode_heading"), anchor="decode")
-    st.markdown(m(s, "decode_plain"))
+    st.markdown(m(s, "decode_simple"))
     if typical is not None:
         st.info(m(s, "decode_example", tpot=ms(s, typical.tpot_s), rate=f(typical.decode_tokens_per_s, 2),
                   output=explain.OUTPUT_TOKENS, t=sec(s, typical.breakdown["decode"]),
                   bound=s(f"bound_{typical.bottleneck['decode']}")), icon=":material/calculate:")
     st.markdown(f"**{s('memory_heading')}**")
-    st.markdown(m(s, "memory_plain", overhead=f(100 * estimator.RUNTIME_OVERHEAD_FRACTION)))
-    st.markdown(m(s, "loop_note"))
-    with for_developers(s):
+    st.markdown(m(s, "memory_simple", overhead=f(100 * estimator.RUNTIME_OVERHEAD_FRACTION)))
+    st.markdown(m(s, "loop_simple"))
+    with for_developers(s):  # batches, KV cache, tensor parallel and all-reduces: the model's own words
+        st.markdown(m(s, "decode_plain"))
+        st.markdown(m(s, "memory_plain", overhead=f(100 * estimator.RUNTIME_OVERHEAD_FRACTION)))
+        st.markdown(m(s, "loop_note"))
         formulas_of(explain.formulas(params)["decode"], s("decode_legend"))
         constants_table(s, explain.stage_constants(params)["decode"])
         fractions_table(s, explain.fitted_fractions(params), "bw_frac", "fractions_bw")

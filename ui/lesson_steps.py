@@ -21,7 +21,7 @@ from latency.estimation.estimator import STAGES
 from latency.language.formats import Formats
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
-from ui import announce, charts, feel_player
+from ui import announce, charts, feel_player, scenario_inputs
 
 # Presenter mode (?present=1): a constant stylesheet, never built from content. Read from the back
 # of a room at 1920x1080 and 1366x768 (issue 25 item 7): body 30 px, step titles 44 px, every other
@@ -91,8 +91,9 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
     """How a step's option reads on screen: a model or device name, a place, a count."""
     if step.widget == "model":
         return d.catalog.models[option].label(d.lang)
-    if step.widget == "hardware":
-        return d.catalog.hardware[option].label(d.lang)
+    if step.widget == "hardware":  # the chip with its plain class, as on the explorer pages ("노트북 칩")
+        return s("hardware_short", name=d.catalog.hardware[option].label(d.lang),
+                 kind=scenario_inputs.hardware_class(d.catalog, d.lang, option))
     if step.widget == "distance":
         stop = next(x for x in d.stops if x.id == option)
         return s("distance_km", name=stop.label[d.lang], km=d.f.km(stop.km))

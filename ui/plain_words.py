@@ -1,5 +1,8 @@
 """Plain words: a popover that explains, one line each, the technical terms a page shows
-(content/ui/plain_words.yaml). Pages pass the term ids they use, so the list matches the screen."""
+(content/ui/plain_words.yaml). The explorer pages pass the term ids they use, so the list matches the
+screen; the lesson, the glossary and a term entry pass the texts they are about to show (`show_met`),
+and the list is the entries those texts use, in the order met (latency/language/jargon.py). Drawn above
+those texts, it defines every technical word before the reader first meets it."""
 
 from __future__ import annotations
 
@@ -7,11 +10,12 @@ from typing import Sequence
 
 import streamlit as st
 
+from latency.language import jargon
 from latency.language.i18n import Strings
 
 ESTIMATOR_TERMS = ("token", "ttft", "tpot", "prefill", "decode", "kv_cache", "network", "handshake", "queue", "batching",
-                   "precision", "fp16", "fp8", "w8a8", "int4", "q4_k_m", "moe", "looped", "tensor_parallel", "engine",
-                   "range")
+                   "weights", "bandwidth", "compute", "precision", "fp16", "fp8", "w8a8", "int4", "q4_k_m", "moe",
+                   "looped", "tensor_parallel", "engine", "range")
 TRADEOFF_TERMS = ESTIMATOR_TERMS + ("throughput",)
 
 
@@ -20,3 +24,16 @@ def show(pw: Strings, terms: Sequence[str]) -> None:
     with st.popover(pw("plain_words_heading"), icon=":material/help:"):
         st.caption(pw("plain_words_intro"))
         st.markdown("\n".join(f"- {pw(f'term_{t}')}" for t in terms))
+
+
+def met(pw: Strings, texts) -> list[str]:
+    """The plain-words entries `texts` use, in the order met."""
+    definitions = {key.removeprefix("term_"): pw(key) for key in pw.table if key.startswith("term_")}
+    return jargon.met(texts, definitions)
+
+
+def show_met(pw: Strings, texts) -> None:
+    """The popover for the entries `texts` (strings about to be shown) use; nothing when they use none."""
+    terms = met(pw, texts)
+    if terms:
+        show(pw, terms)

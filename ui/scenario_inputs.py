@@ -134,6 +134,13 @@ def hardware_option(catalog, lang: str, hid: str) -> str:
     return common("hardware_option", name=entry.label(lang), kind=common(f"kind_{entry.hardware.kind}"))
 
 
+def hardware_class(catalog, lang: str, hid: str) -> str:
+    """A device's plain class alone ("data-centre GPU", "laptop chip"), for a sentence that names the kind of
+    chip and folds its model name away (ui/term_claims.py)."""
+    entry = catalog.hardware[hid]
+    return i18n.strings("common", lang)(f"kind_{entry.hardware.kind}").split(":")[0]
+
+
 def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     """How an input's value reads on screen (options, notices, preset lines): names, never ids."""
     if key == "model_size_b":

@@ -14,8 +14,9 @@ import streamlit as st
 from latency.teaching import claims, content
 from latency.estimation import scenario
 from latency.estimation.catalog import Catalog
+from latency.language import jargon
 from latency.language.i18n import Strings, md
-from ui import term_claims
+from ui import plain_words, term_claims
 
 TOOL_PAGES = {"estimator": "pages/estimator.py", "tradeoffs": "pages/tradeoffs.py", "how-it-works": "pages/how-it-works.py"}
 TOOL_ICONS = {"estimator": ":material/timer:", "tradeoffs": ":material/balance:", "how-it-works": ":material/functions:"}
@@ -26,13 +27,14 @@ class Claims:
 
     def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult]):
         self.s, self.catalog, self.lang, self.results = s, catalog, lang, results
+        self.seen: set = set()  # the checks this page has shown: each at most once (ui/term_claims.show)
 
     def all_hold(self, checks: Sequence[Any]) -> bool:
         """Every check on a claim holds (or it has none): the entry's "fact" label may stand."""
         return all(self.results[c.id].verdict == "holds" for c in checks if c.id in self.results)
 
     def show(self, checks: Sequence[Any], row_labels: bool = False) -> None:
-        term_claims.show(self.s, self.catalog, self.lang, self.results, checks, row_labels)
+        term_claims.show(self.s, self.catalog, self.lang, self.results, checks, row_labels, self.seen)
 
 
 def source(s: Strings, url: str | None) -> None:
@@ -44,10 +46,13 @@ def seconds(s: Strings, value: float) -> str:
     return s("seconds", value=f"{value:g}")
 
 
-def header(term: content.Term) -> None:
+def header(term: content.Term, pw: Strings) -> None:
+    """Title, original name, then the entry's technical words in plain words (ui/plain_words.py, every text
+    of the entry below), then its definition: a word is explained before the reader first meets it."""
     st.title(md(term.title), anchor="top")
     if term.original:
         st.caption(md(term.original))
+    plain_words.show_met(pw, jargon.strings_of(term))
     st.markdown(md(term.definition))
 
 

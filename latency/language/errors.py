@@ -22,7 +22,7 @@ READERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("content/ui/common.yaml", ("*",)),
     ("content/ui/glossary.yaml", ("",)),
     ("content/ui/learn.yaml", ("learn",)),
-    ("content/ui/plain_words.yaml", ("estimator",)),
+    ("content/ui/plain_words.yaml", ("", "learn", "lesson", "estimator", "tradeoffs")),
     ("content/ui/scenario.yaml", ("estimator", "tradeoffs")),
     ("content/ui/units.yaml", ("learn", "estimator", "tradeoffs", "measure", "logs")),
     ("content/ui/how.yaml", ("how-it-works",)),

@@ -182,3 +182,25 @@ def format_text(text: str, lang: str, fmt: Mapping[str, Any]) -> str:
 def is_particle_spec(spec: str) -> bool:
     """True when a placeholder's format spec names a Korean particle (content validation uses it)."""
     return spec in _PAIR_OF
+
+
+# --- one style for the app's own sentences (issue 26, item 3) -------------------------------------
+# The app speaks 합니다체 ("...입니다.", "...줄어듭니다.", "...합시다."); a sentence that ends in the plain
+# 한다체 ("...줄어든다.", "...버스다.", "...있다.", "...아니다.") is refused by `python -m latency.content check`
+# (latency/language/vocabulary.py). A sentence ends at . ! ? or a line break; a closing quote, bracket or a
+# trailing citation in parentheses ("...느껴진다(Nielsen Norman Group).") is looked through.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_PLAIN_STYLE_END = re.compile(r"(?:(?<![니시])다|아니다)$")
+
+
+def plain_style_sentences(text: str) -> list[str]:
+    """The sentences of `text` that end in 한다체 rather than the app's 합니다체."""
+    out = []
+    for sentence in _SENTENCE_END.split(text):
+        tail = sentence.rstrip(" \t\n.,!?:;…*_`")
+        while _PAREN_TAIL.search(tail):
+            tail = _PAREN_TAIL.sub("", tail).rstrip(" \t\n.,!?:;…*_`")
+        tail = tail.rstrip(_TRAILING_SKIP)
+        if _PLAIN_STYLE_END.search(tail):
+            out.append(sentence.strip())
+    return out

@@ -1,7 +1,11 @@
 """One vocabulary (content/vocabulary.yaml): for each idea and language, the one name the app uses and
 the synonyms it refuses. `problems()` finds every refused word in the app's own text: UI strings
 (content/ui), term entries (the quoted source text, a Korean file with `seed:`, aside), the lesson and
-its quiz. `python -m latency.content check` prints them (latency.teaching.content.main)."""
+its quiz. `python -m latency.content check` prints them (latency.teaching.content.main).
+
+One Korean style too: the app's own Korean sentences are in 합니다체; `problems()` also names every sentence that
+ends in 한다체 (latency.language.korean.plain_style_sentences). A misconception's `myth` is exempt: it quotes
+what people say ("더 큰 GPU를 사면 해결된다"), not the app speaking; so is the quoted source text."""
 
 from __future__ import annotations
 
@@ -12,9 +16,11 @@ from typing import Any, Iterator
 
 from latency.language.errors import PROJECT_DIR, ContentError, read_yaml
 from latency.language.i18n import CONTENT_DIR, LANGS
+from latency.language.korean import plain_style_sentences
 
 VOCABULARY_FILE = CONTENT_DIR / "vocabulary.yaml"
 SOURCE_LANG = "ko"  # a term file in this language with `seed:` is the quoted source text: exempt
+QUOTED_BELIEF = "myth"  # a misconception as people say it: exempt from the app's one Korean style
 
 
 @dataclass(frozen=True)
@@ -98,4 +104,8 @@ def problems(root: Path = PROJECT_DIR, file: Path | None = None) -> list[Content
             if n.lang == lang and pattern.search(text):
                 out.append(ContentError(where, place, f"'{word}' names the idea '{n.idea}'; this app calls it '{n.use}'"
                                                       " (content/vocabulary.yaml)"))
+        if lang == "ko" and QUOTED_BELIEF not in place.split(".")[-2:]:
+            for sentence in plain_style_sentences(text):
+                out.append(ContentError(where, place, f"'{sentence[-40:]}' ends in 한다체; the app's own sentences are in"
+                                                      " 합니다체 (…입니다, …줄어듭니다)"))
     return out

@@ -199,5 +199,5 @@ def test_feel_step_waits_then_streams(tab, app_url):
     main = page.locator(MAIN)
     main.get_by_role("button", name=s("feel_button")).click()
     wait_idle(page)
-    expect(main.get_by_text(re.compile(r"^The first words took"))).to_be_visible(timeout=T)
+    expect(main.get_by_text(re.compile(r"^The first token took"))).to_be_visible(timeout=T)
     shot(page, "lesson-en-desktop-feel-played", full_page=False)

@@ -382,3 +382,38 @@ def test_ranges_users_and_long_context_are_explained_with_their_checks(lang):
     for group in ("decode_calibrated", "prefill_uncalibrated"):
         assert f"{report['coverage_pct'][group]['coverage_pct']:.1f}" in text, group
     assert report["series_errors"][0]["series"] in text
+
+
+# Marks of the model's own notation a non-developer cannot read: Greek symbols, queueing-theory names,
+# a symbol standing for a quantity (S, B, N, t0), tensor parallel and all-reduces (issue 26, item 4)
+NOTATION = re.compile(r"[ραβηΠΣλμ]|M/M/1|\$|\b[SBN]\b|\bt0\b|÷|텐서 병렬|tensor parallel|all-reduce|Kleinrock|Kaplan")
+
+
+def _in_order(node, folded=False):
+    """(element, inside an expander) for every element under `node`, in page order."""
+    for child in getattr(node, "children", {}).values():
+        inside = folded or getattr(child, "type", "") == "expander"
+        if getattr(child, "children", None):
+            yield from _in_order(child, inside)
+        else:
+            yield child, inside
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_every_stage_opens_in_plain_words_with_its_formulas_folded_below(lang, pages):
+    """Under each stage's heading the first thing a reader meets is a sentence, not a formula, and nothing
+    outside the 'for developers' expander uses the model's notation; the formulas are still there, folded."""
+    at = page_in(lang, pages)
+    anchors = {sub.proto.anchor for sub in at.subheader}
+    assert set(explain.STAGES) <= anchors
+    for tab in at.tabs:
+        elements = list(_in_order(tab))
+        (i, heading), = [(i, e) for i, (e, _) in enumerate(elements) if getattr(e, "type", "") == "subheader"]
+        assert heading.proto.anchor in explain.STAGES
+        first, folded = elements[i + 1]
+        assert getattr(first, "type", "") == "markdown" and not folded, (heading.proto.anchor, first)
+        assert len(str(first.value)) > 80 and not NOTATION.search(str(first.value)), str(first.value)[:160]
+        shown = [str(e.value) for e, f in elements if not f and getattr(e, "type", "") in ("markdown", "caption", "alert", "info")]
+        marked = [t for t in shown if NOTATION.search(t)]
+        assert not marked, (heading.proto.anchor, marked[0][:160])
+        assert any(getattr(e, "type", "") == "latex" and f for e, f in elements), heading.proto.anchor
