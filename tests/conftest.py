@@ -34,6 +34,16 @@ def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: fl
     return at
 
 
+def in_order(node, folded: bool = False):
+    """(element, inside an expander) for every leaf element under an AppTest node, in page order."""
+    for child in getattr(node, "children", {}).values():
+        inside = folded or getattr(child, "type", "") == "expander"
+        if getattr(child, "children", None):
+            yield from in_order(child, inside)
+        else:
+            yield child, inside
+
+
 def all_text(at) -> str:
     """Every piece of text the page shows (markdown, headings, captions, metrics, alerts...)."""
     parts = []

@@ -11,21 +11,16 @@ import pytest
 from latency.estimation.catalog import load_catalog
 from latency.language.i18n import LANGS
 from latency.teaching import claims, content
-from tests.conftest import run_page
+from tests.conftest import in_order, run_page
 
 TERM_LANGS = [(t, lang) for t in content.term_ids() for lang in LANGS]
 ARROW = " → "  # a check's sentence: set-up → what the estimate finds
 BLANK_SIDE = re.compile(r"(비교 대상|compared with)\s*→")
 
 
-def _captions(node, folded=False):
+def _captions(node):
     """(caption text, inside an expander) in page order."""
-    for child in getattr(node, "children", {}).values():
-        inside = folded or getattr(child, "type", "") == "expander"
-        if getattr(child, "children", None):
-            yield from _captions(child, inside)
-        elif getattr(child, "type", "") == "caption":
-            yield str(child.value), inside
+    return ((str(el.value), inside) for el, inside in in_order(node) if getattr(el, "type", "") == "caption")
 
 
 @pytest.mark.parametrize("term_id,lang", TERM_LANGS)

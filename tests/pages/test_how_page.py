@@ -17,7 +17,7 @@ from latency.language import i18n
 from latency.estimation.catalog import load_catalog
 from latency.language.errors import ContentError
 from latency.estimation.estimator import calibration_dir
-from tests.conftest import all_text, run_page
+from tests.conftest import all_text, in_order, run_page
 
 HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 SECTIONS = ("typical_heading", "stages_heading", "calib_heading", "ruc_heading", "claims_heading", "limits_heading")
@@ -389,16 +389,6 @@ def test_ranges_users_and_long_context_are_explained_with_their_checks(lang):
 NOTATION = re.compile(r"[ραβηΠΣλμ]|M/M/1|\$|\b[SBN]\b|\bt0\b|÷|텐서 병렬|tensor parallel|all-reduce|Kleinrock|Kaplan")
 
 
-def _in_order(node, folded=False):
-    """(element, inside an expander) for every element under `node`, in page order."""
-    for child in getattr(node, "children", {}).values():
-        inside = folded or getattr(child, "type", "") == "expander"
-        if getattr(child, "children", None):
-            yield from _in_order(child, inside)
-        else:
-            yield child, inside
-
-
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_every_stage_opens_in_plain_words_with_its_formulas_folded_below(lang, pages):
     """Under each stage's heading the first thing a reader meets is a sentence, not a formula, and nothing
@@ -407,7 +397,7 @@ def test_every_stage_opens_in_plain_words_with_its_formulas_folded_below(lang, p
     anchors = {sub.proto.anchor for sub in at.subheader}
     assert set(explain.STAGES) <= anchors
     for tab in at.tabs:
-        elements = list(_in_order(tab))
+        elements = list(in_order(tab))
         (i, heading), = [(i, e) for i, (e, _) in enumerate(elements) if getattr(e, "type", "") == "subheader"]
         assert heading.proto.anchor in explain.STAGES
         first, folded = elements[i + 1]
