@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import pandas as pd
 import pyarrow as pa
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
-from latency.charts.describe import describe
+from latency.charts.describe import describe, tables
 from latency.charts.style import CONFIG, template_json
 from ui import shell
 
@@ -21,10 +22,32 @@ def alt_text(fig: Any) -> str:
     return describe(fig, shell.strings("common"))
 
 
-def show(fig: go.Figure, key: str, alt: str | None = None) -> None:
-    """Draw `fig` full width with the app's plotly config (no mode bar: see chart_style.CONFIG) and
-    its text alternative: `alt`, or one read off the figure."""
+def show(fig: go.Figure, key: str, alt: str | None = None, table: bool = True) -> None:
+    """Draw `fig` full width with the app's plotly config (no mode bar: see chart_style.CONFIG), its
+    text alternative (`alt`, or one read off the figure) and, unless `table=False` (a chart whose
+    numbers the page writes out beside it), its numbers as a table behind a control (`show_table`)."""
     st.plotly_chart(fig, config=CONFIG, key=key, alt=alt or alt_text(fig) or None)
+    if table:
+        show_table(fig, key)
+
+
+def show_table(fig: Any, key: str) -> None:
+    """The chart's own numbers (latency/charts/describe.py `tables`) in a closed expander under it, keyed
+    `{key}_table` (issue 23 item 3: where the chart is the only place a number lives). The tables are
+    built only while it is open (on_change="rerun" and `.open`, as ui/feel_player.py does): a closed one
+    costs a rerun one element."""
+    words = shell.strings("common")
+    panel = st.expander(words("chart_table_open"), key=f"{key}_table", on_change="rerun")
+    if not panel.open:
+        return
+    with panel:
+        for columns, rows in tables(fig, words):
+            seen: dict[str, int] = {}
+            names = []
+            for c in columns:  # two axes of the same title would make one column of two
+                seen[c] = seen.get(c, 0) + 1
+                names.append(c if seen[c] == 1 else f"{c} ({seen[c]})")
+            st.table(pd.DataFrame(rows, columns=names).set_index(names[0]))
 
 
 class Prebuilt(BaseFigure):
@@ -47,8 +70,10 @@ class Prebuilt(BaseFigure):
 
 
 def show_spec(spec: Mapping[str, Any], key: str) -> None:
-    """Draw a figure spec (latency/charts/estimator.py `*_spec`) like `show`, without building plotly objects."""
+    """Draw a figure spec (latency/charts/estimator.py `*_spec`) like `show`, without building plotly objects,
+    its numbers as a table behind a control."""
     st.plotly_chart(Prebuilt(spec), config=CONFIG, key=key, alt=alt_text(spec) or None)
+    show_table(spec, key)
 
 
 def show_live(spec: Mapping[str, Any], rows: list[dict[str, Any]], key: str, alt: str) -> None:

@@ -122,3 +122,98 @@ def describe(fig: Any, words: Callable[..., str]) -> str:
                                    y_end=_num(y1, y_suffix)))
     text = " ".join(p.rstrip(".") + "." for p in parts if p)
     return re.sub(r"\s{2,}", " ", text)  # an axis without a title leaves no double space
+
+
+def _column(title: str, suffix: str, fallback: str) -> str:
+    """A table column named by its axis title with the unit the ticks carry ("지연 시간 (s)")."""
+    title = title or fallback
+    unit = suffix.strip()
+    return f"{title} ({unit})" if unit and unit not in title else title
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return number(float(v))
+    return str(v).replace("<br>", " ").strip()
+
+
+def _label(custom: Any) -> str:
+    """A point's name from its customdata (the hover's first line, e.g. a device's name), or ''."""
+    first = custom[0] if isinstance(custom, (list, tuple)) and custom else custom
+    return first.replace("<br>", " ").strip() if isinstance(first, str) and not _finite([first]) else ""
+
+
+def _coordinate(v: Any, ax: Mapping[str, Any], custom: Any) -> tuple[str, bool]:
+    """A coordinate as the chart shows it, and whether it is a name rather than a number: the tick text
+    at a named tick of a linear or category axis; on an axis whose ticks are hidden because the names
+    sit beside the marks, the point's own name (its customdata); otherwise the value."""
+    vals, texts = list(ax.get("tickvals") or []), list(ax.get("ticktext") or [])
+    if ax.get("type") != "log" and v in vals and vals.index(v) < len(texts) and str(texts[vals.index(v)]).strip():
+        return _cell(texts[vals.index(v)]), True
+    if ax.get("showticklabels") is False and _label(custom):
+        return _label(custom), True
+    return _cell(v), isinstance(v, str)
+
+
+def tables(fig: Any, words: Callable[..., str]) -> list[tuple[list[str], list[list[str]]]]:
+    """The chart's own numbers as small tables (issue 23 item 3: "a small table behind a control"):
+    one (column names, rows of text) per pair of axes the traces use (a chart of two panels gives two).
+    One row per bar, point or map cell of every trace the text alternative reads (legend-less helper
+    traces and colour-only layers left out); columns are the series (where there are several), then the
+    axes' titles with the unit their ticks carry, then, for a budget map, each cell's mark and hover text
+    (content/ui/common.yaml chart_table_*). Numbers through `number` (latency/language/formats.py)."""
+    spec = _plain(fig)
+    layout = spec["layout"]
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for trace in spec["data"]:
+        kind = trace.get("type", "scatter")
+        name = str(trace.get("name") or "").replace("<br>", " ").strip()
+        if trace.get("hoverinfo") == "skip" and (kind == "heatmap" or not name):
+            continue  # a hover layer, or a layer that only colours (grey "does not fit" cells)
+        if kind == "scatter" and (not name or trace.get("showlegend", True) is False):
+            continue
+        if kind not in ("bar", "scatter", "heatmap"):
+            continue
+        axes = (_axis_name(trace, "x"), _axis_name(trace, "y"))
+        g = groups.setdefault(axes, {"rows": [], "value": False, "named": [False, False], "labels": False})
+        xs, ys = _values(trace.get("x")), _values(trace.get("y"))
+        if kind == "heatmap":
+            g["value"] = g["named"][0] = g["named"][1] = True
+            marks, hover = _values(trace.get("text")), _values(trace.get("customdata"))
+            for i, y in enumerate(ys):
+                for j, x in enumerate(xs):
+                    mark = str(marks[i][j]) if i < len(marks) and j < len(marks[i]) else ""
+                    said = str(hover[i][j]) if i < len(hover) and j < len(hover[i]) else ""
+                    # the cell's mark and its own hover text (numbers already in the reader's language)
+                    shown = " ".join(p for p in (mark, re.sub(r"\s*<br>\s*", " · ", said).strip()) if p)
+                    g["rows"].append((name, _cell(x), _cell(y), shown))
+            continue
+        x_ax, y_ax = layout.get(axes[0]) or {}, layout.get(axes[1]) or {}
+        customs = _values(trace.get("customdata"))
+        for i, (x, y) in enumerate(zip(xs, ys)):
+            if x is None or y is None or not (_finite([x]) or isinstance(x, str)) or not (_finite([y]) or isinstance(y, str)):
+                continue
+            custom = customs[i] if i < len(customs) else None
+            (cx, nx), (cy, ny) = _coordinate(x, x_ax, custom), _coordinate(y, y_ax, custom)
+            g["named"][0] |= nx
+            g["named"][1] |= ny
+            label = "" if nx or ny else _label(custom)  # a point's name the chart gives only on hover
+            g["labels"] |= bool(label)
+            g["rows"].append((name, cx, cy, label))
+    # panels that share one x axis title it once, under the lowest: the others' columns borrow it
+    shared_x = next((_axis(layout, k) for k in sorted(layout) if re.fullmatch(r"xaxis\d*", k) and _axis(layout, k)[0]), ("", ""))
+    out = []
+    for (x_axis, y_axis), g in groups.items():
+        rows = g["rows"]
+        if not rows:
+            continue
+        series = len({r[0] for r in rows}) > 1
+        axes_cols = [_column(*(_axis(layout, a) if _axis(layout, a)[0] or a[0] == "y" else shared_x), words("chart_table_name" if named else f"chart_table_{a[0]}"))
+                     for a, named in zip((x_axis, y_axis), g["named"])]
+        order = [1, 0] if g["named"] == [False, True] else [0, 1]  # the names first, as a reader scans them
+        columns = ([words("chart_table_series")] if series else []) + (
+            [words("chart_table_name")] if g["labels"] else []) + [axes_cols[k] for k in order] + (
+            [words("chart_table_value")] if g["value"] else [])
+        out.append((columns, [([r[0]] if series else []) + ([r[3]] if g["labels"] else []) + [r[1 + k] for k in order] + (
+            [r[3]] if g["value"] else []) for r in rows]))
+    return out
