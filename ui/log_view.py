@@ -190,7 +190,9 @@ def distributions(s: Strings, df: pd.DataFrame, summ: dict, est, budget: float) 
             fig = C.ecdf_figure(df[key].to_numpy() * k, names=dict(names, x_title=s(f"axis_{key}")),
                                 percentiles={p: summ[f"{key}_p{p}"] * k for p in L.PERCENTILES},
                                 estimate=_estimate_triple(est, key), budget=budget if key == "e2e_s" else None)
-            charts.show(fig, key=f"lg_ecdf_{key}")
+            # no table under it: its key numbers (p50/p95/p99 and the estimate) are the table below, and
+            # every other point is a request of the reader's own file (issue 23 item 3)
+            charts.show(fig, key=f"lg_ecdf_{key}", table=False)
     st.caption(s("ecdf_caption"))
     st.markdown(f"**{s('table_header')}**")
     rows = {s("col_stat"): [f"p{p}" for p in L.PERCENTILES] + [s("row_estimate")]}
@@ -225,5 +227,5 @@ def over_time(s: Strings, df: pd.DataFrame, est, budget: float) -> None:
                              names=dict(x_title=s("axis_time"), y_title=s(f"axis_{key}"), requests=s("legend_requests"),
                                         estimate=s("legend_estimate"), budget=s("legend_budget")),
                              estimate=triple[0] if triple else None, budget=budget if key == "e2e_s" else None)
-    charts.show(fig, key="lg_time_chart")
+    charts.show(fig, key="lg_time_chart", table=False)  # one point per request of the reader's own file; the estimate and budget are in the summary
 

@@ -1,0 +1,147 @@
+"""Issue 23 item 3: every plotly chart's numbers as a small table behind a "Show as a table" control
+(ui/charts.py show_table), in both languages. Expected values come from the figure the page drew, read
+here out of the AppTest element's own JSON (never through latency.charts.describe, the helper the page
+calls): every number a legend-named trace plots, formatted as the page formats numbers
+(latency.language.formats.number), is in the table; every budget-map cell's hover text is in it. A
+closed control builds no table."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+from latency.language import formats
+from latency.language.i18n import strings
+from latency.measured import log_samples as S
+from tests.conftest import run_page
+from tests.helpers import plotly_array
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+# (page, tab key and tab name to open or None, chart keys drawn there)
+CASES = [
+    ("estimator", ("est_tab", "estimator", "tab_devices"), ["est_chart_devices"]),
+    ("estimator", ("est_tab", "estimator", "tab_distance"), ["est_chart_distance"]),
+    ("estimator", ("est_tab", "estimator", "tab_context"), ["est_chart_context"]),
+    ("estimator", ("est_tab", "estimator", "tab_presets_compare"), ["est_chart_presets"]),
+    ("tradeoffs", ("tr_tab", "tradeoffs", "tab_map"), ["tr_chart_map_hw", "tr_chart_map_dist"]),
+    ("tradeoffs", ("tr_tab", "tradeoffs", "tab_concurrency"), ["tr_chart_concurrency"]),
+    ("tradeoffs", ("tr_tab", "tradeoffs", "tab_cost"), ["tr_chart_pareto"]),
+    ("tradeoffs", ("tr_tab", "tradeoffs", "tab_memory"), ["tr_chart_memory"]),
+    ("tradeoffs", ("tr_tab", "tradeoffs", "tab_tornado"), ["tr_chart_tornado"]),
+    ("how-it-works", None, ["how_chart_breakdown", "how_chart_claims"]),
+    ("lesson", None, ["lesson_c_what"]),
+    ("logs", "sample", ["lg_time_chart", "lg_ecdf_e2e_s"]),  # the page's own key numbers: no table (test below)
+]
+LOG_CASE = CASES.pop()
+
+
+def _open(page: str, where, lang: str, keys: list[str], opened: bool):
+    at = run_page(page, lang)
+    if where == "sample":
+        fmt = next(iter(S.SAMPLES))
+        at.selectbox(key="lg_sample_fmt").set_value(fmt)
+        at.button(key="lg_sample_button").click().run()
+    elif where:
+        state_key, strings_name, tab = where
+        at.session_state[state_key] = strings(strings_name, lang)(tab)
+        at.run()
+    if opened:
+        for k in keys:
+            at.session_state[f"{k}_table"] = True
+        at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _figure(at, key: str) -> dict:
+    drawn = [el for el in at.get("plotly_chart") if el.proto.id.endswith(f"-{key}")]
+    assert drawn, key
+    return json.loads(drawn[0].proto.spec)
+
+
+def _panel(at, key: str):
+    found = [e for e in at.expander if str(getattr(e.proto, "id", "")).endswith(f"-{key}_table")]
+    assert found, f"no table control under chart {key}"
+    return found[0]
+
+
+def _expected_numbers(fig: dict) -> set[str]:
+    """Every number a legend-named bar or line of `fig` plots, as the page formats it, or the tick's
+    own text where the axis names that tick; positions on an axis without tick labels (a row whose
+    name the chart writes beside the bar) are not numbers a reader sees."""
+    out = set()
+    layout = fig["layout"]
+    for trace in fig["data"]:
+        kind = trace.get("type", "scatter")
+        if kind not in ("bar", "scatter") or not str(trace.get("name") or "").strip():
+            continue
+        if trace.get("showlegend") is False or trace.get("hoverinfo") == "skip":
+            continue
+        for axis in ("x", "y"):
+            raw = trace.get(axis)
+            ax = layout.get(f"{axis}axis" + str(trace.get(f"{axis}axis") or axis)[1:]) or {}
+            if raw is None or (isinstance(raw, list) and raw and isinstance(raw[0], str)) or ax.get("showticklabels") is False:
+                continue  # category names or hidden positions, not numbers
+            ticks = dict(zip(ax.get("tickvals") or [], ax.get("ticktext") or [])) if ax.get("type") != "log" else {}
+            for v in plotly_array(raw).ravel():
+                if math.isfinite(v):
+                    named = str(ticks.get(float(v), ticks.get(int(v), "")) if v == int(v) else ticks.get(float(v), "")).strip()
+                    out.add(named.replace("<br>", " ") or formats.number(float(v)))
+    return out
+
+
+def _expected_cells(fig: dict) -> set[str]:
+    """The first line of every budget-map cell's hover text."""
+    out = set()
+    for trace in fig["data"]:
+        if trace.get("type") == "heatmap" and trace.get("customdata") is not None and trace.get("hoverinfo") != "skip":
+            for row in trace["customdata"]:
+                out.update(str(c).split("<br>")[0].strip() for c in row if str(c).strip())
+    return out
+
+
+@pytest.mark.parametrize("page,where,keys", CASES, ids=[f"{c[0]}-{c[2][0]}" for c in CASES])
+def test_each_chart_has_its_numbers_in_a_table_behind_a_control(page, where, keys, lang):
+    at = _open(page, where, lang, keys, opened=True)
+    c = strings("common", lang)
+    for key in keys:
+        fig = _figure(at, key)
+        panel = _panel(at, key)
+        assert panel.label == c("chart_table_open")
+        assert panel.table, f"{key}: the open control shows no table"
+        cells, headers = set(), []
+        for t in panel.table:
+            df = t.value
+            headers += [str(df.index.name)] + [str(h) for h in df.columns]
+            cells.update(str(v) for v in df.index)
+            cells.update(str(v) for v in df.to_numpy().ravel())
+        text = " ".join(cells)
+        missing = sorted(n for n in _expected_numbers(fig) if n not in cells)
+        assert not missing, (key, missing[:10])
+        missing = sorted(h for h in _expected_cells(fig) if h not in text)
+        assert not missing, (key, missing[:5])
+        if lang == "en":
+            assert not HANGUL.search(" ".join(headers) + text), (key, headers)
+        else:
+            assert any(HANGUL.search(h) for h in headers), (key, headers)  # columns named in Korean
+
+
+@pytest.mark.parametrize("page,where,keys", CASES[:1] + CASES[4:5], ids=["estimator", "tradeoffs"])
+def test_a_closed_control_builds_no_table(page, where, keys):
+    at = _open(page, where, "ko", keys, opened=False)
+    for key in keys:
+        assert not _panel(at, key).table
+
+
+def test_the_log_charts_carry_no_table_their_numbers_are_on_the_page():
+    """The logs page's charts draw the reader's own file point by point (hundreds of rows, not a small
+    table); their key numbers, p50/p95/p99 and the estimate, are the page's percentile table."""
+    page, where, keys = LOG_CASE
+    at = _open(page, where, "en", keys, opened=False)
+    assert at.get("plotly_chart")
+    assert not [e for e in at.expander if str(getattr(e.proto, "id", "")).endswith("_table")]
+    assert at.dataframe  # the percentile table
