@@ -61,3 +61,50 @@ def test_every_plotly_chart_has_a_text_alternative_in_the_page_language(page, la
         assert alt and re.search(r"\d", alt), f"{page}: a chart without key numbers in its alt: {alt!r}"
         if lang == "en":
             assert not HANGUL.search(alt), alt
+
+
+# --- the chart's numbers as tables (latency.charts.describe.tables, issue 23 item 3), hand-built figures
+from latency.charts.describe import tables  # noqa: E402
+
+
+def test_a_bar_chart_is_a_table_of_its_bars_with_the_axis_titles_and_units():
+    fig = go.Figure(go.Bar(x=[0.031, 2.3], y=["Network", "Decode"], orientation="h", name="Stages"))
+    fig.update_xaxes(title_text="Time", ticksuffix=" s")
+    fig.update_yaxes(title_text="Stage")
+    assert tables(fig, EN) == [(["Stage", "Time (s)"], [["Network", "0.031"], ["Decode", "2.3"]])]
+
+
+def test_two_series_get_a_series_column_and_helper_traces_are_left_out():
+    fig = go.Figure([go.Scatter(x=[1, 2], y=[10, 12345.6], name="A"), go.Scatter(x=[1], y=[3], name="B"),
+                     go.Scatter(x=[1], y=[99], mode="text", showlegend=False, text=["label"])])
+    fig.update_xaxes(title_text="Users")
+    fig.update_yaxes(title_text="Speed")
+    assert tables(fig, EN) == [(["Series", "Users", "Speed"], [["A", "1", "10"], ["A", "2", "12,346"], ["B", "1", "3"]])]
+
+
+def test_a_hidden_name_axis_takes_each_points_name_from_its_hover_data():
+    fig = go.Figure(go.Bar(y=[0.2, 1.2], x=[1.5, 3.0], orientation="h", name="Total",
+                           customdata=[["GPU A", "1.5 s"], ["GPU B", "3 s"]]))
+    fig.update_yaxes(showticklabels=False)
+    fig.update_xaxes(title_text="Time (s)")
+    assert tables(fig, EN) == [(["Name", "Time (s)"], [["GPU A", "1.5"], ["GPU B", "3"]])]
+
+
+def test_a_budget_map_lists_each_cell_with_its_mark_and_hover_text():
+    fig = go.Figure(go.Heatmap(z=[[-1, 1]], x=["1B", "70B"], y=["H100"], text=[["✓", "✕"]], texttemplate="%{text}",
+                               customdata=[["0.5 s<br>fits", "2 s"]], name="Latency ÷ budget"))
+    fig.update_xaxes(title_text="Model size")
+    assert tables(fig, EN) == [(["Model size", "Name", "Value"], [["1B", "H100", "✓ 0.5 s · fits"], ["70B", "H100", "✕ 2 s"]])]
+
+
+def test_two_panels_give_two_tables():
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True)
+    fig.add_trace(go.Scatter(x=[1, 2], y=[5, 6], name="Speed"), row=1, col=1)
+    fig.add_trace(go.Scatter(x=[1, 2], y=[0.1, 0.2], name="Wait"), row=2, col=1)
+    fig.update_xaxes(title_text="Users", row=2, col=1)
+    fig.update_yaxes(title_text="tokens/s", row=1, col=1)
+    fig.update_yaxes(title_text="s", row=2, col=1)
+    assert tables(fig, EN) == [(["Users", "tokens/s"], [["1", "5"], ["2", "6"]]),
+                               (["Users", "s"], [["1", "0.1"], ["2", "0.2"]])]
