@@ -157,7 +157,7 @@ def show_result(s: Strings, r: Result) -> None:
     fig = C.compare_figure([s("metric_ttft"), s("metric_tpot")], [m.ttft_s * 1e3, m.tpot_s * 1e3],
                            [est.ttft_s * 1e3, est.tpot_s * 1e3], fmt=formats.get(s.lang).ms,
                            names=dict(measured=s("chart_measured"), predicted=s("chart_predicted"), y_title=s("chart_y")))
-    charts.show(fig, key="ms_chart")
+    charts.show(fig, key="ms_chart", table=False)  # its four numbers are the table above it
     why(s, m, cmp)
     st.download_button(s("download_button"), data=r.csv, file_name=f"measurement-{m.config.id}.csv", mime="text/csv",
                        key="ms_download", icon=":material/download:", on_click="ignore")

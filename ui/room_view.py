@@ -404,7 +404,7 @@ def reveal_block(s: Strings, c: Ctx, q: quiz.Question, labels: Mapping[str, str]
     raw = {o.id: o.label[c.d.lang] for o in q.options}  # plotly text, not Markdown: the labels unescaped
     fig = answer_bars([raw[i] for i in ids], [n for _, n in dist], right=ids.index(right),
                       font_size=24 if c.d.present else 14, wrap=40 if c.d.present else 22)
-    charts.show(fig, f"room_chart_{q.id}")
+    charts.show(fig, f"room_chart_{q.id}", table=False)  # each answer's count is written out just below
     rows = "; ".join(s("room_chart_right" if i == right else "room_chart_row", label=labels[i], n=n) for i, n in dist)
     st.caption(s("room_chart_alt", rows=rows))
     st.success(s("room_right_answer", answer=labels[right]), icon=":material/lightbulb:")
