@@ -58,6 +58,8 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] { min-height: 84px; padding: 0.4em 1.6em; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"] p,
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 34px !important; }
+[data-testid="stMain"] [data-testid="stPopoverButton"] { min-height: 84px; padding: 0.4em 1.2em; }
+[data-testid="stMain"] [data-testid="stPopoverButton"] [data-testid="stMarkdownContainer"] { margin-right: 0.5em; }
 [data-testid="stMain"] button kbd { display: none !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 34px !important; }
 [data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }

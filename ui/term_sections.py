@@ -146,7 +146,7 @@ def why(s: Strings, section: content.Section) -> None:
 
 
 def questions(term: content.Term) -> None:
-    st.header("▶ " + md(term.questions.heading), anchor="questions")
+    st.header(md(term.questions.heading), anchor="questions")  # no glyph: "▶" was read out as part of the heading
     st.markdown("\n".join(f"- [{md(q.label)}](#{q.target.replace('_', '-')})" for q in term.questions.items))
 
 

@@ -223,3 +223,11 @@ def test_one_markdown_escape_serves_every_page():
     for page in pages:
         source = page.read_text(encoding="utf-8")
         assert "def md(" not in source and "_MD_SPECIAL" not in source, page
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_no_symbol_glyph_starts_a_heading(lang):
+    """Issue 23 item 5: a literal "▶" in a heading was read out as part of its name."""
+    at = run_page("learn", lang, {"term": "inference-latency"})
+    headings = [h.value for h in (*at.header, *at.subheader, *at.title)]
+    assert headings and not [h for h in headings if "▶" in h or "►" in h]
