@@ -122,7 +122,9 @@ def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str,
           highlight: str | None = None) -> None:
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
                      fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14)
-    charts.show(fig, key)
+    # No table panel on the projected screen: nothing folded there (the room's phones and the normal
+    # lesson have it), and the bars carry their seconds as labels.
+    charts.show(fig, key, table=not d.present)
 
 
 def times(s: Strings, est, d: Data) -> None:
