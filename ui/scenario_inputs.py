@@ -12,10 +12,9 @@ from typing import Any, Sequence
 import streamlit as st
 
 from latency.estimation import scenario
-from latency.language import i18n
 from latency.language.i18n import Strings, md
 from latency.estimation.network import ACCESS_RTT_MS
-from ui import state
+from ui import shell, state
 
 
 def apply_preset(presets: Sequence, key: str) -> None:
@@ -130,7 +129,7 @@ def hardware_option(catalog, lang: str, hid: str) -> str:
     entry = catalog.hardware.get(hid)
     if entry is None:
         return str(hid)
-    common = i18n.strings("common", lang)
+    common = shell.strings("common", lang)  # cached per file version: this runs per option, per rerun
     return common("hardware_option", name=entry.label(lang), kind=common(f"kind_{entry.hardware.kind}"))
 
 
@@ -138,7 +137,7 @@ def hardware_class(catalog, lang: str, hid: str) -> str:
     """A device's plain class alone ("data-centre GPU", "laptop chip"), for a sentence that names the kind of
     chip and folds its model name away (ui/term_claims.py)."""
     entry = catalog.hardware[hid]
-    return i18n.strings("common", lang)(f"kind_{entry.hardware.kind}").split(":")[0]
+    return shell.strings("common", lang)(f"kind_{entry.hardware.kind}").split(":")[0]
 
 
 def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
