@@ -310,8 +310,8 @@ class Session:
             return problems + [f"cannot compute the expected value for {self.query}: {exc!r}"]
         shown = next((body for label, body in self.metrics if label == self.head.label), None)
         if shown is None:
-            if self.head.page == "tradeoffs" and not est.fits:
-                return problems  # the trade-off page says the model does not fit instead of its headline
+            if not est.fits:
+                return problems  # both pages say what the model would need instead of its headline
             return problems + [f"no metric labelled {self.head.label!r} (metrics: {self.metrics})"]
         want = getattr(est, self.head.attr)
         if not matches(shown, want):
