@@ -123,13 +123,14 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     return state.values(scenario.KEYS)
 
 
-def hardware_option(catalog, lang: str, hid: str) -> str:
+def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None) -> str:
     """A device as every drop-down names it: its name and its plain class ("NVIDIA L4 (data-centre GPU:
     cloud servers)"), the same on the estimator and the trade-off page."""
     entry = catalog.hardware.get(hid)
     if entry is None:
         return str(hid)
-    common = shell.strings("common", lang)  # cached per file version: this runs per option, per rerun
+    # A drop-down formats every option on every rerun: pass `common` (shell.strings("common")) fetched once.
+    common = common or shell.strings("common", lang)
     return common("hardware_option", name=entry.label(lang), kind=common(f"kind_{entry.hardware.kind}"))
 
 

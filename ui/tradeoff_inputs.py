@@ -17,7 +17,7 @@ from latency.exploring import tradeoffs as T
 from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
-from ui import state, style
+from ui import shell, state, style
 from ui.scenario_inputs import hardware_option
 
 KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
@@ -125,6 +125,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
     """The page's inputs; returns the scenario values (this page's widgets over the saved copy).
     specs: latency.estimation.scenario.specs (the number boxes keep their values inside these ranges)."""
     s, catalog = fmt.s, fmt.catalog
+    common = shell.strings("common", fmt.lang)  # the device names, fetched once for every option
     st.header(s("controls_header"))
     c1, c2, c3 = st.container(key=style.STACK_KEY + "tradeoffs").columns(3)  # stacks when narrow (ui/style.py)
     with c1:
@@ -138,7 +139,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         st.select_slider(s("size_label"), options=steps["model_size_b"], key="model_size_b", format_func=fmt.size,
                          on_change=state.touched)
         st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware",
-                     format_func=lambda h: hardware_option(catalog, fmt.lang, h),
+                     format_func=lambda h: hardware_option(catalog, fmt.lang, h, common),
                      on_change=state.touched)
         st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
                          format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)
