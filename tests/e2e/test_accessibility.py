@@ -12,6 +12,7 @@ import re
 
 import pytest
 import yaml
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import IN_CI, MAIN, ROOT, open_app, shot, view, wait_idle
 from ui import shell
@@ -159,6 +160,13 @@ def tab_until(pg, predicate: str, limit: int = 400) -> dict:
     for _ in range(limit):
         pg.keyboard.press("Tab")
         if pg.evaluate(f"() => {{ const el = document.activeElement; return !!(el && ({predicate})); }}"):
+            # Read the ring once it is drawn: under CI load the first read once came before the
+            # focused tab's styles had settled (outline 'none'); a missing rule still fails, 3 s on.
+            try:
+                pg.wait_for_function(f"() => {{ const r = ({FOCUS_RING})(); return !!r && r.style !== 'none'; }}",
+                                     timeout=3000)
+            except PlaywrightTimeout:
+                pass
             return pg.evaluate(FOCUS_RING)
     raise AssertionError(f"Tab never reached {predicate}")
 
