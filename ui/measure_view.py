@@ -172,12 +172,32 @@ def why(s: Strings, m: M.Measurement, cmp: M.Comparison) -> None:
                   tpot=fmt_ms(s, m.tpot_s)))
     st.markdown(s("why_prefill", prompt=m.prompt_tokens, gflop=num(2 * m.config.params * m.prompt_tokens / 1e9),
                   gflops=gflops, floor=fmt_ms(s, cmp.prefill_floor_s), ttft=fmt_ms(s, m.ttft_s)))
+    prefill_parts(s, m, cmp)
     ep = estimator.engine_params(estimator.load_params(), cmp.estimate.engine, "cpu")
     if m.tpot_s > SLOW_OVER_FLOOR * cmp.decode_floor_s:
         st.markdown(s("why_slow", ratio=formats.get(s.lang).ratio(m.tpot_s / cmp.decode_floor_s),
                       calls=f"{m.config.layers * CALLS_PER_LAYER:,}"))
     st.markdown(s("why_estimator", bw=bw, gflops=gflops, bw_frac=f"{ep['bw_frac']:.2f}",
                   overhead=fmt_ms(s, ep["pass_overhead_s"])))
+
+
+def prefill_parts(s: Strings, m: M.Measurement, cmp: M.Comparison) -> None:
+    """Where the time to first token went (M.PARTS, timed in the same run), and what the estimator counts of it."""
+    parts = m.prefill_parts_s
+    if not parts or not m.ttft_s > 0:
+        return
+    f = formats.get(s.lang)
+    st.markdown(f"**{s('parts_header')}**")
+    st.dataframe(pd.DataFrame({s("col_part"): [s(f"part_{p}") for p in M.PARTS],
+                               s("col_time"): [fmt_ms(s, parts[p]) for p in M.PARTS],
+                               s("col_share"): [f.percent(parts[p] / m.ttft_s) for p in M.PARTS]}),
+                 hide_index=True, width="stretch")
+    st.markdown(s("why_parts", mm=fmt_ms(s, parts["matmul"]), share=f.percent(parts["matmul"] / m.ttft_s),
+                  here=s("unit_gflops", v=num(cmp.matmul_gflops)), probe=s("unit_gflops", v=num(m.probe.matmul_gflops)),
+                  prompt=m.prompt_tokens, elem=fmt_ms(s, parts["elementwise"])))
+    verdict = M.Comparison.verdict(cmp.matmul_ratio)
+    if verdict != "unknown":
+        st.markdown(s(f"parts_{verdict}", ratio=f.ratio(cmp.matmul_ratio)))
 
 
 def details(s: Strings, r: Result) -> None:

@@ -81,6 +81,11 @@ class DecoderConfig:
     def params_b(self) -> float:
         return self.params / 1e9
 
+    def layer_matmul_flops(self, tokens: int) -> float:
+        """FLOPs of the layers' weight matrix products for `tokens` positions: 2 x 12 d^2 per token per
+        layer (QKV 3 d^2, output d^2, MLP 8 d^2); no attention, no embedding, no output head."""
+        return 2.0 * 12 * self.hidden**2 * self.layers * tokens
+
     @property
     def weights_gb(self) -> float:
         return self.params * BYTES_PER_PARAM / 1e9
@@ -174,12 +179,16 @@ class Decoder:
     def _gelu(x: np.ndarray) -> np.ndarray:
         return 0.5 * x * (1.0 + np.tanh(0.7978846 * (x + 0.044715 * x**3)))
 
-    def layer(self, i: int, x: np.ndarray) -> np.ndarray:
-        """One transformer block over positions [length, length + T) of x (T, d)."""
+    def layer(self, i: int, x: np.ndarray, lap: Callable[[str], None] = lambda part: None) -> np.ndarray:
+        """One transformer block over positions [length, length + T) of x (T, d). `lap(part)` is
+        called after each piece of work with the part it belongs to (PARTS; Laps times them)."""
         c, w = self.config, self.layers[i]
         t, start = x.shape[0], self.length
         end = start + t
-        qkv = self._norm(x, w["ln1"]) @ w["wqkv"]                          # (T, 3d)
+        h = self._norm(x, w["ln1"])
+        lap("elementwise")
+        qkv = h @ w["wqkv"]                                                # (T, 3d)
+        lap("matmul")
         q, k, v = (a.reshape(t, c.heads, c.head_dim).transpose(1, 0, 2) for a in np.split(qkv, 3, axis=1))
         w["k"][:, start:end], w["v"][:, start:end] = k, v                  # append to the KV cache
         keys, values = w["k"][:, :end], w["v"][:, :end]                    # (H, S, hd): every position so far
@@ -188,8 +197,22 @@ class Decoder:
             scores = scores + np.triu(np.full((t, end), -np.inf, np.float32), k=start + 1)
         scores = np.exp(scores - scores.max(-1, keepdims=True))
         attn = (scores / scores.sum(-1, keepdims=True)) @ values           # (H, T, hd)
-        x = x + attn.transpose(1, 0, 2).reshape(t, c.hidden) @ w["wo"]
-        return x + self._gelu(self._norm(x, w["ln2"]) @ w["w1"]) @ w["w2"]
+        mixed = attn.transpose(1, 0, 2).reshape(t, c.hidden)
+        lap("attention")
+        out = mixed @ w["wo"]
+        lap("matmul")
+        x = x + out
+        h = self._norm(x, w["ln2"])
+        lap("elementwise")
+        h = h @ w["w1"]
+        lap("matmul")
+        h = self._gelu(h)
+        lap("elementwise")
+        h = h @ w["w2"]
+        lap("matmul")
+        x = x + h
+        lap("elementwise")
+        return x
 
     def embed_tokens(self, tokens: np.ndarray) -> np.ndarray:
         return self.embed[tokens] + self.pos[self.length:self.length + len(tokens)]
@@ -206,6 +229,31 @@ class Decoder:
             x = self.layer(i, x)
         self.length += len(tokens)
         return self.head(x)
+
+
+PARTS = ("matmul", "attention", "elementwise", "rest")
+"""Where prefill time goes: the four weight matrix products of each layer (12 d^2 multiply-adds per
+token, what the estimator counts), attention over the prompt (scores, causal mask, softmax), the
+elementwise steps between them (the two layer norms, GELU, the residual adds: each a separate pass
+over memory in numpy), and the rest (embedding, output head, Python between layers)."""
+
+
+class Laps:
+    """Time a stretch of work by part: `lap(part)` adds the time since the previous lap (or `start()`)
+    to that part. Every reading goes through `clock`."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.seconds = dict.fromkeys(PARTS[:-1], 0.0)
+        self.last = clock()
+
+    def start(self) -> None:
+        self.last = self.clock()
+
+    def __call__(self, part: str) -> None:
+        now = self.clock()
+        self.seconds[part] += now - self.last
+        self.last = now
 
 
 # --------------------------------------------------------------------------------------------
@@ -271,6 +319,7 @@ class Measurement:
     ttft_s: float = math.nan         # prefill + the first token
     step_s: list[float] = field(default_factory=list)   # each later token
     stopped: str | None = None       # the stage the time cap stopped ("load", "prefill", "decode"), else None
+    prefill_parts_s: dict[str, float] = field(default_factory=dict)   # PARTS -> seconds of the TTFT; sums to ttft_s
 
     @property
     def tpot_s(self) -> float:
@@ -332,9 +381,11 @@ def run(config: DecoderConfig, prompt_tokens: int, output_tokens: int, *, clock:
 
     tokens = np.random.default_rng(seed + 1).integers(0, config.vocab, prompt_tokens)
     t0 = clock()
+    laps = Laps(clock)
     x = model.embed_tokens(tokens)
     for i in range(config.layers):
-        x = model.layer(i, x)
+        laps.start()
+        x = model.layer(i, x, laps)
         report("prefill", (i + 1) / config.layers)
         if over():
             m.stopped = "prefill"
@@ -342,6 +393,7 @@ def run(config: DecoderConfig, prompt_tokens: int, output_tokens: int, *, clock:
     model.length += prompt_tokens
     token = int(np.argmax(model.head(x)))
     m.ttft_s, m.output_tokens = clock() - t0, 1
+    m.prefill_parts_s = dict(laps.seconds, rest=max(0.0, m.ttft_s - sum(laps.seconds.values())))
 
     while m.output_tokens < output_tokens:
         if over():
@@ -379,6 +431,8 @@ class Comparison:
     tpot_ratio: float
     decode_floor_s: float     # weights read once at the probed bandwidth: the physics floor per token
     prefill_floor_s: float    # prompt FLOPs at the probed matmul speed
+    matmul_gflops: float = math.nan   # the layers' matrix products in this prefill: their FLOPs / their time
+    matmul_ratio: float = math.nan    # those products' time / the estimator's prefill time (what it counts)
 
     @staticmethod
     def verdict(ratio: float) -> str:
@@ -396,9 +450,12 @@ def compare(m: Measurement, memory_gb: float) -> Comparison:
     est = estimate(model, hardware_from_probe(m.probe, memory_gb), prompt_tokens=m.prompt_tokens,
                    output_tokens=max(m.output_tokens, 1), batch=1, distance_km=0.0, access="none", devices=1)
     flops = 2 * m.config.params * m.prompt_tokens
+    mm_s = m.prefill_parts_s.get("matmul", math.nan)
     return Comparison(estimate=est, ttft_ratio=m.ttft_s / est.ttft_s, tpot_ratio=m.tpot_s / est.tpot_s,
                       decode_floor_s=m.config.weights_gb / m.probe.bandwidth_gbs,
-                      prefill_floor_s=flops / (m.probe.matmul_gflops * 1e9))
+                      prefill_floor_s=flops / (m.probe.matmul_gflops * 1e9),
+                      matmul_gflops=m.config.layer_matmul_flops(m.prompt_tokens) / mm_s / 1e9 if mm_s > 0 else math.nan,
+                      matmul_ratio=mm_s / est.breakdown["prefill"] if mm_s > 0 else math.nan)
 
 
 def cpu_name(cpuinfo: str = "/proc/cpuinfo") -> str:

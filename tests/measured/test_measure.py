@@ -98,8 +98,31 @@ def test_run_measures_every_token_and_reports_progress():
     assert [s for _, s in seen][0] == "probe" and {"load", "prefill", "decode"} <= {s for _, s in seen}
 
 
+def test_prefill_time_is_split_by_part_one_lap_per_piece_of_work():
+    """Issue 24 item 7: with a clock that moves 10 ms per reading, each lap is 10 ms, so the parts count the
+    pieces of work per layer by hand: 4 weight products, 1 attention, 4 elementwise steps (Decoder.layer)."""
+    m = M.run(TINY, 8, 2, clock=StepClock(0.01), probe_kwargs=FAST_PROBE)
+    parts = m.prefill_parts_s
+    assert list(parts) == list(M.PARTS)
+    assert parts["matmul"] == pytest.approx(0.01 * 4 * TINY.layers)
+    assert parts["attention"] == pytest.approx(0.01 * 1 * TINY.layers)
+    assert parts["elementwise"] == pytest.approx(0.01 * 4 * TINY.layers)
+    assert parts["rest"] > 0 and sum(parts.values()) == pytest.approx(m.ttft_s)
+
+
+def test_parts_of_a_real_prefill_add_up_and_the_layers_products_are_their_weights():
+    import time
+
+    m = M.run(TINY, 16, 2, clock=time.perf_counter, probe_kwargs=FAST_PROBE)
+    assert all(v >= 0 for v in m.prefill_parts_s.values()) and m.prefill_parts_s["matmul"] > 0
+    assert sum(m.prefill_parts_s.values()) == pytest.approx(m.ttft_s)
+    dec = M.Decoder(TINY)
+    weights = sum(w[k].size for w in dec.layers for k in ("wqkv", "wo", "w1", "w2"))
+    assert TINY.layer_matmul_flops(16) == 2 * weights * 16
+
+
 def test_time_cap_stops_the_decode():
-    m = M.run(TINY, 8, 64 if TINY.max_context >= 72 else 16, clock=StepClock(0.05), time_cap_s=2.0,
+    m = M.run(TINY, 8, 64 if TINY.max_context >= 72 else 16, clock=StepClock(0.025), time_cap_s=2.0,
               probe_kwargs=FAST_PROBE)
     assert m.stopped == "decode" and 1 < m.output_tokens < 16 and m.complete
 
@@ -168,6 +191,11 @@ def test_comparison_uses_the_estimator_on_the_probed_hardware():
     assert cmp.tpot_ratio == pytest.approx(0.02 / est.tpot_s) and cmp.ttft_ratio == pytest.approx(0.3 / est.ttft_s)
     assert cmp.decode_floor_s == pytest.approx(c.params * 4 / 20e9)
     assert cmp.prefill_floor_s == pytest.approx(2 * c.params * 64 / 100e9)
+    assert math.isnan(cmp.matmul_ratio)  # no parts timed: nothing claimed about them
+    m.prefill_parts_s = dict(matmul=0.1, attention=0.05, elementwise=0.1, rest=0.05)
+    cmp = M.compare(m, memory_gb=16.0)
+    assert cmp.matmul_gflops == pytest.approx(2 * 12 * c.hidden**2 * c.layers * 64 / 0.1 / 1e9)
+    assert cmp.matmul_ratio == pytest.approx(0.1 / est.breakdown["prefill"])
 
 
 @pytest.mark.parametrize("ratio, word", [(1.0, "agree"), (1.49, "agree"), (0.7, "agree"), (1.6, "slower"),
