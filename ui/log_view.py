@@ -17,7 +17,7 @@ from latency.measured import logs as L
 from latency.estimation.catalog import load_catalog
 from latency.language.i18n import Strings, md
 from latency.measured.log_samples import SAMPLES, SAMPLES_DIR
-from ui import charts, shell, state
+from ui import charts, shell, state, style
 
 SAMPLE_KEY = "lg_sample"
 UPLOAD_GEN = "lg_upload_gen"
@@ -69,7 +69,8 @@ def pick_source(s: Strings) -> dict:
     upload = st.file_uploader(s("upload_label"), key=f"lg_upload_{st.session_state.get(UPLOAD_GEN, 0)}",
                               on_change=_clear_sample,
                               help=s("upload_help", limit=LIMIT_TEXT))
-    c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+    # stacks when narrow (ui/style.py): at 1024 px beside the sidebar the button's label was cut
+    c1, c2, c3 = st.container(key=style.STACK_KEY + "logs").columns([2, 2, 1], vertical_alignment="bottom")
     fmt = c1.selectbox(s("fmt_label"), FMT_CHOICES, key="lg_fmt", format_func=lambda f: s(f"fmt_{f}"),
                        help=s("fmt_help"))
     c2.selectbox(s("sample_label"), L.FORMATS, key="lg_sample_fmt", format_func=lambda f: s(f"fmt_{f}"))

@@ -77,6 +77,7 @@ STYLESHEET = f"""<style>
 [data-testid="stSidebarNav"] a[aria-current="page"] {{ box-shadow: inset 4px 0 0 {FOCUS}; font-weight: 700; }}
 .stApp [role="option"][aria-selected="true"] {{ outline: 2px solid {FOCUS}; outline-offset: -2px; }}
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] *, .{STATUS_CLASS} p {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
+.stApp [data-testid="stMetricLabel"] p, .stApp [data-testid="stMetricLabel"] div {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 .stApp [data-testid="stPageLink"] p, .stApp [data-testid="stPageLink"] span {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [class*="st-key-{CARD_KEY}"] {{ position: relative; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stElementContainer"]:has([data-testid="stPageLink"]) {{ position: static; }}
