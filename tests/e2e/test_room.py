@@ -26,6 +26,7 @@ from latency.teaching import lesson, quiz
 from tests.e2e.conftest import HANGUL, IN_CI, MAIN, PHONE, shot, streamlit_server, wait_idle
 from tests.e2e.layout import main_text, problems, text_boxes
 from tests.e2e.test_presenter_readable import MIN_CONTRAST, MIN_PX, SIZES_JS
+from tests.e2e.test_accessibility import tab_until
 
 pytestmark = pytest.mark.e2e
 T = 30_000
@@ -87,6 +88,21 @@ def readable_from_the_back(page) -> None:
 
 def heading(page, text: str):
     return page.locator(MAIN).get_by_role("heading", name=text)
+
+
+def answer_by_keyboard(phone, q, option, shot_name: str) -> None:
+    """Tab to the question's answers (one Tab stop for the group), then Space on the first answer or
+    the down arrow to `option` (each arrow press chooses the answer it lands on); a screenshot of the focus."""
+    group = f".st-key-room_q_{q.id}"
+    tab_until(phone, f"el.closest({group!r}) && el.matches('input[type=radio]')")
+    shot(phone, shot_name, full_page=False)
+    k = [o.id for o in q.options].index(option.id)
+    if k == 0:
+        phone.keyboard.press("Space")
+    for i in range(k):
+        phone.keyboard.press("ArrowDown")
+        expect(phone.locator(f"{group} input[type=radio]").nth(i + 1)).to_be_checked(timeout=T)
+        settled(phone)
 
 
 @pytest.mark.parametrize("db, lang", [("sqlite", "ko"), ("postgresql", "en")])
@@ -151,7 +167,10 @@ def test_a_whole_room(browser, db, lang):
             right = next(o for o in q.options if o.id == RIGHT[q.id])
             for phone in (one, two):
                 expect(heading(phone, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
-                phone.locator(f".st-key-room_q_{q.id}").get_by_text(wrong.label[lang], exact=True).click()
+                if phone is two:  # issue 23 item 4: the answer buttons by keyboard alone
+                    answer_by_keyboard(phone, q, wrong, f"room-{db}-{lang}-phone-keyboard-answer")
+                else:
+                    phone.locator(f".st-key-room_q_{q.id}").get_by_text(wrong.label[lang], exact=True).click()
                 expect(phone.locator(MAIN).get_by_text(s("room_your_answer", answer=wrong.label[lang]))).to_be_visible(timeout=T)
             one.locator(f".st-key-room_q_{q.id}").get_by_text(right.label[lang], exact=True).click()
             expect(one.locator(MAIN).get_by_text(s("room_your_answer", answer=right.label[lang]))).to_be_visible(timeout=T)
