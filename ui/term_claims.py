@@ -67,14 +67,15 @@ def changed_inputs(values: Mapping[str, Any], others: Sequence[Mapping[str, Any]
     if catalog is not None and any(o.get("precision") != values.get("precision") and
                                    bits(catalog, o["precision"]) == bits(catalog, values["precision"]) for o in others):
         return changed_inputs(values, others) | {"precision_full"}
-    return frozenset(k for k in ("hardware", "precision", "concurrency", "output_tokens", "prompt_tokens",
+    return frozenset(k for k in ("arch", "hardware", "precision", "concurrency", "output_tokens", "prompt_tokens",
                                  "context_tokens", "connection", "engine")
                      if any(o.get(k) != values.get(k) for o in others))
 
 
 def where_parts(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any], plain: bool = False,
                 keep: frozenset = frozenset()) -> list[str]:
-    arch = "" if values["arch"] == "dense" else " " + s(f"arch_{values['arch']}")
+    # a dense model goes unnamed ("8B"), except against a Loop or MoE model: then both sides say their kind
+    arch = "" if values["arch"] == "dense" and "arch" not in keep else " " + s(f"arch_{values['arch']}")
     hw = catalog.hardware[values["hardware"]]
     chip = hw.label(lang) if not plain or "hardware" in keep else scenario_inputs.hardware_class(catalog, lang, values["hardware"])
     parts = [f"{formats.size_number(float(values['model_size_b']))}B{arch}", chip]

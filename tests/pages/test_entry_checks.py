@@ -9,6 +9,7 @@ import re
 import pytest
 
 from latency.estimation.catalog import load_catalog
+from latency.language import i18n
 from latency.language.i18n import LANGS
 from latency.teaching import claims, content
 from tests.conftest import in_order, run_page
@@ -45,6 +46,12 @@ def test_each_check_once_specs_folded_and_both_sides_named(term_id, lang):
         chips = {v["hardware"] for v in sides}
         name = catalog.hardware[r.shown.values["hardware"]].label(lang)
         assert name in folded_text, (r.check.id, name)
+        archs = {v["arch"] for v in sides}
+        if len(archs) > 1:  # a Loop or MoE model against a standard one: the sentence names both kinds
+            s = i18n.strings("learn", lang)
+            text = next(t for t in sentences if t.startswith(f"{r.shown.values['model_size_b']:g}") or
+                        s(f"arch_{r.shown.values['arch']}") in t)
+            assert all(s(f"arch_{a}") in text for a in archs), (r.check.id, text)
         if len(chips) == 1:
             assert not [t for t in sentences if name in t and t.startswith(f"{r.shown.values['model_size_b']:g}")], r.check.id
 
