@@ -15,8 +15,8 @@ from latency.language.i18n import Strings
 
 ESTIMATOR_TERMS = ("token", "ttft", "tpot", "prefill", "decode", "kv_cache", "network", "handshake", "queue", "batching",
                    "weights", "bandwidth", "compute", "precision", "fp16", "fp8", "w8a8", "int4", "q4_k_m", "moe",
-                   "looped", "tensor_parallel", "engine", "range")
-TRADEOFF_TERMS = ESTIMATOR_TERMS + ("throughput",)
+                   "looped", "tensor_parallel", "engine", "range", "throughput")
+TRADEOFF_TERMS = ESTIMATOR_TERMS
 
 
 def show(pw: Strings, terms: Sequence[str]) -> None:

@@ -79,3 +79,18 @@ def test_the_lessons_chips_carry_a_plain_class(lang):
     classes = {"ko": ("노트북 칩", "게이밍 GPU", "데이터센터 GPU"), "en": ("laptop chip", "gaming GPU", "data-centre GPU")}[lang]
     assert all(any(c in o for c in classes) for o in slider.options), slider.options
     assert all(any(c in o for o in slider.options) for c in classes)
+
+
+@pytest.mark.parametrize("page", ["estimator", "tradeoffs"])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_explorer_word_list_holds_every_word_its_page_shows(lang, page):
+    """The explorer pages list their words up front (ui/plain_words.py); every plain-words entry whose word
+    the opened page shows (latency/language/jargon.py over the rendered texts) is on that list."""
+    from latency.language import i18n
+    from ui import plain_words
+
+    at = run_page(page, lang)
+    assert not at.exception
+    listed = {"estimator": plain_words.ESTIMATOR_TERMS, "tradeoffs": plain_words.TRADEOFF_TERMS}[page]
+    used = plain_words.met(i18n.strings("plain_words", lang), _shown(at))
+    assert [t for t in used if t not in listed] == []
