@@ -16,6 +16,27 @@ PAGES = {p.url_path: p.file for p in shell.PAGES}  # url_path -> page file: app.
 DEFAULT_PAGE = shell.DEFAULT_PAGE.url_path  # the default=True page (the glossary, URL /)
 
 
+def pytest_configure(config):
+    """Under pytest-xdist (tests/run.sh runs two workers), each worker gets a PostgreSQL database of its
+    own, so one worker's room tests never drop the tables another is using: latency_test_gw0, ..."""
+    worker, base = os.environ.get("PYTEST_XDIST_WORKER"), os.environ.get("LATENCY_TEST_PG_URL")
+    if not worker or not base or not worker.isalnum():
+        return
+    import sqlalchemy as sa
+
+    from latency.room.store import database_url
+
+    name = f"{base.rsplit('/', 1)[1]}_{worker}"
+    engine = sa.create_engine(database_url({"LATENCY_DB_URL": base}), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))  # a fixed name: worker ids are gw0, gw1, ...
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    os.environ["LATENCY_TEST_PG_URL"] = f"{base.rsplit('/', 1)[0]}/{name}"
+
+
 def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: float = 30):
     """Run the whole app (entry + one page) headless in AppTest, as a user opening that URL."""
     from streamlit.testing.v1 import AppTest

@@ -33,4 +33,7 @@ fi
 .venv/bin/python -m latency.content check
 # PostgreSQL for the room tests (issue 25): a private cluster, stopped on exit (so no `exec` below).
 source tests/postgres.sh
-.venv/bin/python -m pytest "$@"
+# Two workers (pytest-xdist): AppTest runs are single-threaded and a browser test leaves a core
+# partly idle, so two share this 2-core machine's work (TEST_WORKERS=0 runs in one process; each
+# worker gets its own PostgreSQL database, tests/conftest.py).
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-2}" "$@"

@@ -50,7 +50,8 @@ def streamlit_server(log_name: str = "streamlit.log", env: dict[str, str] | None
     variables added to this process's environment (the room store's LATENCY_DB_URL)."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / log_name, "w")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # one log per worker under pytest-xdist
+    log = open(ARTIFACTS / (log_name.replace(".log", f"-{worker}.log") if worker else log_name), "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
          "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
