@@ -37,8 +37,8 @@ def show_table(fig: Any, key: str) -> None:
     built only while it is open (on_change="rerun" and `.open`, as ui/feel_player.py does): a closed one
     costs a rerun one element."""
     words = shell.strings("common")
-    panel = st.expander(words("chart_table_open"), key=f"{key}_table", on_change="rerun")
-    if not panel.open:
+    panel = table_panel(key)
+    if panel is None:
         return
     with panel:
         for columns, rows in tables(fig, words):
@@ -48,6 +48,19 @@ def show_table(fig: Any, key: str) -> None:
                 seen[c] = seen.get(c, 0) + 1
                 names.append(c if seen[c] == 1 else f"{c} ({seen[c]})")
             st.table(pd.DataFrame(rows, columns=names).set_index(names[0]))
+
+
+def table_panel(key: str):
+    """The closed "Show as a table" expander under chart `key` (keyed `{key}_table`): the expander while
+    it is open, to draw the table into, else None (build nothing)."""
+    panel = st.expander(shell.strings("common")("chart_table_open"), key=f"{key}_table", on_change="rerun")
+    return panel if panel.open else None
+
+
+def show_rows(columns: list[str], rows: list[list[str]], panel) -> None:
+    """A prepared table (first column as its index) in an open `table_panel`."""
+    with panel:
+        st.table(pd.DataFrame(rows, columns=columns).set_index(columns[0]))
 
 
 class Prebuilt(BaseFigure):

@@ -10,7 +10,7 @@ from latency.estimation import scenario
 from latency.charts.estimator import (
     Budget, DeviceRow, PresetRow, Stop, context_figure, devices_figure, distance_figure, presets_figure,
 )
-from latency.charts.live import size_chart
+from latency.charts.live import size_chart, size_table
 from latency.language.i18n import Strings, md
 from ui import charts
 
@@ -33,6 +33,12 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
     # The alt text stays the heading: Streamlit hashes alt into the element's identity, so numbers in
     # it would mount the chart afresh on every move; the headline metrics above say the numbers.
     charts.show_live(spec, rows, key="est_chart_size", alt=s("size_heading"))  # redrawn on every slider move: kept, new rows
+    panel = charts.table_panel("est_chart_size")  # the curve's numbers at round sizes, built only while open
+    if panel is not None:
+        columns, table = size_table(sweep["sizes"], sweep["ttft"], sweep["total"], sweep["fits"],
+                                    current_size=float(values["model_size_b"]), current_ttft=est.ttft_s,
+                                    current_total=est.total_s, names=names, fmt_s=f.seconds)
+        charts.show_rows(columns, table, panel)
     if changes:
         steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "devices")) for size_b, _, after in changes)
         st.caption(s("device_steps_caption", steps=steps))

@@ -84,6 +84,41 @@ def _base(height: int, layers: list[dict[str, Any]]) -> dict[str, Any]:
 # Time against model size
 # --------------------------------------------------------------------------------------------
 
+SIZE_TABLE_B = (1, 3, 8, 14, 32, 70, 120, 235, 405, 671, 1000, 2000)
+"""Model sizes the size chart's table lists (issue 23 item 3: its curve lives nowhere else): round sizes
+that published models have (Llama 3 8B/70B/405B, Qwen 3 14B/32B/235B, DeepSeek V3 671B), each shown as
+the sweep point nearest to it, so every row is a point the chart draws."""
+
+
+def size_table(
+    sizes: Sequence[float],
+    ttft: Sequence[float],
+    total: Sequence[float],
+    fits: Sequence[bool],
+    *,
+    current_size: float,
+    current_ttft: float,
+    current_total: float,
+    names: Mapping[str, str],
+    fmt_s: FmtS,
+    picks: Sequence[float] = SIZE_TABLE_B,
+) -> tuple[list[str], list[list[str]]]:
+    """The size chart's numbers as a small table: (columns, rows of text), one row per pick within the
+    sweep (its nearest sweep point), and the current setting's row in size order. A size that does not
+    fit the hardware keeps its times, marked with names["no_fit"], as the chart draws it grey.
+    names: x_title, ttft, total, current, no_fit."""
+    x = np.asarray(sizes, dtype=float)
+    idx = sorted({int(np.argmin(np.abs(np.log(x) - math.log(b)))) for b in picks if x[0] <= b <= x[-1]})
+    entries = []
+    for i in idx:
+        mark = "" if fits[i] else f" ({names['no_fit']})"
+        entries.append((float(x[i]), [f"{size_number(x[i])}B{mark}", fmt_s(float(ttft[i])), fmt_s(float(total[i]))]))
+    entries.append((float(current_size), [f"{size_number(current_size)}B ({names['current']})", fmt_s(current_ttft),
+                                          fmt_s(current_total)]))
+    entries.sort(key=lambda e: e[0])
+    return [names["x_title"], names["ttft"], names["total"]], [row for _, row in entries]
+
+
 def size_chart(
     sizes: Sequence[float],
     ttft: Sequence[float],

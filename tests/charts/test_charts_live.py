@@ -211,3 +211,19 @@ def test_budget_labels_stay_next_to_their_line():
         line = (math.log10(value) - lo) * per_decade
         lines = row["text"].count("\n") + 1
         assert bottom - (14 * lines + 2 * 14 + 4) <= line <= top + 14 * lines + 2 * 14 + 4, (row["text"], line, bottom, top)
+
+
+def test_size_table_lists_the_nearest_sweep_point_to_each_round_size_and_the_current_one():
+    """By hand: sizes 1, 2, 4, ..., 1024 B; picks 3 and 70 land on 4 and 64 (nearest in log), 5000 lies
+    outside; the current 10B goes between them; a size that does not fit says so."""
+    from latency.charts.live import size_table
+
+    sizes = [2.0 ** k for k in range(11)]
+    ttft = [0.1 * (k + 1) for k in range(11)]
+    total = [1.0 * (k + 1) for k in range(11)]
+    fits = [k < 6 for k in range(11)]
+    cols, rows = size_table(sizes, ttft, total, fits, current_size=10.0, current_ttft=0.25, current_total=2.5,
+                            names=EN, fmt_s=lambda x: f"{x:.2f} s", picks=(3, 70, 5000))
+    assert cols == [EN["x_title"], EN["ttft"], EN["total"]]
+    assert rows == [["4B", "0.30 s", "3.00 s"], ["10B (Current setting)", "0.25 s", "2.50 s"],
+                    ["64B (Does not fit)", "0.70 s", "7.00 s"]]

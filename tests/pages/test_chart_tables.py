@@ -145,3 +145,34 @@ def test_the_log_charts_carry_no_table_their_numbers_are_on_the_page():
     assert at.get("plotly_chart")
     assert not [e for e in at.expander if str(getattr(e.proto, "id", "")).endswith("_table")]
     assert at.dataframe  # the percentile table
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_live_size_chart_has_its_curve_in_a_table(lang):
+    """The estimator's size chart (Vega-Lite, its curve drawn nowhere else) has a table behind the same
+    control: every row is a point the chart plots, read off the chart's own rows (their hover text, as
+    the page formats it), the current setting among them; closed, it builds none."""
+    from tests.pages.test_estimator_page import size_chart_of
+
+    at = run_page("estimator", lang)
+    assert not _panel(at, "est_chart_size").table
+    at.session_state["est_chart_size_table"] = True
+    at.run()
+    assert not at.exception
+    panel = _panel(at, "est_chart_size")
+    (table,) = panel.table
+    df = table.value
+    e = strings("estimator", lang)
+    assert [str(df.index.name), *map(str, df.columns)] == [e("size_x"), e("series_ttft"), e("series_total")]
+    _, rows = size_chart_of(at, lang)
+    tips = {r["tip"] for r in rows if r["kind"] in ("curve", "nofit")}
+    current = [r for r in rows if r["kind"] == "current"]
+    assert len(df) >= 8, df  # round sizes from 1B to 2,000B, and the current one
+    for size, ttft, total in zip(df.index, df[e("series_ttft")], df[e("series_total")]):
+        label = str(size).split(" (")[0]
+        if e("series_current") in str(size):
+            assert {r["tip"].split(" (")[0] for r in current} == {f"{e('series_total')} {total}", f"{e('series_ttft')} {ttft}"}
+            continue
+        for series, value in ((e("series_ttft"), ttft), (e("series_total"), total)):
+            tip = f"{e('size_hover')} {label} · {series} {value}"
+            assert any(t == tip or t.startswith(tip + " (") for t in tips), (tip, sorted(tips)[:3])
