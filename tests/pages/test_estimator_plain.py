@@ -242,3 +242,18 @@ def test_the_comparison_with_the_entry_names_both_sides(lang):
     (line,) = [c.value.replace("\\", "") for c in at.caption if f"‘{loop.latency}’" in c.value.replace("\\", "")]
     for measure in ("ttft", "total"):
         assert s(f"claim_{measure}", value="").strip() in line
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_chosen_device_reads_in_full_under_its_drop_down(lang):
+    """Issue 23 item 6: a drop-down's box cuts a long device name; the caption under it names the chosen
+    device whole, with its class and memory (catalog values), and follows a new choice."""
+    at = run_page("estimator", lang)
+    assert not at.exception
+    longest = max(scenario.ordered_hardware(CATALOG), key=lambda h: len(CATALOG.hardware[h].label(lang)))
+    for hid in (at.selectbox(key="hardware").value, longest):
+        at.selectbox(key="hardware").set_value(hid).run()
+        entry = CATALOG.hardware[hid]
+        caps = [c.value for c in at.caption if entry.label(lang) in c.value.replace("\\", "")]
+        assert caps, (hid, [c.value[:60] for c in at.caption][:8])
+        assert f"{entry.hardware.memory_gb:g} GB" in caps[0], caps[0]
