@@ -94,7 +94,7 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                      help=s("model_size_help"), on_change=state.touched)
     st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=labels["hardware"].get,
                  help=s("hardware_help"), on_change=state.touched)
-    hardware_caption(s, data.catalog, st.session_state.get("hardware"))
+    hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"))
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
     st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
@@ -136,15 +136,15 @@ def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None)
     return common("hardware_option", name=entry.label(lang), kind=common(f"kind_{entry.hardware.kind}"))
 
 
-def hardware_caption(s: Strings, catalog, hid) -> None:
+def hardware_caption(catalog, lang: str, hid) -> None:
     """The chosen device in full under its drop-down: a box one line wide cuts a long name ("NVIDIA DGX Spark
     (GB10, unified memory) (laptop chip: built-in graphics)") at 1366 px; here it wraps, with its memory."""
     entry = catalog.hardware.get(hid)
     if entry is None:
         return
-    common = shell.strings("common", s.lang)
-    st.caption(s("hardware_caption", name=md(entry.label(s.lang)), kind=common(f"kind_{entry.hardware.kind}"),
-                 memory=formats.get(s.lang).gb(entry.hardware.memory_gb)))
+    common = shell.strings("common", lang)
+    st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=common(f"kind_{entry.hardware.kind}"),
+                      memory=formats.get(lang).gb(entry.hardware.memory_gb)))
 
 
 def hardware_class(catalog, lang: str, hid: str) -> str:

@@ -18,7 +18,7 @@ from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from ui import shell, state, style
-from ui.scenario_inputs import hardware_option
+from ui.scenario_inputs import hardware_caption, hardware_option
 
 KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
         "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
@@ -141,6 +141,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware",
                      format_func=lambda h: hardware_option(catalog, fmt.lang, h, common),
                      on_change=state.touched)
+        hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"))  # the chosen device whole
         st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
                          format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)
     with c3:

@@ -244,11 +244,12 @@ def test_the_comparison_with_the_entry_names_both_sides(lang):
         assert s(f"claim_{measure}", value="").strip() in line
 
 
+@pytest.mark.parametrize("page", ["estimator", "tradeoffs"])
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_chosen_device_reads_in_full_under_its_drop_down(lang):
+def test_the_chosen_device_reads_in_full_under_its_drop_down(lang, page):
     """Issue 23 item 6: a drop-down's box cuts a long device name; the caption under it names the chosen
     device whole, with its class and memory (catalog values), and follows a new choice."""
-    at = run_page("estimator", lang)
+    at = run_page(page, lang)
     assert not at.exception
     longest = max(scenario.ordered_hardware(CATALOG), key=lambda h: len(CATALOG.hardware[h].label(lang)))
     for hid in (at.selectbox(key="hardware").value, longest):
