@@ -17,7 +17,7 @@ import streamlit as st
 from latency.estimation import calibrate, estimator, network
 from latency.teaching import explain
 from latency.language.i18n import Strings, md
-from ui import charts
+from ui import charts, scenario_inputs
 
 f, fs = explain.fmt, explain.fmt_s
 
@@ -55,8 +55,10 @@ def text_table(rows: list[dict]) -> None:
 
 
 def labels_of(catalog, sc: explain.Scenario, lang: str) -> tuple[str, str, str]:
+    """Model, precision and device names; the device with its plain class ("Apple M4 Max (laptop chip: ...)"),
+    as the explorer pages name it (issue 26 item 4)."""
     return (catalog.models[sc.model].label(lang), catalog.precisions[sc.precision].label(lang),
-            catalog.hardware[sc.hardware].label(lang))
+            scenario_inputs.hardware_option(catalog, lang, sc.hardware))
 
 
 def for_developers(s: Strings):

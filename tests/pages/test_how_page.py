@@ -407,3 +407,29 @@ def test_every_stage_opens_in_plain_words_with_its_formulas_folded_below(lang, p
         marked = [t for t in shown if NOTATION.search(t)]
         assert not marked, (heading.proto.anchor, marked[0][:160])
         assert any(getattr(e, "type", "") == "latex" and f for e, f in elements), heading.proto.anchor
+
+
+def test_every_chip_the_page_names_carries_its_plain_class(lang, pages):
+    """Issue 26 item 4: the worked examples and the set-ups tables name a device with its class
+    ("laptop chip", "gaming GPU", "data-centre GPU"), never its catalog name alone."""
+    from latency.estimation.catalog import load_catalog
+
+    catalog = load_catalog()
+    at = page_in(lang, pages)
+    # the worked examples' texts and the set-ups tables (the calibration data table, behind "for
+    # developers", names each measured device as its source does, and is left as it is)
+    setups = [f.value for f in at.dataframe if strings(lang)("col_hardware") in list(f.value.columns)]
+    assert setups
+    text = unescape("\n".join([all_text(at)] + [str(v) for df in setups for v in df.to_numpy().ravel()])).replace("\\", "")
+    common = i18n.strings("common", lang)
+    named = 0
+    for hid, entry in catalog.hardware.items():
+        name = entry.label(lang)
+        whole = re.escape(name) + r"(?![A-Za-z0-9])"  # "A100 80GB SXM", not "A100 80GB SXM4"
+        bare = len(re.findall(whole, text))
+        if not bare:
+            continue
+        named += 1
+        with_class = text.count(common("hardware_option", name=name, kind=common(f"kind_{entry.hardware.kind}")))
+        assert with_class == bare, (name, bare, with_class)
+    assert named >= 3  # the typical request and the comparison table's set-ups name several chips
