@@ -115,10 +115,19 @@ def page(browser):
     context.close()
 
 
+APP_STYLESHEET = "() => [...document.querySelectorAll('style')].some(s => s.textContent.includes('keep-all !important'))"
+"""The app's stylesheet (ui/style.py) is in the page: it travels in Streamlit's event container beside the
+page's elements, and CI once ran axe on a caption drawn before it arrived (Streamlit's 3.88:1 grey)."""
+
+
 def wait_idle(page) -> None:
-    """Wait until the script run finished (no sleeping)."""
+    """Wait until the script run finished and the app's stylesheet is in the page (no sleeping)."""
     page.wait_for_selector("[data-testid=stApp]", state="attached")
     page.wait_for_selector(IDLE, state="attached", timeout=60_000)
+    try:
+        page.wait_for_function(APP_STYLESHEET, timeout=15_000)
+    except Exception:  # a screen without the app's styles (Streamlit's own error page): the test says what it sees
+        pass
 
 
 def open_app(page, app_url: str, path: str = "", **query: str) -> None:
