@@ -22,22 +22,23 @@ def alt_text(fig: Any) -> str:
     return describe(fig, shell.strings("common"))
 
 
-def show(fig: go.Figure, key: str, alt: str | None = None, table: bool = True) -> None:
+def show(fig: go.Figure, key: str, alt: str | None = None, table: bool = True, name: str | None = None) -> None:
     """Draw `fig` full width with the app's plotly config (no mode bar: see chart_style.CONFIG), its
     text alternative (`alt`, or one read off the figure) and, unless `table=False` (a chart whose
-    numbers the page writes out beside it), its numbers as a table behind a control (`show_table`)."""
+    numbers the page writes out beside it), its numbers as a table behind a control (`show_table`)
+    named after the chart (`name`, see `table_panel`)."""
     st.plotly_chart(fig, config=CONFIG, key=key, alt=alt or alt_text(fig) or None)
     if table:
-        show_table(fig, key)
+        show_table(fig, key, name)
 
 
-def show_table(fig: Any, key: str) -> None:
+def show_table(fig: Any, key: str, name: str | None = None) -> None:
     """The chart's own numbers (latency/charts/describe.py `tables`) in a closed expander under it, keyed
     `{key}_table` (issue 23 item 3: where the chart is the only place a number lives). The tables are
     built only while it is open (on_change="rerun" and `.open`, as ui/feel_player.py does): a closed one
     costs a rerun one element."""
     words = shell.strings("common")
-    panel = table_panel(key)
+    panel = table_panel(key, name)
     if panel is None:
         return
     with panel:
@@ -50,10 +51,15 @@ def show_table(fig: Any, key: str) -> None:
             st.table(pd.DataFrame(rows, columns=names).set_index(names[0]))
 
 
-def table_panel(key: str):
-    """The closed "Show as a table" expander under chart `key` (keyed `{key}_table`): the expander while
-    it is open, to draw the table into, else None (build nothing)."""
-    panel = st.expander(shell.strings("common")("chart_table_open"), key=f"{key}_table", on_change="rerun")
+def table_panel(key: str, name: str | None = None):
+    """The closed "Show as a table: <name>" expander under chart `key` (keyed `{key}_table`): the expander
+    while it is open, to draw the table into, else None (build nothing). `name` is the chart's own static
+    heading, so a screen-reader user who lists a page's controls tells its tables apart (issue 23); a page
+    with one chart may leave it out. Static: the label is part of the expander's identity, so a name with
+    numbers in it would close an open table on every input change."""
+    common = shell.strings("common")
+    label = common("chart_table_open_named", name=name) if name else common("chart_table_open")
+    panel = st.expander(label, key=f"{key}_table", on_change="rerun")
     return panel if panel.open else None
 
 
@@ -82,11 +88,11 @@ class Prebuilt(BaseFigure):
         return self._spec
 
 
-def show_spec(spec: Mapping[str, Any], key: str) -> None:
+def show_spec(spec: Mapping[str, Any], key: str, name: str | None = None) -> None:
     """Draw a figure spec (latency/charts/estimator.py `*_spec`) like `show`, without building plotly objects,
-    its numbers as a table behind a control."""
+    its numbers as a table behind a control named `name`."""
     st.plotly_chart(Prebuilt(spec), config=CONFIG, key=key, alt=alt_text(spec) or None)
-    show_table(spec, key)
+    show_table(spec, key, name)
 
 
 def show_live(spec: Mapping[str, Any], rows: list[dict[str, Any]], key: str, alt: str) -> None:

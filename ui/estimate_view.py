@@ -7,7 +7,7 @@ import streamlit as st
 
 from latency.language import formats
 from latency.exploring import verdict as V
-from latency.charts.live import timeline_chart
+from latency.charts.live import timeline_chart, timeline_table
 from latency.estimation.estimator import STAGES, devices_for_memory
 from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, to_query
 from latency.estimation.scenario import evaluate as scenario_evaluate
@@ -99,6 +99,11 @@ def timeline(s: Strings, f, est, values: dict) -> None:
     stages = [(k, s(f"stage_{k}"), est.breakdown[k]) for k in STAGES]
     spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
     charts.show_live(spec, rows, key="est_chart_timeline", alt=s("timeline_heading"))  # redrawn on every slider move
+    panel = charts.table_panel("est_chart_timeline", s("timeline_heading"))  # built only while open
+    if panel is not None:
+        names = dict(stage=s("timeline_col_stage"), start=s("timeline_col_start"), takes=s("timeline_col_takes"),
+                     end=s("timeline_col_end"), first_token=s("first_token"))
+        charts.show_rows(*timeline_table(stages, ttft_s=est.ttft_s, names=names, fmt_s=f.seconds), panel)
     total = sum(t for _, _, t in stages) or 1.0
     ttft = sum(t for k, _, t in stages if k != "decode") or 1.0
     times = f.seconds_list([t for _, _, t in stages])

@@ -33,7 +33,7 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
     # The alt text stays the heading: Streamlit hashes alt into the element's identity, so numbers in
     # it would mount the chart afresh on every move; the headline metrics above say the numbers.
     charts.show_live(spec, rows, key="est_chart_size", alt=s("size_heading"))  # redrawn on every slider move: kept, new rows
-    panel = charts.table_panel("est_chart_size")  # the curve's numbers at round sizes, built only while open
+    panel = charts.table_panel("est_chart_size", s("size_heading"))  # the curve's numbers at round sizes, built only while open
     if panel is not None:
         columns, table = size_table(sweep["sizes"], sweep["ttft"], sweep["total"], sweep["fits"],
                                     current_size=float(values["model_size_b"]), current_ttft=est.ttft_s,
@@ -53,7 +53,7 @@ def devices_tab(s: Strings, f, data, values: dict, sized, lang: str) -> None:
     rows = [DeviceRow(entry.label(lang), e.ttft_s, e.total_s, e.fits, entry.id == values["hardware"])
             for entry, e in scenario.device_sweep(data.catalog, values, sized)]
     names = dict(x_title=s("size_y"), total=s("series_total"), ttft=s("series_ttft"), no_fit=s("series_no_fit"))
-    charts.show(devices_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_devices")
+    charts.show(devices_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_devices", name=s("devices_heading"))
     st.caption(s("devices_caption"))
 
 
@@ -65,7 +65,7 @@ def distance_tab(s: Strings, f, data, values: dict, sized, est, lang: str) -> No
                  current=s("series_current"), places=s("series_places"))
     fig = distance_figure(sweep["distances"], sweep["ttft"], sweep["network"], stops=marks, current_km=float(values["distance_km"]),
                           current_ttft=est.ttft_s, names=names, fmt_s=f.seconds)
-    charts.show(fig, key="est_chart_distance")
+    charts.show(fig, key="est_chart_distance", name=s("distance_heading"))
     st.caption(s("distance_caption"))
 
 
@@ -76,7 +76,7 @@ def context_tab(s: Strings, f, data, values: dict, sized, est) -> None:
     names = dict(x_title=s("context_x"), y_title=s("context_y"), speed=s("series_speed"), current=s("series_current"))
     fig = context_figure(sweep["context"], sweep["tps"], current_context=float(values["context_tokens"]),
                          current_tps=est.decode_tokens_per_s, names=names, fmt_tps=f.tps_per_user)
-    charts.show(fig, key="est_chart_context")
+    charts.show(fig, key="est_chart_context", name=s("context_heading"))
     st.caption(s("context_caption", short=f.tps_per_user(sweep["tps"][0]), long=f.tps_per_user(sweep["tps"][-1]),
                  tokens=f.count(sweep["context"][-1], "tokens")))
 
@@ -102,5 +102,5 @@ def presets_tab(s: Strings, f, data, results: dict, lang: str) -> None:
         if ex.budget_s is None:
             notes.append(s("preset_no_figure", label=md(p.label[lang])))
     names = dict(x_title=s("size_y"), estimate=s("estimate_label"), stated=s("stated_range"))
-    charts.show(presets_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_presets")
+    charts.show(presets_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_presets", name=s("presets_compare_heading"))
     st.caption(" ".join([s("presets_compare_caption"), s("presets_fixed")] + notes))

@@ -80,7 +80,7 @@ def typical_request(s: Strings, catalog, typical, lang: str) -> None:
     st.header(s("typical_heading"), anchor="typical")
     stage_labels = {k: s(f"stage_{k}") for k in explain.STAGES}
     charts.show(explain.breakdown_figure(typical.breakdown, stage_labels, s("row_first"), s("row_total"),
-                                         lambda x: sec(s, x), s("axis_sec")), key="how_chart_breakdown")
+                                         lambda x: sec(s, x), s("axis_sec")), key="how_chart_breakdown", name=s("typical_heading"))
     caption = s("typical_caption", model=md(name), precision=md(precision), hardware=md(hardware),
                 km=f(explain.CLOUD_KM), prompt=explain.PROMPT_TOKENS, output=explain.OUTPUT_TOKENS,
                 ttft=sec(s, typical.ttft_s), total=sec(s, typical.total_s),
@@ -274,7 +274,7 @@ def claims_chart(s: Strings, checks: list, classes: list, catalog, lang: str) ->
     legend = {"ttft": s("legend_ttft"), "total": s("legend_total", output=explain.OUTPUT_TOKENS),
               "stated": s("legend_stated")}
     charts.show(explain.claims_figure(checks, {c.id: c.short_name for c in classes}, legend, hover,
-                                      lambda x: sec(s, x), s("axis_sec")), key="how_chart_claims")
+                                      lambda x: sec(s, x), s("axis_sec")), key="how_chart_claims", name=s("claims_heading"))
     st.caption(m(s, "claims_chart_caption"))
 
 

@@ -121,14 +121,14 @@ def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     spec = C.budget_heatmap_spec(grid.ratio.T, x_labels=[fmt.size(v) for v in grid.rows],
                                  y_labels=[C.short_label(fmt.hw(h)) for h in grid.cols], hover=hover.T,
                                  marks=marks(fmt, grid), names=names)
-    charts.show_spec(spec, key="tr_chart_map_hw")  # redrawn on every input change: no plotly objects
+    charts.show_spec(spec, key="tr_chart_map_hw", name=s("table_map_hw"))  # redrawn on every input change: no plotly objects
     dist: T.Grid = data["dist"]
     st.markdown(f"**{s('map_dist_title', measure=measure, hardware=md(fmt.hw(sc.hardware_id)))}**")
     hover = cell_hover(fmt, dist, sc, [fmt.distance(v) for v in dist.cols])
     spec = C.budget_heatmap_spec(dist.ratio.T, x_labels=[fmt.size(v) for v in dist.rows],
                                  y_labels=[fmt.distance(v) for v in dist.cols], hover=hover.T,
                                  marks=[m for m in marks(fmt, dist) if m.symbol != "diamond"], names=names)
-    charts.show_spec(spec, key="tr_chart_map_dist")
+    charts.show_spec(spec, key="tr_chart_map_dist", name=s("table_map_dist"))
     st.caption(s("map_dist_note"))
     st.caption(s("share_hint"))
 
@@ -161,7 +161,7 @@ def concurrency(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
                                current_latency_s=now["ttft_s"] if sc.measure == "ttft" else now["total_s"],
                                queue_from=float(curve.max_batch), plateau_at=float(curve.plateau_users),
                                names=names, fmt_s=fmt.sec, fmt_n="{:,.0f}".format)
-    charts.show(fig, key="tr_chart_concurrency")
+    charts.show(fig, key="tr_chart_concurrency", name=s("conc_title"))
     if sc.arrival == "steady":
         st.caption(s("conc_text_steady", devices=curve.devices, max_batch=f"{curve.max_batch:,}",
                      plateau=fmt.users(curve.plateau_users)))
@@ -194,7 +194,7 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
                                       p.meets[0][use], T.pareto_front(per_1k[use], lat[use]), hover=hover,
                                       current=use.index(here) if here in use else None, budget_s=sc.budget_s,
                                       names=names, fmt_s=fmt.sec, fmt_usd=T.fmt_usd)
-    charts.show(fig, key="tr_chart_pareto")
+    charts.show(fig, key="tr_chart_pareto", name=s("table_pareto"))
     st.caption(s("pareto_caption"))
     if unlabelled:  # crowded points keep their marker and hover; their names and numbers go here
         st.caption(s("pareto_unlabelled", points=md("; ".join(
@@ -218,7 +218,7 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
                           device_label=s("mem_device_line", hardware=C.short_label(hw.label(fmt.lang)),
                                          gb=fmt.gb(hw.hardware.memory_gb)),
                           current_context=sc.prompt_tokens + sc.output_tokens, names=names, fmt_gb=fmt.gb)
-    charts.show(fig, key="tr_chart_memory")
+    charts.show(fig, key="tr_chart_memory", name=s("table_memory"))
     st.markdown(f"**{s('mem_table_title', context=fmt.tokens(sc.prompt_tokens + sc.output_tokens))}**")
     rows = data["precisions"]
     table = pd.DataFrame({
@@ -263,7 +263,7 @@ def tornado(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     fig = C.tornado_figure(bars, base_s=t.base_s, fmt_s=fmt.sec,
                            names=dict(x_title=cap(s("tor_axis", measure=measure)), low=s("tor_low"), high=s("tor_high"),
                                       base=s("tor_base", latency=fmt.sec(t.base_s))))
-    charts.show(fig, key="tr_chart_tornado")
+    charts.show(fig, key="tr_chart_tornado", name=s("table_tornado"))
     st.caption(s("tor_caption"))
 
 

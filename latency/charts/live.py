@@ -236,6 +236,20 @@ def size_chart(
 # Timeline of one request
 # --------------------------------------------------------------------------------------------
 
+def timeline_table(stages: Sequence[tuple[str, str, float]], *, ttft_s: float, names: Mapping[str, str],
+                   fmt_s: FmtS) -> tuple[list[str], list[list[str]]]:
+    """The timeline chart's numbers as a small table: one row per stage with where it starts, how long
+    it takes and where it ends on the chart's time axis, then the first token's moment.
+    stages: as `timeline_chart`. names: stage, start, takes, end, first_token."""
+    rows, start = [], 0.0
+    for _, label, seconds in stages:
+        seconds = max(float(seconds), 0.0)
+        rows.append([label, fmt_s(start), fmt_s(seconds), fmt_s(start + seconds)])
+        start += seconds
+    rows.append([names["first_token"], "", "", fmt_s(float(ttft_s))])
+    return [names["stage"], names["start"], names["takes"], names["end"]], rows
+
+
 def timeline_chart(
     stages: Sequence[tuple[str, str, float]],
     *,

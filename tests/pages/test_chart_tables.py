@@ -111,7 +111,7 @@ def test_each_chart_has_its_numbers_in_a_table_behind_a_control(page, where, key
     for key in keys:
         fig = _figure(at, key)
         panel = _panel(at, key)
-        assert panel.label == c("chart_table_open")
+        assert panel.label.startswith(c("chart_table_open")), panel.label
         assert panel.table, f"{key}: the open control shows no table"
         cells, headers = set(), []
         for t in panel.table:
@@ -128,6 +128,56 @@ def test_each_chart_has_its_numbers_in_a_table_behind_a_control(page, where, key
             assert not HANGUL.search(" ".join(headers) + text), (key, headers)
         else:
             assert any(HANGUL.search(h) for h in headers), (key, headers)  # columns named in Korean
+
+
+# Pages (and tabs) that draw two or more charts at once, with the static heading each chart's control
+# must carry (content/ui/*.yaml, read here by key: the page passes the same string through ui/charts.py).
+NAMED = [
+    ("estimator", None, {"est_chart_size": ("estimator", "size_heading"), "est_chart_timeline": ("estimator", "timeline_heading")}),
+    ("tradeoffs", ("tr_tab", "tradeoffs", "tab_map"), {"tr_chart_map_hw": ("tradeoffs", "table_map_hw"),
+                                                       "tr_chart_map_dist": ("tradeoffs", "table_map_dist")}),
+    ("tradeoffs", ("tr_tab", "tradeoffs", "tab_cost"), {"tr_chart_pareto": ("tradeoffs", "table_pareto")}),
+    ("how-it-works", None, {"how_chart_breakdown": ("how", "typical_heading"), "how_chart_claims": ("how", "claims_heading")}),
+]
+
+
+@pytest.mark.parametrize("page,where,named", NAMED, ids=[f"{n[0]}-{next(iter(n[2]))}" for n in NAMED])
+def test_each_table_control_names_its_chart(page, where, named, lang):
+    """A screen-reader user who lists a page's controls hears which chart each table belongs to: every
+    control is "Show as a table: <the chart's heading>", and no two on the page share a name."""
+    at = _open(page, where, lang, list(named), opened=False)
+    c = strings("common", lang)
+    for key, (file, heading) in named.items():
+        assert _panel(at, key).label == c("chart_table_open_named", name=strings(file, lang)(heading))
+    labels = [e.label for e in at.expander if str(getattr(e.proto, "id", "")).endswith("_table")]
+    assert len(labels) == len(set(labels)), labels
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_timeline_has_its_stages_in_a_table(lang):
+    """The estimator's timeline (Vega-Lite) lists each stage with where it starts, how long it takes and
+    where it ends; the durations are latency.estimate's own breakdown, the first token its ttft_s."""
+    from latency.estimation import scenario
+    from tests.pages.test_estimator_page import CATALOG, DEFAULTS
+
+    at = run_page("estimator", lang)
+    assert not _panel(at, "est_chart_timeline").table
+    at.session_state["est_chart_timeline_table"] = True
+    at.run()
+    assert not at.exception
+    (table,) = _panel(at, "est_chart_timeline").table
+    df = table.value
+    e, f = strings("estimator", lang), formats.get(lang)
+    _, _, est = scenario.evaluate(CATALOG, DEFAULTS)  # the page's defaults through latency.estimate
+    stages = ["network", "queue", "prefill", "decode"]
+    assert list(df.index) == [e(f"stage_{k}") for k in stages] + [e("first_token")]
+    start = 0.0
+    for k in stages:
+        t = est.breakdown[k]
+        row = df.loc[e(f"stage_{k}")].tolist()
+        assert row == [f.seconds(start), f.seconds(t), f.seconds(start + t)], (k, row)
+        start += t
+    assert df.loc[e("first_token")].tolist()[-1] == f.seconds(est.ttft_s)
 
 
 @pytest.mark.parametrize("page,where,keys", CASES[:1] + CASES[4:5], ids=["estimator", "tradeoffs"])
