@@ -119,7 +119,7 @@ def formulas_of(formulas: list[str], legend: str) -> None:
 
 
 def network_tab(s: Strings, params: Mapping[str, Any]) -> None:
-    st.subheader(":material/local_shipping: " + s("network_heading"), anchor="network")
+    st.subheader(s("network_heading"), anchor="network")
     cold, warm = network.SETUP_ROUND_TRIPS["cold"], network.SETUP_ROUND_TRIPS["warm"]
     st.markdown(m(s, "network_simple", fibre=f(network.FIBRE_KM_PER_MS), cold=cold))
     ex = explain.network_example(explain.CLOUD_KM, params)
@@ -132,7 +132,7 @@ def network_tab(s: Strings, params: Mapping[str, Any]) -> None:
 
 
 def queue_tab(s: Strings, params: Mapping[str, Any]) -> None:
-    st.subheader(":material/hourglass_top: " + s("queue_heading"), anchor="queue")
+    st.subheader(s("queue_heading"), anchor="queue")
     t0 = sec(s, params["engines"]["optimized"]["request_overhead_s"])
     st.markdown(m(s, "queue_simple", t0=t0))
     items = ", ".join(s("queue_item", u=f"{100 * u:.0f}", m=f(mult)) for u, mult in explain.queue_multipliers())
@@ -146,7 +146,7 @@ def queue_tab(s: Strings, params: Mapping[str, Any]) -> None:
 
 
 def prefill_tab(s: Strings, params: Mapping[str, Any], catalog, typical, lang: str) -> None:
-    st.subheader(":material/skillet: " + s("prefill_heading"), anchor="prefill")
+    st.subheader(s("prefill_heading"), anchor="prefill")
     constants = explain.stage_constants(params)["prefill"]
     flops = next(c.value for c in constants if c.id == "flops_per_param")
     st.markdown(m(s, "prefill_simple"))
@@ -168,7 +168,7 @@ def prefill_tab(s: Strings, params: Mapping[str, Any], catalog, typical, lang: s
 
 
 def decode_tab(s: Strings, params: Mapping[str, Any], typical) -> None:
-    st.subheader(":material/room_service: " + s("decode_heading"), anchor="decode")
+    st.subheader(s("decode_heading"), anchor="decode")
     st.markdown(m(s, "decode_simple"))
     if typical is not None:
         st.info(m(s, "decode_example", tpot=ms(s, typical.tpot_s), rate=f(typical.decode_tokens_per_s, 2),

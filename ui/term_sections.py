@@ -58,7 +58,7 @@ def header(term: content.Term, pw: Strings) -> None:
 
 def summary(s: Strings, term: content.Term, cl: Claims) -> None:
     with st.container(border=True):
-        st.header(":material/timer: " + md(term.summary.heading), anchor="summary")
+        st.header(md(term.summary.heading), anchor="summary")  # no icon in a heading: see block()
         st.markdown(md(term.summary.text))
         st.markdown(f"**→ {md(term.summary.takeaway)}**")
         source(s, term.summary.source)
@@ -70,7 +70,7 @@ def tools(s: Strings, term: content.Term, lang: str) -> None:
     if term.tools is None:
         st.page_link("pages/estimator.py", label=s("try_estimator"), icon=":material/calculate:", query_params={"lang": lang})
         return
-    st.header(":material/science: " + md(term.tools.heading), anchor="tools")
+    st.header(md(term.tools.heading), anchor="tools")
     for cols_start in range(0, len(term.tools.items), 2):
         for col, tool in zip(st.columns(2), term.tools.items[cols_start:cols_start + 2]):
             with col.container(border=True):
@@ -79,8 +79,10 @@ def tools(s: Strings, term: content.Term, lang: str) -> None:
                 st.caption(md(tool.text))
 
 
-def block(s: Strings, icon: str, b: content.TextBlock, cl: Claims) -> None:
-    st.subheader(f"{icon} " + md(b.heading), anchor=False)
+def block(s: Strings, b: content.TextBlock, cl: Claims) -> None:
+    # No icon in the heading: Streamlit draws a Markdown icon as role="img" named "<icon name> icon" in
+    # English, so the heading read "restaurant icon 비유로 이해하기" to a screen reader (issue 23).
+    st.subheader(md(b.heading), anchor=False)
     st.markdown(md(b.text))
     source(s, b.source)
     cl.show(b.checks)
@@ -89,8 +91,8 @@ def block(s: Strings, icon: str, b: content.TextBlock, cl: Claims) -> None:
 def understand(s: Strings, u: content.Understand, cl: Claims) -> None:
     st.subheader(md(u.question), anchor=False)
     st.markdown(md(u.answer))
-    block(s, ":material/restaurant:", u.analogy, cl)
-    block(s, ":material/settings:", u.mechanism, cl)
+    block(s, u.analogy, cl)
+    block(s, u.mechanism, cl)
 
 
 def example_card(s: Strings, example: content.Example, cl: Claims) -> None:
