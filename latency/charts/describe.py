@@ -23,7 +23,7 @@ from latency.charts.tradeoffs import CELL_MEETS
 from latency.language.formats import number
 
 MAX_BARS = 12     # a bar chart with more bars is summarised by its extremes
-MAX_SERIES = 6    # lines or point sets described one by one
+MAX_SERIES = 8    # lines or point sets described one by one (the log ECDF: requests, estimate, budget, four percentiles)
 
 
 def _plain(fig: Any) -> dict[str, Any]:

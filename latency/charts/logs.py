@@ -25,6 +25,9 @@ def ecdf_points(values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     return v, np.arange(1, v.size + 1) / max(v.size, 1)
 
 
+PERCENTILE_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "star")
+
+
 def ecdf_figure(values: Sequence[float], *, percentiles: Mapping[int, float], names: Mapping[str, str],
                 estimate: tuple[float, float, float] | None = None, budget: float | None = None,
                 height: int = 340) -> go.Figure:
@@ -46,11 +49,14 @@ def ecdf_figure(values: Sequence[float], *, percentiles: Mapping[int, float], na
                                  line=dict(color=HIGHLIGHT, width=2), hoverinfo="name+x"))
     fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line=dict(color=LOG_COLOR, width=2, shape="hv"),
                              name=names["requests"], hovertemplate="%{x:.3~g} · %{y:.0%}<extra></extra>"))
+    # Each percentile a marker of its own shape, named in the legend: a "p95" written beside its point sat
+    # on the curve (the steps run just under and beside every point) and on its neighbours' labels.
     ps = [p for p in sorted(percentiles) if np.isfinite(percentiles[p])]
-    fig.add_trace(go.Scatter(x=[percentiles[p] for p in ps], y=[p / 100 for p in ps], mode="markers+text",
-                             text=[names["percentile"].format(p=p) for p in ps], textposition="middle left",
-                             marker=dict(color=LOG_COLOR, size=9, line=dict(color="white", width=1)),
-                             showlegend=False, hovertemplate="%{text}: %{x:.3~g}<extra></extra>"))
+    for p, symbol in zip(ps, PERCENTILE_SYMBOLS * 2):
+        label = names["percentile"].format(p=p)
+        fig.add_trace(go.Scatter(x=[percentiles[p]], y=[p / 100], mode="markers", name=label,
+                                 marker=dict(color=LOG_COLOR, size=11, symbol=symbol, line=dict(color="white", width=1)),
+                                 hovertemplate=f"{label}: %{{x:.3~g}}<extra></extra>"))
     fig.update_xaxes(title_text=names["x_title"], rangemode="tozero")
     fig.update_yaxes(title_text=names["y_title"], tickformat=".0%", range=[0, 1.05])
     return base_layout(fig, height=height)

@@ -27,8 +27,10 @@ def test_ecdf_figure_marks_percentiles_estimate_and_budget():
     assert list(by_name["R"].x) == values.tolist() and by_name["R"].y[-1] == 1.0
     assert list(by_name["E"].x) == [40.0, 40.0]
     assert list(by_name["B"].x) == [90.0, 90.0]
-    marks = [t for t in fig.data if t.mode == "markers+text"][0]
-    assert list(marks.text) == ["p50", "p95"] and list(marks.y) == [0.5, 0.95] and list(marks.x) == [50.5, 95.05]
+    assert [(list(by_name[p].x), list(by_name[p].y)) for p in ("p50", "p95")] == [([50.5], [0.5]), ([95.05], [0.95])]
+    assert by_name["p50"].marker.symbol != by_name["p95"].marker.symbol  # told apart by shape in the legend
+    # no text drawn on the plot: a label beside its point sat on the curve (issue 23 item 6)
+    assert not [t for t in fig.data if "text" in (t.mode or "")] and not fig.layout.annotations
     bands = [(s.x0, s.x1) for s in fig.layout.shapes]
     assert (30.0, 60.0) in bands and (0, 90.0) in bands
     assert fig.layout.xaxis.title.text == "X" and fig.layout.yaxis.title.text == "Y"
