@@ -92,7 +92,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     saved scenario and the URL). labels: every option's text by input key (`all_option_texts`)."""
     st.select_slider(s("model_size"), options=data.sizes, key="model_size_b", format_func=labels["model_size_b"].get,
                      help=s("model_size_help"), on_change=state.touched)
-    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=labels["hardware"].get,
+    common = shell.strings("common", s.lang)  # read once: the drop-down formats every option on every rerun
+    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common),
                  help=s("hardware_help"), on_change=state.touched)
     hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"))
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
@@ -134,6 +135,26 @@ def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None)
     # A drop-down formats every option on every rerun: pass `common` (shell.strings("common")) fetched once.
     common = common or shell.strings("common", lang)
     return common("hardware_option", name=entry.label(lang), kind=common(f"kind_{entry.hardware.kind}"))
+
+
+VENDORS = ("NVIDIA GeForce ", "NVIDIA ", "GeForce ", "AMD Instinct ", "AMD ", "Apple ")
+
+
+def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None) -> str:
+    """A device as the drop-down box shows it: short enough for the box at every width (a text box cannot
+    wrap; it cut "NVIDIA H100 SXM (data-centre GPU: cloud ser" at 1366 px): the name without its vendor
+    and its bracketed details, and the class's first words ("H100 SXM · data-centre GPU"). The caption
+    under the box (`hardware_caption`) names the chosen device whole, with its class and memory."""
+    entry = catalog.hardware.get(hid)
+    if entry is None:
+        return str(hid)
+    common = common or shell.strings("common", lang)
+    name = entry.label(lang).split(" (")[0]
+    for vendor in VENDORS:
+        if name.startswith(vendor):
+            name = name[len(vendor):]
+            break
+    return common("hardware_choice", name=name, kind=common(f"kind_{entry.hardware.kind}").split(":")[0])
 
 
 def hardware_caption(catalog, lang: str, hid) -> None:

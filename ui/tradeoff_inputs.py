@@ -18,7 +18,7 @@ from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from ui import shell, state, style
-from ui.scenario_inputs import hardware_caption, hardware_option
+from ui.scenario_inputs import hardware_caption, hardware_choice
 
 KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
         "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
@@ -139,7 +139,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         st.select_slider(s("size_label"), options=steps["model_size_b"], key="model_size_b", format_func=fmt.size,
                          on_change=state.touched)
         st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware",
-                     format_func=lambda h: hardware_option(catalog, fmt.lang, h, common),
+                     format_func=lambda h: hardware_choice(catalog, fmt.lang, h, common),
                      on_change=state.touched)
         hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"))  # the chosen device whole
         st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",

@@ -189,3 +189,47 @@ def test_explorer_pages_stack_their_columns_when_narrow(browser, app_url, path, 
     finally:
         context.close()
     assert not any(found.values()), "\n".join(f"{k} px: {p}" for k, v in found.items() for p in v[:30])
+
+
+# A device name in the drop-down box, measured in the box's own font against the room inside it: a text
+# box cannot wrap, so a longer name is cut at its end (issue 23 item 6: "NVIDIA H100 SXM (data-centre GPU:
+# cloud ser"). Every option is read off the open list itself.
+_OPTIONS_FIT = """() => { const box = document.querySelector('.st-key-hardware input[role=combobox]');
+  const cs = getComputedStyle(box), ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  return [room, [...document.querySelectorAll('[role=listbox] [role=option]')].map(o => [o.innerText.trim(),
+          ctx.measureText(o.innerText.trim()).width])]; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", EXPLORERS)
+def test_every_device_name_fits_the_drop_down_box(browser, app_url, path, lang):
+    """At the widths where the box is narrowest (a phone, and the three-column desktop at 1366 px) every
+    option fits the box whole; the caption under it names the chosen device in full (AppTest checks it)."""
+    context = browser.new_context(viewport=WIDTHS["desktop"], locale="ko-KR")
+    page = context.new_page()
+    try:
+        open_app(page, app_url, path, lang=lang)
+        for size in (WIDTHS["desktop"], {"width": 360, "height": 800}):
+            resize(page, size)
+            box = page.locator(".st-key-hardware input[role=combobox]")
+            box.scroll_into_view_if_needed()
+            option = page.locator("[role=listbox] [role=option]").first
+            for _ in range(3):  # opens the list (as test_keyboard.py does); a key pressed mid-rerun can be lost
+                box.focus()
+                page.keyboard.press("ArrowDown")
+                try:
+                    option.wait_for(timeout=5_000)
+                    break
+                except Exception:  # noqa: BLE001 - playwright's TimeoutError: try again
+                    continue
+            option.wait_for()
+            room, options = page.evaluate(_OPTIONS_FIT)
+            assert len(options) >= 10, options
+            cut = [(name, round(w)) for name, w in options if w > room]
+            assert not cut, (size["width"], round(room), cut)
+            page.keyboard.press("Escape")
+            page.locator("[role=listbox]").wait_for(state="detached")
+    finally:
+        context.close()
