@@ -19,6 +19,9 @@ What is fitted (everything else in the estimator is a cited constant in latency/
              long_context.csv) and stream_overhead_s (per sequence per decode step; batched rows)
   optimized  compute fraction and pass overhead (TensorRT-LLM TTFT rows); bandwidth fraction and
              stream_overhead_s (vLLM per-user decode on B200, concurrency.csv)
+             Not fitted, carried over (KV_PRIOR_SOURCE): kv_read_eff and the per-stream KV cap
+             kv_cap_gbs = llama.cpp's kv_read_eff and discrete-GPU bw_cap_gbs (no long-context
+             serving rows); `fit` fits llama.cpp first and holds them while fitting the rest
 Data: measurements.csv, long_context.csv and concurrency.csv (llama-batched-bench rows as lock-step
 batches; vLLM rows with concurrent_users = min(concurrency, prompts sent); their TTFT and output
 throughput evaluated, not fitted). Each device's rows weigh at most as much as DEVICE_WEIGHT_ROWS rows.
@@ -437,6 +440,29 @@ FREE_PER_KIND = [f for f in FREE if f[1] != "discrete_gpu"][:2] + [
 GPU kind (desktop_gpu, datacenter_gpu), also 4 parameters. See `model_selection`."""
 
 
+KV_PRIOR_SOURCE = ("llama.cpp", "datacenter_gpu")
+"""Where the serving engine's KV-read prior comes from (issue 24, item 3): llama.cpp's fitted
+`kv_read_eff` (long_context.csv, the only rows with long contexts) and its discrete-GPU bandwidth
+cap `bw_cap_gbs` (measurements.csv, the only batch-1 kernel rates on HBM GPUs), carried over to
+the optimized engine, which has no long-context rows. A documented transfer, not a fit: the
+optimized rows never move these two numbers (`fit` fits llama.cpp first and holds them)."""
+
+
+def transfer_kv_prior(engines: dict, free: list) -> None:
+    """Give the optimized engine llama.cpp's KV-read efficiency and per-stream KV cap (KV_PRIOR_SOURCE):
+    its attention kernels at batch 1 are taken to stream the KV cache no faster than llama.cpp's
+    batch-1 kernels on the same device (estimator.kv_bw_share). Where a parameter set has no such
+    cap (the per-kind model of the model-selection table) the prior is the efficiency alone."""
+    eng, kind = KV_PRIOR_SOURCE
+    src = engines[eng]
+    start = {n: s for e, k, n, s, *_ in free if e == eng}
+    opt = engines["optimized"]
+    opt["kv_read_eff"] = float(src.get("kv_read_eff", start.get("kv_read_eff", 1.0)))
+    cap = src["kinds"].get(kind, {}).get("bw_cap_gbs")
+    if cap is not None:
+        opt["kv_cap_gbs"] = float(cap)
+
+
 def build_params(x: np.ndarray, net: dict, combine: str, bands: dict | None = None, free: list | None = None,
                  ref_peaks: dict | None = None, device_counts: dict | None = None) -> dict:
     """Parameter dict in the fitted_params.json layout from the free-parameter vector x.
@@ -451,6 +477,7 @@ def build_params(x: np.ndarray, net: dict, combine: str, bands: dict | None = No
             target = engines[eng]["kinds"].setdefault(k, {}) if k else engines[eng]
             target[name] = float(v)
     engines["optimized"]["kinds"]["datacenter_gpu"].setdefault("bw_frac", OPTIMIZED_BW_FRAC)
+    transfer_kv_prior(engines, free)
     for eng, e in engines.items():
         kinds = e["kinds"]
         # Kinds without data: geometric mean of the fitted kinds' fractions, each at the kind's
@@ -595,6 +622,7 @@ class RowSet:
                            ("request_overhead_s", 0.0)):
             ep[k] = np.array([[e[k] if default is None else e.get(k, default) for e in eps]
                               for eps in table])[self.copies, self.key_index]
+        ep["kv_cap_gbs"] = np.array([[est.kv_cap_of(e) for e in eps] for eps in table])[self.copies, self.key_index]
         return est.request_times(self.shape, self.device, ep, params.get("combine", "max"), workload or self.workload)
 
     def subset(self, keep: list[bool]) -> "RowSet":
@@ -639,12 +667,34 @@ def fit(rows: list[Row], net: dict, combine: str, iters: int = 100, free: list |
         start: np.ndarray | None = None) -> np.ndarray:
     """Levenberg-Marquardt on log parameters; deterministic (fixed start, fixed schedule). The
     refits of the cross-validation start from the full fit (`start`), which only saves time:
-    parameters the training rows cannot inform go back to their fixed start value."""
+    parameters the training rows cannot inform go back to their fixed start value.
+
+    Two stages: llama.cpp's parameters on llama.cpp's rows, then the other engines' on theirs with
+    llama.cpp's held, so the KV-read prior the optimized engine takes from llama.cpp
+    (`transfer_kv_prior`) is never fitted on the optimized rows it is then scored on. (The two
+    engines share no other parameter, so this is the joint fit but for that prior.)"""
     free = FREE if free is None else free
     rows = [r for r in rows if r.fitted]
+    first = [r for r in rows if r.engine == KV_PRIOR_SOURCE[0]]
+    rest = [r for r in rows if r.engine != KV_PRIOR_SOURCE[0]]
+    if not first or not rest:
+        return _fit(rows, net, combine, iters, free, start)
+    x1 = _fit(first, net, combine, iters, free, start)
+    is_first = np.array([f[0] == KV_PRIOR_SOURCE[0] for f in free])
+    x2 = _fit(rest, net, combine, iters, free, start, hold=np.where(is_first, x1, np.nan))
+    return np.where(is_first, x1, x2)
+
+
+def _fit(rows: list[Row], net: dict, combine: str, iters: int, free: list, start: np.ndarray | None,
+         hold: np.ndarray | None = None) -> np.ndarray:
+    """One Levenberg-Marquardt fit (see `fit`); `hold`: values (not NaN) of parameters kept fixed."""
     rs = RowSet(rows)
     used = _used(rows, free)
     start = np.array([f[3] for f in free]) if start is None else np.where(used, start, [f[3] for f in free])
+    if hold is not None:
+        held = ~np.isnan(hold)
+        used = used & ~held
+        start = np.where(held, hold, start)
     lo = np.log([f[4] for f in free])
     hi = np.log([f[5] for f in free])
     z = np.clip(np.log(start), lo, hi)
@@ -1060,6 +1110,10 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     say("\nFitted parameters:")
     for (eng, kind, name, *_), v in zip(FREE, x):
         say(f"  {eng:<10} {kind or '(all kinds)':<16} {name:<18} {v:.4g}")
+    prior = build_params(x, net, combine)["engines"]["optimized"]
+    say(f"  optimized  (all kinds)      kv_read_eff        {prior['kv_read_eff']:.4g}  (prior: llama.cpp's, carried over)")
+    say(f"  optimized  (all kinds)      kv_cap_gbs         {prior.get('kv_cap_gbs', math.inf):.4g}  (prior: llama.cpp's"
+        " discrete-GPU bw_cap_gbs, per stream)")
     say("Calibration devices per (engine, kind) (ranges are 'calibrated' from "
         f"{est.MIN_CALIBRATION_DEVICES}): " + "; ".join(f"{e} {k} {n}" for e, ks in device_counts.items() for k, n in ks.items()))
 
@@ -1115,11 +1169,16 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
              for r in rows]
         by_source[src] = {"in_sample": medians(sub(rows, m), sub(preds, m)),
                           "leave_one_device_out": medians(sub(rows, m), sub(loo, m))}
+    # Single requests (batch 1, one user; issue 24 item 4): the rows before batching entered the
+    # data, all of measurements.csv and long_context.csv and the batch-1 rows of concurrency.csv.
+    single = [not _serving(r) and r.batch == 1 and r.users == 1 for r in rows]
+    single_request = {"in_sample": medians(sub(rows, single), sub(preds, single)),
+                      "leave_one_device_out": medians(sub(rows, single), sub(loo, single))}
     say("\nMedian |error| (compute rows;       in-sample   leave-one-out   leave-one-kind-out   target\n"
         "  serving rows are per series above)")
     for k, target in (("decode", 20), ("prefill/TTFT", 40), ("RTT", 20)):
         say(f"  {k + ', all':<33}{ins[k]:>10.1f}%{cv[k]:>14.1f}%{(f'{lk[k]:.1f}%' if k in lk else '-'):>21}{target:>8}%")
-        for src, m in by_source.items():
+        for src, m in list(by_source.items()) + [("single request (batch 1)", single_request)]:
             if k in m["in_sample"] and not math.isnan(m["in_sample"][k]):
                 say(f"    {src:<31}{m['in_sample'][k]:>10.1f}%{m['leave_one_device_out'][k]:>14.1f}%")
 
@@ -1224,6 +1283,7 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
                  "rtt_routes": sum(float(r["distance_km"]) > 0 for r in rtt_rows)},
         "median_abs_error_pct": {"in_sample": ins, "leave_one_device_out": cv, "leave_one_kind_out": lk},
         "median_abs_error_pct_by_source": by_source,
+        "median_abs_error_pct_single_request": single_request,
         "coverage_pct": {"stated": 100.0 * est.RANGE_COVERAGE, **cover},
         "combine_scores_pct": score,
         "model_selection": {name: {"combine": res["combine"], "in_sample": res["m_ins"],

@@ -89,4 +89,6 @@ one after the MLP (Shoeybi et al. 2019, sec. 3)."""
 SATURATION_SHARPNESS = 4.0
 """Exponent k of the smooth minimum in `estimator.achieved_fraction` (k = 1: harmonic sum, k -> inf:
 hard minimum). Not a free parameter: picked from {1, 2, 4} by the in-sample and leave-one-device-out
-calibration errors (k = 1 doubles the decode error; 2 and 4 are close); see docs/estimator.md."""
+calibration errors (k = 1 doubles the decode error; 2 and 4 are close); see docs/estimator.md.
+`estimator.kv_bw_share` (the KV-cache reads' per-stream cap, issue 24 item 3) uses the same k: it is
+the same smooth minimum, not refitted for it."""

@@ -483,7 +483,9 @@ class Rates(NamedTuple):
     parallel_devices: Any   # devices that split every layer (tensor parallel), else 1
     mem_bandwidth_gbs: Any
     bw_frac: Any            # achieved share of peak bandwidth for weights
-    kv_bw_frac: Any         # achieved share of peak bandwidth for KV-cache reads (attention kernels)
+    kv_bw_frac: Any         # achieved share of peak bandwidth for KV-cache reads at the step's streams
+    kv_base_frac: Any       # the engine's share of peak before the KV cap (kv_bw_share), times its scale
+    kv_cap_gbs: Any         # achievable KV-read bandwidth per stream and device (inf: no cap)
     peak_tflops: Any
     lowp_speedup: float
     compute_frac: Any       # achieved share of peak compute (decode and prefill)
@@ -506,6 +508,26 @@ def prefill_s(flops, weights_read_gb, comm_s, r: Rates, compute_share=1.0):
             t_compute >= t_weights)
 
 
+def kv_bw_share(base_frac, mem_bandwidth_gbs, kv_cap_gbs, streams):
+    """Achieved share of peak bandwidth of the attention kernels that stream the KV cache:
+
+        share = kv_read_eff x ((frac x peak)^-k + (streams x kv_cap)^-k)^(-1/k) / peak
+
+    the saturating curve of `achieved_fraction` with a cap that grows with the streams decoded
+    together. Little's law (achieved bandwidth = bytes in flight / memory latency): one decode
+    stream's attention is one query per head over its own KV cache, so the bytes a kernel keeps in
+    flight are bounded by that one sequence's work; B streams are B independent sequences (the
+    grid of a paged-attention kernel is heads x sequences x KV splits; Kwon et al. 2023, SOSP), so
+    the cap scales with B and a large batch streams the cache at the engine's full share.
+    Arguments as `engine_rates` passes them, both scaled by kv_read_eff x quant_bw_eff:
+    `base_frac` = that x bw_frac, `kv_cap_gbs` = that x the per-stream cap (`kv_cap_of`; inf: no
+    cap), so the share is kv_read_eff x quant_bw_eff x achieved_fraction(peak, bw_frac, streams x cap).
+    See docs/estimator.md, "Per-token cost at long prompts"."""
+    cap = nm.maximum(streams, 1.0) * kv_cap_gbs
+    x = base_frac * mem_bandwidth_gbs / cap
+    return base_frac * (1.0 + x**SATURATION_SHARPNESS) ** (-1.0 / SATURATION_SHARPNESS)
+
+
 def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates):
     """One decode step (one token for each of `streams` running streams), seconds, and whether
     compute bounds it:
@@ -517,8 +539,9 @@ def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates)
     Every step reads the whole KV cache of every stream so far (context, prompt and the tokens
     generated), so decode slows as a conversation grows and as more users share the batch."""
     t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, r.lowp_speedup, r.compute_frac)
+    kv_frac = kv_bw_share(r.kv_base_frac, r.mem_bandwidth_gbs, r.kv_cap_gbs, streams)
     t_memory = (memory_read_s(weights_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.bw_frac)
-                + memory_read_s(kv_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, r.kv_bw_frac))
+                + memory_read_s(kv_read_gb, r.parallel_devices, r.mem_bandwidth_gbs, kv_frac))
     step_s = roofline_s(t_compute, t_memory, r.combine) + r.pass_overhead_s + streams * r.stream_overhead_s
     return step_s + comm_s, t_compute >= t_memory
 
@@ -591,12 +614,27 @@ class Workload(NamedTuple):
     think_s: Any = 0.0  # steady use: time a user takes between an answer and the next request
 
 
-def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str) -> Rates:
-    """The fitted fractions of one (engine, kind) applied to this device's peaks."""
+def kv_cap_of(ep: dict):
+    """Per-stream cap of the KV-cache reads: the engine's own `kv_cap_gbs` where it has one (the
+    serving engine's, carried over from llama.cpp by `python -m latency.calibrate`), else the
+    kind's bandwidth cap (llama.cpp on discrete GPUs: the same batch-1 Little's-law cap as its
+    weight reads), else none (inf)."""
+    cap = ep.get("kv_cap_gbs")
+    if cap is None:
+        cap = ep.get("bw_cap_gbs")
+    return math.inf if cap is None else cap
+
+
+def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str, streams=1.0) -> Rates:
+    """The fitted fractions of one (engine, kind) applied to this device's peaks; the KV-read
+    share at `streams` streams decoded together (`kv_bw_share`)."""
     bw_frac = achieved_fraction(dev.mem_bandwidth_gbs, ep["bw_frac"], ep.get("bw_cap_gbs")) * ep["q_bw"]
     c_frac = achieved_fraction(dev.peak_tflops, ep["compute_frac"], ep.get("compute_cap_tflops")) * ep["q_compute"]
+    kv_base = ep["bw_frac"] * ep["q_bw"] * ep.get("kv_read_eff", 1.0)
+    kv_cap = kv_cap_of(ep) * ep["q_bw"] * ep.get("kv_read_eff", 1.0)
     return Rates(parallel_devices=parallel_devices, mem_bandwidth_gbs=dev.mem_bandwidth_gbs, bw_frac=bw_frac,
-                 kv_bw_frac=bw_frac * ep.get("kv_read_eff", 1.0), peak_tflops=dev.peak_tflops,
+                 kv_bw_frac=kv_bw_share(kv_base, dev.mem_bandwidth_gbs, kv_cap, streams),
+                 kv_base_frac=kv_base, kv_cap_gbs=kv_cap, peak_tflops=dev.peak_tflops,
                  lowp_speedup=dev.lowp_speedup, compute_frac=c_frac,
                  prefill_compute_frac=c_frac * ep.get("prefill_compute_scale", 1.0),
                  pass_overhead_s=ep["pass_overhead_s"], stream_overhead_s=ep.get("stream_overhead_s", 0.0),
@@ -629,8 +667,10 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
                                              + 4.0 * m.attention_layers * prefill_context * m.attn_dim),
                                   par, peak, lowp, rates.prefill_compute_frac)
     weights_s = memory_read_s(weights * m.loops, par, rates.mem_bandwidth_gbs, rates.bw_frac)
-    decode_kv_s = memory_read_s(kv_gb(decode_context, 1.0), par, rates.mem_bandwidth_gbs, rates.kv_bw_frac)
-    prefill_kv_s = memory_read_s(kv_gb(prefill_context, 1.0), par, rates.mem_bandwidth_gbs, rates.kv_bw_frac)
+    # KV reads at full share (1.0); divided by the share at the step's streams (kv_bw_share).
+    decode_kv_s = memory_read_s(kv_gb(decode_context, 1.0), par, rates.mem_bandwidth_gbs, 1.0)
+    prefill_kv_s = memory_read_s(kv_gb(prefill_context, 1.0), par, rates.mem_bandwidth_gbs, 1.0)
+    kv_base, kv_cap, bw = rates.kv_base_frac, rates.kv_cap_gbs, rates.mem_bandwidth_gbs
     comm0 = comm_s(0.0)
     comm1 = comm_s(1.0) - comm0
     dense = nm.as_float(m.active_b >= m.params_b)
@@ -642,7 +682,8 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
         tokens = nm.maximum(decode_requests + prefill_tokens, 1.0)
         t_compute = decode_compute_s * decode_requests + prefill_compute_s * prefill_tokens
         touched = dense + (1.0 - dense) * (1.0 - (1.0 - share) ** tokens)
-        t_memory = weights_s * touched + decode_kv_s * decode_requests + prefill_kv_s * prefill_requests
+        kv_share = kv_bw_share(kv_base, bw, kv_cap, decode_requests + prefill_requests)
+        t_memory = weights_s * touched + (decode_kv_s * decode_requests + prefill_kv_s * prefill_requests) / kv_share
         bound = nm.maximum(t_compute, t_memory) if combine_max else t_compute + t_memory
         return bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
 
@@ -682,7 +723,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     # Tensor parallel (serving engines) splits every layer over n devices; llama.cpp's layer split
     # runs the devices in turn, so only the memory is spread, not the time.
     tensor_parallel = ep["tensor_parallel"]
-    rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine)
+    rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine, streams)
 
     def comm_s(tokens):
         return nm.where(tensor_parallel,
