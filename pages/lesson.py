@@ -2,11 +2,13 @@
 answers the estimator computes (content/quiz/), and a finish screen that opens the estimator.
 
 The screen lives in the URL (?step=1..8, quiz, done), so a shared link resumes where it points;
-?present=1 is presenter mode (one step a screen, large type, no sidebar, big back/next with ← →
-keys; never the speaker notes, which open in their own view, ?notes=1). From presenter mode the
+?present=1 is presenter mode (one step a screen without scrolling, large type, no sidebar, big
+back/next with ← → keys in one row above the step, its words beside its chart; never the speaker
+notes, which open in their own view, ?notes=1). From presenter mode the
 presenter opens a room (?room=CODE): phones join it and follow the presenter (ui/room_view.py).
 """
 
+import contextlib
 import time
 
 import streamlit as st
@@ -81,10 +83,11 @@ if not step_ok:
     st.warning(s("bad_step", value=md(clip_raw(str(raw_step))), n=len(les.steps)))
 if raw_present not in ("0", "1"):
     st.warning(s("bad_present", value=md(clip_raw(raw_present))))
-lesson_steps.header(s, number, lesson.screens(les))
-if present:  # the controls stay in reach at the top of the projected screen
-    lesson_steps.controls(s, les, number, data)
-    room_view.open_button(s, lesson.screen_param(number, les) if number <= len(les.steps) else "1")
+# Presenter mode: one row at the top (back, the progress and the plain words between, next), so the
+# controls stay in reach and the step fits one screen; the room button and the way out under it.
+top = lesson_steps.controls(s, les, number, data) if present else contextlib.nullcontext()
+with top:
+    lesson_steps.header(s, number, lesson.screens(les))
 
 pw = shell.strings("plain_words")  # every technical word of the screen below, defined before it is met
 if screen == lesson.QUIZ:
@@ -93,17 +96,24 @@ if screen == lesson.QUIZ:
     except ContentError as err:
         shell.show_content_error(err)
     else:
-        plain_words.show_met(pw, jargon.strings_of(questions, lang))
+        with top:
+            plain_words.show_met(pw, jargon.strings_of(questions, lang))
         lesson_steps.quiz_screen(s, les, questions, outcomes, data)
 elif screen == lesson.DONE:
     lesson_steps.finish(s, les, data)
 else:
     shown = les.steps[number - 1]  # the step's own texts and the strings of its one interaction
     widget_keys = (f"{shown.widget}_", "stage_text_") if shown.widget == "stages" else (f"{shown.widget}_",)
-    plain_words.show_met(pw, [*jargon.strings_of(shown, lang), s("ttft"), s("total"),  # the two times' labels
-                              *(v for k, v in s.table.items() if k.startswith(widget_keys))])
+    with top:
+        plain_words.show_met(pw, [*jargon.strings_of(shown, lang), s("ttft"), s("total"),  # the two times' labels
+                                  *(v for k, v in s.table.items() if k.startswith(widget_keys))])
     lesson_steps.step(s, shown, number, data)
 
-if not present:
+if present:
+    with lesson_steps.foot():
+        lesson_steps.keys_hint(s)
+        room_view.open_button(s, lesson.screen_param(number, les) if number <= len(les.steps) else "1")
+        lesson_steps.present_link(s, lesson.screen_param(number, les), data)
+else:
     lesson_steps.controls(s, les, number, data)
-lesson_steps.present_link(s, lesson.screen_param(number, les), data)
+    lesson_steps.present_link(s, lesson.screen_param(number, les), data)

@@ -8,6 +8,8 @@ content/ui/lesson.yaml (`s`) or content/lesson.yaml and content/quiz/ (per langu
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -30,10 +32,19 @@ from ui import announce, charts, feel_player, scenario_inputs
 # caption is drawn at opacity 0.6); icons and radio circles
 # scaled with the text; Streamlit's shortcut badge (a <kbd> after the label) hidden, so the arrow
 # icons stand before "back" and after "next" alone; no sidebar and no floating language button.
+# Every step fits one screen without scrolling (tests/e2e/test_presenter_readable.py): no page
+# header, thin padding, half Streamlit's gap between elements, the step in two columns
+# (projected_step), the controls in one row above it and one below (BAR_KEY, FOOT_KEY). On a
+# screen at most 900 px high (1366x768) the body is 24 px and the titles 36 px: the same share of
+# the screen's height as 34 and 51 px at 1080 (a 768-line image is enlarged 1.4 times on the same
+# projector), so it reads larger from the back than 30 px at 1920x1080, and it leaves the step room.
+BAR_KEY = "lesson_present_bar"    # presenter mode's top row: back, progress and plain words, next
+FOOT_KEY = "lesson_present_foot"  # and its bottom row: the keys, the room button, the way out
 PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarNav"],
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"], .st-key-app_lang_top { display: none !important; }
-[data-testid="stMainBlockContainer"] { max-width: 1280px; padding-top: 1.2rem; }
+[data-testid="stMainBlockContainer"] { max-width: 1800px; padding: 0.5rem 2rem 0.25rem !important; }
+[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.5rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
@@ -50,7 +61,8 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stTable"] th,
 [data-testid="stMain"] [data-testid="stTable"] td { font-size: 24px !important; color: __INK__ !important; opacity: 1 !important; }
 [data-testid="stMain"] h1 { font-size: 56px !important; }
-[data-testid="stMain"] h2 { font-size: 44px !important; line-height: 1.25 !important; }
+[data-testid="stMain"] h2 { font-size: 44px !important; line-height: 1.25 !important; padding: 0 0 0.2em !important; }
+[data-testid="stMain"] [data-testid="stAlertContainer"] { padding-top: 0.6rem; padding-bottom: 0.6rem; }
 [data-testid="stMain"] h3 { font-size: 36px !important; }
 [data-testid="stMain"] [data-testid="stMetricValue"],
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 52px !important; }
@@ -63,7 +75,28 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] button kbd { display: none !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 34px !important; }
 [data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }
-</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS)  # the palette's ink (latency/charts/style.py); the polite result line
+[data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 28px; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p { line-height: 1.4 !important; }
+.st-key-__FOOT__ [data-testid="stBaseButton-secondary"] { min-height: 48px; padding: 0.1em 0.9em; }
+.st-key-__FOOT__ [data-testid="stBaseButton-secondary"] p, .st-key-__FOOT__ [data-testid="stPageLink"] p { font-size: 24px !important; }
+.st-key-__FOOT__ [data-testid="stIconMaterial"] { font-size: 28px !important; }
+.st-key-__BAR__ [data-testid="stBaseButton-primary"], .st-key-__BAR__ [data-testid="stBaseButton-secondary"] { min-width: 11em; }
+@media (max-height: 900px) {
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p,
+[data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 24px !important; line-height: 1.38 !important; }
+[data-testid="stMain"] h2 { font-size: 36px !important; }
+[data-testid="stMain"] [data-testid="stMetricValue"],
+[data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 36px !important; }
+[data-testid="stMain"] [data-testid="stBaseButton-primary"],
+[data-testid="stMain"] [data-testid="stBaseButton-secondary"],
+[data-testid="stMain"] [data-testid="stPopoverButton"] { min-height: 60px; }
+[data-testid="stMain"] [data-testid="stBaseButton-primary"] p,
+[data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 28px !important; }
+[data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 28px !important; }
+}
+</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
 
 
 @dataclass(frozen=True)
@@ -78,6 +111,13 @@ class Data:
     present: bool
     sleep: Callable[[float], None]
     clock: Callable[[], float]
+    side: Any = None  # presenter mode: the container beside the chart where a step's numbers go (projected_step)
+
+
+def numbers(d: Data):
+    """Where a step's times, cost and their notes go: beside the chart on the projected screen
+    (under the step's text, which leaves the chart's column room for the chart), else in place."""
+    return d.side if d.side is not None else contextlib.nullcontext()
 
 
 def bold_only(text: str) -> str:
@@ -121,16 +161,24 @@ def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
 def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str, str] | None = None,
           highlight: str | None = None) -> None:
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
-                     fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14)
+                     fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14,
+                     legend_columns=2 if d.present and max(map(len, (names or stage_names(s)).values())) <= SHORT_NAME else 1,
+                     labels_above=d.present)
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
     charts.show(fig, key, table=not d.present)
 
 
-def times(s: Strings, est, d: Data) -> None:
-    c1, c2 = st.columns(2)
-    c1.metric(s("ttft"), d.f.seconds(est.ttft_s))
-    c2.metric(s("total"), d.f.seconds(est.total_s))
+SHORT_NAME = 10  # characters: a stage name this short stands in half the projected chart's width (two legend columns)
+
+
+def times(s: Strings, est, d: Data, more: Sequence[tuple[str, str]] = ()) -> None:
+    """The two times side by side, and `more` metrics (label, value) in the same row."""
+    cols = st.columns(2 + len(more))
+    cols[0].metric(s("ttft"), d.f.seconds(est.ttft_s))
+    cols[1].metric(s("total"), d.f.seconds(est.total_s))
+    for col, (label, value) in zip(cols[2:], more):
+        col.metric(label, value)
 
 
 # --- header, controls, style ----------------------------------------------------------------------
@@ -171,11 +219,20 @@ def scroll_top_if_asked() -> None:
         st.html(SCROLL_TOP_JS.format(n=int(n)), unsafe_allow_javascript=True)
 
 
-def controls(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
-    """Back and next (keyboard ← → in presenter mode, Streamlit's public `shortcut`)."""
+def controls(s: Strings, les: lesson.Lesson, number: int, d: Data):
+    """Back and next (keyboard ← → in presenter mode, Streamlit's public `shortcut`). In presenter
+    mode they are one row at the top with room between them for the progress and the plain words:
+    the returned container (None otherwise)."""
     total = lesson.screens(les)
     n = len(les.steps)
-    back, _, nxt = st.columns([1, 2, 1]) if not d.present else st.columns([1, 1, 1])
+    middle = None
+    if d.present:
+        with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
+            back = st.container(width="content")
+            middle = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+            nxt = st.container(width="content")
+    else:
+        back, _, nxt = st.columns([1, 2, 1])
     # The arrow stands before "back" and after "next"; presenter mode's stylesheet hides the key
     # badge Streamlit adds after the label for a shortcut (it doubled the arrow, "이전 ← ←").
     if number > 1:
@@ -186,11 +243,20 @@ def controls(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
         nxt.button(label, key="lesson_next", on_click=go, args=(lesson.screen_param(number + 1, les),), type="primary",
                    icon=":material/arrow_forward:", icon_position="right", width="stretch",
                    shortcut="Right" if d.present else None)
+    return middle
+
+
+def foot():
+    """Presenter mode's bottom row (the keys, the room button, the way out), under the step."""
+    return st.container(horizontal=True, vertical_alignment="center", gap="medium", key=FOOT_KEY)
+
+
+def keys_hint(s: Strings) -> None:
+    """Presenter mode: the keyboard's back and next, in the bottom row."""
+    st.caption(s("present_keys"), width="content")
 
 
 def present_link(s: Strings, param: str, d: Data) -> None:
-    if d.present:
-        st.caption(s("present_keys"))
     query = {"step": param, "lang": d.lang}
     if not d.present:
         query["present"] = "1"
@@ -202,6 +268,9 @@ def present_link(s: Strings, param: str, d: Data) -> None:
 def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = True) -> None:
     """One step. The speaker notes fold under it for a reader alone; never on a projected screen
     (presenter mode) or a room's phones: the presenter reads them in the notes view (?notes=1)."""
+    if d.present:
+        projected_step(s, step_, d)
+        return
     st.caption(s("step_kicker", n=number))
     st.header(md(step_.title[d.lang]), anchor=False)
     st.markdown(bold_only(step_.body[d.lang]))
@@ -210,6 +279,23 @@ def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = Tru
     if notes and not d.present:
         with st.expander(s("notes"), icon=":material/speaker_notes:"):
             st.markdown(md(step_.notes[d.lang]))
+
+
+@st.fragment
+def projected_step(s: Strings, step_: lesson.Step, d: Data) -> None:
+    """A step on the projected screen, whole on one screen at 1920x1080 and 1366x768 (issue 25 item
+    7): its words (title, body, takeaway) on the left, its interaction on the right. One column
+    stacked the title, the text, the input, the chart, the times and the takeaway 1.4 to 1.8 screens
+    high. No step number above the title (the progress bar above says it). A fragment, as the
+    interaction is in the normal lesson: moving its input redraws this step only."""
+    words, live = st.columns([11, 10], gap="medium")
+    with words:
+        st.header(md(step_.title[d.lang]), anchor=False)
+        st.markdown(bold_only(step_.body[d.lang]))
+        side = st.container()  # the times (and cost) of the steps that show them: `numbers`
+        st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
+    with live:
+        WIDGETS[step_.widget](s, step_, dataclasses.replace(d, side=side))
 
 
 def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
@@ -237,7 +323,8 @@ def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
     est = sc.run(d.catalog)
     chart(s, [(s("rest_row"), est.breakdown)], d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}",
           names=stage_names(s, "rest_"))
-    times(s, est, d)
+    with numbers(d):
+        times(s, est, d)
     scenario_caption(s, sc, est, d)
 
 
@@ -284,14 +371,15 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     rows = [(s("row_start", label=option_label(s, step_, start, d)), base.breakdown),
             (s("row_choice", label=option_label(s, step_, choice, d)), est.breakdown)]
     chart(s, rows, d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}")
-    times(s, est, d)
-    if est.devices_needed > 1:
-        st.caption(s("devices_note", n=d.f.count(est.devices_needed, "devices"), hardware=d.catalog.hardware[sc.hardware].label(d.lang)))
-    if step_.widget == "users":
-        cost = lesson.cost_per_1k(d.catalog, sc, est)
-        hw = d.catalog.hardware[sc.hardware]
+    cost = lesson.cost_per_1k(d.catalog, sc, est) if step_.widget == "users" else None
+    hw = d.catalog.hardware[sc.hardware]
+    with numbers(d):  # on the projected screen the cost stands in the times' row (one row less)
+        times(s, est, d, more=[(s("cost_metric"), d.f.usd(cost))] if cost is not None and d.present else ())
+        if est.devices_needed > 1:
+            st.caption(s("devices_note", n=d.f.count(est.devices_needed, "devices"), hardware=hw.label(d.lang)))
         if cost is not None:
-            st.metric(s("cost_metric"), d.f.usd(cost))
+            if not d.present:
+                st.metric(s("cost_metric"), d.f.usd(cost))
             st.caption(s("cost_source", price=d.f.usd(hw.price_usd_per_hour), devices=d.f.count(est.devices_needed, "devices"),
                          source=md((hw.price_source or "").split()[0])))
     scenario_caption(s, sc, est, d)

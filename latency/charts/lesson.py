@@ -19,15 +19,36 @@ from latency.estimation.estimator import STAGES
 TEXT_COLOR = INK          # the palette's ink (latency/charts/style.py): every chart text here
 LEGEND_LINE_EM = 1.45
 AXIS_BLOCK_EM = 3.6
+# The total written at a bar's end (an annotation, left-anchored LABEL_SHIFT_PX right of the bar)
+# gets a right margin as wide as the longest such label, estimated at CHAR_EM of the font size a
+# character (digits and "s"/"초" in Pretendard measure 0.55 to 0.95 em; 0.62 is a mean with room for
+# the wide Korean unit spread over the narrow digits): with only a 10 px margin it was cut at the
+# figure's edge on a phone ("2.4 s" read "2.").
+LABEL_SHIFT_PX = 6
+BAR_PX = 32  # a bar's thickness when its label stands above it (labels_above)
+CHAR_EM = 0.62
+
+
+def label_px(text: str, font_size: float) -> int:
+    """The estimated width of a one-line chart label in pixels (CHAR_EM a character; a Hangul
+    syllable, drawn a full em wide, counts as 1.6 characters)."""
+    chars = sum(1.6 if "\uac00" <= c <= "\ud7a3" else 1.0 for c in text)
+    return round(chars * font_size * CHAR_EM)
 
 
 def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mapping[str, str], x_max: float,
                axis_title: str, fmt_s: Callable[[float], str], highlight: str | None = None,
-               font_size: int = 14) -> go.Figure:
+               font_size: int = 14, legend_columns: int = 1, labels_above: bool = False) -> go.Figure:
     """One bar per row ``(label, {stage: seconds})``, stages stacked in order, the total at the bar's end.
 
     names: the label of each stage (legend). highlight: a stage drawn at full colour while the
-    others fade (the "stages" step). font_size: larger in presenter mode.
+    others fade (the "stages" step). font_size: larger in presenter mode. legend_columns: the stage
+    names side by side in that many columns of equal width (a fraction of the plot's width each),
+    so the legend's height is known: 2 on the projected screen where the names are short, which
+    saves two lines of the screen's height. labels_above: each row's label on a line of its own above
+    its bar instead of beside it, so the bars keep the chart's whole width (on the projected
+    screen's half-width chart a label such as "선택: NVIDIA B200 (HGX/DGX) (데이터센터 GPU)" took
+    two thirds of it).
     """
     labels = [label for label, _ in rows][::-1]  # first row on top
     parts = [dict(p) for _, p in rows][::-1]
@@ -44,21 +65,39 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
     totals = [sum(max(v, 0.0) for v in p.values()) for p in parts]
     # The stage names stand one per line above the bars, in a top margin of their own: a row of four
     # wraps on a phone (390 px) and, in a figure of fixed height, ran over the bars and their times.
-    legend_px = round(len(STAGES) * font_size * LEGEND_LINE_EM) + 8
+    columns = max(1, min(legend_columns, len(STAGES)))
+    legend_px = round(-(-len(STAGES) // columns) * font_size * LEGEND_LINE_EM) + 8
     axis_px = round(font_size * AXIS_BLOCK_EM)  # tick labels, the gap and the axis title below the bars
-    base_layout(fig, height=legend_px + axis_px + 54 * len(rows) + 16)
+    right_px = max(10, max((label_px(fmt_s(t), font_size) for t in totals), default=0) + LABEL_SHIFT_PX + 4)
+    legend = dict(orientation="v", yanchor="bottom", y=1.0, yref="paper", xanchor="left", x=0,
+                  traceorder="normal", font=dict(size=font_size, color=TEXT_COLOR))
+    if columns > 1:
+        legend.update(orientation="h", entrywidthmode="fraction", entrywidth=1 / columns - 0.005)
+    above = labels_above and any(labels)
+    row_px, bargap, pad, notes = 54, 0.35, 0, []
+    if above:  # a bar BAR_PX thick under a line of text; the top row's line reaches `pad` over the plot
+        line_px = round(font_size * 1.3)
+        row_px = BAR_PX + line_px + 8
+        band = (row_px * len(rows) + 16) / len(rows)
+        bargap = 1 - BAR_PX / band
+        pad = max(0, round(BAR_PX / 2 + line_px - band / 2) + 4)
+        notes = [dict(x=0, xref="paper", y=lab, text=lab, showarrow=False, xanchor="left", yanchor="bottom",
+                      yshift=BAR_PX / 2 + 1, font=dict(size=font_size, family=FONT_FAMILY, color=TEXT_COLOR))
+                 for lab in labels if lab]
+    plot_px = row_px * len(rows) + 16
+    legend["y"] = 1.0 + pad / plot_px
+    base_layout(fig, height=legend_px + pad + axis_px + plot_px)
     fig.update_layout(
-        barmode="stack", bargap=0.35, font=dict(family=FONT_FAMILY, size=font_size),
+        barmode="stack", bargap=bargap, font=dict(family=FONT_FAMILY, size=font_size),
         # Sizes and the text colour set on the legend and axes themselves, so Streamlit's chart theme
         # keeps them (its own grey tick text is 3.7:1 on white, under the 4.5:1 the app holds to).
-        legend=dict(orientation="v", yanchor="bottom", y=1.0, yref="paper", xanchor="left", x=0,
-                    traceorder="normal", font=dict(size=font_size, color=TEXT_COLOR)),
+        legend=legend,
         xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size, color=TEXT_COLOR), standoff=font_size * 0.6),
-                   range=[0, x_max * 1.18], fixedrange=True, tickfont=dict(size=font_size, color=TEXT_COLOR), automargin=False),
-        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=TEXT_COLOR)),
-        annotations=[dict(x=t, y=lab, text=fmt_s(t), showarrow=False, xanchor="left", xshift=6,
-                          font=dict(size=font_size, family=FONT_FAMILY, color=TEXT_COLOR)) for t, lab in zip(totals, labels)],
-        margin=dict(l=10, r=10, t=legend_px, b=axis_px),
+                   range=[0, x_max * 1.05], fixedrange=True, tickfont=dict(size=font_size, color=TEXT_COLOR), automargin=False),
+        yaxis=dict(fixedrange=True, automargin=True, showticklabels=not above, tickfont=dict(size=font_size, color=TEXT_COLOR)),
+        annotations=[dict(x=t, y=lab, text=fmt_s(t), showarrow=False, xanchor="left", xshift=LABEL_SHIFT_PX,
+                          font=dict(size=font_size, family=FONT_FAMILY, color=TEXT_COLOR)) for t, lab in zip(totals, labels)] + notes,
+        margin=dict(l=10, r=right_px, t=legend_px + pad, b=axis_px),
     )
     return fig
 

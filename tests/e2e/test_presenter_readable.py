@@ -58,6 +58,16 @@ SIZES_JS = """() => {
 }"""
 MIN_CONTRAST = 4.5
 
+# How tall the step is against the screen: the main area's scroll height and where its last element
+# (the exit link under the takeaway) ends, scrolled to the top.
+FIT_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  main.scrollTo(0, 0);
+  const els = [...main.querySelectorAll('[data-testid=stElementContainer]')].filter(e => e.getBoundingClientRect().height > 0);
+  const last = els.length ? Math.max(...els.map(e => e.getBoundingClientRect().bottom)) : 0;
+  return {scroll: main.scrollHeight, inner: innerHeight, last};
+}"""
+
 
 @pytest.fixture(scope="module")
 def tab(browser):
@@ -88,6 +98,12 @@ def test_every_step_reads_from_the_back(tab, app_url, size):
         body = page.locator(MAIN).locator("[data-testid=stMarkdown] p").first  # the step's body
         t_px, b_px = (float(x.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) for x in (title, body))
         assert t_px >= 1.3 * b_px, (k, t_px, b_px)
+        # the whole step on one screen: the main area does not scroll, and its last element (the
+        # way out of presenter mode, under the takeaway) ends inside the viewport
+        fit = page.evaluate(FIT_JS)
+        if fit["scroll"] > fit["inner"] + 2 or fit["last"] > fit["inner"] + 2:
+            found.append(f"step {k}: does not fit one screen: main area {fit['scroll']} px high, last element ends at "
+                         f"{fit['last']:.0f} px, screen {fit['inner']} px")
         shot(page, f"present-{size}-{k}", full_page=False)
         if k == 2:  # the icon's ligature name stands for the arrow glyph; the shortcut badge is hidden
             nxt, back = (page.locator(f".st-key-lesson_{x} button") for x in ("next", "back"))
