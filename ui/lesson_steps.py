@@ -40,6 +40,7 @@ from ui import announce, charts, feel_player, scenario_inputs
 # projector), so it reads larger from the back than 30 px at 1920x1080, and it leaves the step room.
 BAR_KEY = "lesson_present_bar"    # presenter mode's top row: back, progress and plain words, next
 FOOT_KEY = "lesson_present_foot"  # and its bottom row: the keys, the room button, the way out
+FEEL_KEY = "lesson_present_answer"  # the feel step's streamed answer on the projected screen
 PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarNav"],
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"], .st-key-app_lang_top { display: none !important; }
@@ -77,6 +78,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }
 [data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 28px; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { line-height: 1.4 !important; }
+.st-key-__FEEL__, [data-testid="stLayoutWrapper"]:has(> .st-key-__FEEL__) { height: max(10rem, calc(100vh - 500px)) !important; max-height: none !important; }
 .st-key-__FOOT__ [data-testid="stBaseButton-secondary"] { min-height: 48px; padding: 0.1em 0.9em; }
 .st-key-__FOOT__ [data-testid="stBaseButton-secondary"] p, .st-key-__FOOT__ [data-testid="stPageLink"] p { font-size: 24px !important; }
 .st-key-__FOOT__ [data-testid="stIconMaterial"] { font-size: 28px !important; }
@@ -95,8 +97,9 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stBaseButton-primary"] p,
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 28px !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 28px !important; }
+.st-key-__FEEL__, [data-testid="stLayoutWrapper"]:has(> .st-key-__FEEL__) { height: max(10rem, calc(100vh - 440px)) !important; }
 }
-</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
+</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY).replace("__FEEL__", FEEL_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
 
 
 @dataclass(frozen=True)
@@ -339,10 +342,15 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
         sample = feel.load_samples()[d.lang]
         tokens, pace = feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s)
-        if still:
-            feel_player.show_still(s, d.f, tokens, pace)
-        else:
-            feel_player.play_one(s, d.f, feel.plan(tokens, pace), float(wait), sleep=d.sleep, clock=d.clock)
+        # On the projected screen the answer streams in a box of the screen's remaining height that
+        # follows its end (PRESENT_CSS sizes it): in full it ran 150 to 220 px below a 768 px screen.
+        box = (st.container(height=320, border=False, autoscroll=True, key=FEEL_KEY) if d.present
+               else contextlib.nullcontext())
+        with box:
+            if still:
+                feel_player.show_still(s, d.f, tokens, pace)
+            else:
+                feel_player.play_one(s, d.f, feel.plan(tokens, pace), float(wait), sleep=d.sleep, clock=d.clock)
 
 
 def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:

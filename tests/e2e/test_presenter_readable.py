@@ -59,11 +59,15 @@ SIZES_JS = """() => {
 MIN_CONTRAST = 4.5
 
 # How tall the step is against the screen: the main area's scroll height and where its last element
-# (the exit link under the takeaway) ends, scrolled to the top.
+# (the row under the step: keys, room, exit) ends, scrolled to the top; an element inside a box
+# that scrolls on its own (the feel step's answer) counts by the box.
 FIT_JS = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   main.scrollTo(0, 0);
-  const els = [...main.querySelectorAll('[data-testid=stElementContainer]')].filter(e => e.getBoundingClientRect().height > 0);
+  const boxed = e => { for (let a = e.parentElement; a && a !== main; a = a.parentElement)
+                         if (['auto', 'scroll'].includes(getComputedStyle(a).overflowY)) return true; return false; };
+  const els = [...main.querySelectorAll('[data-testid=stElementContainer], [data-testid=stVerticalBlock]')]
+    .filter(e => e.getBoundingClientRect().height > 0 && !boxed(e));
   const last = els.length ? Math.max(...els.map(e => e.getBoundingClientRect().bottom)) : 0;
   return {scroll: main.scrollHeight, inner: innerHeight, last};
 }"""
@@ -105,6 +109,18 @@ def test_every_step_reads_from_the_back(tab, app_url, size):
             found.append(f"step {k}: does not fit one screen: main area {fit['scroll']} px high, last element ends at "
                          f"{fit['last']:.0f} px, screen {fit['inner']} px")
         shot(page, f"present-{size}-{k}", full_page=False)
+        if step.widget == "feel":  # the answer, once asked for, stays on the screen too (its box follows its end)
+            page.locator(f".st-key-lesson_still_{step.id} label").click()  # shown at once: no wait for the stream
+            wait_idle(page)
+            page.locator(f".st-key-lesson_ask_{step.id} button").click()
+            wait_idle(page)
+            page.locator(".st-key-lesson_present_answer").wait_for()
+            fit = page.evaluate(FIT_JS)
+            if fit["scroll"] > fit["inner"] + 2 or fit["last"] > fit["inner"] + 2:
+                found.append(f"step {k} answered: does not fit one screen: main area {fit['scroll']} px high, "
+                             f"last element ends at {fit['last']:.0f} px, screen {fit['inner']} px")
+            found += [f"step {k} answered: {t!r} at {px:g} px" for t, px, _ in page.evaluate(SIZES_JS) if px < MIN_PX]
+            shot(page, f"present-{size}-{k}-answered", full_page=False)
         if k == 2:  # the icon's ligature name stands for the arrow glyph; the shortcut badge is hidden
             nxt, back = (page.locator(f".st-key-lesson_{x} button") for x in ("next", "back"))
             assert [w for w in nxt.inner_text().split() if nxt.locator("kbd").is_hidden()] == [s("next"), "arrow_forward"]
