@@ -20,16 +20,17 @@ TABS = ("size", "devices", "distance", "context", "presets_compare")
 def size_tab(s: Strings, f, data, values: dict, est) -> None:
     """Time against model size; where the automatic GPU count steps up, and why the curve jumps."""
     st.markdown(f"**{s('size_heading')}**")
-    sweep = scenario.size_sweep(data.catalog, values)
-    budgets = [Budget(f"{u.label} {f.seconds(u.budget_s)}", u.budget_s, u.id == values["use_case"]) for u in data.use_cases.values()]
     stage = "decode" if est.breakdown["decode"] >= est.breakdown["prefill"] else "prefill"
+    st.caption(s("size_bottleneck", bottleneck=s(f"bn_{est.bottleneck[stage]}", stage=s(f"stage_{stage}"))))
+    sweep = scenario.size_sweep(data.catalog, values)
+    budgets = [Budget(u.label, u.budget_s, u.id == values["use_case"]) for u in data.use_cases.values()]
     names = dict(x_title=s("size_x"), y_title=s("size_y"), ttft=s("series_ttft"), total=s("series_total"),
                  current=s("series_current"), no_fit=s("series_no_fit"), size_hover=s("size_hover"))
     changes = scenario.device_changes(sweep["sizes"], sweep["devices"], sweep["fits"])
     spec, rows = size_chart(sweep["sizes"], sweep["ttft"], sweep["total"], sweep["fits"], current_size=float(values["model_size_b"]),
                             current_ttft=est.ttft_s, current_total=est.total_s, ttft_range=est.ranges["ttft_s"],
                             total_range=est.ranges["total_s"], budgets=budgets, steps=[size_b for size_b, _, _ in changes],
-                            bottleneck_text=s(f"bn_{est.bottleneck[stage]}", stage=s(f"stage_{stage}")), names=names, fmt_s=f.seconds)
+                            names=names, fmt_s=f.seconds)
     # The alt text stays the heading: Streamlit hashes alt into the element's identity, so numbers in
     # it would mount the chart afresh on every move; the headline metrics above say the numbers.
     charts.show_live(spec, rows, key="est_chart_size", alt=s("size_heading"))  # redrawn on every slider move: kept, new rows
@@ -39,6 +40,7 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
                                     current_size=float(values["model_size_b"]), current_ttft=est.ttft_s,
                                     current_total=est.total_s, names=names, fmt_s=f.seconds)
         charts.show_rows(columns, table, panel)
+    st.caption(s("size_budgets_caption", budgets=md(budget_levels(budgets, f.seconds))))
     if changes:
         steps = ", ".join(s("device_step", size=f.size_b(size_b), devices=f.count(after, "devices")) for size_b, _, after in changes)
         st.caption(s("device_steps_caption", steps=steps))
@@ -46,6 +48,15 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
     with how:
         if how.open:  # drawn when opened: a slider move does not resend it
             st.caption(s("kitchen"))
+
+
+def budget_levels(budgets: list[Budget], fmt_s) -> str:
+    """Which use cases each budget line of the size chart stands for ("2 s: Client SLA; 1 s: Automatic
+    captions, Customer support chatbot"), highest first: the chart writes only the values, beside the plot."""
+    levels: dict[float, list[str]] = {}
+    for b in budgets:
+        levels.setdefault(b.seconds, []).append(b.label)
+    return "; ".join(f"{fmt_s(v)}: {', '.join(names)}" for v, names in sorted(levels.items(), reverse=True))
 
 
 def devices_tab(s: Strings, f, data, values: dict, sized, lang: str) -> None:

@@ -1,7 +1,8 @@
 """Figure builders of the estimator page's chart tabs: plain functions from numbers to plotly figures.
 The two charts redrawn on every slider move (time against model size, the timeline) are Vega-Lite,
-in latency/charts/live.py; their budget-label packing (`budget_labels`) lives here beside the
-distance chart's (`stop_labels`), as both place text for the narrowest plot.
+in latency/charts/live.py (their budget values stand in the margin beside the plot, `value_labels`,
+where no line can run through them). The distance chart's labels are packed for the narrowest plot
+(`stop_labels`).
 
 Every piece of chart text (titles, axes, legend names, hover, labels) is passed in already in
 the page's language; nothing here knows a language. Times are seconds; `fmt_s` turns a number
@@ -151,92 +152,12 @@ class Budget:
 PHONE_PLOT_W = 300   # px: the narrowest plot area (390 px phone); label packing assumes it, wider is safer
 LINE_PX = 14         # px: one line of 11 px chart text
 CHAR_PX = 6.6        # px: average width of one character of 11 px text (Hangul ~11)
-LABEL_MAX_PX = 150   # px: budget labels wrap here, so one fits beside the curves on a phone
 
 
 @functools.lru_cache(maxsize=4096)  # the same labels are measured on every rerun
 def text_px(text: str) -> float:
     """Rough width in px of one line of 11 px chart text (Hangul and CJK count wider)."""
     return sum(11.0 if ord(ch) >= 0x1100 else CHAR_PX for ch in text)
-
-
-def wrap_px(text: str, max_px: float) -> list[str]:
-    """`text` cut at spaces into lines of at most `max_px` (a single longer word keeps its line)."""
-    lines: list[str] = []
-    for word in text.split(" "):
-        if lines and text_px(lines[-1] + " " + word) <= max_px:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
-
-
-@dataclass(frozen=True)
-class BudgetLabel:
-    """Where one budget level's label goes: on the line at `value` s, moved `shift_px` up (its
-    bottom edge; negative is down), at the plot's left or right edge, in `lines`."""
-
-    value: float
-    shift_px: float
-    side: str
-    lines: tuple[str, ...]
-    selected: bool
-
-
-def budget_labels(budgets: Sequence[Budget], xr: Sequence[float], yr: Sequence[float],
-                  curves: Sequence[tuple[float, float]], *, plot_px: tuple[float, float]) -> list[BudgetLabel]:
-    """One label per budget level, placed so that labels never overlap each other or the curves.
-
-    Budgets that share a value share one label (one name per line). Going down from the highest
-    level, each label sits just above its line, else just below it, else under the label above
-    (its text names its value, so it still reads right). It goes at the left or the right edge,
-    whichever has no curve point (`curves`: (log10 x, log10 y)) and no budget line inside its box, assuming the
-    narrowest plot (`plot_px`: width, height): on a wider plot the boxes only get narrower.
-    The top-left corner is kept free for the bottleneck note.
-    """
-    if not budgets:
-        return []
-    width_px, height_px = plot_px
-    px_per_y = height_px / (yr[1] - yr[0])
-    px_per_x = width_px / (xr[1] - xr[0])
-    levels: dict[float, list[Budget]] = {}
-    for b in budgets:
-        levels.setdefault(round(b.seconds, 9), []).append(b)
-    # Boxes already taken, in px from the plot's bottom-left: (left, right, bottom, top).
-    placed: list[tuple[float, float, float, float]] = [(0, width_px * 0.6, height_px - LINE_PX - 6, height_px)]
-    line_px = [(math.log10(v) - yr[0]) * px_per_y for v in levels]
-    # The curve points in px, once: each candidate box below counts the points inside it.
-    pts = np.asarray(curves, dtype=float).reshape(-1, 2)
-    cx_px, cy_px = (pts[:, 0] - xr[0]) * px_per_x, (pts[:, 1] - yr[0]) * px_per_y
-    out = []
-    for value in sorted(levels, reverse=True):
-        group = levels[value]
-        lines = [line for b in group for line in wrap_px(b.label, LABEL_MAX_PX)]
-        h = LINE_PX * len(lines) + 2
-        w = min(max(text_px(line) for line in lines) + 8, width_px)
-        y = (math.log10(value) - yr[0]) * px_per_y
-        best = None
-        for bottom in (y + 2, y - 2 - h, *(p_[2] - h - 2 for p_ in placed)):
-            if bottom < 0 or bottom + h > height_px + 4 or abs(bottom - y) > h + 2 * LINE_PX:
-                continue  # off the plot, or too far from its line to read as its label
-            for side in ("left", "right"):
-                left = 0.0 if side == "left" else width_px - w
-                if any(left < r and l_ < left + w and bottom < t_ and b_ < bottom + h for l_, r, b_, t_ in placed):
-                    continue
-                hits = int(np.count_nonzero((left <= cx_px) & (cx_px <= left + w)
-                                            & (bottom - 3 <= cy_px) & (cy_px <= bottom + h + 3)))
-                hits += 10 * sum(1 for v in line_px if bottom < v < bottom + h)  # never across a budget line
-                key = (hits, abs(bottom - y), side != "left")
-                if best is None or key < best[0]:
-                    best = (key, bottom, side, left)
-            if best is not None and best[0][0] == 0:
-                break
-        if best is None:
-            best = (None, y + 2, "left", 0.0)
-        _, bottom, side, left = best
-        placed.append((left, left + w, bottom, bottom + h))
-        out.append(BudgetLabel(value, bottom - y, side, tuple(lines), any(b.selected for b in group)))
-    return out
 
 
 # --------------------------------------------------------------------------------------------

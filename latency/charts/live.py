@@ -27,13 +27,14 @@ import numpy as np
 from latency.language.formats import size_number
 from latency.charts.style import BUDGET_FILL, HIGHLIGHT, LINE_MUTED, LIVE_CONFIG, STAGE_COLORS
 from latency.charts.estimator import (
-    BUDGET_LINE, LINE_PX, NOFIT_COLOR, OTHER_BUDGET_LINE, PHONE_PLOT_W, TOTAL_COLOR, Budget, budget_labels, _log_range,
+    BUDGET_LINE, LINE_PX, NOFIT_COLOR, OTHER_BUDGET_LINE, TOTAL_COLOR, Budget, _log_range,
 )
 
 FmtS = Callable[[float], str]
 Rows = list[dict[str, Any]]
 
 SIZE_PLOT_H = 300       # px: the size chart's plot area (axes, legend and titles come on top)
+VALUE_MARGIN_PX = 44    # px right of the plot: a budget value ("0.5 s", "0.5초") in 11 px text, 4 px from the plot
 TIMELINE_PLOT_H = 44    # px: the timeline's one bar row
 LABEL_GREY = LINE_MUTED
 # Log-axis ticks: 1-2-5 steps from 1 ms to 100,000 (s or B); Vega-Lite draws those inside the
@@ -50,19 +51,6 @@ def _kind(name: str) -> dict[str, Any]:
 def _layer(kind: str, mark: Mapping[str, Any], encoding: Mapping[str, Any]) -> dict[str, Any]:
     """One layer of a spec: the rows of `kind`, drawn as `mark`."""
     return {"transform": [_kind(kind)], "mark": dict(mark), "encoding": dict(encoding)}
-
-
-def _halo(layer: dict[str, Any]) -> dict[str, Any]:
-    """A text layer's white backing, drawn under it: the same text with a wide white outline, so a
-    line or curve behind a label does not strike through it (plotly's labels had a white box)."""
-    encoding = {k: v for k, v in layer["encoding"].items() if k != "color"}
-    return {**layer, "mark": {**layer["mark"], "fill": "white", "stroke": "white", "strokeWidth": 4,
-                              "strokeJoin": "round", "opacity": 0.85, "fontWeight": layer["mark"].get("fontWeight", "normal")},
-            "encoding": encoding}
-
-
-def _with_halo(layer: dict[str, Any]) -> list[dict[str, Any]]:
-    return [_halo(layer), layer]
 
 
 def _log_scale() -> dict[str, Any]:
@@ -131,7 +119,6 @@ def size_chart(
     ttft_range: tuple[float, float],
     total_range: tuple[float, float],
     budgets: Sequence[Budget],
-    bottleneck_text: str,
     steps: Sequence[float] = (),
     names: Mapping[str, str],
     fmt_s: FmtS,
@@ -140,10 +127,11 @@ def size_chart(
 
     fits: whether each size fits the chosen hardware; sizes that do not are drawn grey and dashed
     ("does not fit"). budgets: horizontal lines, the selected one as a band from the bottom of the
-    chart up to it, each level labelled once (`charts.budget_labels`). steps: model sizes where the
-    device count steps up, as dotted vertical lines. bottleneck_text: the current point's
-    bottleneck, in the top-left corner. names: x_title, y_title, ttft, total, current, no_fit,
-    size_hover. Returns the spec (text only) and the rows (every number).
+    chart up to it, each level's value written once in the margin right of the plot (`value_labels`:
+    a name written inside the plot lay on curves, step lines and other budgets' lines at some sizes and
+    widths, issue 23 item 6; the page names each level's use cases under the chart). steps: model sizes
+    where the device count steps up, as dotted vertical lines. names: x_title, y_title, ttft, total,
+    current, no_fit, size_hover. Returns the spec (text only) and the rows (every number).
     """
     x = np.asarray(sizes, dtype=float)
     yt = np.asarray(ttft, dtype=float)
@@ -177,16 +165,10 @@ def size_chart(
     for b in budgets:
         rows.append(dict(kind="budget_sel" if b.selected else "budget", y=float(b.seconds)))
     rows += [dict(kind="step", x=float(v)) for v in steps]
-    rows.append(dict(kind="note", text=bottleneck_text))
-
-    curves = [(math.log10(a), math.log10(c)) for ys in (ya, yt, total_range, ttft_range) for a, c in
-              zip(x if len(ys) == len(x) else [current_size] * 2, ys) if a > 0 and c > 0 and math.isfinite(c)]
     px_per_decade = SIZE_PLOT_H / (yr[1] - yr[0])
-    for label in budget_labels(budgets, xr, yr, curves, plot_px=(PHONE_PLOT_W, SIZE_PLOT_H)):
-        # Vega writes the lines of a text downwards from its top edge: anchor the box's top.
-        top_px = label.shift_px + LINE_PX * len(label.lines)
-        rows.append(dict(kind=f"label_{label.side}", y=10 ** (math.log10(label.value) + top_px / px_per_decade),
-                         text="\n".join(label.lines), tone=BUDGET_LINE if label.selected else LABEL_GREY))
+    for value, shift_px, selected in value_labels(budgets, px_per_decade):
+        rows.append(dict(kind="budget_value", y=10 ** (math.log10(value) + shift_px / px_per_decade), text=fmt_s(value),
+                         tone=BUDGET_LINE if selected else LABEL_GREY))
 
     series_x = {"field": "x", "type": "quantitative", "scale": _log_scale(), "axis": _log_axis(names["x_title"], "x")}
     series_y = {"field": "y", "type": "quantitative", "scale": _log_scale(), "axis": _log_axis(names["y_title"], "y")}
@@ -216,20 +198,28 @@ def size_chart(
         _layer("current", {"type": "point", "filled": True, "size": 150, "stroke": "white", "strokeWidth": 2, "opacity": 1},
                {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
                 "color": legend, "tooltip": tip}),
-        # Budget labels and the bottleneck note, each on a white backing (`_halo`).
-        *_with_halo(_layer("label_left", {"type": "text", "align": "left", "baseline": "top", "dx": 3, "lineBreak": "\n",
-                                          "fontSize": 11, "lineHeight": 14},
-                           {"x": {"value": 0}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
-                            "color": {"field": "tone", "type": "nominal", "scale": None}})),
-        *_with_halo(_layer("label_right", {"type": "text", "align": "right", "baseline": "top", "dx": -3, "lineBreak": "\n",
-                                           "fontSize": 11, "lineHeight": 14},
-                           {"x": {"value": "width"}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
-                            "color": {"field": "tone", "type": "nominal", "scale": None}})),
-        *_with_halo(_layer("note", {"type": "text", "align": "left", "baseline": "top", "dx": 3, "dy": 3, "fontSize": 12,
-                                    "color": HIGHLIGHT, "fontWeight": "bold"},
-                           {"x": {"value": 0}, "y": {"value": 0}, "text": {"field": "text"}})),
+        # Each budget level's value in the margin right of the plot, where no line is drawn.
+        _layer("budget_value", {"type": "text", "align": "left", "baseline": "middle", "dx": 4, "fontSize": 11},
+               {"x": {"value": "width"}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
+                "color": {"field": "tone", "type": "nominal", "scale": None}}),
     ]
-    return _base(SIZE_PLOT_H, layers), rows
+    return dict(_base(SIZE_PLOT_H, layers), padding={"left": 5, "top": 5, "bottom": 5, "right": VALUE_MARGIN_PX}), rows
+
+
+def value_labels(budgets: Sequence[Budget], px_per_decade: float) -> list[tuple[float, float, bool]]:
+    """(value, shift in px, selected) per budget level, for its value written beside its line: levels that
+    share a value share one; levels closer than a line of text are pushed apart, lowest first upwards,
+    so no two overlap and each stays as near its line as the ones below it allow."""
+    levels: dict[float, bool] = {}
+    for b in budgets:
+        levels[round(b.seconds, 9)] = levels.get(round(b.seconds, 9), False) or b.selected
+    out, floor_px = [], -math.inf
+    for value in sorted(levels):
+        y_px = math.log10(value) * px_per_decade
+        placed = max(y_px, floor_px + LINE_PX)
+        out.append((value, placed - y_px, levels[value]))
+        floor_px = placed
+    return out
 
 
 # --------------------------------------------------------------------------------------------

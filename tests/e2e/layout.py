@@ -134,3 +134,58 @@ def main_text(page) -> str:
         const text = main.innerText;
         main.remove();
         return text; }""")
+
+
+# Chart labels drawn over a line or curve (issue 23 item 6: "the p50/p95/p99 labels sit on the log
+# chart's curve", "the 1 s budget line runs through its own label"). Every stroked line of every chart
+# in view (plotly's line traces and line shapes: budget and marker lines; Vega-Lite's line and rule marks)
+# is walked every 2 px along its length, in screen coordinates; a point inside a label's box, shrunk by
+# LINE_MARGIN_PX (a label placed beside its line may touch it), is a label on a line. Labels: plotly's
+# annotations and point texts, Vega-Lite's text marks; not axis ticks, titles or legends, which sit
+# outside the plot; nor grid lines. A label inside a bar (the timeline's stage names) is on a fill, not a line.
+LINE_MARGIN_PX = 2.0
+
+_LABELS_ON_LINES = r"""
+(margin) => {
+  const out = [];
+  const charts = document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart], [data-testid=stMain] [data-testid=stVegaLiteChart]');
+  for (const chart of charts) {
+    if (!chart.offsetParent || chart.closest('details:not([open])')) continue;
+    const labels = [...chart.querySelectorAll('g.annotation text, g.textpoint text, g.mark-text text')]
+      .filter(t => t.textContent.trim() && getComputedStyle(t).opacity !== '0')
+      .map(t => [t.textContent.trim().slice(0, 40), t.getBoundingClientRect()])
+      .filter(([, r]) => r.width > 0 && r.height > 0);
+    if (!labels.length) continue;
+    const strokes = [...chart.querySelectorAll('g.scatterlayer path.js-line, g.shapelayer path, g.mark-line path, g.mark-rule line')]
+      .filter(p => !p.closest('.role-axis'))  // axis grid lines and domains: the background, not a line drawn with meaning
+      .filter(p => { const cs = getComputedStyle(p);
+        const filled = cs.fill && cs.fill !== 'none' && parseFloat(cs.fillOpacity) > 0 && !/rgba\(.*,\s*0\)$/.test(cs.fill);
+        return !filled && cs.stroke && cs.stroke !== 'none' && parseFloat(cs.strokeWidth) > 0 && parseFloat(cs.strokeOpacity) > 0 && cs.opacity !== '0'; });
+    for (const p of strokes) {
+      const ctm = p.getScreenCTM();
+      if (!ctm) continue;
+      let pts = [];
+      if (p.tagName === 'line') {
+        const a = new DOMPoint(p.x1.baseVal.value, p.y1.baseVal.value).matrixTransform(ctm);
+        const b = new DOMPoint(p.x2.baseVal.value, p.y2.baseVal.value).matrixTransform(ctm);
+        const n = Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / 2));
+        for (let i = 0; i <= n; i++) pts.push([a.x + (b.x - a.x) * i / n, a.y + (b.y - a.y) * i / n]);
+      } else {
+        const len = p.getTotalLength();
+        if (!isFinite(len) || len <= 0) continue;
+        for (let l = 0; l <= len; l += 2) { const q = p.getPointAtLength(l); const s = new DOMPoint(q.x, q.y).matrixTransform(ctm); pts.push([s.x, s.y]); }
+      }
+      for (const [text, r] of labels) {
+        const hit = pts.find(([x, y]) => x > r.left + margin && x < r.right - margin && y > r.top + margin && y < r.bottom - margin);
+        if (hit) out.push(`${chart.getAttribute('data-testid')}: label ${JSON.stringify(text)} [${Math.round(r.left)}-${Math.round(r.right)} x ${Math.round(r.top)}-${Math.round(r.bottom)}] lies on a line (${(p.closest('g[class]') || p).getAttribute('class')}) at (${Math.round(hit[0])}, ${Math.round(hit[1])})`);
+      }
+    }
+  }
+  return [...new Set(out)];
+}
+"""
+
+
+def labels_on_lines(page) -> list[str]:
+    """Each chart label in view that a drawn line or curve runs through (see `_LABELS_ON_LINES`)."""
+    return page.evaluate(_LABELS_ON_LINES, LINE_MARGIN_PX)

@@ -11,7 +11,7 @@ import pytest
 from latency.language.i18n import LANGS
 from tests.e2e.conftest import MAIN, open_app, shot, view
 from tests.e2e.contrast import chart_text_problems, chart_texts
-from tests.e2e.layout import problems, text_boxes
+from tests.e2e.layout import labels_on_lines, problems, text_boxes
 from ui.shell import DEFAULT_PAGE, PAGES
 from ui.style import LANG_TOP_KEY, STACK_KEY
 
@@ -65,7 +65,7 @@ def check_page(page, name: str) -> list[str]:
                 continue
             tab.click()
             page.wait_for_timeout(600)  # plotly lays out a chart in a newly shown tab
-        issues = problems(text_boxes(page)) + chart_text_problems(chart_texts(page))
+        issues = problems(text_boxes(page)) + chart_text_problems(chart_texts(page)) + labels_on_lines(page)
         if issues:
             shot(page, f"layout-{name}-{'top' if i is None else f'tab{i}'}", full_page=False)
             found += [f"[{'top' if i is None else f'tab {i}'}] {p}" for p in issues]
