@@ -318,19 +318,25 @@ class Session:
             problems.append(f"{self.head.attr} shown {shown!r}, latency.estimate gives {want:.4g} for {self.query}")
         return problems
 
+    @staticmethod
+    def _named(option: str) -> list:
+        """The catalog devices whose name holds an option's name part: the box shows a short form,
+        "H100 SXM · 데이터센터 GPU" (ui/scenario_inputs.hardware_choice)."""
+        name = option.rsplit(" · ", 1)[0]
+        return [e for e in CATALOG.hardware.values() if name and name in e.label("ko")]
+
     def hardware_box(self) -> Widget | None:
         """The select box whose options name catalog devices."""
-        names = [e.label("ko") for e in CATALOG.hardware.values()]
-        return next((w for w in self.widgets.values()
-                     if w.kind == "selectbox" and len(w.options) == len(names) and all(any(n in o for n in names) for o in w.options)), None)
+        return next((w for w in self.widgets.values() if w.kind == "selectbox" and len(w.options) == len(CATALOG.hardware)
+                     and all(self._named(o) for o in w.options)), None)
 
     def distance_slider(self) -> Widget | None:
         """The select slider whose options are distances in km."""
         return next((w for w in self.widgets.values() if w.kind == "slider" and all("km" in o for o in w.options)), None)
 
     def hardware_of(self, option: str) -> str:
-        """The catalog id of a hardware option (the longest device name it contains)."""
-        return max((e for e in CATALOG.hardware.values() if e.label("ko") in option), key=lambda e: len(e.label("ko"))).id
+        """The catalog id of a hardware option (of the devices whose name holds it, the shortest name)."""
+        return min(self._named(option), key=lambda e: len(e.label("ko"))).id
 
 
 async def one_session(port: int, n: int, changes: int, think: tuple[float, float], deadline: float,
