@@ -102,12 +102,29 @@ def apply() -> None:
     st.html(STYLESHEET)
 
 
+# Streamlit draws a Markdown icon (":material/check_circle:", in badges, quiz marks, myth/fact cards) as
+# role="img" named "check_circle icon" in English, so a screen reader read "check circle icon 맞습니다" on
+# a Korean page. Every such icon stands beside words that say the same, so it is decorative: hidden from
+# assistive technology, as Streamlit already hides the icons it draws for an `icon=` parameter. Installed
+# once per browser tab (the page's DOM lives on across reruns and page switches), it marks each icon as
+# it arrives, batched to one pass per frame.
+HIDE_ICONS_JS = """if (!window.__latencyHideIcons) { window.__latencyHideIcons = true;
+  const hide = () => document.querySelectorAll('[data-testid=stMarkdownContainer] [role=img][translate=no]:not([aria-hidden])')
+    .forEach(e => e.setAttribute('aria-hidden', 'true'));
+  let queued = false;
+  new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; hide(); }); } })
+    .observe(document.body, {childList: true, subtree: true});
+  hide(); }"""
+
+
 def declare_language(lang: str) -> None:
     """Set `<html lang>` to the page's language, so screen readers pick the right voice and the
-    browser does not offer to translate Korean "from English" (WCAG 3.1.1).
+    browser does not offer to translate Korean "from English" (WCAG 3.1.1); and hide Markdown icons'
+    English names from assistive technology (`HIDE_ICONS_JS`).
 
     `lang` is one of i18n.LANGS (app.py resolves it), never text from the URL; the script is a
     constant apart from that code. st.html runs it (unsafe_allow_javascript, public API); its
     body changes with the language, so Streamlit mounts it afresh, and the script runs, on a switch."""
     with st.container(key=HEAD_KEY):
-        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};</script>", unsafe_allow_javascript=True)
+        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};\n{HIDE_ICONS_JS}</script>",
+                unsafe_allow_javascript=True)

@@ -54,6 +54,23 @@ def test_lang_and_title_follow_a_language_switch(page, app_url):
     assert page.evaluate("document.documentElement.lang") == "en"
 
 
+SHOWN_ICONS = "() => [...document.querySelectorAll('[data-testid=stMain] [role=img][translate=no]')]"
+READ_ICONS = SHOWN_ICONS + ".filter(e => e.getAttribute('aria-hidden') !== 'true').map(e => e.getAttribute('aria-label'))"
+
+
+def test_no_icon_name_is_read_out(page, app_url):
+    """Streamlit names a Markdown icon "check_circle icon" in English (role="img"): on a term page (myth
+    and fact cards, verdict badges) and, after a page switch, on how-it-works, every icon in the main area
+    is hidden from assistive technology (ui/style.py HIDE_ICONS_JS), the words beside it say the same."""
+    open_app(page, app_url, "learn", lang="ko", term="inference-latency")
+    page.wait_for_function(SHOWN_ICONS + ".length > 3")  # the page draws icons: the check below can fail
+    page.wait_for_function(READ_ICONS + ".length === 0", timeout=5_000)
+    page.locator("[data-testid=stSidebarNav] a[href*='how-it-works']").click()
+    wait_idle(page)
+    page.wait_for_function(SHOWN_ICONS + ".length > 0")
+    page.wait_for_function(READ_ICONS + ".length === 0", timeout=5_000)
+
+
 AXE = ROOT / "tests" / "e2e" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 # (rule id, Streamlit region) -> why only Streamlit can fix it; docs/accessibility.md has the details.
