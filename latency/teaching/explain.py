@@ -126,6 +126,8 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
             *bw_cap,
             Constant("optimized_bw_frac", opt["kinds"]["datacenter_gpu"]["bw_frac"], "pct",
                      "prior" if opt["kinds"]["datacenter_gpu"]["bw_frac"] == calibrate.OPTIMIZED_BW_FRAC else "fitted"),
+            Constant("kv_read_eff", llama["kv_read_eff"], "pct", "fitted"),
+            *([Constant("kv_cap_optimized", opt["kv_cap_gbs"], "gbs", "prior")] if "kv_cap_gbs" in opt else []),
             Constant("default_kv_dim", estimator.DEFAULT_KV_DIM, "plain", "cited"),
             Constant("kv_bytes", estimator.Model("x", 1.0).kv_bytes, "bytes", "cited"),
             Constant("runtime_overhead", estimator.RUNTIME_OVERHEAD_FRACTION, "pct", "cited"),
