@@ -40,7 +40,7 @@ from ui import announce, charts, feel_player, scenario_inputs
 # projector), so it reads larger from the back than 30 px at 1920x1080, and it leaves the step room.
 BAR_KEY = "lesson_present_bar"    # presenter mode's top row: back, progress and plain words, next
 FOOT_KEY = "lesson_present_foot"  # and its bottom row: the keys, the room button, the way out
-FEEL_KEY = "lesson_present_answer"  # the feel step's streamed answer on the projected screen
+BELOW_KEY = "lesson_present_below"  # the projected step's full-width row under its columns (the feel step's answer)
 PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarNav"],
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"], .st-key-app_lang_top { display: none !important; }
@@ -78,7 +78,6 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }
 [data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 28px; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { line-height: 1.4 !important; }
-.st-key-__FEEL__, [data-testid="stLayoutWrapper"]:has(> .st-key-__FEEL__) { height: max(10rem, calc(100vh - 500px)) !important; max-height: none !important; }
 .st-key-__FOOT__ [data-testid="stBaseButton-secondary"] { min-height: 48px; padding: 0.1em 0.9em; }
 .st-key-__FOOT__ [data-testid="stBaseButton-secondary"] p, .st-key-__FOOT__ [data-testid="stPageLink"] p { font-size: 24px !important; }
 .st-key-__FOOT__ [data-testid="stIconMaterial"] { font-size: 28px !important; }
@@ -97,9 +96,8 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stBaseButton-primary"] p,
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 28px !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 28px !important; }
-.st-key-__FEEL__, [data-testid="stLayoutWrapper"]:has(> .st-key-__FEEL__) { height: max(10rem, calc(100vh - 440px)) !important; }
 }
-</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY).replace("__FEEL__", FEEL_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
+</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
 
 
 @dataclass(frozen=True)
@@ -115,6 +113,7 @@ class Data:
     sleep: Callable[[float], None]
     clock: Callable[[], float]
     side: Any = None  # presenter mode: the container beside the chart where a step's numbers go (projected_step)
+    below: Any = None  # presenter mode: the container under both columns (the feel step's answer)
 
 
 def numbers(d: Data):
@@ -297,8 +296,9 @@ def projected_step(s: Strings, step_: lesson.Step, d: Data) -> None:
         st.markdown(bold_only(step_.body[d.lang]))
         side = st.container()  # the times (and cost) of the steps that show them: `numbers`
         st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
+    below = st.container(key=BELOW_KEY)
     with live:
-        WIDGETS[step_.widget](s, step_, dataclasses.replace(d, side=side))
+        WIDGETS[step_.widget](s, step_, dataclasses.replace(d, side=side, below=below))
 
 
 def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
@@ -342,11 +342,9 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
         sample = feel.load_samples()[d.lang]
         tokens, pace = feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s)
-        # On the projected screen the answer streams in a box of the screen's remaining height that
-        # follows its end (PRESENT_CSS sizes it): in full it ran 150 to 220 px below a 768 px screen.
-        box = (st.container(height=320, border=False, autoscroll=True, key=FEEL_KEY) if d.present
-               else contextlib.nullcontext())
-        with box:
+        # On the projected screen the answer streams under both columns, the screen's whole width:
+        # under the button, half as wide, it ran 150 to 220 px below a 768 px screen.
+        with d.below if d.below is not None else contextlib.nullcontext():
             if still:
                 feel_player.show_still(s, d.f, tokens, pace)
             else:

@@ -114,7 +114,7 @@ def test_every_step_reads_from_the_back(tab, app_url, size):
             wait_idle(page)
             page.locator(f".st-key-lesson_ask_{step.id} button").click()
             wait_idle(page)
-            page.locator(".st-key-lesson_present_answer").wait_for()
+            page.locator(".st-key-lesson_present_below").wait_for()
             fit = page.evaluate(FIT_JS)
             if fit["scroll"] > fit["inner"] + 2 or fit["last"] > fit["inner"] + 2:
                 found.append(f"step {k} answered: does not fit one screen: main area {fit['scroll']} px high, "
