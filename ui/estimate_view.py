@@ -103,7 +103,7 @@ def timeline(s: Strings, f, est, values: dict) -> None:
     if panel is not None:
         names = dict(stage=s("timeline_col_stage"), start=s("timeline_col_start"), takes=s("timeline_col_takes"),
                      end=s("timeline_col_end"), first_token=s("first_token"))
-        charts.show_rows(*timeline_table(stages, ttft_s=est.ttft_s, names=names, fmt_s=f.seconds), panel)
+        charts.show_rows(*timeline_table(stages, ttft_s=est.ttft_s, names=names, fmt_list=f.seconds_list), panel)
     total = sum(t for _, _, t in stages) or 1.0
     ttft = sum(t for k, _, t in stages if k != "decode") or 1.0
     times = f.seconds_list([t for _, _, t in stages])

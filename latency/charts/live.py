@@ -227,16 +227,19 @@ def value_labels(budgets: Sequence[Budget], px_per_decade: float) -> list[tuple[
 # --------------------------------------------------------------------------------------------
 
 def timeline_table(stages: Sequence[tuple[str, str, float]], *, ttft_s: float, names: Mapping[str, str],
-                   fmt_s: FmtS) -> tuple[list[str], list[list[str]]]:
+                   fmt_list: Callable[[list[float]], list[str]]) -> tuple[list[str], list[list[str]]]:
     """The timeline chart's numbers as a small table: one row per stage with where it starts, how long
     it takes and where it ends on the chart's time axis, then the first token's moment.
-    stages: as `timeline_chart`. names: stage, start, takes, end, first_token."""
-    rows, start = [], 0.0
-    for _, label, seconds in stages:
+    stages: as `timeline_chart`. names: stage, start, takes, end, first_token. fmt_list: formats every
+    number of the table together, one decimal rule for the whole table (Formats.seconds_list)."""
+    values, start = [], 0.0
+    for _, _, seconds in stages:
         seconds = max(float(seconds), 0.0)
-        rows.append([label, fmt_s(start), fmt_s(seconds), fmt_s(start + seconds)])
+        values += [start, seconds, start + seconds]
         start += seconds
-    rows.append([names["first_token"], "", "", fmt_s(float(ttft_s))])
+    shown = iter(fmt_list(values + [float(ttft_s)]))
+    rows = [[label, next(shown), next(shown), next(shown)] for _, label, _ in stages]
+    rows.append([names["first_token"], "", "", next(shown)])
     return [names["stage"], names["start"], names["takes"], names["end"]], rows
 
 

@@ -156,7 +156,8 @@ def test_each_table_control_names_its_chart(page, where, named, lang):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_timeline_has_its_stages_in_a_table(lang):
     """The estimator's timeline (Vega-Lite) lists each stage with where it starts, how long it takes and
-    where it ends; the durations are latency.estimate's own breakdown, the first token its ttft_s."""
+    where it ends; the durations are latency.estimate's own breakdown, the first token its ttft_s; one
+    decimal rule for the whole table (issue 26: "0.03 s / 0.079 s" in one list read as a different rule)."""
     from latency.estimation import scenario
     from tests.pages.test_estimator_page import CATALOG, DEFAULTS
 
@@ -171,13 +172,17 @@ def test_the_timeline_has_its_stages_in_a_table(lang):
     _, _, est = scenario.evaluate(CATALOG, DEFAULTS)  # the page's defaults through latency.estimate
     stages = ["network", "queue", "prefill", "decode"]
     assert list(df.index) == [e(f"stage_{k}") for k in stages] + [e("first_token")]
-    start = 0.0
+    numbers, start = [], 0.0
     for k in stages:
         t = est.breakdown[k]
-        row = df.loc[e(f"stage_{k}")].tolist()
-        assert row == [f.seconds(start), f.seconds(t), f.seconds(start + t)], (k, row)
+        numbers += [start, t, start + t]
         start += t
-    assert df.loc[e("first_token")].tolist()[-1] == f.seconds(est.ttft_s)
+    expected = iter(f.seconds_list(numbers + [est.ttft_s]))  # the numbers from latency.estimate, in the list format
+    for k in stages:
+        row = df.loc[e(f"stage_{k}")].tolist()
+        assert row == [next(expected) for _ in range(3)], (k, row)
+    assert df.loc[e("first_token")].tolist()[-1] == next(expected)
+    assert len({len(v.split(".")[-1].rstrip("초 s")) for v in df.to_numpy().ravel() if v}) == 1, df  # same decimals
 
 
 @pytest.mark.parametrize("page,where,keys", CASES[:1] + CASES[4:5], ids=["estimator", "tradeoffs"])
