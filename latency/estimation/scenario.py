@@ -30,19 +30,20 @@ DEVICES_AUTO = "auto"
 DEVICES_MAX = 64         # the estimator's largest deployment (datacenter_gpu max_devices: 8 nodes of 8)
 CONCURRENCY_MAX = 1000
 PROMPT_MAX = 131072      # 128k-token context (Llama 3.1 configs: max_position_embeddings 131072)
+DOCUMENT_MAX = 131072    # a pasted document, read with the question: the same 128k context window
 OUTPUT_MAX = 32768
 CONTEXT_MAX = 131072     # earlier turns already in the KV cache, same 128k context window
 BUDGET_MIN_S, BUDGET_MAX_S = 0.05, 600.0
 MEASURES = ("ttft", "total")
 DEVICE_SCOPES = ("cloud", "all")
 
-KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
-        "context_tokens", "concurrency", "arrival", "access", "connection", "engine", "use_case", "budget_s", "measure",
+KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
+        "output_tokens", "context_tokens", "concurrency", "arrival", "access", "connection", "engine", "use_case", "budget_s", "measure",
         "device_scope")
 """Every scenario input, by its URL key (= its widget key on every page)."""
 
 DEFAULTS = dict(model_size_b=8.03, hardware="h100-sxm", devices=DEVICES_AUTO, distance_km=None, arch="dense",
-                precision="fp16", prompt_tokens=512, output_tokens=256, context_tokens=0, concurrency=1,
+                precision="fp16", prompt_tokens=512, document_tokens=0, output_tokens=256, context_tokens=0, concurrency=1,
                 arrival="steady", access="wired", connection="warm", engine=ENGINE_AUTO, use_case="support_chatbot", budget_s=None,
                 measure=None, device_scope="cloud")
 """Default scenario for every page: Llama 3.1 8B in FP16 on an H100 (as many as it needs), served from
@@ -84,6 +85,7 @@ def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[s
         arch=ChoiceParam(default["arch"], ARCHITECTURES),
         precision=ChoiceParam(default["precision"], tuple(catalog.precisions)),
         prompt_tokens=NumberParam(default["prompt_tokens"], 1, PROMPT_MAX, integer=True),
+        document_tokens=NumberParam(default.get("document_tokens", 0), 0, DOCUMENT_MAX, integer=True),
         output_tokens=NumberParam(default["output_tokens"], 1, OUTPUT_MAX, integer=True),
         context_tokens=NumberParam(default["context_tokens"], 0, CONTEXT_MAX, integer=True),
         concurrency=NumberParam(default["concurrency"], 1, CONCURRENCY_MAX, integer=True),
@@ -257,10 +259,17 @@ DISTANCE_SWEEP_POINTS = 81   # distances on the distance chart, 0 to DISTANCE_MA
 def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
     kw = serving_inputs(values["engine"], DEFAULT_ENGINE[hw_kind], int(values["concurrency"]),
                         values.get("arrival", "steady"))
-    kw.update(prompt_tokens=int(values["prompt_tokens"]), output_tokens=int(values["output_tokens"]),
+    kw.update(prompt_tokens=prompt_read_tokens(values), output_tokens=int(values["output_tokens"]),
               access=values["access"], connection=values["connection"], devices=fixed_devices(values),
               context_tokens=int(values.get("context_tokens", 0)))
     return kw
+
+
+def prompt_read_tokens(values: Mapping[str, Any]) -> int:
+    """Tokens the server reads (prefills) for this request: the user's question (`prompt_tokens`) plus
+    a pasted document (`document_tokens`, 0 when none). Both are new to the server, so both cost prefill;
+    earlier turns of the conversation (`context_tokens`) are already in its KV cache and do not."""
+    return int(values["prompt_tokens"]) + int(values.get("document_tokens", 0) or 0)
 
 
 def bytes_per_param(catalog: Catalog, values: Mapping[str, Any]) -> float:
