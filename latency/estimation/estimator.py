@@ -10,8 +10,10 @@ A request goes through four stages. Each is one named function below, with its f
 sources in the docstring (docs/estimator.md collects them); `request_times` chains them:
 
     network  network.network_s   access RTT + backbone RTT, times (set-up round trips + 1)
-    queue    queue_s             M/M/1 wait at a given utilisation + waiting for a KV-cache slot
-    prefill  prefill_s           prompt FLOPs over achieved compute + one weight read + overhead;
+    queue    queue_s             waiting for other users only: M/M/1 wait at a given utilisation +
+                                 waiting for a KV-cache slot (0 with one user at utilisation 0)
+    prefill  prefill_s           the engine's own request handling (`overhead_s`) + prompt FLOPs
+                                 over achieved compute + one weight read + per-pass overhead;
                                  first_token_compute_share: the part of a shared batch's prompt
                                  compute one user waits for
     decode   decode_step_s       (weights + KV cache of every running stream) over achieved bandwidth
@@ -70,11 +72,18 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     TERA,
     W8A8_BYTES_PER_PARAM,
 )
+from latency.estimation import engines as eng
 from latency.estimation.network import ACCESS_RTT_MS, SETUP_ROUND_TRIPS, access_rtt_s, backbone_rtt_s, network_s
 from latency.estimation.serving import max_running_requests, steady_state, token_budget_tokens
 
 KINDS = ("datacenter_gpu", "desktop_gpu", "apple_silicon", "integrated_gpu", "cpu", "mobile")
 ENGINES = ("llama.cpp", "optimized")
+"""The two fitted families: local runners and serving engines. `engine=` also accepts a serving
+engine by name (SERVING_ENGINES: "vllm", "tensorrt-llm", "sglang", "llama.cpp", and the aliases in
+latency.estimation.engines.ALIASES, e.g. "nim"), which runs its family's fitted physics with that
+engine's own defaults (request overhead, memory share, KV-cache precision and admission);
+"optimized" stands for vLLM's defaults."""
+SERVING_ENGINES = eng.SERVING_ENGINES
 ARCHITECTURES = ("dense", "moe", "looped")
 ACCESS_NETWORKS = tuple(ACCESS_RTT_MS)
 CONNECTIONS = tuple(SETUP_ROUND_TRIPS)
@@ -747,12 +756,13 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         kv_gb(mean_context, streams), streams, comm_s(streams), rates)
     decode = (w.output - 1.0) * tpot
 
-    # 5. Queue.
+    # 5. Queue: waiting for other users only (0 with one user at utilisation 0).
     service = prefill + decode
     queue = queue_s(service, w.utilization, w.users, streams)
-    # Per-request time of a serving engine's API front end (HTTP, tokenising, scheduling): counted
-    # with the wait before the prefill (`request_overhead_s`, python -m latency.calibrate).
-    queue = queue + w.api * ep.get("request_overhead_s", 0.0)
+    # The serving engine's own per-request time (API front end: HTTP, tokenising, handing the
+    # request to the scheduler; `request_overhead_s` of the engine, latency.estimation.engines):
+    # part of the prefill stage, before the first token, whoever else is using the server.
+    overhead = w.api * ep.get("request_overhead_s", 0.0)
     throughput = streams / tpot
     server_tps = streams * w.output / (batch_prefill + decode)
     running = streams
@@ -768,16 +778,17 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s)
         sel = steady > 0.0
         mm1 = w.utilization / (1.0 - w.utilization) * (ss.ttft_s - ss.kv_wait_s + (w.output - 1.0) * ss.itl_s)
-        queue = nm.where(sel, ss.kv_wait_s + mm1 + w.api * ep.get("request_overhead_s", 0.0), queue)
+        queue = nm.where(sel, ss.kv_wait_s + mm1, queue)
         prefill = nm.where(sel, ss.ttft_s - ss.kv_wait_s, prefill)
         tpot = nm.where(sel, ss.itl_s, tpot)
         decode = (w.output - 1.0) * tpot
         throughput = nm.where(sel, ss.running_requests / ss.itl_s, throughput)
         server_tps = nm.where(sel, ss.output_tokens_per_s, server_tps)
         running = nm.where(sel, ss.running_requests, running)
+    prefill = prefill + overhead
     ttft = w.network_s + queue + prefill
     return dict(
-        network=w.network_s, queue=queue, prefill=prefill, decode=decode,
+        network=w.network_s, queue=queue, prefill=prefill, decode=decode, overhead=overhead + 0.0 * prefill,
         ttft_s=ttft, tpot_s=tpot, total_s=ttft + decode,
         prefill_tokens_per_s=prefill_tokens / batch_prefill, decode_tokens_per_s=1.0 / tpot,
         throughput_tokens_per_s=throughput,
@@ -812,6 +823,10 @@ class Estimate:
     (RANGE_COVERAGE), from the calibration's leave-one-device-out errors, or its
     leave-one-kind-out errors where the (engine, kind) had no calibration rows.
     bottleneck: {"prefill": "compute"|"memory", "decode": "compute"|"memory"}.
+    overhead_s: the serving engine's own per-request handling (API front end: HTTP, tokenising,
+    scheduling), a part of breakdown["prefill"] (0 for llama.cpp and engine-internal timings);
+    breakdown["queue"] is only the wait for other users. serving_engine: whose defaults were used
+    ("vllm", "tensorrt-llm", "sglang", "llama.cpp"; latency.estimation.engines).
     fits: the model fits on devices_needed devices within the hardware's max_devices.
     calibrated: the (engine, hardware kind) pair had calibration data (else wider ranges).
     """
@@ -837,6 +852,8 @@ class Estimate:
     server_tokens_per_s: float = math.nan
     running_batch: int = 1
     max_concurrent_requests: int = 0
+    overhead_s: float = 0.0
+    serving_engine: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """Flat plain-Python dict (for CSV export): breakdown_*, *_low/*_high, bottleneck_*."""
@@ -875,10 +892,14 @@ def round_trip_s(distance_km) -> float:
     return backbone_rtt_s(d, p["fixed_ms"], p["route_inflation"])
 
 
-def _resolve_engine(engine, kind):
+def _resolve_engine(engine, kind) -> tuple[str, str]:
+    """(family, serving engine) for an `engine` input: None (by hardware kind), a family
+    ("optimized" = vLLM's defaults, "llama.cpp") or a serving engine's name or alias."""
     if engine is None:
-        return DEFAULT_ENGINE[kind]
-    return _choice("engine", engine, (None,) + ENGINES)
+        engine = DEFAULT_ENGINE[kind]
+    _choice("engine", engine, (None,) + eng.accepted_names())
+    prof = eng.profile(engine)
+    return prof.family, prof.name
 
 
 def _lowp(model: Model, hardware: Hardware, engine: str, bpp) -> float:
@@ -891,8 +912,14 @@ def _lowp(model: Model, hardware: Hardware, engine: str, bpp) -> float:
     return hardware.resolved("lowp_speedup") if lp else 1.0
 
 
-def _engine_values(engine: str, kind: str, bpp: float, params: dict) -> dict:
+def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str | None = None) -> dict:
+    """The fitted values of a family on a hardware kind, with the serving engine's own defaults
+    (`server`, latency.estimation.engines; None: the family's default engine)."""
     ep = engine_params(params, engine, kind)
+    prof = eng.profile(server or engine)
+    if prof.request_overhead_s is not None:
+        ep["request_overhead_s"] = prof.request_overhead_s
+    ep["server"] = prof.name
     quantized = bpp < ep["native_min_bytes"]
     ep["q_bw"] = ep["quant_bw_eff"] if quantized else 1.0
     ep["q_compute"] = ep["quant_compute_eff"] if quantized else 1.0
@@ -927,12 +954,12 @@ def _device(hardware: Hardware, lowp: float, bw=None, peak=None) -> Device:
 
 
 def _common_inputs(hardware: Hardware, engine, access, connection, devices):
-    engine = _resolve_engine(engine, hardware.kind)
+    family, server = _resolve_engine(engine, hardware.kind)
     _choice("access", access, ACCESS_NETWORKS)
     _choice("connection", connection, CONNECTIONS)
     if devices is not None:
         devices = float(_int("devices", devices, lo=1, hi=4096))
-    return engine, devices
+    return family, server, devices
 
 
 def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=256, batch=1,
@@ -944,7 +971,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
     [0, MAX_DISTANCE_KM] (once around the Earth). engine: None (by hardware kind: datacenter_gpu
-    -> "optimized", else "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre,
+    -> "optimized", else "llama.cpp"), "llama.cpp", "optimized" (vLLM's defaults), or a serving
+    engine by name ("vllm", "tensorrt-llm", "sglang"; aliases such as "nim", "ollama"). access: "wired" (= fibre,
     9.4 ms) | "fibre" | "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
     (TCP + TLS 1.3 first). utilization: server load in [0, 1) for the M/M/1 wait.
     concurrent_users: people using the service at the same time, including you (>= 0). With
@@ -956,9 +984,11 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     already in the KV cache before this prompt (earlier turns, a cached prefix; >= 0).
     devices: force a device count (default: the fewest that hold the model).
     serving_api: the request goes through the serving engine's API (HTTP, tokenising, scheduling),
-    as every request to a deployed server does; on the optimized engine it adds the engine's
-    per-request `request_overhead_s` to the queue stage (llama.cpp: none). False: engine-internal
-    timing, as in TensorRT-LLM's own batch-1 benchmark tables.
+    as every request to a deployed server does; it adds the engine's own per-request
+    `request_overhead_s` (latency.estimation.engines: vLLM's fitted, TensorRT-LLM's, SGLang's;
+    llama.cpp none) to the prefill stage, reported as `Estimate.overhead_s`. False:
+    engine-internal timing, as in TensorRT-LLM's own batch-1 benchmark tables. The queue stage is
+    only the wait for other users: 0 with one user at utilization 0.
     """
     if not isinstance(model, Model):
         raise ValueError(f"model must be a latency.Model, got {type(model).__name__}")
@@ -974,10 +1004,10 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
     params = params or load_params()
-    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+    engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
 
     bpp = float(model.bytes_per_param)
-    ep = _engine_values(engine, hardware.kind, bpp, params)
+    ep = _engine_values(engine, hardware.kind, bpp, params, server)
     net = params["network"]
     net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
@@ -1008,6 +1038,7 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
                     context_tokens=context, arrival=arrival, think_s=think),
         server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=max(1, int(round(float(r["running_batch"])))),
         max_concurrent_requests=int(r["max_concurrent_requests"]),
+        overhead_s=float(r["overhead"]), serving_engine=server,
     )
 
 
@@ -1094,7 +1125,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     naming the field.
     """
     params = params or load_params()
-    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+    engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
     raw = dict(params_b=model.params_b if params_b is None else params_b,
@@ -1106,7 +1137,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                context_tokens=context_tokens)
     a = dict(zip(_SWEEP_ARRAYS, np.broadcast_arrays(*(_checked_array(k, raw[k]) for k in _SWEEP_ARRAYS))))
     bpp0 = float(model.bytes_per_param)
-    ep = _engine_values(engine, hardware.kind, bpp0, params)
+    ep = _engine_values(engine, hardware.kind, bpp0, params, server)
     active = a["params_b"] * (model.active_b / model.params_b)
     net = params["network"]
     d = a["distance_km"]
