@@ -555,6 +555,53 @@ def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates)
     return step_s + comm_s, t_compute >= t_memory
 
 
+def tokens_per_verification(spec_tokens, spec_accept):
+    """Expected tokens one target step yields with speculative decoding: k drafted tokens, each
+    accepted with probability a (independently, until the first rejection), and the target's own
+    token after the last accepted one:
+
+        E = (1 - a^(k+1)) / (1 - a)          (k + 1 when a = 1; 1 when k = 0)
+
+    Leviathan, Kalman & Matias 2023, "Fast Inference from Transformers via Speculative Decoding",
+    ICML, eq. (1); Chen et al. 2023, "Accelerating Large Language Model Decoding with Speculative
+    Sampling", arXiv 2302.01318 (the same expectation)."""
+    k, a = spec_tokens, spec_accept
+    if nm.is_scalar(a) and nm.is_scalar(k):
+        return float(k) + 1.0 if a >= 1.0 else (1.0 - a ** (k + 1.0)) / (1.0 - a)
+    a = np.minimum(np.asarray(a, dtype=float), 1.0 - 1e-12)
+    return (1.0 - a ** (np.asarray(k, dtype=float) + 1.0)) / (1.0 - a)
+
+
+def draft_shape(m, spec_draft_b):
+    """(weights GB, layers, KV GB per context token, FLOPs per token) of the draft that proposes the
+    tokens. spec_draft_b None: a draft head of one decoder layer of the target reading the target's
+    own features (EAGLE, Li et al. 2024, ICML: "a single transformer decoder layer"; Medusa heads are
+    smaller still), 12 x hidden^2 parameters (PARAMS_PER_LAYER_D2); else a separate draft model of
+    spec_draft_b billion parameters with its own shape (`model_shape`), stored like the target."""
+    if spec_draft_b is None:
+        params_b = PARAMS_PER_LAYER_D2 * m.hidden**2 / GIGA
+        layers, kv_dim, attn = 1.0, m.kv_dim, m.attn_dim
+    else:
+        params_b = spec_draft_b
+        layers, _hidden, kv_dim, attn = model_shape(spec_draft_b)
+    kv_per_token_gb = KV_TENSORS * layers * kv_dim * m.kv_bytes / GIGA
+    return params_b * m.bytes_per_param, layers, kv_per_token_gb, (params_b, layers, attn)
+
+
+def draft_step_s(draft, context_tokens, streams, layers_target, r: "Rates"):
+    """One step of the draft (one proposed token for each of `streams` streams), seconds: its weights
+    and its KV cache over achieved bandwidth, its FLOPs over achieved compute, and the per-pass
+    overhead scaled by its share of the target's layers (kernel launches grow with layers). The draft
+    runs on the same devices as the target."""
+    weights_gb, layers, kv_per_token_gb, (params_b, _l, attn) = draft
+    flops = decode_flops(params_b, 1.0, streams, context_tokens, layers, attn)
+    t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, 1.0, r.compute_frac)
+    t_memory = memory_read_s(weights_gb + kv_per_token_gb * context_tokens * streams, r.parallel_devices,
+                             r.mem_bandwidth_gbs, r.bw_frac)
+    return (roofline_s(t_compute, t_memory, r.combine)
+            + r.pass_overhead_s * nm.minimum(layers / layers_target, 1.0) + streams * r.stream_overhead_s)
+
+
 def first_token_compute_share(streams, whole_batch_first):
     """The part of a shared prefill's compute one user waits for before the first token: all of it
     when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
@@ -621,6 +668,9 @@ class Workload(NamedTuple):
     api: Any = 0.0  # 1: the request comes through a serving engine's API (adds ep["request_overhead_s"])
     steady: Any = 0.0  # 1: concurrent users in steady use (closed loop, latency.estimation.serving); 0: a burst
     think_s: Any = 0.0  # steady use: time a user takes between an answer and the next request
+    spec_tokens: float = 0.0  # speculative decoding: draft tokens proposed per step (0: off)
+    spec_accept: float = 0.0  # the chance each drafted token is accepted
+    spec_draft_b: float | None = None  # the draft model's parameters, billions (None: a one-layer head)
 
 
 def kv_cap_of(ep: dict):
@@ -686,15 +736,25 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
     share = m.active_b / m.params_b
     fixed_s = rates.pass_overhead_s + comm0
     combine_max = rates.combine == "max"
+    # Speculative decoding: every decoding request carries k + 1 tokens to verify, and the step
+    # begins with k draft steps over the decoding requests (`draft_step_s`).
+    verify = w.spec_tokens + 1.0
+    spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
+    draft = draft_shape(m, w.spec_draft_b) if spec else None
 
     def step_s(decode_requests, prefill_tokens, prefill_requests):
-        tokens = nm.maximum(decode_requests + prefill_tokens, 1.0)
-        t_compute = decode_compute_s * decode_requests + prefill_compute_s * prefill_tokens
+        decode_tokens = decode_requests * verify
+        tokens = nm.maximum(decode_tokens + prefill_tokens, 1.0)
+        t_compute = decode_compute_s * decode_tokens + prefill_compute_s * prefill_tokens
         touched = dense + (1.0 - dense) * (1.0 - (1.0 - share) ** tokens)
         kv_share = kv_bw_share(kv_base, bw, kv_cap, decode_requests + prefill_requests)
         t_memory = weights_s * touched + (decode_kv_s * decode_requests + prefill_kv_s * prefill_requests) / kv_share
         bound = nm.maximum(t_compute, t_memory) if combine_max else t_compute + t_memory
-        return bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
+        t = bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
+        if draft is not None:
+            t = t + nm.as_float(decode_requests > 0.0) * w.spec_tokens * draft_step_s(
+                draft, decode_context, nm.maximum(decode_requests, 1.0), m.layers, rates)
+        return t
 
     return step_s
 
@@ -727,6 +787,8 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     streams = running_batch(w.batch, w.users, capacity)
     kv_total = kv_gb(request_tokens, streams)
     mem = memory_gb(weights, kv_total)
+    if (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0)):
+        mem = mem + draft_shape(m, w.spec_draft_b)[0]  # the draft's weights beside the target's
     fits = (n <= dev.max_devices) & (mem <= n * dev.memory_gb)
 
     # Tensor parallel (serving engines) splits every layer over n devices; llama.cpp's layer split
@@ -748,12 +810,21 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     prefill, _ = prefill_s(flops, weights_read, prefill_comm, rates,
                            first_token_compute_share(streams, ep["whole_batch_first"]))
 
-    # 4. Decode: one step for the B streams at the mean context of the answer.
+    # 4. Decode: one step for the B streams at the mean context of the answer. With speculative
+    #    decoding (k = spec_tokens > 0) a step is k draft steps and one target pass that verifies
+    #    k + 1 tokens of every stream (weights and KV cache read once, k + 1 tokens' FLOPs), and it
+    #    yields E = tokens_per_verification(k, a) tokens per stream on average.
     mean_context = w.context + w.prompt + (w.output - 1.0) / 2.0
+    verify = w.spec_tokens + 1.0
     tpot, decode_compute_bound = decode_step_s(
-        decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim),
-        weights * moe_touched_fraction(m.active_b, m.params_b, streams) * m.loops,
-        kv_gb(mean_context, streams), streams, comm_s(streams), rates)
+        decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim) * verify,
+        weights * moe_touched_fraction(m.active_b, m.params_b, streams * verify) * m.loops,
+        kv_gb(mean_context, streams), streams, comm_s(streams * verify), rates)
+    spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
+    if spec:
+        draft = draft_shape(m, w.spec_draft_b)
+        tpot = (tpot + w.spec_tokens * draft_step_s(draft, mean_context, streams, m.layers, rates)) / \
+            tokens_per_verification(w.spec_tokens, w.spec_accept)
     decode = (w.output - 1.0) * tpot
 
     # 5. Queue: waiting for other users only (0 with one user at utilisation 0).
@@ -775,7 +846,9 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         optimized = nm.as_float(tensor_parallel) + 0.0 * n
         budget = token_budget_tokens(optimized > 0.0, dev.memory_gb + 0.0 * n)
         cap = max_running_requests(optimized > 0.0, dev.memory_gb + 0.0 * n, capacity)
-        ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s)
+        ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s,
+                          tokens_per_step=tokens_per_verification(w.spec_tokens, w.spec_accept),
+                          decode_slots=w.spec_tokens + 1.0)
         sel = steady > 0.0
         mm1 = w.utilization / (1.0 - w.utilization) * (ss.ttft_s - ss.kv_wait_s + (w.output - 1.0) * ss.itl_s)
         queue = nm.where(sel, ss.kv_wait_s + mm1, queue)
@@ -892,6 +965,19 @@ def round_trip_s(distance_km) -> float:
     return backbone_rtt_s(d, p["fixed_ms"], p["route_inflation"])
 
 
+SPEC_TOKENS_MAX = 16
+"""The most draft tokens per step accepted as input (vLLM's and TensorRT-LLM's examples use 1-8;
+EAGLE-2's dynamic trees go up to about 10 deep)."""
+
+
+def _spec_inputs(spec_tokens, spec_accept, spec_draft_b, params_b):
+    k = float(_int("spec_tokens", spec_tokens, lo=0, hi=SPEC_TOKENS_MAX))
+    a = _real("spec_accept", spec_accept, lo=0, hi=1, lo_open=False)
+    if spec_draft_b is not None:
+        spec_draft_b = _real("spec_draft_b", spec_draft_b, lo=0, hi=float(params_b))
+    return k, a, spec_draft_b
+
+
 def _resolve_engine(engine, kind) -> tuple[str, str]:
     """(family, serving engine) for an `engine` input: None (by hardware kind), a family
     ("optimized" = vLLM's defaults, "llama.cpp") or a serving engine's name or alias."""
@@ -966,7 +1052,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
              distance_km=0.0, engine=None, *, access: str = "wired", connection: str = "warm",
              utilization: float = 0.0, concurrent_users: float = 1, context_tokens: float = 0,
              devices: int | None = None, params: dict | None = None, serving_api: bool = True,
-             arrival: str = "steady", think_s: float = 0.0) -> Estimate:
+             arrival: str = "steady", think_s: float = 0.0, spec_tokens: int = 0, spec_accept: float = 0.0,
+             spec_draft_b: float | None = None) -> Estimate:
     """Estimate one request's latency. See the module docstring and docs/estimator.md.
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
@@ -989,6 +1076,12 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     llama.cpp none) to the prefill stage, reported as `Estimate.overhead_s`. False:
     engine-internal timing, as in TensorRT-LLM's own batch-1 benchmark tables. The queue stage is
     only the wait for other users: 0 with one user at utilization 0.
+    spec_tokens (k, 0 = off), spec_accept (a, in [0, 1]), spec_draft_b (optional): speculative
+    decoding: a draft proposes k tokens per step, each accepted with chance a, and the target verifies
+    them in one pass, yielding (1 - a^(k+1)) / (1 - a) tokens per step (`tokens_per_verification`).
+    The draft is a one-layer head (EAGLE-style) unless spec_draft_b gives a separate draft model's
+    size in billions. Verification costs k + 1 tokens' compute per stream, so the gain shrinks with
+    the batch and turns into a loss where decode is compute-bound (docs/estimator.md).
     """
     if not isinstance(model, Model):
         raise ValueError(f"model must be a latency.Model, got {type(model).__name__}")
@@ -1003,6 +1096,7 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     context = _real("context_tokens", context_tokens, lo=0, hi=1e8, lo_open=False)
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
+    k, acc, draft_b = _spec_inputs(spec_tokens, spec_accept, spec_draft_b, model.params_b)
     params = params or load_params()
     engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
 
@@ -1016,8 +1110,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
                                utilization=util, network_s=net_s, forced_devices=forced,
                                api=1.0 if serving_api else 0.0, steady=1.0 if arrival == "steady" else 0.0,
-                               think_s=think))
-    breakdown = {k: float(r[k]) for k in STAGES}
+                               think_s=think, spec_tokens=k, spec_accept=acc, spec_draft_b=draft_b))
+    breakdown = {stage: float(r[stage]) for stage in STAGES}
     total = sum(breakdown.values())
     ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, r["batch_prefill_s"],
                      r["batch_prefill_tokens"], r["server_tokens_per_s"], serving=users > 1)
@@ -1035,7 +1129,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
         inputs=dict(model=model.name, hardware=hardware.name, prompt_tokens=prompt,
                     output_tokens=output, batch=b, distance_km=dist, access=access,
                     connection=connection, utilization=util, concurrent_users=users,
-                    context_tokens=context, arrival=arrival, think_s=think),
+                    context_tokens=context, arrival=arrival, think_s=think, spec_tokens=k,
+                    spec_accept=acc, spec_draft_b=draft_b),
         server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=max(1, int(round(float(r["running_batch"])))),
         max_concurrent_requests=int(r["max_concurrent_requests"]),
         overhead_s=float(r["overhead"]), serving_engine=server,
@@ -1112,7 +1207,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                    batch=1, distance_km=0.0, engine=None, access: str = "wired",
                    connection: str = "warm", utilization=0.0, concurrent_users=1, context_tokens=0,
                    devices: int | None = None, params: dict | None = None,
-                   serving_api: bool = True, arrival: str = "steady", think_s: float = 0.0) -> dict[str, np.ndarray]:
+                   serving_api: bool = True, arrival: str = "steady", think_s: float = 0.0, spec_tokens: int = 0,
+                   spec_accept: float = 0.0, spec_draft_b: float | None = None) -> dict[str, np.ndarray]:
     """Vectorised `estimate`: the numeric inputs may be numpy arrays, broadcast together.
 
     params_b / bytes_per_param / mem_bandwidth_gbs / peak_tflops override the model's or the
@@ -1128,6 +1224,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
+    k, acc, draft_b = _spec_inputs(spec_tokens, spec_accept, spec_draft_b, model.params_b)
     raw = dict(params_b=model.params_b if params_b is None else params_b,
                bytes_per_param=model.bytes_per_param if bytes_per_param is None else bytes_per_param,
                mem_bandwidth_gbs=hardware.mem_bandwidth_gbs if mem_bandwidth_gbs is None else mem_bandwidth_gbs,
@@ -1149,7 +1246,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                       Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
                                batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],
                                network_s=net_s, forced_devices=forced, api=1.0 if serving_api else 0.0,
-                               steady=1.0 if arrival == "steady" else 0.0, think_s=think))
+                               steady=1.0 if arrival == "steady" else 0.0, think_s=think,
+                               spec_tokens=k, spec_accept=acc, spec_draft_b=draft_b))
     shape = d.shape
     out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) for k, v in r.items()
            if k not in ("prefill_compute_bound", "decode_compute_bound", "batch_prefill_s", "batch_prefill_tokens")}

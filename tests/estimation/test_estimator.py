@@ -441,3 +441,61 @@ def test_request_overhead_is_per_engine_from_its_sources():
     assert estimate(L8B, H100).serving_engine == "vllm" and estimate(L8B, H100).engine == "optimized"
     with pytest.raises(ValueError, match="engine must be one of"):
         estimate(L8B, H100, engine="magic")
+
+
+# --- Decision 4: speculative decoding inputs ----------------------------------------------------
+
+L70 = Model(name="70B", params_b=70.6, bytes_per_param=2.0, layers=80, hidden_size=8192, kv_heads=8, head_dim=128)
+
+
+def test_speculative_decoding_off_is_the_plain_estimate():
+    off, plain = estimate(L70, H100, devices=4, spec_tokens=0, spec_accept=0.9), estimate(L70, H100, devices=4)
+    assert (off.tpot_s, off.ttft_s, off.memory_gb) == (plain.tpot_s, plain.ttft_s, plain.memory_gb)
+
+
+def test_tokens_per_verification_is_leviathan_eq_1():
+    from latency.estimation.estimator import tokens_per_verification
+    assert tokens_per_verification(4.0, 0.7) == pytest.approx((1 - 0.7**5) / (1 - 0.7))  # 2.773
+    assert tokens_per_verification(4.0, 1.0) == 5.0 and tokens_per_verification(0.0, 0.5) == 1.0
+    assert tokens_per_verification(3.0, 0.0) == 1.0
+
+
+def test_speculative_decoding_speeds_one_user_and_slows_a_full_server():
+    one = estimate(L70, H100, devices=4)
+    fast = estimate(L70, H100, devices=4, spec_tokens=4, spec_accept=0.7)
+    # batch 1, memory-bound: one weight read verifies 5 tokens and yields 2.77 on average; the draft
+    # head's 4 steps cost little. Published: EAGLE 2.7-3.5x on LLaMA2-Chat 70B at batch 1.
+    assert 2.0 < one.tpot_s / fast.tpot_s < 2.8
+    assert fast.breakdown["prefill"] == pytest.approx(one.breakdown["prefill"])  # the first token is unchanged
+    # 256 users in steady use: decode is compute-bound, verifying 5 tokens per stream costs 5x the
+    # FLOPs for 2.77 tokens: a loss (vLLM blog, Oct 2024: 1.4x slowdown at high QPS on 4 x H100).
+    busy = estimate(L70, H100, devices=4, concurrent_users=256)
+    busy_spec = estimate(L70, H100, devices=4, concurrent_users=256, spec_tokens=4, spec_accept=0.7)
+    assert busy_spec.tpot_s > busy.tpot_s and busy_spec.server_tokens_per_s < busy.server_tokens_per_s
+
+
+def test_a_draft_that_is_never_accepted_only_costs():
+    plain = estimate(L70, H100, devices=4)
+    wasted = estimate(L70, H100, devices=4, spec_tokens=4, spec_accept=0.0, spec_draft_b=1.0)
+    assert wasted.tpot_s > plain.tpot_s
+    assert wasted.memory_gb > plain.memory_gb  # the draft model's weights sit beside the target's
+
+
+@pytest.mark.parametrize("field,value", [("spec_tokens", -1), ("spec_tokens", 2.5), ("spec_tokens", 99),
+                                         ("spec_accept", 1.5), ("spec_accept", float("nan")),
+                                         ("spec_draft_b", 0.0), ("spec_draft_b", 500.0)])
+def test_bad_speculative_inputs_name_the_field(field, value):
+    kw = dict(spec_tokens=4, spec_accept=0.7)
+    kw[field] = value
+    with pytest.raises(ValueError, match=field):
+        estimate(L70, H100, devices=4, **kw)
+    with pytest.raises(ValueError, match=field):
+        estimate_sweep(L70, H100, devices=4, **kw)
+
+
+def test_sweep_takes_the_speculative_inputs():
+    users = np.array([1.0, 16.0, 256.0])
+    sweep = estimate_sweep(L70, H100, devices=4, concurrent_users=users, spec_tokens=4, spec_accept=0.7)
+    for i, u in enumerate(users):
+        e = estimate(L70, H100, devices=4, concurrent_users=float(u), spec_tokens=4, spec_accept=0.7)
+        assert sweep["tpot_s"][i] == pytest.approx(e.tpot_s, rel=1e-9)
