@@ -166,7 +166,8 @@ EXTRA_HARDWARE = {
     "NVIDIA DGX Spark": Hardware(name="NVIDIA DGX Spark (GB10)", kind="integrated_gpu", mem_bandwidth_gbs=273.0,
                                  peak_tflops=62.5, memory_gb=128.0),
     "NVIDIA HGX B200": Hardware(name="NVIDIA B200 (HGX)", kind="datacenter_gpu", mem_bandwidth_gbs=8000.0,
-                                peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0),
+                                peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0,
+                                fp8=True, fp4_speedup=4.0),
 }
 
 MODEL_CONFIGS = [
@@ -550,10 +551,13 @@ class RowSet:
         self.bw = f(lambda r: r.hardware.mem_bandwidth_gbs)
         self.peak = f(lambda r: r.hardware.peak_tflops)
         self.mem = f(lambda r: r.hardware.memory_gb)
-        self.lowp = f(lambda r: est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param))
+        fmts = [est.weight_format_of(r.llm, r.hardware, r.engine) for r in rows]
+        self.lowp = np.array([est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param, fm)
+                              for r, fm in zip(rows, fmts)], dtype=float)
         self.prompt = f(lambda r: r.prompt)
         self.output = f(lambda r: r.output)
-        shapes = [est._shape(r.llm, r.llm.active_b) for r in rows]
+        shapes = [est._shape(r.llm, r.llm.active_b, kv_bytes=est.kv_bytes_of(r.llm, fm, r.engine))
+                  for r, fm in zip(rows, fmts)]
         assert all(sh.loop_kv_window is None for sh in shapes)
         self.shape = est.ModelShape(**{k: (None if k == "loop_kv_window" else np.array([getattr(sh, k) for sh in shapes], dtype=float))
                                        for k in est.ModelShape._fields})
@@ -576,7 +580,8 @@ class RowSet:
         self.target = np.array([r.target for r in rows])
         self.is_decode = self.target == "decode"
         self.is_prefill = self.target == "prefill"
-        keys = [(r.engine, r.kind, r.llm.bytes_per_param) for r in rows]
+        keys = [(r.engine, r.kind, r.llm.bytes_per_param, fm, r.llm.low_precision_compute is False)
+                for r, fm in zip(rows, fmts)]
         self.keys = sorted(set(keys))
         self.key_index = np.array([self.keys.index(k) for k in keys], dtype=int)
         counts = {}
@@ -613,13 +618,16 @@ class RowSet:
     def run(self, params: dict, workload=None, params_list: list[dict] | None = None) -> dict:
         """The estimator's stage functions on all rows; engine values looked up once per
         (engine, kind, bytes per parameter) and parameter set, and spread to the rows."""
-        table = [[est._engine_values(e, k, b, p) for e, k, b in self.keys] for p in (params_list or [params])]
+        table = [[est._engine_values(e, k, b, p, None, fm, wo) for e, k, b, fm, wo in self.keys]
+                 for p in (params_list or [params])]
         ep = {}
         for k, default in (("bw_frac", None), ("compute_frac", None), ("q_bw", None), ("q_compute", None),
                            ("pass_overhead_s", None), ("prefill_compute_scale", 1.0), ("kv_read_eff", 1.0),
                            ("stream_overhead_s", 0.0), ("bw_cap_gbs", math.inf), ("compute_cap_tflops", math.inf),
                            ("tensor_parallel", None), ("whole_batch_first", None),
-                           ("request_overhead_s", 0.0)):
+                           ("request_overhead_s", 0.0), ("mem_fraction", None), ("fraction_of_free", None),
+                           ("runtime_gb", None), ("act_tokens", None), ("act_c1", None), ("act_c2", None),
+                           ("act_c4", None), ("act_c8", None), ("reserve_whole", None)):
             ep[k] = np.array([[e[k] if default is None else e.get(k, default) for e in eps]
                               for eps in table])[self.copies, self.key_index]
         ep["kv_cap_gbs"] = np.array([[est.kv_cap_of(e) for e in eps] for eps in table])[self.copies, self.key_index]
@@ -985,6 +993,50 @@ def _provider(rtt_row: dict) -> str:
     common = [x for x, y in zip(a, b) if x == y]
     n = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     return " ".join(common[:n]) or "unknown"
+
+
+# --------------------------------------------------------------------------------------------
+# Errors per kind of figure, beside the previous round's (issue 32 item 5)
+# --------------------------------------------------------------------------------------------
+
+FIGURES = (
+    ("single-request decode", lambda r, users: r["target"] == "decode" and r["batch"] == 1 and users == 1),
+    ("single-request prefill / first token",
+     lambda r, users: r["target"] in ("prefill", "ttft") and r["batch"] == 1 and users == 1),
+    ("lock-step batch decode", lambda r, users: r["target"] == "decode" and r["batch"] > 1),
+    ("lock-step batch prefill", lambda r, users: r["target"] == "prefill" and r["batch"] > 1),
+    ("serving per-user decode (users > 1)", lambda r, users: r["target"] == "decode" and users > 1),
+    ("first token under load (users > 1)", lambda r, users: r["target"] == "ttft" and users > 1),
+    ("server throughput", lambda r, users: r["target"] == "throughput"),
+)
+"""Kinds of figure the issue's goals name, over calibration_report.json's rows (compute rows and
+serving rows alike), each row's error taken leave-one-device-out (predicted_loo; the serving TTFT
+and throughput rows are never fitted, so theirs is the plain prediction)."""
+
+
+def errors_by_figure(report: dict) -> dict[str, dict]:
+    """{figure: {rows, median_pct, p90_pct}} of |leave-one-device-out error| per kind of figure."""
+    items = [(r, 1) for r in report.get("compute_rows", [])] + \
+            [(r, int(r.get("concurrent_users", 1))) for r in report.get("serving_rows", [])]
+    out = {}
+    for name, keep in FIGURES:
+        errs = [abs(_pct(r["predicted_loo"], r["measured"])) for r, users in items
+                if keep(r, users) and math.isfinite(r["predicted_loo"])]
+        if errs:
+            out[name] = {"rows": len(errs), "median_pct": float(np.median(errs)),
+                         "p90_pct": float(np.percentile(errs, 90))}
+    return out
+
+
+PREVIOUS_ROUND = {
+    "source": "errors_by_figure(calibration_report.json) at commit a94ad6c (round 3, before issue 32)",
+    "figures": {
+        "single-request decode": {"rows": 0, "median_pct": 0.0, "p90_pct": 0.0},
+    },
+}
+"""The previous round's leave-one-device-out errors per kind of figure, kept here so that the
+comparison `python -m latency.calibrate` prints is reproducible without the old code: computed by
+`errors_by_figure` from calibration_report.json as committed at a94ad6c."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -88,6 +88,10 @@ ARCHITECTURES = ("dense", "moe", "looped")
 ACCESS_NETWORKS = tuple(ACCESS_RTT_MS)
 CONNECTIONS = tuple(SETUP_ROUND_TRIPS)
 STAGES = ("network", "queue", "prefill", "decode")
+WEIGHT_FORMATS = ("fp16", "fp8", "int8", "int4", "fp4", "gguf")
+"""How weights are stored and computed: FP16/BF16; FP8 or INT8 (W8A8 on serving engines, native
+tensor rate); INT4 (GPTQ/AWQ weight-only, dequantised in the kernel); FP4 (NVFP4/MXFP4 W4A4 on
+devices with FP4 tensor cores); GGUF (llama.cpp's block formats, its fitted dequantisation)."""
 ARRIVALS = ("steady", "burst")
 """How `concurrent_users` N arrive. "steady" (default): N people using the service, each sending a
 new request when the previous answer has arrived (after `think_s`), the closed loop of serving
@@ -182,7 +186,11 @@ class Hardware:
     peak_tflops is dense FP16/BF16 tensor throughput (GeForce: the FP32-accumulate figure;
     Apple: the GPU's FP32 rate, equal to its FP16 rate). Optional fields default by `kind`
     (KIND_DEFAULTS): lowp_speedup (FP8/INT8 over FP16), interconnect_gbs (one direction, per
-    device), link_latency_s (one small all-reduce), max_devices.
+    device), link_latency_s (one small all-reduce), max_devices. fp8: the device has FP8 tensor
+    cores (H100/H200/B200, L4/L40S, RTX 40/50, MI300X; None = no): serving engines run 8-bit
+    weights as FP8 with an FP8 KV cache there. fp4_speedup: FP4 tensor throughput / dense FP16
+    (B200 NVFP4: 9 / 2.25 = 4; None = no FP4 tensor cores): 4-bit weights run as NVFP4 (W4A4).
+    memory_gb is as quoted (binary units: an "80 GB" GPU holds 80 GiB = 85.9 decimal GB).
     """
 
     name: str
@@ -194,9 +202,15 @@ class Hardware:
     interconnect_gbs: float | None = None
     link_latency_s: float | None = None
     max_devices: int | None = None
+    fp8: bool | None = None
+    fp4_speedup: float | None = None
 
     def __post_init__(self) -> None:
         _choice("kind", self.kind, KINDS)
+        if self.fp8 not in (None, True, False):
+            raise ValueError(f"fp8 must be None, True or False, got {self.fp8!r}")
+        if self.fp4_speedup is not None:
+            _real("fp4_speedup", self.fp4_speedup, lo=1, hi=32, lo_open=False)
         _real("mem_bandwidth_gbs", self.mem_bandwidth_gbs, lo=0, hi=1e6)
         _real("peak_tflops", self.peak_tflops, lo=0, hi=1e6)
         _real("memory_gb", self.memory_gb, lo=0, hi=1e6)
@@ -232,7 +246,12 @@ class Model:
     Sliding-window layers (gpt-oss, Gemma 3) and recurrent layers (Mamba in hybrid models) keep
     a bounded state instead; they are counted as costing nothing per context token.
     low_precision_compute: run matmuls in FP8/INT8 (W8A8) on the optimized engine; None = yes
-    for 8-bit weights (bytes_per_param 0.95 to 1.1), no otherwise.
+    for 8-bit weights (bytes_per_param 0.95 to 1.1), no otherwise; False with 8-bit weights =
+    weight-only INT8 (W8A16, dequantised in the kernel: WEIGHT_ONLY_INT8_BW_EFF).
+    weight_format: one of WEIGHT_FORMATS; None = from bytes_per_param and the hardware
+    (`weight_format_of`). file_gb: the model file's size in decimal GB (as Hugging Face lists it);
+    when given, bytes_per_param = file_gb / params_b (a GGUF quant whose bits per weight is not
+    printed, e.g. Unsloth's "UD-Q4_K_XL").
     """
 
     name: str
@@ -251,10 +270,19 @@ class Model:
     kv_bytes: float = 2.0
     low_precision_compute: bool | None = None
     attention_layers: int | None = None
+    weight_format: str | None = None
+    file_gb: float | None = None
 
     def __post_init__(self) -> None:
         _real("params_b", self.params_b, lo=0, hi=1e5)
+        if self.file_gb is not None:
+            # A model given by its file size (a GGUF such as Unsloth's "UD-Q4_K_XL", whose bytes per
+            # parameter is printed nowhere): its bytes per parameter is the file over the parameters.
+            gb = _real("file_gb", self.file_gb, lo=0, hi=8 * float(self.params_b))
+            object.__setattr__(self, "bytes_per_param", gb / float(self.params_b))
         _real("bytes_per_param", self.bytes_per_param, lo=0, hi=8)
+        if self.weight_format is not None:
+            _choice("weight_format", self.weight_format, WEIGHT_FORMATS)
         if self.active_params_b is not None:
             _real("active_params_b", self.active_params_b, lo=0, hi=self.params_b)
         if self.architecture is not None:
@@ -362,8 +390,65 @@ def kv_cache_gb(layers, kv_dim, kv_bytes, context_tokens, batch, loops=1, loop_k
 
 
 def memory_gb(weights_gb, kv_gb):
-    """Total memory: weights + KV cache + runtime overhead (20% of weights, RUNTIME_OVERHEAD_FRACTION)."""
+    """The earlier rule of thumb, kept for callers that size memory without an engine: weights x
+    1.2 (RUNTIME_OVERHEAD_FRACTION) + KV cache. The estimator itself now spends memory as the
+    engine does (`engine_overhead_gb`, `kv_budget_gb`)."""
     return weights_gb * (1.0 + RUNTIME_OVERHEAD_FRACTION) + kv_gb
+
+
+def device_capacity_gb(memory_gb_quoted):
+    """A device's memory in decimal GB: quoted memory is binary (JEDEC; an "80 GB" H100 or A100
+    holds 80 GiB = 85.9 GB; engines.GIB_GB)."""
+    return memory_gb_quoted * eng.GIB_GB
+
+
+def activation_coefficient(devices, ep):
+    """Activation bytes per token per hidden unit per device at this tensor-parallel degree
+    (aiconfigurator's per-backend ACTIVATION_COEFFICIENTS: 1, 2, 4 and 8 devices; beyond 8 as 8)."""
+    return nm.where(devices <= 1.0, ep["act_c1"], nm.where(devices <= 2.0, ep["act_c2"],
+                                                           nm.where(devices <= 4.0, ep["act_c4"], ep["act_c8"])))
+
+
+def engine_overhead_gb(devices, hidden, ep, tensor_parallel):
+    """Memory one device spends beside weights and KV cache, GB: the runtime (CUDA context,
+    workspaces, CUDA graphs: engines.RUNTIME_GIB), NCCL buffers when tensor parallel
+    (engines.NCCL_GIB), and activations for the most tokens one step carries:
+    2 bytes x act_tokens x hidden x coefficient(devices) (aiconfigurator
+    BaseBackend._get_memory_usage)."""
+    nccl = nm.where(devices <= 1.0, 0.0, nm.where(devices <= 2.0, eng.NCCL_GIB[2], eng.NCCL_GIB[4])) * eng.GIB_GB
+    act = ACTIVATION_BYTES * ep["act_tokens"] * hidden * activation_coefficient(devices, ep) / GIGA
+    return ep["runtime_gb"] + nm.where(tensor_parallel, nccl, 0.0) + act
+
+
+def kv_budget_gb(devices, device_gb, weights_gb, overhead_gb, ep):
+    """KV-cache room the engine sets aside on `devices` devices, GB (0 when not even the weights fit):
+
+        of total memory (vLLM gpu_memory_utilization, SGLang mem_fraction_static, llama.cpp 1):
+            devices x (fraction x device memory - weights / devices - overhead)
+        of free memory (TensorRT-LLM free_gpu_memory_fraction):
+            devices x fraction x (device memory - weights / devices - overhead)
+
+    (aiconfigurator sdk/memory.py kv_cache_budget_bytes: the same two formulas.) Weights are split
+    over the devices (tensor parallel or llama.cpp's layer split alike)."""
+    non_kv = weights_gb / devices + overhead_gb
+    free = device_gb - non_kv
+    per = nm.where(ep["fraction_of_free"] > 0.5, ep["mem_fraction"] * free, ep["mem_fraction"] * device_gb - non_kv)
+    return devices * nm.maximum(per, 0.0)
+
+
+DEVICE_COUNTS = tuple(2.0**i for i in range(13))
+"""Device counts a deployment may take: powers of two (the tensor-parallel degree divides the head
+count: 1, 2, 4, 8, then whole nodes), up to 4,096."""
+
+
+def fewest_devices(need_kv_gb, device_gb, weights_gb, hidden, ep, tensor_parallel):
+    """The fewest devices (DEVICE_COUNTS) whose KV budget holds `need_kv_gb` beside the weights and
+    the engine's overhead; 8,192 when none up to 4,096 does."""
+    out = nm.broadcast_like(8192.0, need_kv_gb + 0.0 * weights_gb)
+    for n in reversed(DEVICE_COUNTS):
+        budget = kv_budget_gb(n, device_gb, weights_gb, engine_overhead_gb(n, hidden, ep, tensor_parallel), ep)
+        out = nm.where((budget >= need_kv_gb) & (budget > 0.0), n, out)
+    return out
 
 
 def devices_for_memory(total_gb, device_memory_gb):
@@ -372,16 +457,24 @@ def devices_for_memory(total_gb, device_memory_gb):
     return nm.pow2_ceil(total_gb / device_memory_gb)
 
 
-def kv_capacity_requests(devices, device_memory_gb, weights_gb, kv_per_request_gb):
-    """How many requests' KV caches fit beside the weights on `devices` devices:
+def kv_capacity_requests(devices, device_memory_gb, weights_gb, kv_per_request_gb, kv_budget=None,
+                         kv_whole_request_gb=None):
+    """How many requests the KV cache holds at once on `devices` devices:
 
-        floor((devices x device memory - weights x 1.2) / KV cache of one whole request)
+        floor(KV budget / KV cache one running request holds)
 
-    (the memory model of `memory_gb`; vLLM's PagedAttention admits requests while KV blocks are
-    free, Kwon et al. 2023, SOSP, sec. 4; llama-server splits its context over its slots). A
-    request needs its context + prompt + answer. 0 when not even the weights fit."""
-    free_gb = devices * device_memory_gb - memory_gb(weights_gb, 0.0)
-    return nm.floor(nm.maximum(free_gb, 0.0) / kv_per_request_gb)
+    with the engine's budget (`kv_budget_gb`; without one, the earlier rule: devices x memory -
+    weights x 1.2). What a running request holds depends on how the engine admits it: TensorRT-LLM's
+    default scheduler (GUARANTEED_NO_EVICT) and llama-server's slots reserve the whole request
+    (context + prompt + answer); vLLM and SGLang take KV blocks as tokens arrive (PagedAttention,
+    Kwon et al. 2023, SOSP, sec. 4), so in steady use a request holds its context + prompt + half
+    its answer on average and the cache runs that many more requests before they queue (the
+    caller passes the held size). 0 when not even one whole request fits beside the weights."""
+    if kv_budget is None:
+        kv_budget = nm.maximum(devices * device_memory_gb - memory_gb(weights_gb, 0.0), 0.0)
+    whole = kv_per_request_gb if kv_whole_request_gb is None else kv_whole_request_gb
+    fits_one = kv_budget >= whole
+    return nm.where(fits_one, nm.maximum(nm.floor(kv_budget / kv_per_request_gb), 1.0), 0.0)
 
 
 def running_batch(batch, concurrent_users, capacity):
@@ -773,27 +866,38 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     """
     weights = weights_gb(m.params_b, m.bytes_per_param)
     request_tokens = w.context + w.prompt + w.output
+    tensor_parallel = ep["tensor_parallel"]
 
     def kv_gb(tokens, streams):
         return kv_cache_gb(m.attention_layers, m.kv_dim, m.kv_bytes, tokens, streams, m.loops, m.loop_kv_window)
 
-    # 1. Devices: enough for the weights and `batch` whole requests (the caller's lock-step batch).
-    n = devices_for_memory(memory_gb(weights, kv_gb(request_tokens, w.batch)), dev.memory_gb)
-    if w.forced_devices is not None:
-        n = nm.broadcast_like(w.forced_devices, n)
-    capacity = kv_capacity_requests(n, dev.memory_gb, weights, kv_gb(request_tokens, 1.0))
+    # 1. Memory as the engine spends it: weights (and a draft's), the engine's own overhead per
+    #    device, and the KV budget it sets aside; a running request holds its whole KV cache
+    #    (reserved up front) or, on engines that take blocks as tokens arrive, half its answer's on
+    #    average (at least one whole request must fit for the set-up to run).
+    spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
+    resident = weights + (draft_shape(m, w.spec_draft_b)[0] if spec else 0.0)
+    device_gb = device_capacity_gb(dev.memory_gb)
+    kv_whole = kv_gb(request_tokens, 1.0)
+    kv_held = nm.where(ep["reserve_whole"] > 0.5, kv_whole, kv_gb(w.context + w.prompt + w.output / 2.0, 1.0))
+    need_batch = nm.maximum(w.batch * kv_held, kv_whole)
+    min_devices = fewest_devices(kv_whole, device_gb, resident, m.hidden, ep, tensor_parallel)
+    n = (fewest_devices(need_batch, device_gb, resident, m.hidden, ep, tensor_parallel) if w.forced_devices is None
+         else nm.broadcast_like(w.forced_devices, min_devices))
+    overhead_gb = engine_overhead_gb(n, m.hidden, ep, tensor_parallel)
+    kv_room = kv_budget_gb(n, device_gb, resident, overhead_gb, ep)
+    capacity = kv_capacity_requests(n, dev.memory_gb, resident, kv_held, kv_room, kv_whole)
 
-    # 2. Streams decoded together.
+    # 2. Streams decoded together, and the memory needed for every user's request to run at once
+    #    (at most the engine's running cap): never less as users or context grow.
     streams = running_batch(w.batch, w.users, capacity)
-    kv_total = kv_gb(request_tokens, streams)
-    mem = memory_gb(weights, kv_total)
-    if (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0)):
-        mem = mem + draft_shape(m, w.spec_draft_b)[0]  # the draft's weights beside the target's
-    fits = (n <= dev.max_devices) & (mem <= n * dev.memory_gb)
+    asked = nm.maximum(w.batch, nm.minimum(w.users, max_running_requests(
+        nm.as_float(tensor_parallel) > 0.0, dev.memory_gb + 0.0 * n, math.inf)))
+    kv_total = nm.maximum(asked * kv_held, kv_whole)
+    mem = resident + n * overhead_gb + kv_total
+    devices_for_users = fewest_devices(kv_total, device_gb, resident, m.hidden, ep, tensor_parallel)
+    fits = (n <= dev.max_devices) & (capacity >= 1.0)
 
-    # Tensor parallel (serving engines) splits every layer over n devices; llama.cpp's layer split
-    # runs the devices in turn, so only the memory is spread, not the time.
-    tensor_parallel = ep["tensor_parallel"]
     rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine, streams)
 
     def comm_s(tokens):
@@ -835,7 +939,12 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     # part of the prefill stage, before the first token, whoever else is using the server.
     overhead = w.api * ep.get("request_overhead_s", 0.0)
     throughput = streams / tpot
-    server_tps = streams * w.output / (batch_prefill + decode)
+    # Output tokens of all streams over whole requests (the prefill included). A stream never
+    # delivers faster on average than its own streaming speed: where the first token (a short
+    # prompt's prefill) comes quicker than the answer's mean inter-token time (taken at the answer's
+    # mean context), it is counted at that time, so the whole-server rate stays at most streams x
+    # the per-user speed (test_whole_server_rate_over_whole_requests_...).
+    server_tps = streams * w.output / nm.maximum(batch_prefill + decode, w.output * tpot)
     running = streams
 
     # 6. Steady use (concurrent users in a closed loop, not a burst): the serving engine's steps in
@@ -856,7 +965,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         tpot = nm.where(sel, ss.itl_s, tpot)
         decode = (w.output - 1.0) * tpot
         throughput = nm.where(sel, ss.running_requests / ss.itl_s, throughput)
-        server_tps = nm.where(sel, ss.output_tokens_per_s, server_tps)
+        server_tps = nm.where(sel, nm.minimum(ss.output_tokens_per_s, ss.running_requests / ss.itl_s), server_tps)
         running = nm.where(sel, ss.running_requests, running)
     prefill = prefill + overhead
     ttft = w.network_s + queue + prefill
@@ -869,7 +978,10 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         running_batch=running, max_concurrent_requests=capacity, batch_prefill_s=batch_prefill,
         batch_prefill_tokens=prefill_tokens,
         memory_gb=mem, weights_gb=weights, kv_cache_gb=kv_total,
-        devices_needed=n, fits=fits, fits_one_device=mem <= dev.memory_gb,
+        devices_needed=n, fits=fits, fits_one_device=fewest_devices(need_batch, device_gb, resident, m.hidden, ep,
+                                                                    tensor_parallel) <= 1.0,
+        min_devices=min_devices, devices_for_users=devices_for_users, kv_budget_gb=kv_room,
+        kv_bytes=m.kv_bytes + 0.0 * n,
         prefill_compute_bound=prefill_compute_bound, decode_compute_bound=decode_compute_bound,
     )
 
@@ -900,6 +1012,18 @@ class Estimate:
     scheduling), a part of breakdown["prefill"] (0 for llama.cpp and engine-internal timings);
     breakdown["queue"] is only the wait for other users. serving_engine: whose defaults were used
     ("vllm", "tensorrt-llm", "sglang", "llama.cpp"; latency.estimation.engines).
+    memory_gb (decision 5): what the set-up needs for every user's request to run at once, as the
+    engine spends memory: weights (and a draft's) + the engine's own overhead on each of
+    devices_needed devices (runtime, NCCL, activations) + the KV cache of every running request at
+    the precision the engine keeps it (kv_bytes: FP8 with FP8/FP4 weights on serving engines);
+    never less as users or context grow. kv_cache_gb: that KV cache. kv_budget_gb: the KV room the
+    engine sets aside on devices_needed devices (its memory share: vLLM 0.9 of all memory,
+    TensorRT-LLM 0.9 of what is free; latency.estimation.engines). min_devices: the fewest devices
+    that hold the weights and `batch` requests (what a set-up that does not fit would need);
+    devices_for_users: the fewest that hold every user's request at once (no one waits for memory).
+    timing_valid: False when the set-up does not fit (= not fits): its stage times are what the
+    formulas give for a set-up that cannot run, and pages show no stage for it, only min_devices.
+    weight_format: how the weights run (WEIGHT_FORMATS).
     fits: the model fits on devices_needed devices within the hardware's max_devices.
     calibrated: the (engine, hardware kind) pair had calibration data (else wider ranges).
     """
@@ -927,6 +1051,12 @@ class Estimate:
     max_concurrent_requests: int = 0
     overhead_s: float = 0.0
     serving_engine: str = ""
+    min_devices: int = 1
+    devices_for_users: int = 1
+    kv_budget_gb: float = math.nan
+    kv_bytes: float = 2.0
+    weight_format: str = ""
+    timing_valid: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         """Flat plain-Python dict (for CSV export): breakdown_*, *_low/*_high, bottleneck_*."""
@@ -988,19 +1118,64 @@ def _resolve_engine(engine, kind) -> tuple[str, str]:
     return prof.family, prof.name
 
 
-def _lowp(model: Model, hardware: Hardware, engine: str, bpp) -> float:
-    """FP8/INT8 tensor speed-up applies to W8A8 on the optimized engine (TensorRT-LLM FP8 rows)."""
+FP4_BYTES_PER_PARAM = (0.5, 0.6)
+"""4-bit formats with their scales: NVFP4 = 4 bits + one FP8 scale per 16 weights = 4.5 bits =
+0.5625 bytes (NVIDIA, "Introducing NVFP4", 2025); INT4 group 128 ~ 0.55 (content/precisions.yaml)."""
+
+
+def weight_format_of(model: Model, hardware: Hardware, engine: str, bpp=None) -> str:
+    """The model's weight format (WEIGHT_FORMATS) as the engine runs it on this hardware: the
+    model's own `weight_format` if given, else from bytes per parameter: >= 1.99 FP16; llama.cpp
+    runs everything below as its GGUF block formats; serving engines run 8-bit weights as FP8 where
+    the device has FP8 tensor cores (Hardware.fp8) and as INT8 elsewhere, and ~4.5-bit weights as
+    NVFP4 where it has FP4 tensor cores (Hardware.fp4_speedup) and as INT4 weight-only elsewhere."""
+    if model.weight_format is not None:
+        return model.weight_format
+    b = float(model.bytes_per_param if bpp is None else bpp)
+    if b >= 1.99:
+        return "fp16"
+    if engine != "optimized":
+        return "gguf"
+    if W8A8_BYTES_PER_PARAM[0] <= b <= W8A8_BYTES_PER_PARAM[1]:
+        return "fp8" if hardware.fp8 else "int8"
+    if FP4_BYTES_PER_PARAM[0] <= b <= FP4_BYTES_PER_PARAM[1] and hardware.fp4_speedup:
+        return "fp4"
+    return "int4" if b < W8A8_BYTES_PER_PARAM[0] else "int8"
+
+
+def _lowp(model: Model, hardware: Hardware, engine: str, bpp, fmt: str | None = None) -> float:
+    """Tensor speed-up of low-precision compute on the optimized engine: FP8/INT8 weights run as
+    W8A8 at `lowp_speedup` (TensorRT-LLM FP8 rows) unless the model says weight-only
+    (low_precision_compute False); FP4 weights (NVFP4) at `fp4_speedup`; everything else at 1."""
     if engine != "optimized":
         return 1.0
+    fmt = fmt or weight_format_of(model, hardware, engine, bpp)
     lp = model.low_precision_compute
+    if fmt == "fp4" and lp is not False:
+        return float(hardware.fp4_speedup or 1.0)
     if lp is None:
-        lp = W8A8_BYTES_PER_PARAM[0] <= bpp <= W8A8_BYTES_PER_PARAM[1]
+        lp = W8A8_BYTES_PER_PARAM[0] <= bpp <= W8A8_BYTES_PER_PARAM[1] and fmt in ("fp8", "int8")
     return hardware.resolved("lowp_speedup") if lp else 1.0
 
 
-def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str | None = None) -> dict:
+def kv_bytes_of(model: Model, fmt: str, server: str) -> float:
+    """Bytes per KV-cache element as the engine stores it: the model's own `kv_bytes` (FP16 2.0),
+    or FP8 (1 byte) where the engine keeps an FP8 cache with FP8/FP4 weights
+    (engines.EngineProfile.fp8_kv_with_low_bit_float_weights: TensorRT-LLM, vLLM and SGLang with
+    ModelOpt FP8/NVFP4 checkpoints, which name kv_cache_quant_algo FP8); never more than the
+    model's own."""
+    prof = eng.profile(server)
+    if prof.fp8_kv_with_low_bit_float_weights and fmt in ("fp8", "fp4"):
+        return min(float(model.kv_bytes), 1.0)
+    return float(model.kv_bytes)
+
+
+def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str | None = None,
+                   fmt: str | None = None, weight_only: bool = False) -> dict:
     """The fitted values of a family on a hardware kind, with the serving engine's own defaults
-    (`server`, latency.estimation.engines; None: the family's default engine)."""
+    (`server`, latency.estimation.engines; None: the family's default engine): its request
+    overhead, how it reserves memory, its activation buffers and how its KV cache admits requests,
+    and the achieved bandwidth of the weight format `fmt` (weight_format_of)."""
     ep = engine_params(params, engine, kind)
     prof = eng.profile(server or engine)
     if prof.request_overhead_s is not None:
@@ -1009,13 +1184,23 @@ def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str
     quantized = bpp < ep["native_min_bytes"]
     ep["q_bw"] = ep["quant_bw_eff"] if quantized else 1.0
     ep["q_compute"] = ep["quant_compute_eff"] if quantized else 1.0
+    if engine == "optimized" and fmt in prof.weight_only_bw_eff:
+        # Weight-only INT4 (and INT8 where the model asks for it): dequantised inside the matmul.
+        ep["q_bw"] = prof.weight_only_bw_eff[fmt] if (fmt == "int4" or weight_only) else ep["q_bw"]
+    ep["mem_fraction"] = prof.memory_fraction
+    ep["fraction_of_free"] = 1.0 if prof.fraction_of_free else 0.0
+    ep["runtime_gb"] = prof.runtime_gib * eng.GIB_GB
+    ep["act_tokens"] = prof.activation_tokens
+    for tp in (1, 2, 4, 8):
+        ep[f"act_c{tp}"] = prof.activation_coeff.get(tp, 0.0)
+    ep["reserve_whole"] = 1.0 if prof.reserves_whole_request else 0.0
     ep.setdefault("prefill_compute_scale", 1.0)
     ep["tensor_parallel"] = engine == "optimized"
     ep["whole_batch_first"] = FIRST_TOKEN_AFTER_WHOLE_BATCH[engine]
     return ep
 
 
-def _shape(model: Model, active_b, bytes_per_param=None, params_b=None) -> ModelShape:
+def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes=None) -> ModelShape:
     kv_dim = model.kv_dim
     if kv_dim is None and model.kv_heads and model.head_dim:
         kv_dim = model.kv_heads * model.head_dim
@@ -1027,7 +1212,7 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None) -> Model
         loops=float(model.loops), loop_kv_window=model.loop_kv_window, layers=layers, hidden=hidden,
         kv_dim=kv, attn_dim=attn_dim,
         attention_layers=layers if model.attention_layers is None else float(model.attention_layers),
-        kv_bytes=float(model.kv_bytes))
+        kv_bytes=float(model.kv_bytes) if kv_bytes is None else float(kv_bytes))
 
 
 def _device(hardware: Hardware, lowp: float, bw=None, peak=None) -> Device:
@@ -1101,11 +1286,13 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
 
     bpp = float(model.bytes_per_param)
-    ep = _engine_values(engine, hardware.kind, bpp, params, server)
+    fmt = weight_format_of(model, hardware, engine, bpp)
+    ep = _engine_values(engine, hardware.kind, bpp, params, server, fmt, model.low_precision_compute is False)
     net = params["network"]
     net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
-    r = request_times(_shape(model, model.active_b), _device(hardware, _lowp(model, hardware, engine, bpp)),
+    r = request_times(_shape(model, model.active_b, kv_bytes=kv_bytes_of(model, fmt, server)),
+                      _device(hardware, _lowp(model, hardware, engine, bpp, fmt)),
                       ep, params.get("combine", "max"),
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
                                utilization=util, network_s=net_s, forced_devices=forced,
@@ -1134,6 +1321,9 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
         server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=max(1, int(round(float(r["running_batch"])))),
         max_concurrent_requests=int(r["max_concurrent_requests"]),
         overhead_s=float(r["overhead"]), serving_engine=server,
+        min_devices=int(r["min_devices"]), devices_for_users=int(r["devices_for_users"]),
+        kv_budget_gb=float(r["kv_budget_gb"]), kv_bytes=float(r["kv_bytes"]), weight_format=fmt,
+        timing_valid=bool(r["fits"]),
     )
 
 
@@ -1234,14 +1424,16 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                context_tokens=context_tokens)
     a = dict(zip(_SWEEP_ARRAYS, np.broadcast_arrays(*(_checked_array(k, raw[k]) for k in _SWEEP_ARRAYS))))
     bpp0 = float(model.bytes_per_param)
-    ep = _engine_values(engine, hardware.kind, bpp0, params, server)
+    fmt = weight_format_of(model, hardware, engine, bpp0)
+    ep = _engine_values(engine, hardware.kind, bpp0, params, server, fmt, model.low_precision_compute is False)
     active = a["params_b"] * (model.active_b / model.params_b)
     net = params["network"]
     d = a["distance_km"]
     net_s = network_s(d, access_rtt_s(access), SETUP_ROUND_TRIPS[connection], net["fixed_ms"],
                       net["route_inflation"], nm.as_float(d > 0))
-    r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"]),
-                      _device(hardware, _lowp(model, hardware, engine, bpp0), a["mem_bandwidth_gbs"], a["peak_tflops"]),
+    r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"], kv_bytes_of(model, fmt, server)),
+                      _device(hardware, _lowp(model, hardware, engine, bpp0, fmt), a["mem_bandwidth_gbs"],
+                              a["peak_tflops"]),
                       ep, params.get("combine", "max"),
                       Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
                                batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],

@@ -180,23 +180,34 @@ def test_queue_mm1_and_users_share_the_batch_until_the_kv_cache_is_full():
     assert both.breakdown["queue"] == 0.0 and both.running_batch == 16
 
 
-# A device sized by hand so that exactly 4 requests' KV caches fit beside the weights:
-# weights 8.03 x 2 = 16.06 GB, x 1.2 = 19.272 GB; KV per token 2 x 32 x 1024 x 2 B = 131,072 B;
-# one request of 512 + 256 tokens = 0.100663296 GB; memory 19.272 + 0.45 GB -> floor(0.45 / 0.1007) = 4.
+# A device sized by hand so that vLLM's KV budget holds exactly 4 running requests (memory as the
+# engine spends it, latency/estimation/engines.py): weights 8.03 x 2 = 16.06 GB; runtime 3.5 GiB
+# = 3.758 GB (aiconfigurator other_mem); activations 2 B x 8,192 tokens x 4,096 x 11 = 0.738 GB;
+# KV per token 2 x 32 x 1024 x 2 B = 131,072 B. vLLM takes blocks as tokens arrive, so a running
+# request of 512 + 256 tokens holds 512 + 128 on average = 0.08389 GB; a budget of 4.5 of those
+# (0.37749 GB) within 0.9 of the device: (16.06 + 3.758 + 0.738 + 0.37749) / 0.9 GB = 23.26 GB,
+# quoted in GiB (/ 1.073741824).
 SHAPED_8B = Model(name="8B", params_b=8.03, layers=32, hidden_size=4096, kv_heads=8, head_dim=128)
+_HELD_GB = 640 * 131072 / 1e9
+_SMALL_GB = (16.06 + 3.5 * 1.073741824 + 2 * 8192 * 4096 * 11 / 1e9 + 4.5 * _HELD_GB) / 0.9
 SMALL = Hardware(name="small", kind="datacenter_gpu", mem_bandwidth_gbs=3350, peak_tflops=989.4,
-                 memory_gb=19.272 + 0.45)
+                 memory_gb=_SMALL_GB / 1.073741824)
 
 
-def test_kv_capacity_is_memory_left_beside_the_weights_over_one_request():
+def test_kv_capacity_is_the_engines_kv_budget_over_what_one_request_holds():
     e = estimate(SHAPED_8B, SMALL, concurrent_users=3)
-    assert e.max_concurrent_requests == 4
+    assert e.max_concurrent_requests == 4 and e.kv_budget_gb == pytest.approx(4.5 * _HELD_GB, rel=1e-6)
     assert e.running_batch == 3 and e.breakdown["queue"] == 0.0
-    assert e.kv_cache_gb == pytest.approx(3 * 768 * 131072 / 1e9)
+    assert e.kv_cache_gb == pytest.approx(3 * _HELD_GB)
+    # TensorRT-LLM reserves the whole request (512 + 256 tokens) and 0.9 x 0.985 of what is free.
+    trt = estimate(SHAPED_8B, SMALL, concurrent_users=3, engine="tensorrt-llm")
+    free = _SMALL_GB - 16.06 - 3.5 * 1.073741824 - 2 * 8192 * 4096 * 11 / 1e9
+    assert trt.kv_budget_gb == pytest.approx(0.9 * 0.985 * free, rel=1e-6)
+    assert trt.max_concurrent_requests == int(0.9 * 0.985 * free / (768 * 131072 / 1e9))
 
 
 def test_users_beyond_the_kv_capacity_wait_littles_law():
-    e = estimate(SHAPED_8B, SMALL, concurrent_users=10)
+    e = estimate(SHAPED_8B, SMALL, concurrent_users=10, arrival="burst")
     assert e.running_batch == 4
     service = e.breakdown["prefill"] - e.overhead_s + e.breakdown["decode"]
     assert e.breakdown["queue"] == pytest.approx((10 - 4) * service / 4)  # W = (N - B) x S / B
