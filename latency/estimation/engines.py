@@ -83,7 +83,7 @@ RUNTIME_GIB = 3.5
 data-centre GPU, misc.other_mem = 3,758,096,384 bytes ("increase from 551MB to 3.5GB for safer
 deployment": CUDA context, cuBLAS workspaces, CUDA graphs; systems/h100_sxm.yaml)."""
 
-NCCL_GIB = {1: 0.0, 2: 0.334, 4: 0.383, 8: 0.383}
+NCCL_GIB = {1: 0.0, 2: 358_612_992 / 2**30, 4: 411_041_792 / 2**30, 8: 411_041_792 / 2**30}
 """NCCL buffers per device by tensor-parallel degree, GiB (aiconfigurator systems/h100_sxm.yaml
 misc.nccl_mem: 0 / 358,612,992 / 411,041,792 / 411,041,792 bytes)."""
 
