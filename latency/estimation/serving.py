@@ -170,6 +170,10 @@ def _closed_loop(users, think_s, prompt_tokens, output_tokens, budget_tokens, st
         rho = x * prompt_tokens * t_p / chunk
         cv2 = arrival_cv2(think_s, r_pf + (output_tokens - 1.0) * itl, users, rho)
         r_pf = prefill_response_s(prompt_tokens, chunk, t_p, rho, cv2, nm.maximum(users - 1.0, 0.0))
+        # A prompt that arrives while the engine runs a step for other users waits for that step to
+        # end (a step's batch is fixed when it starts): half a step on average (steps of nearly
+        # constant length), where other users are decoding.
+        r_pf = r_pf + nm.minimum(d * others, 1.0) * 0.5 * itl * tokens_per_step
         x_new = users / (r_pf + (output_tokens - 1.0) * itl + think_s)
         residual = abs(x_new - x) / x
         x = DAMPING * x + (1.0 - DAMPING) * x_new
