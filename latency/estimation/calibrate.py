@@ -792,6 +792,21 @@ def leave_one_device_out(rows: list[Row], net: dict, combine: str, free: list | 
     return preds
 
 
+def leave_one_series_out(rows: list[Row], net: dict, combine: str, start: np.ndarray | None = None) -> dict[int, float]:
+    """{row index: prediction} for the serving benchmark's rows (`_serving`): each model series is
+    predicted by a fit without its rows, with the request overhead t0 set on the other series'
+    single-user rows (`with_request_overhead`): no parameter is fitted on a row it is scored on."""
+    out: dict[int, float] = {}
+    series = sorted({r.series for r in rows if _serving(r)})
+    for name in series:
+        train = [r for r in rows if r.series != name]
+        params = with_request_overhead(build_params(fit(train, net, combine, start=start), net, combine), train)
+        held = [i for i, r in enumerate(rows) if r.series == name and _serving(r)]
+        for i in held:
+            out[i] = float(predict(rows[i], params))
+    return out
+
+
 LOKO_KINDS = ("datacenter_gpu", "desktop_gpu")
 
 
@@ -1010,8 +1025,8 @@ FIGURES = (
     ("server throughput", lambda r, users: r["target"] == "throughput"),
 )
 """Kinds of figure the issue's goals name, over calibration_report.json's rows (compute rows and
-serving rows alike), each row's error taken leave-one-device-out (predicted_loo; the serving TTFT
-and throughput rows are never fitted, so theirs is the plain prediction)."""
+serving rows alike), each row's error held out (predicted_loo: leave-one-device-out for the
+compute rows, leave-one-series-out for the serving benchmark's rows, `leave_one_series_out`)."""
 
 
 def errors_by_figure(report: dict) -> dict[str, dict]:
@@ -1029,14 +1044,23 @@ def errors_by_figure(report: dict) -> dict[str, dict]:
 
 
 PREVIOUS_ROUND = {
-    "source": "errors_by_figure(calibration_report.json) at commit a94ad6c (round 3, before issue 32)",
+    "source": ("the code and calibration_report.json of commit a94ad6c (round 3, before issue 32), its serving "
+               "rows held out by the same leave-one-series-out scheme"),
     "figures": {
-        "single-request decode": {"rows": 0, "median_pct": 0.0, "p90_pct": 0.0},
+        "single-request decode": {"rows": 63, "median_pct": 11.7, "p90_pct": 25.9},
+        "single-request prefill / first token": {"rows": 74, "median_pct": 17.2, "p90_pct": 42.7},
+        "lock-step batch decode": {"rows": 75, "median_pct": 28.8, "p90_pct": 58.3},
+        "lock-step batch prefill": {"rows": 75, "median_pct": 21.0, "p90_pct": 46.0},
+        "serving per-user decode (users > 1)": {"rows": 16, "median_pct": 48.4, "p90_pct": 69.8},
+        "first token under load (users > 1)": {"rows": 17, "median_pct": 53.8, "p90_pct": 65.8},
+        "server throughput": {"rows": 20, "median_pct": 47.2, "p90_pct": 78.8},
     },
 }
-"""The previous round's leave-one-device-out errors per kind of figure, kept here so that the
-comparison `python -m latency.calibrate` prints is reproducible without the old code: computed by
-`errors_by_figure` from calibration_report.json as committed at a94ad6c."""
+"""The previous round's held-out errors per kind of figure, kept here so that the comparison
+`python -m latency.calibrate` prints is reproducible without the old code: `errors_by_figure` of
+the report that the code at a94ad6c writes when its serving rows are held out by model series as
+this round's are (`leave_one_series_out` added to that code, nothing else changed; docs/estimator.md
+"Errors per kind of figure" gives the steps)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -1156,6 +1180,12 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     ref_peaks, device_counts = _ref_peaks(rows), _device_counts(rows)
     final = with_request_overhead(build_params(x, net, combine, ref_peaks=ref_peaks, device_counts=device_counts), rows)
     preds = [predict(r, final) for r in rows]  # through the public API
+    # The serving benchmark's rows all come from one device (B200): leaving it out leaves out every
+    # serving-engine decode row and the rows t0 is set on. Their held-out prediction is instead
+    # leave-one-series-out (each model's series predicted by a fit, and a t0, without it).
+    loo = list(loo)
+    for i, q in leave_one_series_out(rows, net, combine, x).items():
+        loo[i] = q
     say("\nCombining compute and memory bounds: mean of the leave-one-device-out and leave-one-kind-out "
         "median |errors| " + ", ".join(f"{c} {score[c]:.1f}%" for c in sorted(score)) + f" -> using {combine!r}")
 
@@ -1344,7 +1374,20 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     }
     params = _round(params)
     extra = {"coverage_pct": params["meta"]["coverage_pct"], "series_errors": series, "rtt_providers": prov}
-    return params, "\n".join(out), report_data(cal_dir, rows, preds, loo, rtt_rows, net, extra)
+    report = report_data(cal_dir, rows, preds, loo, rtt_rows, net, extra)
+    # Issue 32 item 5: leave-one-device-out errors per kind of figure, beside the previous round's.
+    now = _round(errors_by_figure(report))
+    report["errors_by_figure"] = {"this_round": now, "previous_round": PREVIOUS_ROUND}
+    say("\nHeld-out |error| per kind of figure (median / p90; compute rows leave-one-device-out), this round"
+        f" beside the previous ({PREVIOUS_ROUND['source']}):")
+    say(f"  {'figure':<40}{'rows':>6}{'this round':>17}{'rows':>7}{'previous round':>19}")
+    for name, _keep in FIGURES:
+        a, b = now.get(name), PREVIOUS_ROUND["figures"].get(name)
+        cell = lambda d: f"{d['median_pct']:.1f}% / {d['p90_pct']:.1f}%" if d else "-"  # noqa: E731
+        say(f"  {name:<40}{(a or {}).get('rows', 0):>6}{cell(a):>17}{(b or {}).get('rows', 0):>7}{cell(b):>19}")
+    say("  (serving rows, all on one device (B200): held out by model series instead, each predicted by a fit and"
+        " a request overhead t0 set without its rows; the previous round's numbers by the same scheme)")
+    return params, "\n".join(out), report
 
 
 PUBLIC_INTERNET_ROUTE_INFLATION = 2.1
