@@ -444,6 +444,12 @@ count: 1, 2, 4, 8, then whole nodes), up to 4,096."""
 def fewest_devices(need_kv_gb, device_gb, weights_gb, hidden, ep, tensor_parallel):
     """The fewest devices (DEVICE_COUNTS) whose KV budget holds `need_kv_gb` beside the weights and
     the engine's overhead; 8,192 when none up to 4,096 does."""
+    if nm.is_scalar(need_kv_gb) and nm.is_scalar(weights_gb) and nm.is_scalar(device_gb):
+        for n in DEVICE_COUNTS:  # one set-up: the first count that holds it (usually 1-3 tries)
+            budget = kv_budget_gb(n, device_gb, weights_gb, engine_overhead_gb(n, hidden, ep, tensor_parallel), ep)
+            if budget >= need_kv_gb and budget > 0.0:
+                return n
+        return 8192.0
     out = nm.broadcast_like(8192.0, need_kv_gb + 0.0 * weights_gb)
     for n in reversed(DEVICE_COUNTS):
         budget = kv_budget_gb(n, device_gb, weights_gb, engine_overhead_gb(n, hidden, ep, tensor_parallel), ep)
