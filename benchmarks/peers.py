@@ -645,9 +645,13 @@ def venv_python(venv_dir: Path = VENV_DIR) -> Path:
 
 
 def ensure_venv(venv_dir: Path = VENV_DIR, requirements: Path = REQUIREMENTS, say=print) -> Path:
-    """Create the peers' own virtual environment and install requirements-peers.txt into it, once
-    (again when the requirements file changes: its text is kept beside the environment)."""
+    """Create the peers' own virtual environment (the standard library's venv, as `python3 -m venv`
+    does) and install requirements-peers.txt into it, once (again when the requirements file
+    changes: its text is kept beside the environment; a failed install is retried on the next run)."""
     py = venv_python(venv_dir)
+    if not py.exists() and not (3, 11) <= sys.version_info[:2] <= (3, 13):
+        raise SystemExit(f"The peers need Python 3.11-3.13 (aiconfigurator's range); this is "
+                         f"{sys.version.split()[0]}. Run benchmarks/peers.py with such an interpreter.")
     stamp = venv_dir / "requirements-peers.installed"
     want = requirements.read_text(encoding="utf-8")
     if py.exists() and stamp.exists() and stamp.read_text(encoding="utf-8") == want:
