@@ -290,3 +290,28 @@ def test_peers_stay_out_of_the_app_and_its_test_command():
         assert not any(p in text for p in ("aiconfigurator", "genz", "llm-analysis")), req
     ignored = subprocess.run(["git", "check-ignore", "-q", "benchmarks/.peers-venv/bin/python"], cwd=ROOT)
     assert ignored.returncode == 0, ".gitignore must cover the peers' environment"
+
+
+def test_predict_all_runs_each_adapter_as_a_subprocess_and_counts_skips_and_refusals(tmp_path, monkeypatch):
+    """The JSON contract with an adapter, with a stand-in adapter run by this interpreter: jobs in on
+    stdin, raw outputs (or a refusal) out on stdout; a refusal becomes a counted skip."""
+    import sys
+    fake = tmp_path / "fake_genz.py"
+    fake.write_text(
+        "import json, sys\n"
+        "jobs = json.load(sys.stdin)['jobs']\n"
+        "res = {j['id']: ({'error': 'ValueError: All params would not fit on chip'} if j['call']['input_tokens'] == 999"
+        " else {'latency_ms': 4.0}) for j in jobs}\n"
+        "json.dump({'tool': 'GenZ', 'version': '9.9', 'results': res}, sys.stdout)\n")
+    monkeypatch.setitem(peers.ADAPTERS, "GenZ", fake)
+    base = dict(kind="decode_single", target="decode", measured=200.0, device="NVIDIA GeForce RTX 3090 24GB",
+                model="Llama 3 8B", precision="F16", engine="llama.cpp", output=512, hw=RTX3090)
+    rows = [spec(id="ok", prompt=1, **base), spec(id="big", prompt=999, **base),
+            spec(id="q4", prompt=1, **{**base, "precision": "Q4_K_M"})]
+    preds, skips, approx, versions = peers.predict_all(rows, Path(sys.executable), peers=("GenZ",), say=lambda *a: None)
+    assert preds["GenZ"] == {"ok": pytest.approx(250.0)}            # 1000 / 4 ms
+    assert versions["GenZ"] == "9.9"
+    reasons = skips["GenZ"]["decode_single"]
+    assert reasons["GenZ raised: ValueError: All params would not fit on chip"] == 1
+    assert sum(n for r, n in reasons.items() if r.startswith("weight-only")) == 1
+    assert any("RTX 3090" in note for note in approx["GenZ"])
