@@ -429,6 +429,14 @@ FREE = [
     ("llama.cpp", None, "stream_overhead_s", 2e-5, 1e-7, 2e-3),
     ("optimized", "datacenter_gpu", "bw_frac", 0.8, 0.05, 1.0),
     ("optimized", None, "stream_overhead_s", 2e-5, 1e-7, 2e-3),
+    # Round 4 (issue 32 item 3): Apple GPUs dequantise llama.cpp's block formats at a cost of their
+    # own. measurements.csv: both Macs stream F16 weights at 0.74-0.75 of peak but Q4_K_M at
+    # 0.44-0.48 (M1 Max 8B: 35.7 tok/s x 4.9 GB = 175 of 400 GB/s; M2 Ultra 78.8 x 4.9 = 386 of 800),
+    # where the discrete GPUs lose only ~10%: one factor for every kind put the Macs' Q4 decode 26-59%
+    # too fast and their F16 decode too slow. Metal's k-quant kernels unpack each block with the GPU's
+    # integer ALUs, and Apple's GPUs have far fewer of them per byte of bandwidth than CUDA GPUs.
+    ("llama.cpp", "apple_silicon", "quant_bw_eff", 0.8, 0.2, 1.0),
+    ("llama.cpp", "apple_silicon", "quant_compute_eff", 0.8, 0.2, 1.0),
 ]
 
 FREE_PER_KIND = [f for f in FREE if f[1] != "discrete_gpu"][:2] + [
@@ -651,6 +659,8 @@ def _used(rows: list[Row], free: list) -> np.ndarray:
     keys = {(r.engine, r.kind) for r in rows}
     engines = {r.engine for r in rows}
     quant = {r.engine for r in rows if r.llm.bytes_per_param < ENGINE_CONSTANTS[r.engine]["native_min_bytes"]}
+    quant_kinds = {(r.engine, r.kind) for r in rows
+                   if r.llm.bytes_per_param < ENGINE_CONSTANTS[r.engine]["native_min_bytes"]}
     long_ctx = {r.engine for r in rows if r.context > 0}
     batched = {r.engine for r in rows if r.batch > 1 or r.users > 1}
     decodes = {(r.engine, r.kind) for r in rows if r.target == "decode"}
@@ -662,6 +672,8 @@ def _used(rows: list[Row], free: list) -> np.ndarray:
             out.append(eng in long_ctx)
         elif name == "stream_overhead_s":
             out.append(eng in batched)
+        elif kind is not None and name.startswith("quant"):
+            out.append(any((eng, k) in quant_kinds for k in GPU_GROUP.get(kind, (kind,))))
         elif kind is not None:
             out.append(any((eng, k) in keys for k in GPU_GROUP.get(kind, (kind,))))
         elif name.startswith("quant"):
