@@ -1412,7 +1412,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     a dict of float arrays, all of the broadcast shape: network, queue, prefill, decode, ttft_s,
     tpot_s, total_s, prefill_tokens_per_s, decode_tokens_per_s, throughput_tokens_per_s,
     server_tokens_per_s, running_batch, max_concurrent_requests, memory_gb, weights_gb,
-    kv_cache_gb, devices_needed, and 0/1 arrays fits, fits_one_device. The quantisation efficiency
+    kv_cache_gb, devices_needed, overhead (the engine's request handling, part of prefill),
+    min_devices, devices_for_users, kv_budget_gb, kv_bytes, and 0/1 arrays fits, fits_one_device. The quantisation efficiency
     follows the model's bytes_per_param (not the swept one). Invalid values raise ValueError
     naming the field.
     """
