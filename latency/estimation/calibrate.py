@@ -130,8 +130,10 @@ def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
     """Measurement rows as fit targets, the notes on excluded values, and the RTT rows."""
     hw = {}
     for r in _read(cal_dir / "hardware.csv"):
+        peak = float(r["peak_tflops_fp16"])
         hw[r["hardware"]] = Hardware(name=r["hardware"], kind=r["kind"], mem_bandwidth_gbs=float(r["mem_bw_gbs"]),
-                                     peak_tflops=float(r["peak_tflops_fp16"]), memory_gb=float(r["mem_gb"]))
+                                     peak_tflops=peak, memory_gb=float(r["mem_gb"]),
+                                     fp16_acc_tflops=peak * GEFORCE_FP16_ACC if _geforce(r["hardware"]) else None)
     rows, excluded = [], []
     for i, r in enumerate(_read(cal_dir / "measurements.csv"), start=2):
         h = hw[r["hardware"]]
@@ -155,6 +157,18 @@ def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
     rtt = [r for r in _read(cal_dir / "rtt.csv")]
     conc, conc_excluded = load_concurrency(cal_dir)
     return rows + load_long_context(cal_dir) + conc, excluded + conc_excluded, rtt
+
+
+GEFORCE_FP16_ACC = 2.0
+"""GeForce cards run FP16 tensor matmuls with FP16 accumulation at twice the FP32-accumulate rate
+that hardware.csv quotes for them (its spec notes say "FP32 accumulate"; NVIDIA Ampere GA102
+whitepaper, table "Peak FP16 Tensor TFLOPS with FP16 Accumulate" 142 / "with FP32 Accumulate" 71
+for the RTX 3090; Ada whitepaper 330.3 / 165.2 for the RTX 4090). Data-centre GPUs run both at one
+rate."""
+
+
+def _geforce(name: str) -> bool:
+    return "GeForce" in name
 
 
 GIB_GB = 2**30 / 1e9
@@ -557,7 +571,7 @@ class RowSet:
         self.params_b = f(lambda r: r.llm.params_b)
         self.bpp = f(lambda r: r.llm.bytes_per_param)
         self.bw = f(lambda r: r.hardware.mem_bandwidth_gbs)
-        self.peak = f(lambda r: r.hardware.peak_tflops)
+        self.peak = f(lambda r: r.hardware.peak_tflops * est.compute_peak_scale(r.hardware, r.engine))
         self.mem = f(lambda r: r.hardware.memory_gb)
         fmts = [est.weight_format_of(r.llm, r.hardware, r.engine) for r in rows]
         self.lowp = np.array([est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param, fm)
@@ -968,7 +982,8 @@ def _ref_peaks(rows: list[Row]) -> dict:
         devs = {r.device: r.hardware for r in rows if r.kind == kind and r.engine == "llama.cpp"}
         if devs:
             out[kind] = (float(np.median([h.mem_bandwidth_gbs for h in devs.values()])),
-                         float(np.median([h.peak_tflops for h in devs.values()])))
+                         float(np.median([h.peak_tflops * est.compute_peak_scale(h, "llama.cpp")
+                                          for h in devs.values()])))
     return out
 
 
