@@ -126,15 +126,22 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     return state.values(scenario.KEYS)
 
 
+def device_class(entry, lang: str) -> str:
+    """Where a device runs, in words ("desktop: a computer on a desk"): the catalog's `device_class`
+    (content/hardware.yaml, each with its source), never guessed from the estimator's kind (which called
+    an M2 Ultra and a DGX Spark laptop chips, issue 31 item 4)."""
+    return shell.strings("scenario", lang)(f"class_{entry.device_class or 'datacenter'}")
+
+
 def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None) -> str:
-    """A device as every drop-down names it: its name and its plain class ("NVIDIA L4 (data-centre GPU:
+    """A device as every drop-down names it: its name and its plain class ("NVIDIA L4 (data centre:
     cloud servers)"), the same on the estimator and the trade-off page."""
     entry = catalog.hardware.get(hid)
     if entry is None:
         return str(hid)
     # A drop-down formats every option on every rerun: pass `common` (shell.strings("common")) fetched once.
     common = common or shell.strings("common", lang)
-    return common("hardware_option", name=entry.label(lang), kind=common(f"kind_{entry.hardware.kind}"))
+    return common("hardware_option", name=entry.label(lang), kind=device_class(entry, lang))
 
 
 VENDORS = ("NVIDIA GeForce ", "NVIDIA ", "GeForce ", "AMD Instinct ", "AMD ", "Apple ")
@@ -154,7 +161,7 @@ def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None)
         if name.startswith(vendor):
             name = name[len(vendor):]
             break
-    return common("hardware_choice", name=name, kind=common(f"kind_{entry.hardware.kind}").split(":")[0])
+    return common("hardware_choice", name=name, kind=device_class(entry, lang).split(":")[0])
 
 
 def hardware_caption(catalog, lang: str, hid) -> None:
@@ -164,15 +171,14 @@ def hardware_caption(catalog, lang: str, hid) -> None:
     if entry is None:
         return
     common = shell.strings("common", lang)
-    st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=common(f"kind_{entry.hardware.kind}"),
+    st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=device_class(entry, lang),
                       memory=formats.get(lang).gb(entry.hardware.memory_gb)))
 
 
 def hardware_class(catalog, lang: str, hid: str) -> str:
     """A device's plain class alone ("data-centre GPU", "laptop chip"), for a sentence that names the kind of
     chip and folds its model name away (ui/term_claims.py)."""
-    entry = catalog.hardware[hid]
-    return shell.strings("common", lang)(f"kind_{entry.hardware.kind}").split(":")[0]
+    return device_class(catalog.hardware[hid], lang).split(":")[0]
 
 
 def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:

@@ -209,17 +209,18 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
 def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, Any]) -> None:
     s = fmt.s
     hw = fmt.catalog.hardware[sc.hardware_id]
-    st.markdown(f"**{s('mem_title', size=fmt.size(sc.model_size_b), batch=f'{max(head.batch, 1):,}')}**")
+    st.markdown(f"**{s('mem_title', size=fmt.size(sc.model_size_b), users=fmt.users(sc.concurrency))}**")
     st.caption(s("mem_caption", hardware=md(hw.label(fmt.lang))))
-    series = data["memory"]
+    mem = data["memory"]
+    series = mem["series"]
     names = dict(x_title=s("axis_context"), y_title=s("axis_memory"), current=s("mem_current"), hover=s("mem_hover"))
-    fig = C.memory_figure(T.CONTEXT_STEPS, series, labels={pid: fmt.precision_short(pid) for pid in series},
+    fig = C.memory_figure(mem["held"], series, labels={pid: fmt.precision_short(pid) for pid in series},
                           device_gb=hw.hardware.memory_gb,
                           device_label=s("mem_device_line", hardware=C.short_label(hw.label(fmt.lang)),
                                          gb=fmt.gb(hw.hardware.memory_gb)),
-                          current_context=sc.prompt_tokens + sc.output_tokens, names=names, fmt_gb=fmt.gb)
+                          current_context=mem["current"], names=names, fmt_gb=fmt.gb, ticks=T.CONTEXT_STEPS)
     charts.show(fig, key="tr_chart_memory", name=s("table_memory"))
-    st.markdown(f"**{s('mem_table_title', context=fmt.tokens(sc.prompt_tokens + sc.output_tokens))}**")
+    st.markdown(f"**{s('mem_table_title', context=fmt.tokens(mem['current']))}**")
     rows = data["precisions"]
     table = pd.DataFrame({
         s("col_precision"): [fmt.precision_short(x.precision_id) for x in rows],
@@ -232,6 +233,16 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
         s("col_quality"): [fmt.catalog.precisions[x.precision_id].quality.get(fmt.lang, "") for x in rows],
         s("col_quality_source"): [fmt.catalog.precisions[x.precision_id].quality_source or "" for x in rows],
     })
+    # What differs between the rows, said above them (issue 31 item 3: "Speed vs FP16: 1x" under "generation
+    # gets faster" compared different GPU counts without a word).
+    if sc.devices != "auto":
+        st.caption(s("mem_rows_fixed", devices=fmt.f.count(sc.devices, "devices"), users=fmt.users(sc.concurrency)))
+    elif T.differing_devices(rows):
+        counts = ", ".join(f"{fmt.precision_short(x.precision_id)} {fmt.f.count(x.devices_needed, 'devices')}"
+                           for x in rows if x.fits)
+        st.caption(s("mem_rows_differ", counts=counts, users=fmt.users(sc.concurrency)))
+    else:
+        st.caption(s("mem_rows_same", users=fmt.users(sc.concurrency)))
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={s("col_quality_source"): st.column_config.LinkColumn(
                      s("col_quality_source"), display_text=s("link_text"))})

@@ -37,6 +37,9 @@ SIZE_PLOT_H = 300       # px: the size chart's plot area (axes, legend and title
 VALUE_MARGIN_PX = 44    # px right of the plot: a budget value ("0.5 s", "0.5초") in 11 px text, 4 px from the plot
 TIMELINE_PLOT_H = 44    # px: the timeline's one bar row
 LABEL_GREY = LINE_MUTED
+PLAIN_FORMAT = ",~r"
+"""d3-format for axis labels: rounded decimal with thousands separators, trailing zeros trimmed; never an
+exponent (",~g" turns 1,000,000 into "1e+6"; issue 31 item 4)."""
 # Log-axis ticks: 1-2-5 steps from 1 ms to 100,000 (s or B); Vega-Lite draws those inside the
 # domain. Labels only at powers of ten once the axis spans more than 2.2 decades (as charts._log_ticks).
 LOG_TICKS = [m * 10.0 ** e for e in range(-3, 6) for m in (1, 2, 5)]
@@ -58,7 +61,7 @@ def _log_scale() -> dict[str, Any]:
 
 
 def _log_axis(title: str, axis: str) -> dict[str, Any]:
-    return {"title": title, "values": LOG_TICKS, "format": ",~g", "labelExpr": DECADE_LABELS.format(axis=axis),
+    return {"title": title, "values": LOG_TICKS, "format": PLAIN_FORMAT, "labelExpr": DECADE_LABELS.format(axis=axis),
             "labelFlush": False}
 
 
@@ -272,7 +275,7 @@ def timeline_chart(
              dict(kind="ttft", x=float(ttft_s)),
              dict(kind="ttft_left" if early else "ttft_right", x=float(ttft_s), text=f"{ttft_label} {fmt_s(ttft_s)}")]
     x = {"field": "x", "type": "quantitative", "scale": {"nice": False, "zero": True},
-         "axis": {"title": axis_title, "format": ",~g", "tickCount": 6}}
+         "axis": {"title": axis_title, "format": PLAIN_FORMAT, "tickCount": 6}}
     colour = {"field": "stage", "type": "nominal", "title": None, "sort": None,
               "legend": {"columns": 2},  # four stage names in one row ran past a phone's edge
               "scale": {"domain": [label for _, label, _ in stages],

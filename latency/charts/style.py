@@ -117,6 +117,7 @@ def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) 
     # Streamlit's chart theme greys tick labels and axis titles (#808495, 3.7:1); the palette's own
     # colours, set on every axis the figure has (subplots too), are what the reader sees.
     for update in (fig.update_xaxes, fig.update_yaxes):
-        update(tickfont=dict(color=INK_MUTED), title_font=dict(color=INK), gridcolor=GRID)
+        update(tickfont=dict(color=INK_MUTED), title_font=dict(color=INK), gridcolor=GRID,
+               exponentformat="none", separatethousands=True)  # plain numbers, never "1e+2" (issue 31 item 4)
     fig.update_annotations(font_color=INK)  # subplot titles
     return fig

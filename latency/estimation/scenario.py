@@ -149,13 +149,14 @@ class NumberParam:
             return self.default, "not_a_number"
         if not math.isfinite(value):
             return self.default, "not_a_number"
+        if self.integer and value != int(value) and self.min_value <= value <= self.max_value:
+            return self.default, "not_whole"
         if not self.min_value <= value <= self.max_value:
-            return self.default, "out_of_range"
-        if self.integer:
-            if value != int(value):
-                return self.default, "not_whole"
-            return int(value), None
-        return value, None
+            # Clamped to the nearest allowed value and named (issue 31 item 4: 100,000 users fell back to
+            # the default 1, where the reader meant "as many as allowed", the 1,000 cap).
+            clamped = min(max(value, self.min_value), self.max_value)
+            return (int(clamped) if self.integer else float(clamped)), "out_of_range"
+        return (int(value) if self.integer else value), None
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,7 @@ def parse_query(query: Mapping[str, str | Sequence[str]], specs: Mapping[str, Pa
         value, reason = spec.parse(text)
         values[key] = value
         if reason:
-            notices.append(Notice(key=key, raw=clip_raw(text), reason=reason, used=spec.default))
+            notices.append(Notice(key=key, raw=clip_raw(text), reason=reason, used=value))
         elif len(raws) > 1:
             notices.append(Notice(key=key, raw=clip_raw(" & ".join(raws)), reason="repeated", used=value))
     return values, notices
@@ -254,6 +255,13 @@ def serving_inputs(engine: str, default_engine: str, concurrency: int, arrival: 
 
 SIZE_SWEEP_POINTS = 121      # sizes on the size chart, log-spaced from SIZE_MIN_B to SIZE_MAX_B
 DISTANCE_SWEEP_POINTS = 81   # distances on the distance chart, 0 to DISTANCE_MAX_KM
+
+
+def estimate_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The estimator's keyword inputs for a scenario on hardware of `hw_kind`, all but the model, the
+    hardware and the distance: what `evaluate` and every sweep here pass, so a page that sweeps one
+    input with these gives, at the scenario's own value, the scenario's figure (issue 31 item 1)."""
+    return _common_kwargs(hw_kind, values)
 
 
 def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -323,14 +331,17 @@ CONTEXT_SWEEP_TOKENS = (0, 1024, 2048, 4096, 8192, 16384, 24576, 32768, 49152, 6
 """Conversation lengths on the conversation chart: 0 to the 128k-token context window."""
 
 
-def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel) -> dict[str, Any]:
-    """Per-user token speed and time to first token as the conversation already in the KV cache grows."""
-    ctx = np.asarray(CONTEXT_SWEEP_TOKENS, dtype=float)
+def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel,
+                  contexts: Sequence[float] = CONTEXT_SWEEP_TOKENS) -> dict[str, Any]:
+    """Per-user token speed, time to first token and memory as the conversation already in the KV cache
+    grows (`contexts`: its lengths in tokens), every other input the scenario's."""
+    ctx = np.asarray(contexts, dtype=float)
     entry = catalog.hardware[values["hardware"]]
     kw = _common_kwargs(entry.kind, values)
     kw.pop("context_tokens")
     out = estimate_sweep(sized.model, entry.hardware, distance_km=float(values["distance_km"]), context_tokens=ctx, **kw)
-    return dict(context=ctx, tps=out["decode_tokens_per_s"], ttft=out["ttft_s"], fits=out["fits"] > 0.5)
+    return dict(context=ctx, tps=out["decode_tokens_per_s"], ttft=out["ttft_s"], fits=out["fits"] > 0.5,
+                memory=out["memory_gb"])
 
 
 def device_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel):

@@ -219,16 +219,21 @@ def test_every_chip_carries_a_plain_class(lang, page):
     """The same device reads the same in the estimator's and the trade-off page's drop-down."""
     from latency.language.i18n import strings
 
-    s = strings("common", lang)
+    s = strings("scenario", lang)
     at = run_page(page, lang)
     options = at.selectbox(key="hardware").options
-    classes = {"ko": ("노트북 칩", "게이밍 GPU", "데이터센터 GPU"), "en": ("laptop chip", "gaming GPU", "data-centre GPU")}[lang]
+    classes = {"ko": ("노트북", "데스크톱", "데이터센터", "휴대폰"), "en": ("laptop", "desktop", "data centre", "phone")}[lang]
     for option, hid in zip(options, scenario.ordered_hardware(CATALOG)):
         entry = CATALOG.hardware[hid]
         # the box's short form (a text box cannot wrap): part of the device's own name, then its plain class
         name, kind = option.rsplit(" · ", 1)
-        assert kind == s(f"kind_{entry.hardware.kind}").split(":")[0] and name in entry.label(lang), option
+        assert kind == s(f"class_{entry.device_class}").split(":")[0] and name in entry.label(lang), option
     assert all(any(c in o for o in options) for c in classes)
+    # the classes are the catalog's, each with its source (issue 31 item 4: M2 Ultra and DGX Spark were "laptop chips")
+    by_name = {CATALOG.hardware[h].id: o for o, h in zip(options, scenario.ordered_hardware(CATALOG))}
+    desktop = s("class_desktop").split(":")[0]
+    assert by_name["apple-m2-ultra"].endswith(desktop) and by_name["dgx-spark"].endswith(desktop)
+    assert all(e.class_source.startswith("https://") for e in CATALOG.hardware.values())
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

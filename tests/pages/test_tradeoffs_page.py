@@ -482,7 +482,7 @@ def test_a_glossary_link_opens_the_tab_it_names(view):
 def test_every_device_on_the_cost_chart_is_named_on_its_label_or_below_the_chart(lang):
     """Each plotted device (its hover names it) has an annotation with its short name on the chart,
     or its full name and numbers in the caption under the chart; no name is drawn twice."""
-    at = run_page("tradeoffs", lang)
+    at = run_page("tradeoffs", lang, {"device_scope": "all"})
     fig = figure(at, "pareto", lang)
     hovers = [h for trace in fig["data"] if trace.get("mode") == "markers" and trace.get("name") != "" for h in
               (trace.get("customdata") or [])]
@@ -531,3 +531,16 @@ def test_arrival_control_switches_between_steady_use_and_a_burst(lang):
     captions = [c.value for c in at.caption]
     knee = scenario.evaluate(CAT, dict(DEFAULT, concurrency=40000))[2].running_batch  # far past the cap
     assert s("conc_knee", max_batch=f"{knee:,}") in captions, [c for c in captions if "knee" in c or "꺾" in c]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_device_filter_applies_to_the_cost_chart(lang):
+    """Issue 31 item 4: the cost chart plotted laptop chips with "Cloud GPUs" chosen."""
+    at = run_page("tradeoffs", lang)
+    assert at.session_state["device_scope"] == "cloud"
+    fig = figure(at, "pareto", lang)
+    hovers = [h for trace in fig["data"] if trace.get("mode") == "markers" and trace.get("name") != "" for h in
+              (trace.get("customdata") or [])]
+    plotted = {h.split("<br>")[0] for h in hovers}
+    cloud = {CAT.hardware[h].label(lang) for h in CAT.hardware if CAT.hardware[h].price_basis == "cloud_on_demand"}
+    assert plotted and plotted <= cloud, plotted - cloud
