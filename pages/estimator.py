@@ -16,7 +16,7 @@ from latency.language import formats
 from latency.estimation import scenario
 from latency.exploring import tradeoffs
 from latency.language.errors import ContentError
-from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state, style
+from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state, style, tradeoff_inputs
 
 s = shell.page_strings("estimator")
 lang = shell.current_lang()
@@ -83,8 +83,11 @@ def interactive() -> None:
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
         estimate_view.headline(s, f, est, hw_entry, lang, values)
         estimate_view.int4_tradeoff(s, f, data.catalog, values, est)
-        st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get, on_change=state.touched)
+        st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get,
+                     on_change=tradeoff_inputs.on_use_case, args=(data.use_cases,))  # its target comes with it, as on the trade-off page
         case = data.use_cases[st.session_state["use_case"]]
+        if values.get("budget_s") is not None and (values["budget_s"], values.get("measure")) != (case.budget_s, case.measure):
+            st.caption(sc("unseen_target", budget=f.seconds(values["budget_s"]), measure=s(f"measure_{values['measure']}")))
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)
         estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang)
         headline = tradeoffs.headline(data.catalog, {**values, "measure": case.measure, "budget_s": case.budget_s},

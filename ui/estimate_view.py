@@ -115,30 +115,46 @@ def timeline(s: Strings, f, est, values: dict) -> None:
 
 
 def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str) -> None:
-    """The PM's two questions, answered for the chosen target: the largest model that meets it on
-    this hardware and precision, and the hardware with the least memory that runs this model within
-    it (latency.exploring.answers), each with a link that opens that scenario here."""
+    """The PM's two questions, answered for the chosen target (latency.exploring.answers), each with its
+    device count and cost in the same sentence and a link that opens that set-up here: the largest model
+    that meets the target across its range on this hardware and precision (a larger one that meets it
+    only at its estimate named as borderline beside it), and, only when this hardware fails, the
+    hardware with the least memory that runs this model within it (issue 31 item 3)."""
     if case is None:
         return
     target = s("answer_target", budget=f.seconds(case.budget_s), measure=s(f"measure_{case.measure}"))
-    size = A.largest_model(catalog, values, sizes, case.measure, case.budget_s)
+    safe, borderline = A.largest_models(catalog, values, sizes, case.measure, case.budget_s)
     hw = catalog.hardware[values["hardware"]].label(lang)
     precision = catalog.precisions[values["precision"]].label(lang)
-    if size is None:
+
+    def cost(found) -> str:
+        c = found.cost_per_1k_answers
+        return f.usd(c) if c == c else s("answer_no_price")
+
+    def link(label: str, found, icon: str) -> None:
+        st.page_link("pages/estimator.py", icon=icon, label=label,
+                     query_params={**to_query(found.values, PAGE_QUERY_KEYS), "lang": lang})
+
+    if safe is None:
         st.caption(s("answer_no_size", target=target, hardware=md(hw), precision=md(precision)))
     else:
-        st.page_link("pages/estimator.py", icon=":material/straighten:",
-                     label=s("answer_largest", target=target, hardware=md(hw), precision=md(precision), size=f.size_b(size)),
-                     query_params={**to_query({**values, "model_size_b": size}, PAGE_QUERY_KEYS), "lang": lang})
-    smallest = A.smallest_hardware(catalog, values, case.measure, case.budget_s)
-    if smallest is None:
+        link(s("answer_largest", target=target, hardware=md(hw), precision=md(precision),
+               size=f.size_b(safe.values["model_size_b"]), devices=f.count(safe.devices, "devices"), cost=cost(safe)),
+             safe, ":material/straighten:")
+    if borderline is not None:
+        key = A.MEASURE_KEY[case.measure]
+        link(s("answer_borderline", size=f.size_b(borderline.values["model_size_b"]),
+               value=f.seconds(getattr(borderline.estimate, key)), high=f.seconds(borderline.high_s(case.measure)),
+               devices=f.count(borderline.devices, "devices"), cost=cost(borderline)), borderline, ":material/warning:")
+    if A.judge(catalog, values, case.measure, case.budget_s) is not None:
+        return  # this hardware meets the target: no other hardware to suggest
+    other = A.other_hardware(catalog, values, case.measure, case.budget_s)
+    if other is None:
         st.caption(s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"])))
     else:
-        st.page_link("pages/estimator.py", icon=":material/memory:",
-                     label=s("answer_smallest", target=target, size=f.size_b(values["model_size_b"]),
-                             hardware=md(catalog.hardware[smallest].label(lang))),
-                     query_params={**to_query({**values, "hardware": smallest, "devices": DEVICES_AUTO}, PAGE_QUERY_KEYS),
-                                   "lang": lang})
+        link(s("answer_smallest", target=target, size=f.size_b(values["model_size_b"]),
+               hardware=md(catalog.hardware[other.values["hardware"]].label(lang)),
+               devices=f.count(other.devices, "devices"), cost=cost(other)), other, ":material/memory:")
 
 
 def int4_tradeoff(s: Strings, f, catalog, values: dict, est) -> None:

@@ -100,11 +100,19 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                      help=s("distance_help"), on_change=state.touched)
     st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
                  help=s("precision_help"), on_change=state.touched)
-    st.selectbox(s("devices"), data.device_choices, key="devices", format_func=labels["devices"].get,
+    st.selectbox(s("devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
+                 format_func=lambda d: labels["devices"].get(d) or option_text(s, data, formats.get(s.lang), s.lang, "devices", d),
                  help=s("devices_help"), on_change=state.touched)
     state.number_input(s("concurrency"), "concurrency", data.specs["concurrency"], step=1, help=s("concurrency_help"))
     st.segmented_control(s("arrival"), list(scenario.ARRIVALS), key="arrival", required=True,
                          format_func=labels["arrival"].get, help=s("arrival_help"), on_change=state.touched)
+    with st.container(horizontal=True):  # the question and a pasted document side by side (issue 33 item 4)
+        state.number_input(s("prompt_tokens"), "prompt_tokens", data.specs["prompt_tokens"], step=128,
+                           help=s("prompt_tokens_help"))
+        state.number_input(s("document_tokens"), "document_tokens", data.specs["document_tokens"], step=1024,
+                           help=s("document_tokens_help"))
+        state.number_input(s("output_tokens"), "output_tokens", data.specs["output_tokens"], step=32,
+                           help=s("output_tokens_help"))
     state.number_input(s("context_tokens"), "context_tokens", data.specs["context_tokens"], step=1024,
                        help=s("context_tokens_help"))
     advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
@@ -112,18 +120,30 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
         if advanced.open:
             st.segmented_control(s("arch"), list(scenario.ARCHITECTURES), key="arch", required=True,
                                  format_func=labels["arch"].get, help=s("arch_help"), on_change=state.touched)
-            with st.container(horizontal=True):
-                state.number_input(s("prompt_tokens"), "prompt_tokens", data.specs["prompt_tokens"], step=128,
-                                   help=s("prompt_tokens_help"))
-                state.number_input(s("output_tokens"), "output_tokens", data.specs["output_tokens"], step=32,
-                                   help=s("output_tokens_help"))
             st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=labels["access"].get,
                          on_change=state.touched)
             st.segmented_control(s("connection"), list(scenario.CONNECTIONS), key="connection", required=True,
                                  format_func=labels["connection"].get, help=s("connection_help"), on_change=state.touched)
             st.selectbox(s("engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=labels["engine"].get,
                          help=s("engine_help"), on_change=state.touched)
-    return state.values(scenario.KEYS)
+    values = state.values(scenario.KEYS)
+    if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
+        unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
+    return values
+
+
+ADVANCED_KEYS = ("arch", "access", "connection", "engine")
+"""The estimator's inputs folded under "Advanced" (drawn only while it is open)."""
+
+
+def unseen(keys: Sequence[str], values: dict[str, Any], default: dict[str, Any], value_text) -> None:
+    """One caption naming the inputs among `keys` that are in force but not on screen, where they differ
+    from the default (set by a link or on another page), each as its name and value on screen."""
+    names = shell.strings("scenario")
+    items = [names("unseen_item", name=names(f"input_{k}"), value=value_text(k, values[k]))
+             for k in keys if k in values and values[k] != default.get(k)]
+    if items:
+        st.caption(names("unseen_inputs", items=md(", ".join(items))))
 
 
 def device_class(entry, lang: str) -> str:
@@ -206,7 +226,7 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return f.seconds(value)
     if key in ("measure",):
         return s(f"measure_{value}")
-    if key in ("prompt_tokens", "output_tokens", "context_tokens"):
+    if key in ("prompt_tokens", "document_tokens", "output_tokens", "context_tokens"):
         return f.count(value, "tokens")
     if key == "concurrency":
         return f.count(value, "users")

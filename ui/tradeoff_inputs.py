@@ -20,8 +20,8 @@ from latency.estimation.places import DistanceStop
 from ui import shell, state, style
 from ui.scenario_inputs import hardware_caption, hardware_choice
 
-KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
-        "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
+KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
+        "output_tokens", "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
 """The scenario inputs this page shows (shared with the estimator page by key)."""
 OTHER_KEYS = tuple(k for k in scenario.KEYS if k not in KEYS)
 """Scenario inputs set on other pages: kept in the URL and in the headline's estimate."""
@@ -93,6 +93,7 @@ class Formats:
                  "precision": self.precision, "arch": lambda a: self.s(f"arch_{a}"),
                  "measure": lambda m: self.s(f"measure_{m}"), "device_scope": lambda d: self.s(f"scope_{d}"),
                  "use_case": self.case, "concurrency": self.users, "view": lambda v: self.s(f"tab_{v}"), "prompt_tokens": self.tokens,
+                 "document_tokens": self.tokens,
                  "output_tokens": self.tokens, "context_tokens": self.tokens,
                  "devices": lambda d: self.names("devices_auto") if d == scenario.DEVICES_AUTO else self.f.count(d, "devices")}.get(key)
         try:
@@ -142,6 +143,9 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
                      format_func=lambda h: hardware_choice(catalog, fmt.lang, h, common),
                      on_change=state.touched)
         hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"))  # the chosen device whole
+        st.selectbox(s("devices_label"), scenario.device_options(st.session_state.get("devices")), key="devices",
+                     format_func=lambda d: fmt.value("devices", d), help=shell.strings("estimator", fmt.lang)("devices_help"),
+                     on_change=state.touched)  # GPU count on every page that estimates (issue 31 item 3, 33 item 4)
         st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
                          format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)
     with c3:
@@ -149,6 +153,10 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
                            help=s("concurrency_help", max=f"{scenario.CONCURRENCY_MAX:,}"))
         st.segmented_control(s("arrival"), list(scenario.ARRIVALS), key="arrival", required=True,
                              format_func=lambda v: s(f"arrival_{v}"), help=s("arrival_help"), on_change=state.touched)
+        with st.container(horizontal=True):  # the question and a pasted document side by side (issue 33 item 4)
+            state.number_input(s("prompt_label"), "prompt_tokens", specs["prompt_tokens"], step=128)
+            state.number_input(s("document_label"), "document_tokens", specs["document_tokens"], step=1024,
+                               help=s("document_help"))
         state.number_input(fmt.names("input_context_tokens"), "context_tokens", specs["context_tokens"], step=1024,
                            help=s("context_help"))
         st.segmented_control(s("scope_label"), list(T.SCOPES), key="device_scope", required=True,
@@ -158,9 +166,21 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
                                  format_func=lambda a: s(f"arch_{a}"), on_change=state.touched)
             st.selectbox(s("precision_label"), list(catalog.precisions), key="precision", format_func=fmt.precision,
                          on_change=state.touched)
-            state.number_input(s("prompt_label"), "prompt_tokens", specs["prompt_tokens"], step=128)
             state.number_input(s("output_label"), "output_tokens", specs["output_tokens"], step=32)
+    values = state.values(scenario.KEYS)
+    unseen(fmt, values)
     return state.values(KEYS)
+
+
+def unseen(fmt: Formats, values: Mapping[str, Any]) -> None:
+    """The inputs in force that this page does not show (set on the estimator page or by a link), named
+    under the inputs where they differ from the default (issue 33 item 4)."""
+    est = shell.strings("estimator", fmt.lang)
+    default = scenario.DEFAULTS
+    items = [fmt.names("unseen_item", name=fmt.names(f"input_{k}"), value=est(f"{k}_{values[k]}"))
+             for k in OTHER_KEYS if k in values and values[k] != default.get(k)]
+    if items:
+        st.caption(fmt.names("unseen_inputs", items=md(", ".join(items))))
 
 
 # --- prices ---------------------------------------------------------------------------------------

@@ -94,20 +94,31 @@ def marks(fmt: Formats, grid: T.Grid) -> list[C.Mark]:
     return out
 
 
+def plan_words(fmt: Formats, sc: T.Scenario, grid: T.Grid, cell: tuple[int, int]) -> dict[str, str]:
+    """A map cell's set-up in words: size, device, servers x devices, cost, time and its range's slow end."""
+    c = T.summarize(grid, *cell)
+    hid = c.hardware_id if c.hardware_id in fmt.catalog.hardware else sc.hardware_id  # distance map: the columns are km
+    dist = None if c.hardware_id in fmt.catalog.hardware else float(grid.cols[cell[1]])
+    high = T.range_high(T.fleet(sc), fmt.catalog, c.model_size_b, hid, c.batch, dist)
+    return dict(size=fmt.size(c.model_size_b), hardware=md(fmt.hw(hid)), servers=f"{c.replicas:,}", devices=f"{c.devices:,}",
+                cost=T.fmt_usd(c.cost_per_1k_answers), measure=fmt.measure_short(sc.measure), latency=fmt.sec(c.latency_s),
+                high=fmt.sec(high))
+
+
 def cheapest(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> None:
-    s, measure = fmt.s, fmt.measure_short(sc.measure)
-    if grid.cheapest is None:
-        st.markdown(s("cheapest_none"))
-    else:
-        c = T.summarize(grid, *grid.cheapest)
-        st.markdown(s("cheapest_overall", size=fmt.size(c.model_size_b), hardware=md(fmt.hw(c.hardware_id)),
-                      cost=T.fmt_usd(c.cost_per_1k_answers), servers=f"{c.replicas:,}", devices=c.devices))
+    """The cheapest set-up that meets the budget across its range, with its device count and cost in the same
+    sentence, and a cheaper borderline one named as such beside it (issue 31 item 3)."""
+    s = fmt.s
+    lines = [s("cheapest_none") if grid.cheapest is None else s("cheapest_overall", **plan_words(fmt, sc, grid, grid.cheapest))]
+    if grid.borderline is not None:
+        lines.append(s("cheapest_borderline", **plan_words(fmt, sc, grid, grid.borderline)))
     if grid.row_cheapest is None:
-        st.markdown(s("cheapest_row_none", size=fmt.size(sc.model_size_b)))
+        lines.append(s("cheapest_row_none", size=fmt.size(sc.model_size_b)))
     else:
-        c = T.summarize(grid, *grid.row_cheapest)
-        st.markdown(s("cheapest_row", size=fmt.size(c.model_size_b), hardware=md(fmt.hw(c.hardware_id)),
-                      cost=T.fmt_usd(c.cost_per_1k_answers), measure=measure, latency=fmt.sec(c.latency_s)))
+        lines.append(s("cheapest_row", **plan_words(fmt, sc, grid, grid.row_cheapest)))
+    if grid.row_borderline is not None and grid.row_borderline != grid.borderline:
+        lines.append(s("cheapest_borderline", **plan_words(fmt, sc, grid, grid.row_borderline)))
+    st.markdown("\n\n".join(lines))
 
 
 def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:

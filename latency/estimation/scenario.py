@@ -28,6 +28,14 @@ ENGINE_AUTO = "auto"
 ENGINE_CHOICES = (ENGINE_AUTO,) + ENGINES
 DEVICES_AUTO = "auto"
 DEVICES_MAX = 64         # the estimator's largest deployment (datacenter_gpu max_devices: 8 nodes of 8)
+DEVICE_COUNTS = (1, 2, 4, 8, 16, 32, 64)  # the GPU-count drop-downs' whole numbers (powers of two, as servers come)
+
+
+def device_options(current: Any = DEVICES_AUTO) -> tuple[Any, ...]:
+    """The GPU-count drop-down's options: auto, the usual counts, and the current count when a link set
+    another whole number (3 GPUs), so the box can show it."""
+    counts = set(DEVICE_COUNTS) | ({int(current)} if current != DEVICES_AUTO and current is not None else set())
+    return (DEVICES_AUTO,) + tuple(sorted(counts))
 CONCURRENCY_MAX = 1000
 PROMPT_MAX = 131072      # 128k-token context (Llama 3.1 configs: max_position_embeddings 131072)
 DOCUMENT_MAX = 131072    # a pasted document, read with the question: the same 128k context window
@@ -345,10 +353,13 @@ def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel
 
 
 def device_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel):
-    """[(HardwareEntry, Estimate)] for the current model on every catalog device."""
+    """[(HardwareEntry, Estimate)] for the current model on every catalog device: the chosen device as the
+    scenario has it (its device count and engine, so its bar is the headline), every other one with as many
+    of it as the model needs and its usual engine (the chart's caption says so)."""
     out = []
     for entry in catalog.hardware.values():
-        kw = _common_kwargs(entry.kind, {**values, "devices": DEVICES_AUTO})  # each device as many as it needs
+        mine = entry.id == values["hardware"]
+        kw = _common_kwargs(entry.kind, values if mine else {**values, "devices": DEVICES_AUTO, "engine": ENGINE_AUTO})
         est = estimate(sized.model, entry.hardware, distance_km=float(values["distance_km"]), **kw)
         out.append((entry, est))
     return out

@@ -447,9 +447,11 @@ class Grid:
     cols: tuple                # column keys (hardware ids or distances)
     plan: Plan                 # arrays of shape (len(rows), len(cols))
     ratio: np.ndarray          # latency / budget (nan where it does not fit)
-    cheapest: tuple[int, int] | None        # cheapest cell that meets the budget
-    row_cheapest: tuple[int, int] | None    # cheapest in the current size's row
+    cheapest: tuple[int, int] | None        # cheapest cell that meets the budget across its range (safe)
+    row_cheapest: tuple[int, int] | None    # the same in the current size's row
     current: tuple[int, int] | None
+    borderline: tuple[int, int] | None = None      # a cheaper cell that meets only at its estimate (its range
+    row_borderline: tuple[int, int] | None = None  # reaches past the budget), named beside the safe one
 
 
 def _cheapest(plan: Plan, mask: np.ndarray | None = None) -> tuple[int, int] | None:
@@ -482,6 +484,46 @@ def _grid(rows, cols, plan: Plan, s: Scenario, cur: tuple[int, int] | None) -> G
                 row_cheapest=_cheapest(plan, row_mask) if row_mask is not None else None, current=cur)
 
 
+def range_high(s: Scenario, catalog: Catalog, size_b: float, hardware_id: str, batch: int,
+               distance_km: float | None = None) -> float:
+    """The high end of a plan cell's range for the scenario's measure (`latency.estimate` with the cell's
+    model, device and lock-step batch, as the export computes it)."""
+    entry = catalog.hardware[hardware_id]
+    kw = {**scenario_mod.estimate_kwargs(entry.kind, values_of(s)), "batch": int(batch), "concurrent_users": int(batch),
+          "arrival": "burst"}
+    e = estimate(row_model(s, catalog, size_b), entry.hardware,
+                 distance_km=s.distance_km if distance_km is None else float(distance_km), **kw)
+    return float(e.ranges[MEASURE_KEY[s.measure]][1])
+
+
+def _safe_marks(grid: Grid, s: Scenario, catalog: Catalog, by_distance: bool) -> Grid:
+    """The grid with its cheapest marks counting as meeting only what meets the budget across its range
+    (issue 31 item 3: a 27B "borderline 0.19 s, range 0.14-0.25 s" was offered where 15B meets safely);
+    a cheaper cell that meets only at its estimate is kept as `borderline`, to be named beside it."""
+    p = grid.plan
+    ok = p.meets & np.isfinite(p.cost_per_answer)
+
+    def marks(mask) -> tuple:
+        cells = sorted(zip(*np.nonzero(ok & mask)), key=lambda ij: (p.cost_per_answer[ij], p.latency_s[ij]))
+        safe = None
+        for i, j in cells:
+            hid, dist = (s.hardware_id, grid.cols[j]) if by_distance else (grid.cols[j], None)
+            if range_high(s, catalog, grid.rows[i], hid, p.batch[i, j], dist) <= s.budget_s:
+                safe = (int(i), int(j))
+                break
+        first = (int(cells[0][0]), int(cells[0][1])) if cells else None
+        return safe, (first if first != safe else None)
+
+    everywhere = np.ones(ok.shape, dtype=bool)
+    cheapest, borderline = marks(everywhere)
+    row, row_borderline = None, None
+    if grid.current is not None:
+        in_row = np.zeros(ok.shape, dtype=bool)
+        in_row[grid.current[0], :] = True
+        row, row_borderline = marks(in_row)
+    return replace(grid, cheapest=cheapest, borderline=borderline, row_cheapest=row, row_borderline=row_borderline)
+
+
 def size_hardware_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None],
                        hardware_ids: Sequence[str] | None = None, sizes: Sequence[float] | None = None) -> Grid:
     """Budget map model size x hardware at the scenario's distance, load and precision.
@@ -499,7 +541,7 @@ def size_hardware_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float
     plans = [_plan_column(model, catalog.hardware[h].hardware, key, prices.get(h), sizes, own) for h in hids]
     here = float(s.model_size_b) in sizes and s.hardware_id in hids
     cur = (sizes.index(float(s.model_size_b)), hids.index(s.hardware_id)) if here else None
-    return _grid(sizes, hids, _stack(plans), s, cur)
+    return _safe_marks(_grid(sizes, hids, _stack(plans), s, cur), s, catalog, by_distance=False)
 
 
 def _rows_plan(model: Model, hw: Hardware, s: Scenario, price: float | None, sizes: Sequence[float],
@@ -546,7 +588,7 @@ def size_distance_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float
     plan = _rows_plan(model, hw, s, prices.get(s.hardware_id), sizes, own_models(s, catalog, sizes),
                       distance_km=np.asarray(dists, dtype=float))
     cur = (sizes.index(float(s.model_size_b)), dists.index(float(s.distance_km)))
-    return _grid(sizes, dists, plan, s, cur)
+    return _safe_marks(_grid(sizes, dists, plan, s, cur), s, catalog, by_distance=True)
 
 
 @dataclass(frozen=True)

@@ -169,17 +169,27 @@ def test_cheapest_marks_are_the_cheapest_cells_that_meet_the_budget_and_follow_p
     grid = T.size_hardware_grid(s, CAT, PRICES)
     p = grid.plan
     ok = p.meets & np.isfinite(p.cost_per_answer)
-    assert grid.cheapest is not None and ok[grid.cheapest]
-    assert p.cost_per_answer[grid.cheapest] == pytest.approx(np.min(p.cost_per_answer[ok]))
+    # "meets" counts only what meets across its range (issue 31 item 3): the range's high end within the budget
+    safe = np.zeros(ok.shape, dtype=bool)
+    for i, j in zip(*np.nonzero(ok)):
+        e = cell_estimate(s, grid.rows[i], grid.cols[j], int(p.batch[i, j]))
+        safe[i, j] = e.ranges["total_s"][1] <= s.budget_s
+    assert grid.cheapest is not None and safe[grid.cheapest]
+    assert p.cost_per_answer[grid.cheapest] == pytest.approx(np.min(p.cost_per_answer[safe]))
+    if grid.borderline is not None:  # cheaper, meets at its estimate only
+        assert ok[grid.borderline] and not safe[grid.borderline]
+        assert p.cost_per_answer[grid.borderline] == pytest.approx(np.min(p.cost_per_answer[ok]))
+    else:
+        assert np.min(p.cost_per_answer[ok]) == pytest.approx(np.min(p.cost_per_answer[safe]))
     i = grid.rows.index(70.6)
     assert grid.row_cheapest[0] == i
-    assert p.cost_per_answer[grid.row_cheapest] == pytest.approx(np.min(p.cost_per_answer[i][ok[i]]))
-    # Making the row's cheapest device 1000x dearer moves the mark to another device.
-    hid = grid.cols[grid.row_cheapest[1]]
+    assert p.cost_per_answer[grid.row_cheapest] == pytest.approx(np.min(p.cost_per_answer[i][safe[i]]))
+    # Making the cheapest device 100x dearer moves the mark to another device.
+    hid = grid.cols[grid.cheapest[1]]
     prices, notices = T.resolve_prices(CAT, {hid: str(PRICES[hid] * 100)})
     assert not notices
     again = T.size_hardware_grid(s, CAT, prices)
-    assert again.row_cheapest is not None and again.cols[again.row_cheapest[1]] != hid
+    assert again.cheapest is not None and again.cols[again.cheapest[1]] != hid
 
 
 def test_no_cheapest_mark_when_nothing_meets_the_budget():
