@@ -51,7 +51,7 @@ try:
 except ContentError as err:
     shell.show_content_error(err)
     st.stop()
-default = scenario.defaults(stops, cases)
+default = scenario.defaults(stops, cases, page="tradeoffs")  # opens on a real boundary (scenario.PAGE_DEFAULTS)
 specs = scenario.specs(catalog, default, list(cases))
 steps = dict(model_size_b=sizing.size_steps(catalog), distance_km=places.distance_steps(stops))
 state.restore(inputs.KEYS, specs, default, steps, known=(state.VIEW,),

@@ -71,10 +71,18 @@ def implied_by_use_case(from_url: Mapping[str, Any], use_cases: Mapping[str, Any
     return dict(budget_s=float(case.budget_s), measure=case.measure)
 
 
-def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any]) -> dict[str, Any]:
-    """The default scenario with the distance of the default stop and the default use case's budget.
-    `use_cases` maps id -> anything with `budget_s` and `measure`."""
-    out = dict(DEFAULTS)
+PAGE_DEFAULTS = {"tradeoffs": dict(use_case="code_autocomplete")}
+"""Where a page opens on another default than the shared one, and why. The trade-off page opened with
+no URL must show a real boundary (issue 31 item 4): against the support chatbot's 1 s to the first token
+every set-up of one user that fits meets it (97 cells meet, none miss), so its map, cost chart and export
+had nothing to trade; against the 0.2 s code autocompletion (launch question 9) the same default set-up
+meets it while larger models and slower devices miss. The saved scenario still carries over between pages."""
+
+
+def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any], page: str | None = None) -> dict[str, Any]:
+    """The default scenario with the distance of the default stop and the default use case's budget
+    (`page`: that page's own defaults, PAGE_DEFAULTS). `use_cases` maps id -> anything with `budget_s` and `measure`."""
+    out = dict(DEFAULTS) | PAGE_DEFAULTS.get(page, {})
     out["distance_km"] = next(s.km for s in stops if s.id == DEFAULT_STOP)
     if out["use_case"] not in use_cases:
         out["use_case"] = next(iter(use_cases))

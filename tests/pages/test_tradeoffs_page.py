@@ -32,7 +32,7 @@ TAB_OF = {"map_hw": "map", "map_dist": "map", "concurrency": "concurrency", "par
           "tornado": "tornado"}
 CHARTS = tuple(TAB_OF)
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-DEFAULT = scenario.defaults(STOPS, {u.id: u for u in CASES})
+DEFAULT = scenario.defaults(STOPS, {u.id: u for u in CASES}, page="tradeoffs")  # the page opens on its own target (PAGE_DEFAULTS)
 
 
 def open_tab(at, tab: str, lang: str = "en"):
