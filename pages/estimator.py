@@ -112,7 +112,7 @@ def interactive() -> None:
         with tabs["presets_compare"]:
             if tabs["presets_compare"].open:
                 estimator_charts.presets_tab(s, f, data, preset_results(lang, signature), lang)
-        estimate_view.timeline(s, f, est, values)
+        estimate_view.timeline(s, f, est, values, hw_entry.kind)
     state.mirror(PAGE_KEYS, known=(state.VIEW,))
 
 

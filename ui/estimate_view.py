@@ -12,6 +12,7 @@ from latency.estimation.estimator import STAGES, devices_for_memory
 from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, to_query
 from latency.estimation.scenario import evaluate as scenario_evaluate
 from latency.exploring import answers as A
+from latency.exploring.stages import handling_s, page_stages
 
 PAGE_QUERY_KEYS = tuple(k for k in KEYS if k not in ("budget_s", "measure", "device_scope"))  # the estimator's URL keys
 from latency.language.i18n import Strings, md
@@ -79,7 +80,7 @@ def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> N
     {"within": st.success, "over": st.error, "uncertain": st.warning}[v.kind](text)
 
 
-def stage_what(s: Strings, key: str, values: dict) -> str:
+def stage_what(s: Strings, key: str, values: dict, handling: str = "") -> str:
     """What a stage is, in words that follow the scenario: the network line says whether the
     connection is new or reused (or that a local model has none); the server stage says whether
     anyone else is there to wait for."""
@@ -89,14 +90,23 @@ def stage_what(s: Strings, key: str, values: dict) -> str:
         return s("stage_network_what_cold" if values.get("connection") == "cold" else "stage_network_what_warm")
     if key == "queue" and int(values.get("concurrency", 1)) <= 1:
         return s("stage_queue_what_alone")
+    if key == "prefill":
+        return s("stage_prefill_what", handling=handling)
     return s(f"stage_{key}_what")
 
 
-def timeline(s: Strings, f, est, values: dict) -> None:
+def timeline(s: Strings, f, est, values: dict, kind: str) -> None:
     """The four stages as a bar and as text: each stage's time with one decimal rule for the list,
-    its share of the first token (the question of a chat-like use) beside its share of the whole answer."""
+    its share of the first token (the question of a chat-like use) beside its share of the whole answer.
+    Stages as COORDINATION decision 2 names them (latency.exploring.stages: the queue is only the wait for
+    other users, the server's own handling is named inside prefill). Not drawn for a set-up that does not
+    fit: the page shows what it would need instead (issue 31 item 2)."""
+    if not est.fits:
+        return
     st.markdown(f"**{s('timeline_heading')}**")
-    stages = [(k, s(f"stage_{k}"), est.breakdown[k]) for k in STAGES]
+    split = page_stages(est, kind)
+    handling = f.seconds(handling_s(est, kind))
+    stages = [(k, s(f"stage_{k}"), split[k]) for k in STAGES]
     spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
     charts.show_live(spec, rows, key="est_chart_timeline", alt=s("timeline_heading"))  # redrawn on every slider move
     panel = charts.table_panel("est_chart_timeline", s("timeline_heading"))  # built only while open
@@ -108,7 +118,7 @@ def timeline(s: Strings, f, est, values: dict) -> None:
     ttft = sum(t for k, _, t in stages if k != "decode") or 1.0
     times = f.seconds_list([t for _, _, t in stages])
     lines = [s("stage_line_decode" if k == "decode" else "stage_line", stage=name, time=shown, share=f.percent(t / total),
-               ttft_share=f.percent(t / ttft), what=stage_what(s, k, values))
+               ttft_share=f.percent(t / ttft), what=stage_what(s, k, values, handling))
              for (k, name, t), shown in zip(stages, times)]
     st.markdown("\n".join(f"- {line}" for line in lines))
     st.caption(s("timeline_caption"))

@@ -13,6 +13,7 @@ import streamlit as st
 from latency.charts import tradeoffs as C
 from latency.charts.style import INK, STAGE_COLORS, TOTAL
 from latency.exploring import tradeoffs as T
+from latency.exploring.stages import page_stages, stage_shares
 from latency.estimation.estimator import STAGES
 from latency.language.formats import seconds_value
 from latency.language.i18n import md
@@ -53,10 +54,9 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
     row.metric(s("metric_cost_1k"), T.fmt_usd(head.cost_per_1k_answers), width="content",
                delta=s("metric_hourly", cost=T.fmt_usd(head.server_cost_per_hour)), delta_color="off", delta_arrow="off")
     row.metric(s("metric_cost_1m"), T.fmt_usd(head.cost_per_1m_tokens), width="content")
-    whole = est.total_s if sc.measure == "total" else est.ttft_s
-    candidates = STAGES if sc.measure == "total" else ("network", "queue", "prefill")
-    stage = max(candidates, key=lambda k: est.breakdown[k])
-    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=f"{100 * min(est.breakdown[stage] / max(whole, 1e-12), 1):.0f}%",
+    # the stages as every page names them: with one user no queue (latency.exploring.stages, issue 31 item 2)
+    stage, share = stage_shares(page_stages(est, hw.kind), sc.measure)
+    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=fmt.f.percent(share),
                   bound=s(f"bound_{est.bottleneck['decode']}")))
 
 

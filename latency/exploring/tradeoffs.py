@@ -40,6 +40,12 @@ from latency.estimation.places import DISTANCE_MAX_KM, DistanceStop
 from latency.estimation.catalog import Catalog
 from latency.estimation.constants import MAX_DISTANCE_KM
 from latency.estimation.estimator import DEFAULT_ENGINE
+from latency.exploring.stages import sweep_wait_s
+
+
+def _engine(s: "Scenario", hw: Hardware) -> str:
+    """The serving engine the scenario runs on this hardware."""
+    return DEFAULT_ENGINE[hw.kind] if s.engine == scenario_mod.ENGINE_AUTO else s.engine
 
 # ------------------------------------------------------------------------------------------
 # Grid axes (kept lean: at most ~15 x 17 cells, so a rerun stays fast)
@@ -686,7 +692,7 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Mo
     r = _sweep(model, hw, s, batch=batch, concurrent_users=users, devices=devices)
     k = int(np.searchsorted(users, s.concurrency))
     current = dict(users=float(users[k]), batch=float(batch[k]), ttft_s=float(r["ttft_s"][k]),
-                   total_s=float(r["total_s"][k]), queue_s=float(r["queue"][k]),
+                   total_s=float(r["total_s"][k]), queue_s=sweep_wait_s(r, k, _engine(s, hw), hw.kind),
                    per_user_tokens_per_s=float(r["decode_tokens_per_s"][k]),
                    throughput_tokens_per_s=float(r["throughput_tokens_per_s"][k]))
     return ConcurrencyCurve(users=users, batch=batch, ttft_s=r["ttft_s"], total_s=r["total_s"],
@@ -715,7 +721,7 @@ def _steady_curve(s: Scenario, model: Model, hw: Hardware, devices: int, kv_batc
     k = int(np.searchsorted(users, s.concurrency))
     batch = np.minimum(users, knee)
     current = dict(users=float(users[k]), batch=float(batch[k]), ttft_s=float(r["ttft_s"][k]),
-                   total_s=float(r["total_s"][k]), queue_s=float(r["queue"][k]),
+                   total_s=float(r["total_s"][k]), queue_s=sweep_wait_s(r, k, _engine(s, hw), hw.kind),
                    per_user_tokens_per_s=float(r["decode_tokens_per_s"][k]),
                    throughput_tokens_per_s=float(thr[k]))
     return ConcurrencyCurve(users=users, batch=batch, ttft_s=r["ttft_s"], total_s=r["total_s"],
