@@ -92,7 +92,8 @@ def interactive() -> None:
         estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang)
         headline = tradeoffs.headline(data.catalog, {**values, "measure": case.measure, "budget_s": case.budget_s},
                                       tradeoffs.catalog_prices(data.catalog))
-        estimate_view.cost_and_server(s, f, headline, hw_entry, lang)
+        estimate_view.cost_and_server(s, f, headline, hw_entry, lang, tradeoffs.other_arrival(data.catalog, values),
+                                      values.get("arrival", "steady"))
         estimate_view.model_basis(s, sized, lang, est.calibrated)
         st.page_link("pages/how-it-works.py", label=s("how_link"), icon=":material/functions:")
     with right:

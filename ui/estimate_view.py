@@ -12,6 +12,7 @@ from latency.estimation.estimator import STAGES, devices_for_memory
 from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, to_query
 from latency.estimation.scenario import evaluate as scenario_evaluate
 from latency.exploring import answers as A
+from latency.exploring import tradeoffs
 from latency.exploring.stages import handling_s, page_stages
 
 PAGE_QUERY_KEYS = tuple(k for k in KEYS if k not in ("budget_s", "measure", "device_scope"))  # the estimator's URL keys
@@ -201,15 +202,20 @@ def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:
     st.caption(" ".join(notes))
 
 
-def cost_and_server(s: Strings, f, headline, hw_entry, lang: str) -> None:
+def cost_and_server(s: Strings, f, headline, hw_entry, lang: str, other=None, arrival: str = "steady") -> None:
     """What the answers cost and what the whole server does, labelled as whole-server figures
     (`latency.exploring.tradeoffs.headline`: all users share one server; cost per answer = devices x price/h
     x busy seconds / (3600 x answers served together))."""
     if headline.users > 1 and headline.fits:
         waiting = headline.batch < headline.users
+        # both speeds in words (issue 31 item 2): streaming per user, and the whole server over whole requests
         st.caption(s("server_line_waiting" if waiting else "server_line", users=f.count(headline.users, "users"),
                      batch=f.count(headline.batch, "requests") if waiting else "",
-                     tps=f.tps_server(headline.server_tokens_per_s), per_user=f.tps_per_user(headline.per_user_tokens_per_s)))
+                     tps=f.tps_server(headline.server_tokens_per_s), per_user=f.tps_per_user(headline.per_user_tokens_per_s),
+                     share=f.tps(headline.server_tokens_per_s / headline.users)))
+        faster = tradeoffs.burst_faster(headline.estimate, other, arrival)
+        if faster is not None:  # why a burst of N streams faster than steady use of N, beside both figures
+            st.caption(s("burst_faster", burst=f.tps(faster[0]), steady=f.tps(faster[1])))
     price = hw_entry.price_usd_per_hour
     if price is None:
         st.caption(s("cost_no_price", device=md(hw_entry.label(lang))))

@@ -54,6 +54,15 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
     row.metric(s("metric_cost_1k"), T.fmt_usd(head.cost_per_1k_answers), width="content",
                delta=s("metric_hourly", cost=T.fmt_usd(head.server_cost_per_hour)), delta_color="off", delta_arrow="off")
     row.metric(s("metric_cost_1m"), T.fmt_usd(head.cost_per_1m_tokens), width="content")
+    # the two speeds named in words where they differ (issue 31 item 2)
+    if head.users <= 1:
+        st.caption(s("speeds_one", per_user=fmt.tps(head.per_user_tokens_per_s), whole=fmt.tps(head.server_tokens_per_s)))
+    else:
+        st.caption(s("speeds_many", per_user=fmt.tps(head.per_user_tokens_per_s), whole=fmt.tps(head.server_tokens_per_s),
+                     share=fmt.tps(head.server_tokens_per_s / head.users)))
+        faster = T.burst_faster(est, T.other_arrival(fmt.catalog, T.values_of(sc)), sc.arrival)
+        if faster is not None:
+            st.caption(s("burst_faster", burst=fmt.tps(faster[0]), steady=fmt.tps(faster[1])))
     # the stages as every page names them: with one user no queue (latency.exploring.stages, issue 31 item 2)
     stage, share = stage_shares(page_stages(est, hw.kind), sc.measure)
     st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=fmt.f.percent(share),

@@ -234,10 +234,35 @@ class Headline:
 
 
 def server_rate(est, arrival: str) -> float:
-    """The server's tokens per second as the page shows it: in steady use its output tokens per
-    second (all users' answers, what serving benchmarks call output throughput); for a burst, as
-    before, all streams during decode (running_batch / tpot)."""
-    return float(est.server_tokens_per_s if arrival == "steady" else est.throughput_tokens_per_s)
+    """The server's tokens per second as the page shows it, in either pattern: its output tokens per
+    second over whole requests, reading the question included (what serving benchmarks call output
+    throughput). It was, for a burst, all streams during decode (running_batch / tpot), a second figure
+    under the same name; now the page names the streaming speed per user beside it (`speeds`)."""
+    return float(est.server_tokens_per_s)
+
+
+def other_arrival(catalog: Catalog, values: Mapping[str, Any]):
+    """The same set-up with the users' other pattern (steady use <-> all at once), for the sentence that
+    says why a burst streams faster (`burst_faster`); None for one user (the two are the same)."""
+    if int(values["concurrency"]) <= 1:
+        return None
+    flip = "burst" if values.get("arrival", "steady") == "steady" else "steady"
+    try:
+        return scenario_mod.evaluate(catalog, {**values, "arrival": flip})[2]
+    except ValueError:
+        return None
+
+
+def burst_faster(est, other, arrival: str) -> tuple[float, float] | None:
+    """(burst, steady) per-user streaming speeds when a burst of the same users streams each answer
+    faster than steady use (steady use reads every new question between other users' answer tokens),
+    else None."""
+    if other is None or not (est.fits and other.fits):
+        return None
+    burst, steady = (est, other) if arrival == "burst" else (other, est)
+    if burst.decode_tokens_per_s > steady.decode_tokens_per_s * 1.01:
+        return float(burst.decode_tokens_per_s), float(steady.decode_tokens_per_s)
+    return None
 
 
 def headline(catalog: Catalog, values: Mapping[str, Any], prices: Mapping[str, float | None]) -> Headline:
@@ -681,7 +706,7 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Mo
     # Peak throughput and the plateau, searched on a dense log grid up to max_batch.
     probe = np.unique(np.round(np.geomspace(1, max_batch, 96)))
     rp = _sweep(model, hw, s, batch=probe, concurrent_users=probe, devices=devices)
-    thr = rp["throughput_tokens_per_s"]
+    thr = rp["server_tokens_per_s"]
     peak = float(thr.max())
     plateau = int(probe[np.argmax(thr >= PLATEAU_SHARE * peak)])
     top = max(2 * s.concurrency, 2 * min(max_batch, 20000), 2 * plateau, 16)
@@ -694,10 +719,10 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Mo
     current = dict(users=float(users[k]), batch=float(batch[k]), ttft_s=float(r["ttft_s"][k]),
                    total_s=float(r["total_s"][k]), queue_s=sweep_wait_s(r, k, _engine(s, hw), hw.kind),
                    per_user_tokens_per_s=float(r["decode_tokens_per_s"][k]),
-                   throughput_tokens_per_s=float(r["throughput_tokens_per_s"][k]))
+                   throughput_tokens_per_s=float(r["server_tokens_per_s"][k]))
     return ConcurrencyCurve(users=users, batch=batch, ttft_s=r["ttft_s"], total_s=r["total_s"],
                             per_user_tokens_per_s=r["decode_tokens_per_s"],
-                            throughput_tokens_per_s=r["throughput_tokens_per_s"], devices=devices,
+                            throughput_tokens_per_s=r["server_tokens_per_s"], devices=devices,
                             max_batch=max_batch, plateau_users=plateau, peak_throughput=peak, fits=True,
                             current=current)
 
