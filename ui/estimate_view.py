@@ -108,7 +108,8 @@ def timeline(s: Strings, f, est, values: dict, kind: str) -> None:
     split = page_stages(est, kind)
     handling = f.seconds(handling_s(est, kind))
     stages = [(k, s(f"stage_{k}"), split[k]) for k in STAGES]
-    spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
+    spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds,
+                                alt=s("timeline_alt", ttft=f.seconds(est.ttft_s), total=f.seconds(est.total_s)))
     charts.show_live(spec, rows, key="est_chart_timeline", alt=s("timeline_heading"))  # redrawn on every slider move
     panel = charts.table_panel("est_chart_timeline", s("timeline_heading"))  # built only while open
     if panel is not None:

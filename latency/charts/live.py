@@ -164,7 +164,7 @@ def size_chart(
     for series, value, (lo, hi) in ((names["total"], current_total, total_range), (names["ttft"], current_ttft, ttft_range)):
         tip = f"{series} {fmt_s(value)} ({fmt_s(lo)}–{fmt_s(hi)})"
         rows.append(dict(kind="current", series=names["current"], x=float(current_size), y=float(value), y2=float(lo),
-                         y3=float(hi), tip=tip))
+                         y3=float(hi), tip=tip, alt=names.get("current_alt", tip) if series == names["total"] else tip))
     for b in budgets:
         rows.append(dict(kind="budget_sel" if b.selected else "budget", y=float(b.seconds)))
     rows += [dict(kind="step", x=float(v)) for v in steps]
@@ -198,9 +198,11 @@ def size_chart(
         _layer("current", {"type": "rule", "color": HIGHLIGHT, "strokeWidth": 1.5},
                {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y2", "type": "quantitative"},
                 "y2": {"field": "y3"}, "tooltip": tip}),
-        _layer("current", {"type": "point", "filled": True, "size": 150, "stroke": "white", "strokeWidth": 2, "opacity": 1},
+        # The current point is the chart's text alternative: its row's `alt`, the key numbers in the page's language.
+        _layer("current", {"type": "point", "filled": True, "size": 150, "stroke": "white", "strokeWidth": 2, "opacity": 1,
+                           "aria": True},
                {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
-                "color": legend, "tooltip": tip}),
+                "color": legend, "tooltip": tip, "description": {"field": "alt"}}),
         # Each budget level's value in the margin right of the plot, where no line is drawn.
         _layer("budget_value", {"type": "text", "align": "left", "baseline": "middle", "dx": 4, "fontSize": 11},
                {"x": {"value": "width"}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
@@ -253,6 +255,7 @@ def timeline_chart(
     ttft_label: str,
     axis_title: str,
     fmt_s: FmtS,
+    alt: str = "",
 ) -> tuple[dict[str, Any], Rows]:
     """One request as consecutive stages on a time axis, with the first token marked.
 
@@ -267,8 +270,10 @@ def timeline_chart(
         seconds = max(float(seconds), 0.0)
         rows.append(dict(kind="stage", stage=label, x=start, x2=start + seconds, mid=start + seconds / 2,
                          text=f"{label} {fmt_s(seconds)}" if seconds / total > 0.12 else "",
-                         tip=f"{label}: {fmt_s(seconds)}"))
+                         tip=f"{label}: {fmt_s(seconds)}", alt=f"{label}: {fmt_s(seconds)}"))
         start += seconds
+    if rows and alt:  # the whole request in one sentence, read with the first stage
+        rows[0]["alt"] = f"{alt} {rows[0]['alt']}"
     right = start * 1.02 if start > 0 else 1.0
     early = ttft_s < 0.6 * start
     rows += [dict(kind="pad", x=0.0), dict(kind="pad", x=right),
@@ -283,9 +288,11 @@ def timeline_chart(
     bar_top, bar_bottom = 14, TIMELINE_PLOT_H
     layers = [
         _layer("pad", {"type": "point", "opacity": 0, "aria": False}, {"x": x}),
-        _layer("stage", {"type": "rect"}, {"x": {"field": "x", "type": "quantitative"}, "x2": {"field": "x2"},
-                                           "y": {"value": bar_top}, "y2": {"value": bar_bottom}, "color": colour,
-                                           "tooltip": {"field": "tip", "type": "nominal"}}),
+        # Each stage's bar carries its name and time for screen readers (`alt`; the first also the whole sentence).
+        _layer("stage", {"type": "rect", "aria": True},
+               {"x": {"field": "x", "type": "quantitative"}, "x2": {"field": "x2"},
+                "y": {"value": bar_top}, "y2": {"value": bar_bottom}, "color": colour,
+                "tooltip": {"field": "tip", "type": "nominal"}, "description": {"field": "alt"}}),
         _layer("stage", {"type": "text", "color": "white", "fontSize": 12, "baseline": "middle"},
                {"x": {"field": "mid", "type": "quantitative"}, "y": {"value": (bar_top + bar_bottom) / 2},
                 "text": {"field": "text"}}),

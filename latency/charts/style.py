@@ -96,6 +96,10 @@ LIVE_CONFIG = {
              "labelColor": INK_MUTED, "titleColor": INK, "gridColor": GRID},
     "text": {"color": INK},
     "view": {"stroke": None},
+    # No automatic screen-reader descriptions: Vega's read raw data ("X-axis titled ... for a log scale with
+    # values from 0.43478260869..."; issue 34 item 7). The marks that carry the key numbers opt back in with
+    # a text of their own in the page's language (`aria: true` and a `description` field of their rows).
+    "aria": False,
 }
 """The Vega-Lite config of the estimator's two live charts (latency/charts/live.py), set to read like
 the plotly charts beside them: legend above the plot, base_layout's 13 px text, no frame round the
