@@ -48,7 +48,7 @@ except ContentError as err:
 # --- the scenario: URL values the app did not write win, else the saved copy, else the default ----
 PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope"))
 state.restore(PAGE_KEYS, data.specs, data.default, steps={"model_size_b": data.sizes, "distance_km": data.distances},
-              known=(state.VIEW,))
+              known=(state.VIEW,), implied=lambda from_url: scenario.implied_by_use_case(from_url, data.use_cases))
 view = state.requested_view(estimator_charts.TABS + ("timeline", "feel"))  # a glossary link may ask for one
 if view in estimator_charts.TABS:
     st.session_state["est_tab"] = s(f"tab_{view}")

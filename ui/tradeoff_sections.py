@@ -14,7 +14,7 @@ from latency.charts import tradeoffs as C
 from latency.charts.style import INK, STAGE_COLORS, TOTAL
 from latency.exploring import tradeoffs as T
 from latency.exploring.stages import page_stages, stage_shares
-from latency.estimation.estimator import STAGES
+from latency.estimation.estimator import STAGES, devices_for_memory
 from latency.language.formats import seconds_value
 from latency.language.i18n import md
 from ui import charts
@@ -26,12 +26,19 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
     s = fmt.s
     est = head.estimate
     hw = fmt.catalog.hardware[sc.hardware_id]
+    shown_devices = head.devices if head.fits or sc.devices == "auto" else int(sc.devices)  # the headline states its set-up
     scenario = s("scenario_text", size=fmt.size(sc.model_size_b), hardware=md(hw.label(fmt.lang)),
-                 distance=fmt.distance(sc.distance_km), users=fmt.users(sc.concurrency))
+                 devices=fmt.f.count(shown_devices, "devices"), distance=fmt.distance(sc.distance_km),
+                 users=fmt.users(sc.concurrency))
     measure = fmt.measure_short(sc.measure)
-    if not head.fits:
-        st.error(s("verdict_nofit", scenario=scenario, hardware=md(hw.label(fmt.lang)),
-                   max=int(hw.hardware.resolved("max_devices"))))
+    if not head.fits:  # what it would need, as the estimator page says it (issue 31 item 2)
+        need = int(devices_for_memory(est.memory_gb, hw.hardware.memory_gb))
+        if sc.devices != "auto" and need <= int(hw.hardware.resolved("max_devices")):
+            st.error(s("verdict_nofit_chosen", scenario=scenario, hardware=md(hw.label(fmt.lang)), chosen=int(sc.devices),
+                       capacity=fmt.gb(int(sc.devices) * hw.hardware.memory_gb), memory=fmt.gb(est.memory_gb), need=need))
+        else:
+            st.error(s("verdict_nofit", scenario=scenario, hardware=md(hw.label(fmt.lang)),
+                       max=int(hw.hardware.resolved("max_devices"))))
         return
     text = s("verdict_meets" if head.meets else "verdict_misses", scenario=scenario, measure=measure,
              latency=fmt.sec(head.latency_s), budget=fmt.sec(sc.budget_s), ratio=fmt.ratio(head.latency_s / sc.budget_s))

@@ -297,3 +297,22 @@ def test_the_chosen_device_reads_in_full_under_its_drop_down(lang, page):
         caps = [c.value for c in at.caption if entry.label(lang) in c.value.replace("\\", "")]
         assert caps, (hid, [c.value[:60] for c in at.caption][:8])
         assert f"{entry.hardware.memory_gb:g} GB" in caps[0], caps[0]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_folded_inputs_in_force_are_named_and_a_use_case_brings_its_target(lang):
+    """Issue 33 item 4: a URL with inputs the page does not show (Advanced closed) names them; a use case in
+    the URL brings its own target here too, so the two explorer pages judge one link alike."""
+    from latency.language.i18n import strings
+
+    names, s = strings("scenario", lang), strings("estimator", lang)
+    at = run_page("estimator", lang, {"engine": "llama.cpp", "arch": "moe", "use_case": "code_autocomplete"})
+    assert not at.exception
+    caption = next(c.value for c in at.caption if names("input_engine") in c.value)
+    assert s("engine_llama.cpp") in caption and s("arch_moe") in caption and names("input_arch") in caption
+    assert (at.session_state["budget_s"] if "budget_s" in at.session_state else None) in (None, 0.2)
+    assert not any(names("unseen_target", budget="", measure="")[:10] in c.value for c in at.caption)
+    assert at.success  # judged against 0.2 s to the first token
+    at.session_state["est_advanced"] = True
+    at.run()
+    assert not any(names("input_engine") in c.value and s("engine_llama.cpp") in c.value for c in at.caption)

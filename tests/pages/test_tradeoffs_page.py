@@ -544,3 +544,32 @@ def test_the_device_filter_applies_to_the_cost_chart(lang):
     plotted = {h.split("<br>")[0] for h in hovers}
     cloud = {CAT.hardware[h].label(lang) for h in CAT.hardware if CAT.hardware[h].price_basis == "cloud_on_demand"}
     assert plotted and plotted <= cloud, plotted - cloud
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_gpu_count_and_the_document_are_inputs_and_the_headline_names_the_count(lang):
+    """Issue 31 item 3 / 33 item 4: GPU count on every page that estimates; the pasted document beside the
+    question; a model that does not fit the chosen count says what it would need, as the estimator does."""
+    query = {"model_size_b": "70.6", "devices": "2", "concurrency": "50", "document_tokens": "5000"}
+    at = run_page("tradeoffs", lang, query)
+    assert at.selectbox(key="devices").value == 2
+    assert at.number_input(key="document_tokens").value == 5000
+    (box,) = at.error
+    _, _, est = scenario.evaluate(CAT, {**DEFAULT, "model_size_b": 70.6, "devices": 2, "concurrency": 50,
+                                        "document_tokens": 5000})
+    assert not est.fits
+    from latency.estimation.estimator import devices_for_memory
+    need = int(devices_for_memory(est.memory_gb, CAT.hardware["h100-sxm"].hardware.memory_gb))
+    f = formats.get(lang)
+    assert f.gb(est.memory_gb) in box.value and f.count(2, "devices") in box.value and str(need) in box.value
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_inputs_in_force_that_the_page_does_not_show_are_named(lang):
+    at = run_page("tradeoffs", lang, {"engine": "llama.cpp", "connection": "cold"})
+    names, est = strings("scenario", lang), strings("estimator", lang)
+    caption = next(c.value for c in at.caption if names("unseen_inputs", items="").split("{")[0][:12] in c.value)
+    assert names("input_engine") in caption and est("engine_llama.cpp") in caption
+    assert names("input_connection") in caption and est("connection_cold") in caption
+    plain = run_page("tradeoffs", lang)
+    assert not any(names("unseen_inputs", items="")[:12] in c.value for c in plain.caption)
