@@ -18,6 +18,7 @@ from latency.estimation.estimator import STAGES, devices_for_memory
 from latency.language.formats import seconds_value
 from latency.language.i18n import md
 from ui import charts
+from ui.shell import strings as shell_strings
 from ui.tradeoff_inputs import Formats, cap
 
 
@@ -137,9 +138,23 @@ def cheapest(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> None:
     st.markdown("\n\n".join(lines))
 
 
+def fleet_note(fmt: Formats, sc: T.Scenario) -> None:
+    """Where the user fixed a device count or a server program, say that the fleet figures do not use them
+    (`tradeoffs.fleet`: a count or an engine chosen for one device means nothing for another)."""
+    chosen = []
+    if sc.devices != "auto":
+        chosen.append(fmt.names("unseen_item", name=fmt.names("input_devices"), value=fmt.f.count(sc.devices, "devices")))
+    if sc.engine != "auto":
+        chosen.append(fmt.names("unseen_item", name=fmt.names("input_engine"),
+                                value=shell_strings("estimator", fmt.lang)(f"engine_{sc.engine}")))
+    if chosen:
+        st.caption(fmt.s("fleet_note", chosen=md(", ".join(chosen))))
+
+
 def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     s, measure = fmt.s, fmt.measure_short(sc.measure)
     st.caption(s("map_caption", users=fmt.users(sc.concurrency)))
+    fleet_note(fmt, sc)
     names = dict(x_title=s("axis_size"), colorbar=s("colorbar"), nofit=s("nofit"))  # y axis: named by the heading
     grid: T.Grid = data["grid"]
     cheapest(fmt, sc, grid)
@@ -204,6 +219,7 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     devices: T.Grid = data["devices"]
     p = devices.plan
     st.caption(s("cost_caption_one" if sc.concurrency == 1 else "cost_caption", users=fmt.users(sc.concurrency)))
+    fleet_note(fmt, sc)
     st.markdown(f"**{s('pareto_title', size=fmt.size(sc.model_size_b))}**")
     ids = list(devices.cols)
     ok, lat, per_1k = p.fits[0], p.latency_s[0], p.cost_per_answer[0] * 1000
