@@ -126,7 +126,7 @@ def timeline(s: Strings, f, est, values: dict, kind: str) -> None:
     st.caption(s("timeline_caption"))
 
 
-def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str) -> None:
+def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str, est=None) -> None:
     """The PM's two questions, answered for the chosen target (latency.exploring.answers), each with its
     device count and cost in the same sentence and a link that opens that set-up here: the largest model
     that meets the target across its range on this hardware and precision (a larger one that meets it
@@ -158,8 +158,9 @@ def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str) -> Non
         link(s("answer_borderline", size=f.size_b(borderline.values["model_size_b"]),
                value=f.seconds(getattr(borderline.estimate, key)), high=f.seconds(borderline.high_s(case.measure)),
                devices=f.count(borderline.devices, "devices"), cost=cost(borderline)), borderline, ":material/warning:")
-    if A.judge(catalog, values, case.measure, case.budget_s) is not None:
-        return  # this hardware meets the target: no other hardware to suggest
+    key = A.MEASURE_KEY[case.measure]
+    if est is not None and est.fits and getattr(est, key) <= case.budget_s:
+        return  # this hardware meets the target (the page's own estimate): no other hardware to suggest
     other = A.other_hardware(catalog, values, case.measure, case.budget_s)
     if other is None:
         st.caption(s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"])))

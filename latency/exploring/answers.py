@@ -90,11 +90,35 @@ def judge(catalog: Catalog, values: Mapping[str, Any], measure: str, budget_s: f
     return Found(dict(values), est, float(cost), bool(est.ranges[key][1] <= budget_s))
 
 
+_MEMO: dict[tuple, Any] = {}
+MEMO_MAX = 512
+
+
+def _memo(key: tuple, compute):
+    """A bounded, server-wide memo of the answers (plain inputs -> frozen results): the answers do not
+    follow the current model size (the largest model) and a page reruns them on every slider move."""
+    if key not in _MEMO:
+        if len(_MEMO) >= MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[key] = compute()
+    return _MEMO[key]
+
+
+def _frozen(values: Mapping[str, Any], leave: tuple[str, ...] = ()) -> tuple:
+    return tuple(sorted((k, v) for k, v in values.items() if k not in leave))
+
+
 def largest_models(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[float], measure: str,
                    budget_s: float) -> tuple[Found | None, Found | None]:
     """(safe, borderline): the largest of `sizes` that meets the target across its range, every other
     input as it is; and, when a larger size meets it only at its estimate, the largest such one (to be
     named as borderline beside the safe answer, never in its place)."""
+    key = ("largest", id(catalog), _frozen(values, ("model_size_b",)), tuple(sizes), measure, float(budget_s))
+    return _memo(key, lambda: _largest_models(catalog, values, sizes, measure, budget_s))
+
+
+def _largest_models(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[float], measure: str,
+                    budget_s: float) -> tuple[Found | None, Found | None]:
     borderline = None
     for size in sorted(sizes, reverse=True):
         found = judge(catalog, {**values, "model_size_b": float(size)}, measure, budget_s)
@@ -112,6 +136,11 @@ def other_hardware(catalog: Catalog, values: Mapping[str, Any], measure: str, bu
     as it needs; None when the chosen one passes or none does."""
     if judge(catalog, values, measure, budget_s) is not None:
         return None
+    key = ("other", id(catalog), _frozen(values, ("hardware", "devices", "engine")), measure, float(budget_s))
+    return _memo(key, lambda: _other_hardware(catalog, values, measure, budget_s))
+
+
+def _other_hardware(catalog: Catalog, values: Mapping[str, Any], measure: str, budget_s: float) -> Found | None:
     found = []
     for i, hid in enumerate(catalog.hardware):
         trial = judge(catalog, {**values, "hardware": hid, "devices": scenario.DEVICES_AUTO, "engine": scenario.ENGINE_AUTO},

@@ -195,11 +195,24 @@ def row_model(s: Scenario, catalog: Catalog, size_b: float) -> Model:
     return sizing.sized_model(catalog, float(size_b), s.arch, catalog.precisions[s.precision_id].bytes_per_param).model
 
 
+_OWN: dict[tuple, tuple] = {}
+OWN_CACHE_MAX = 256
+
+
 def own_models(s: Scenario, catalog: Catalog, sizes: Sequence[float]) -> tuple:
-    """Per row: the catalog model of that size (when it differs from the scaled one), else None."""
-    base = scenario_model(s, catalog)
-    return tuple(None if _same_shape(m, model_at_size(base, size)) else m
-                 for size in sizes for m in [row_model(s, catalog, size)])
+    """Per row: the catalog model of that size (when it differs from the scaled one), else None. Memoised
+    (bounded) on what it reads, the architecture, precision, current size and rows: a trade-off rerun
+    asks for it three times with the same, and it was a quarter of the map's time."""
+    key = (id(catalog), s.arch, s.precision_id, float(s.model_size_b), tuple(float(v) for v in sizes))
+    hit = _OWN.get(key)
+    if hit is None:
+        base = scenario_model(s, catalog)
+        hit = tuple(None if _same_shape(m, model_at_size(base, size)) else m
+                    for size in sizes for m in [row_model(s, catalog, size)])
+        if len(_OWN) >= OWN_CACHE_MAX:
+            _OWN.clear()
+        _OWN[key] = hit
+    return hit
 
 
 def _same_shape(a: Model, b: Model) -> bool:
@@ -608,6 +621,17 @@ def _plan_column(model: Model, hw: Hardware, s: Scenario, price: float | None, s
     return plan
 
 
+@functools.lru_cache(maxsize=256)
+def _plan_distances(model: Model, hw: Hardware, s: Scenario, price: float | None, sizes: tuple[float, ...],
+                    own: tuple, dists: tuple[float, ...]) -> Plan:
+    """The size x distance map's plans (`_rows_plan`), cached like `_plan_column` (read-only arrays)."""
+    plan = _rows_plan(model, hw, s, price, sizes, own, distance_km=np.asarray(dists, dtype=float))
+    for value in vars(plan).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return plan
+
+
 def size_distance_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None],
                        stops: Sequence[DistanceStop]) -> Grid:
     """Budget map model size x distance on the scenario's hardware."""
@@ -616,8 +640,9 @@ def size_distance_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float
     s = fleet(s)
     model = scenario_model(s, catalog)
     hw = catalog.hardware[s.hardware_id].hardware
-    plan = _rows_plan(model, hw, s, prices.get(s.hardware_id), sizes, own_models(s, catalog, sizes),
-                      distance_km=np.asarray(dists, dtype=float))
+    key = replace(s, hardware_id="", model_size_b=1.0, distance_km=0.0)  # what the plans read besides the axes
+    plan = _plan_distances(model, hw, key, prices.get(s.hardware_id), tuple(sizes), own_models(s, catalog, sizes),
+                           tuple(float(d) for d in dists))
     cur = (sizes.index(float(s.model_size_b)), dists.index(float(s.distance_km)))
     return _safe_marks(_grid(sizes, dists, plan, s, cur), s, catalog, by_distance=True)
 
