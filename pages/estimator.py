@@ -75,7 +75,7 @@ def interactive() -> None:
         st.warning(state.notice_text(sc, n, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v), data.specs))
     results = preset_results(lang, signature)
     scenario_inputs.show_presets(s, data.presets, lang, lambda k: sc(f"input_{k}"),
-                                 lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v),
+                                 lambda k, v: labels.get(k, {}).get(v) or scenario_inputs.option_text(s, data, f, lang, k, v),
                                  lambda p: scenario_inputs.claims_text(s, f, p, results[p.id], data, lang))
     left, right = st.container(key=style.STACK_KEY + "estimator").columns([2, 3], gap="large")  # stacks when narrow (ui/style.py)
     with left:

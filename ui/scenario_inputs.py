@@ -93,7 +93,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     st.select_slider(s("model_size"), options=data.sizes, key="model_size_b", format_func=labels["model_size_b"].get,
                      help=s("model_size_help"), on_change=state.touched)
     common = shell.strings("common", s.lang)  # read once: the drop-down formats every option on every rerun
-    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common),
+    names = shell.strings("scenario", s.lang)
+    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common, names),
                  help=s("hardware_help"), on_change=state.touched)
     hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"))
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
@@ -146,14 +147,15 @@ def unseen(keys: Sequence[str], values: dict[str, Any], default: dict[str, Any],
         st.caption(names("unseen_inputs", items=md(", ".join(items))))
 
 
-def device_class(entry, lang: str) -> str:
+def device_class(entry, lang: str, names: Strings | None = None) -> str:
     """Where a device runs, in words ("desktop: a computer on a desk"): the catalog's `device_class`
     (content/hardware.yaml, each with its source), never guessed from the estimator's kind (which called
     an M2 Ultra and a DGX Spark laptop chips, issue 31 item 4)."""
-    return shell.strings("scenario", lang)(f"class_{entry.device_class or 'datacenter'}")
+    # A drop-down formats every option on every rerun: pass `names` (shell.strings("scenario")) fetched once.
+    return (names or shell.strings("scenario", lang))(f"class_{entry.device_class or 'datacenter'}")
 
 
-def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None) -> str:
+def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None, names: Strings | None = None) -> str:
     """A device as every drop-down names it: its name and its plain class ("NVIDIA L4 (data centre:
     cloud servers)"), the same on the estimator and the trade-off page."""
     entry = catalog.hardware.get(hid)
@@ -161,13 +163,13 @@ def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None)
         return str(hid)
     # A drop-down formats every option on every rerun: pass `common` (shell.strings("common")) fetched once.
     common = common or shell.strings("common", lang)
-    return common("hardware_option", name=entry.label(lang), kind=device_class(entry, lang))
+    return common("hardware_option", name=entry.label(lang), kind=device_class(entry, lang, names))
 
 
 VENDORS = ("NVIDIA GeForce ", "NVIDIA ", "GeForce ", "AMD Instinct ", "AMD ", "Apple ")
 
 
-def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None) -> str:
+def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None, names: Strings | None = None) -> str:
     """A device as the drop-down box shows it: short enough for the box at every width (a text box cannot
     wrap; it cut "NVIDIA H100 SXM (data-centre GPU: cloud ser" at 1366 px): the name without its vendor
     and its bracketed details, and the class's first words ("H100 SXM · data-centre GPU"). The caption
@@ -181,7 +183,7 @@ def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None)
         if name.startswith(vendor):
             name = name[len(vendor):]
             break
-    return common("hardware_choice", name=name, kind=device_class(entry, lang).split(":")[0])
+    return common("hardware_choice", name=name, kind=device_class(entry, lang, names).split(":")[0])
 
 
 def hardware_caption(catalog, lang: str, hid) -> None:

@@ -140,7 +140,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         st.select_slider(s("size_label"), options=steps["model_size_b"], key="model_size_b", format_func=fmt.size,
                          on_change=state.touched)
         st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware",
-                     format_func=lambda h: hardware_choice(catalog, fmt.lang, h, common),
+                     format_func=lambda h: hardware_choice(catalog, fmt.lang, h, common, fmt.names),
                      on_change=state.touched)
         hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"))  # the chosen device whole
         st.selectbox(s("devices_label"), scenario.device_options(st.session_state.get("devices")), key="devices",

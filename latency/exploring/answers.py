@@ -104,6 +104,14 @@ def _memo(key: tuple, compute):
     return _MEMO[key]
 
 
+def catalog_key(catalog: Catalog) -> int:
+    """What the answers read of a catalog, as a key: a page's cached catalog arrives as a fresh copy on every
+    rerun (st.cache_data), so its identity cannot key a memo."""
+    return hash((tuple((h, e.hardware, e.price_usd_per_hour) for h, e in catalog.hardware.items()),
+                 tuple((p, e.bytes_per_param) for p, e in catalog.precisions.items()),
+                 tuple((m, e.model) for m, e in catalog.models.items())))
+
+
 def _frozen(values: Mapping[str, Any], leave: tuple[str, ...] = ()) -> tuple:
     return tuple(sorted((k, v) for k, v in values.items() if k not in leave))
 
@@ -113,7 +121,7 @@ def largest_models(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[
     """(safe, borderline): the largest of `sizes` that meets the target across its range, every other
     input as it is; and, when a larger size meets it only at its estimate, the largest such one (to be
     named as borderline beside the safe answer, never in its place)."""
-    key = ("largest", id(catalog), _frozen(values, ("model_size_b",)), tuple(sizes), measure, float(budget_s))
+    key = ("largest", catalog_key(catalog), _frozen(values, ("model_size_b",)), tuple(sizes), measure, float(budget_s))
     return _memo(key, lambda: _largest_models(catalog, values, sizes, measure, budget_s))
 
 
@@ -136,7 +144,7 @@ def other_hardware(catalog: Catalog, values: Mapping[str, Any], measure: str, bu
     as it needs; None when the chosen one passes or none does."""
     if judge(catalog, values, measure, budget_s) is not None:
         return None
-    key = ("other", id(catalog), _frozen(values, ("hardware", "devices", "engine")), measure, float(budget_s))
+    key = ("other", catalog_key(catalog), _frozen(values, ("hardware", "devices", "engine")), measure, float(budget_s))
     return _memo(key, lambda: _other_hardware(catalog, values, measure, budget_s))
 
 

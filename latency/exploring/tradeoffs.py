@@ -203,7 +203,8 @@ def own_models(s: Scenario, catalog: Catalog, sizes: Sequence[float]) -> tuple:
     """Per row: the catalog model of that size (when it differs from the scaled one), else None. Memoised
     (bounded) on what it reads, the architecture, precision, current size and rows: a trade-off rerun
     asks for it three times with the same, and it was a quarter of the map's time."""
-    key = (id(catalog), s.arch, s.precision_id, float(s.model_size_b), tuple(float(v) for v in sizes))
+    key = (id(catalog), s.arch, s.precision_id, float(s.model_size_b), tuple(float(v) for v in sizes))  # the page's
+    # catalog is load_catalog()'s own object (pages/tradeoffs.py compute_tab), so its identity keys it
     hit = _OWN.get(key)
     if hit is None:
         base = scenario_model(s, catalog)
