@@ -96,7 +96,7 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     names = shell.strings("scenario", s.lang)
     st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common, names),
                  help=s("hardware_help"), on_change=state.touched)
-    hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"))
+    hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"), names)
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
     st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
@@ -186,14 +186,14 @@ def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None,
     return common("hardware_choice", name=name, kind=device_class(entry, lang, names).split(":")[0])
 
 
-def hardware_caption(catalog, lang: str, hid) -> None:
+def hardware_caption(catalog, lang: str, hid, names: Strings | None = None) -> None:
     """The chosen device in full under its drop-down: a box one line wide cuts a long name ("NVIDIA DGX Spark
     (GB10, unified memory) (laptop chip: built-in graphics)") at 1366 px; here it wraps, with its memory."""
     entry = catalog.hardware.get(hid)
     if entry is None:
         return
     common = shell.strings("common", lang)
-    st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=device_class(entry, lang),
+    st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=device_class(entry, lang, names),
                       memory=formats.get(lang).gb(entry.hardware.memory_gb)))
 
 

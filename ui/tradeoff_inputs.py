@@ -127,6 +127,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
     specs: latency.estimation.scenario.specs (the number boxes keep their values inside these ranges)."""
     s, catalog = fmt.s, fmt.catalog
     common = shell.strings("common", fmt.lang)  # the device names, fetched once for every option
+    auto = fmt.names("devices_auto")
     st.header(s("controls_header"))
     c1, c2, c3 = st.container(key=style.STACK_KEY + "tradeoffs").columns(3)  # stacks when narrow (ui/style.py)
     with c1:
@@ -142,9 +143,9 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware",
                      format_func=lambda h: hardware_choice(catalog, fmt.lang, h, common, fmt.names),
                      on_change=state.touched)
-        hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"))  # the chosen device whole
+        hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"), fmt.names)  # the chosen device whole
         st.selectbox(s("devices_label"), scenario.device_options(st.session_state.get("devices")), key="devices",
-                     format_func=lambda d: fmt.value("devices", d), help=shell.strings("estimator", fmt.lang)("devices_help"),
+                     format_func=lambda d: auto if d == scenario.DEVICES_AUTO else fmt.f.count(d, "devices"), help=s("devices_help"),
                      on_change=state.touched)  # GPU count on every page that estimates (issue 31 item 3, 33 item 4)
         st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
                          format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)
@@ -167,19 +168,18 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
             st.selectbox(s("precision_label"), list(catalog.precisions), key="precision", format_func=fmt.precision,
                          on_change=state.touched)
             state.number_input(s("output_label"), "output_tokens", specs["output_tokens"], step=32)
-    values = state.values(scenario.KEYS)
+    values = state.values(KEYS)  # this page's widgets over the saved copy, which holds the inputs it does not show
     unseen(fmt, values)
-    return state.values(KEYS)
+    return values
 
 
 def unseen(fmt: Formats, values: Mapping[str, Any]) -> None:
     """The inputs in force that this page does not show (set on the estimator page or by a link), named
     under the inputs where they differ from the default (issue 33 item 4)."""
-    est = shell.strings("estimator", fmt.lang)
-    default = scenario.DEFAULTS
-    items = [fmt.names("unseen_item", name=fmt.names(f"input_{k}"), value=est(f"{k}_{values[k]}"))
-             for k in OTHER_KEYS if k in values and values[k] != default.get(k)]
-    if items:
+    shown = [k for k in OTHER_KEYS if k in values and values[k] != scenario.DEFAULTS.get(k)]
+    if shown:
+        est = shell.strings("estimator", fmt.lang)
+        items = [fmt.names("unseen_item", name=fmt.names(f"input_{k}"), value=est(f"{k}_{values[k]}")) for k in shown]
         st.caption(fmt.names("unseen_inputs", items=md(", ".join(items))))
 
 

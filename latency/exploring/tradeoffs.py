@@ -532,7 +532,21 @@ def _grid(rows, cols, plan: Plan, s: Scenario, cur: tuple[int, int] | None) -> G
 def range_high(s: Scenario, catalog: Catalog, size_b: float, hardware_id: str, batch: int,
                distance_km: float | None = None) -> float:
     """The high end of a plan cell's range for the scenario's measure (`latency.estimate` with the cell's
-    model, device and lock-step batch, as the export computes it)."""
+    model, device and lock-step batch, as the export computes it). Memoised (bounded): the marks and the
+    page's sentences ask for the same cells."""
+    key = (id(catalog), s, float(size_b), hardware_id, int(batch), None if distance_km is None else float(distance_km))
+    if key not in _HIGH:
+        if len(_HIGH) >= OWN_CACHE_MAX * 4:
+            _HIGH.clear()
+        _HIGH[key] = _range_high(s, catalog, size_b, hardware_id, batch, distance_km)
+    return _HIGH[key]
+
+
+_HIGH: dict[tuple, float] = {}
+
+
+def _range_high(s: Scenario, catalog: Catalog, size_b: float, hardware_id: str, batch: int,
+                distance_km: float | None) -> float:
     entry = catalog.hardware[hardware_id]
     kw = {**scenario_mod.estimate_kwargs(entry.kind, values_of(s)), "batch": int(batch), "concurrent_users": int(batch),
           "arrival": "burst"}
