@@ -166,7 +166,8 @@ EXTRA_HARDWARE = {
     "NVIDIA DGX Spark": Hardware(name="NVIDIA DGX Spark (GB10)", kind="integrated_gpu", mem_bandwidth_gbs=273.0,
                                  peak_tflops=62.5, memory_gb=128.0),
     "NVIDIA HGX B200": Hardware(name="NVIDIA B200 (HGX)", kind="datacenter_gpu", mem_bandwidth_gbs=8000.0,
-                                peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0),
+                                peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0,
+                                fp8=True, fp4_speedup=4.0),
 }
 
 MODEL_CONFIGS = [
@@ -550,10 +551,13 @@ class RowSet:
         self.bw = f(lambda r: r.hardware.mem_bandwidth_gbs)
         self.peak = f(lambda r: r.hardware.peak_tflops)
         self.mem = f(lambda r: r.hardware.memory_gb)
-        self.lowp = f(lambda r: est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param))
+        fmts = [est.weight_format_of(r.llm, r.hardware, r.engine) for r in rows]
+        self.lowp = np.array([est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param, fm)
+                              for r, fm in zip(rows, fmts)], dtype=float)
         self.prompt = f(lambda r: r.prompt)
         self.output = f(lambda r: r.output)
-        shapes = [est._shape(r.llm, r.llm.active_b) for r in rows]
+        shapes = [est._shape(r.llm, r.llm.active_b, kv_bytes=est.kv_bytes_of(r.llm, fm, r.engine))
+                  for r, fm in zip(rows, fmts)]
         assert all(sh.loop_kv_window is None for sh in shapes)
         self.shape = est.ModelShape(**{k: (None if k == "loop_kv_window" else np.array([getattr(sh, k) for sh in shapes], dtype=float))
                                        for k in est.ModelShape._fields})
@@ -576,7 +580,8 @@ class RowSet:
         self.target = np.array([r.target for r in rows])
         self.is_decode = self.target == "decode"
         self.is_prefill = self.target == "prefill"
-        keys = [(r.engine, r.kind, r.llm.bytes_per_param) for r in rows]
+        keys = [(r.engine, r.kind, r.llm.bytes_per_param, fm, r.llm.low_precision_compute is False)
+                for r, fm in zip(rows, fmts)]
         self.keys = sorted(set(keys))
         self.key_index = np.array([self.keys.index(k) for k in keys], dtype=int)
         counts = {}
@@ -613,13 +618,16 @@ class RowSet:
     def run(self, params: dict, workload=None, params_list: list[dict] | None = None) -> dict:
         """The estimator's stage functions on all rows; engine values looked up once per
         (engine, kind, bytes per parameter) and parameter set, and spread to the rows."""
-        table = [[est._engine_values(e, k, b, p) for e, k, b in self.keys] for p in (params_list or [params])]
+        table = [[est._engine_values(e, k, b, p, None, fm, wo) for e, k, b, fm, wo in self.keys]
+                 for p in (params_list or [params])]
         ep = {}
         for k, default in (("bw_frac", None), ("compute_frac", None), ("q_bw", None), ("q_compute", None),
                            ("pass_overhead_s", None), ("prefill_compute_scale", 1.0), ("kv_read_eff", 1.0),
                            ("stream_overhead_s", 0.0), ("bw_cap_gbs", math.inf), ("compute_cap_tflops", math.inf),
                            ("tensor_parallel", None), ("whole_batch_first", None),
-                           ("request_overhead_s", 0.0)):
+                           ("request_overhead_s", 0.0), ("mem_fraction", None), ("fraction_of_free", None),
+                           ("runtime_gb", None), ("act_tokens", None), ("act_c1", None), ("act_c2", None),
+                           ("act_c4", None), ("act_c8", None), ("reserve_whole", None)):
             ep[k] = np.array([[e[k] if default is None else e.get(k, default) for e in eps]
                               for eps in table])[self.copies, self.key_index]
         ep["kv_cap_gbs"] = np.array([[est.kv_cap_of(e) for e in eps] for eps in table])[self.copies, self.key_index]
@@ -782,6 +790,21 @@ def leave_one_device_out(rows: list[Row], net: dict, combine: str, free: list | 
             if r.device == dev:
                 preds[i] = float(p[i])
     return preds
+
+
+def leave_one_series_out(rows: list[Row], net: dict, combine: str, start: np.ndarray | None = None) -> dict[int, float]:
+    """{row index: prediction} for the serving benchmark's rows (`_serving`): each model series is
+    predicted by a fit without its rows, with the request overhead t0 set on the other series'
+    single-user rows (`with_request_overhead`): no parameter is fitted on a row it is scored on."""
+    out: dict[int, float] = {}
+    series = sorted({r.series for r in rows if _serving(r)})
+    for name in series:
+        train = [r for r in rows if r.series != name]
+        params = with_request_overhead(build_params(fit(train, net, combine, start=start), net, combine), train)
+        held = [i for i, r in enumerate(rows) if r.series == name and _serving(r)]
+        for i in held:
+            out[i] = float(predict(rows[i], params))
+    return out
 
 
 LOKO_KINDS = ("datacenter_gpu", "desktop_gpu")
@@ -988,6 +1011,59 @@ def _provider(rtt_row: dict) -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# Errors per kind of figure, beside the previous round's (issue 32 item 5)
+# --------------------------------------------------------------------------------------------
+
+FIGURES = (
+    ("single-request decode", lambda r, users: r["target"] == "decode" and r["batch"] == 1 and users == 1),
+    ("single-request prefill / first token",
+     lambda r, users: r["target"] in ("prefill", "ttft") and r["batch"] == 1 and users == 1),
+    ("lock-step batch decode", lambda r, users: r["target"] == "decode" and r["batch"] > 1),
+    ("lock-step batch prefill", lambda r, users: r["target"] == "prefill" and r["batch"] > 1),
+    ("serving per-user decode (users > 1)", lambda r, users: r["target"] == "decode" and users > 1),
+    ("first token under load (users > 1)", lambda r, users: r["target"] == "ttft" and users > 1),
+    ("server throughput", lambda r, users: r["target"] == "throughput"),
+)
+"""Kinds of figure the issue's goals name, over calibration_report.json's rows (compute rows and
+serving rows alike), each row's error held out (predicted_loo: leave-one-device-out for the
+compute rows, leave-one-series-out for the serving benchmark's rows, `leave_one_series_out`)."""
+
+
+def errors_by_figure(report: dict) -> dict[str, dict]:
+    """{figure: {rows, median_pct, p90_pct}} of |leave-one-device-out error| per kind of figure."""
+    items = [(r, 1) for r in report.get("compute_rows", [])] + \
+            [(r, int(r.get("concurrent_users", 1))) for r in report.get("serving_rows", [])]
+    out = {}
+    for name, keep in FIGURES:
+        errs = [abs(_pct(r["predicted_loo"], r["measured"])) for r, users in items
+                if keep(r, users) and math.isfinite(r["predicted_loo"])]
+        if errs:
+            out[name] = {"rows": len(errs), "median_pct": float(np.median(errs)),
+                         "p90_pct": float(np.percentile(errs, 90))}
+    return out
+
+
+PREVIOUS_ROUND = {
+    "source": ("the code and calibration_report.json of commit a94ad6c (round 3, before issue 32), its serving "
+               "rows held out by the same leave-one-series-out scheme"),
+    "figures": {
+        "single-request decode": {"rows": 63, "median_pct": 11.7, "p90_pct": 25.9},
+        "single-request prefill / first token": {"rows": 74, "median_pct": 17.2, "p90_pct": 42.7},
+        "lock-step batch decode": {"rows": 75, "median_pct": 28.8, "p90_pct": 58.3},
+        "lock-step batch prefill": {"rows": 75, "median_pct": 21.0, "p90_pct": 46.0},
+        "serving per-user decode (users > 1)": {"rows": 16, "median_pct": 48.4, "p90_pct": 69.8},
+        "first token under load (users > 1)": {"rows": 17, "median_pct": 53.8, "p90_pct": 65.8},
+        "server throughput": {"rows": 20, "median_pct": 47.2, "p90_pct": 78.8},
+    },
+}
+"""The previous round's held-out errors per kind of figure, kept here so that the comparison
+`python -m latency.calibrate` prints is reproducible without the old code: `errors_by_figure` of
+the report that the code at a94ad6c writes when its serving rows are held out by model series as
+this round's are (`leave_one_series_out` added to that code, nothing else changed; docs/estimator.md
+"Errors per kind of figure" gives the steps)."""
+
+
+# --------------------------------------------------------------------------------------------
 # Ranges: stated coverage from left-out errors
 # --------------------------------------------------------------------------------------------
 
@@ -1104,6 +1180,12 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     ref_peaks, device_counts = _ref_peaks(rows), _device_counts(rows)
     final = with_request_overhead(build_params(x, net, combine, ref_peaks=ref_peaks, device_counts=device_counts), rows)
     preds = [predict(r, final) for r in rows]  # through the public API
+    # The serving benchmark's rows all come from one device (B200): leaving it out leaves out every
+    # serving-engine decode row and the rows t0 is set on. Their held-out prediction is instead
+    # leave-one-series-out (each model's series predicted by a fit, and a t0, without it).
+    loo = list(loo)
+    for i, q in leave_one_series_out(rows, net, combine, x).items():
+        loo[i] = q
     say("\nCombining compute and memory bounds: mean of the leave-one-device-out and leave-one-kind-out "
         "median |errors| " + ", ".join(f"{c} {score[c]:.1f}%" for c in sorted(score)) + f" -> using {combine!r}")
 
@@ -1292,7 +1374,20 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     }
     params = _round(params)
     extra = {"coverage_pct": params["meta"]["coverage_pct"], "series_errors": series, "rtt_providers": prov}
-    return params, "\n".join(out), report_data(cal_dir, rows, preds, loo, rtt_rows, net, extra)
+    report = report_data(cal_dir, rows, preds, loo, rtt_rows, net, extra)
+    # Issue 32 item 5: leave-one-device-out errors per kind of figure, beside the previous round's.
+    now = _round(errors_by_figure(report))
+    report["errors_by_figure"] = {"this_round": now, "previous_round": PREVIOUS_ROUND}
+    say("\nHeld-out |error| per kind of figure (median / p90; compute rows leave-one-device-out), this round"
+        f" beside the previous ({PREVIOUS_ROUND['source']}):")
+    say(f"  {'figure':<40}{'rows':>6}{'this round':>17}{'rows':>7}{'previous round':>19}")
+    for name, _keep in FIGURES:
+        a, b = now.get(name), PREVIOUS_ROUND["figures"].get(name)
+        cell = lambda d: f"{d['median_pct']:.1f}% / {d['p90_pct']:.1f}%" if d else "-"  # noqa: E731
+        say(f"  {name:<40}{(a or {}).get('rows', 0):>6}{cell(a):>17}{(b or {}).get('rows', 0):>7}{cell(b):>19}")
+    say("  (serving rows, all on one device (B200): held out by model series instead, each predicted by a fit and"
+        " a request overhead t0 set without its rows; the previous round's numbers by the same scheme)")
+    return params, "\n".join(out), report
 
 
 PUBLIC_INTERNET_ROUTE_INFLATION = 2.1

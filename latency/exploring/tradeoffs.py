@@ -419,9 +419,7 @@ def _capacity(model: Model, hw: Hardware, s: Scenario, params_b, distance_km, de
     one = _sweep(model, hw, s, params_b=params_b, distance_km=distance_km, batch=1.0, concurrent_users=1.0, devices=devices,
                  arrival="burst")
     n = one["devices_needed"]
-    kv_seq = one["kv_cache_gb"]
-    fixed = one["memory_gb"] - kv_seq  # weights + runtime overhead
-    max_batch = np.floor((n * hw.memory_gb - fixed) / kv_seq * (1 - 1e-9))
+    max_batch = one["max_concurrent_requests"]  # the estimator's KV-cache capacity, as the engine spends memory
     fits = (one["fits"] > 0.5) & (max_batch >= 1)
     if not batches_requests(hw.kind):
         max_batch = np.minimum(max_batch, 1.0)
