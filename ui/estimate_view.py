@@ -36,6 +36,9 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
               help=s("metric_tps_help"), **quiet)
     row.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
     fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
+    everyone = getattr(est, "devices_for_users", None)  # memory needed is every user's at once (decision 5)
+    if everyone and everyone > est.devices_needed and est.memory_gb > est.devices_needed * hw_entry.hardware.memory_gb:
+        fit_text = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"))
     row.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                      capacity=f.gb(hw_entry.hardware.memory_gb)))
@@ -50,7 +53,7 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
     chosen count (or this hardware at most) holds; no speed or time tiles for a set-up that cannot run."""
     hw = hw_entry.hardware
     max_devices = int(hw.resolved("max_devices"))
-    need = int(devices_for_memory(est.memory_gb, hw.memory_gb))
+    need = int(getattr(est, "min_devices", 0) or devices_for_memory(est.memory_gb, hw.memory_gb))  # what it would need
     chosen = fixed_devices(values)
     if chosen is not None and need <= max_devices:
         text = s("no_fit_chosen", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),

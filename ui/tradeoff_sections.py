@@ -33,7 +33,7 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
                  users=fmt.users(sc.concurrency))
     measure = fmt.measure_short(sc.measure)
     if not head.fits:  # what it would need, as the estimator page says it (issue 31 item 2)
-        need = int(devices_for_memory(est.memory_gb, hw.hardware.memory_gb))
+        need = int(getattr(est, "min_devices", 0) or devices_for_memory(est.memory_gb, hw.hardware.memory_gb))
         if sc.devices != "auto" and need <= int(hw.hardware.resolved("max_devices")):
             st.error(s("verdict_nofit_chosen", scenario=scenario, hardware=md(hw.label(fmt.lang)), chosen=int(sc.devices),
                        capacity=fmt.gb(int(sc.devices) * hw.hardware.memory_gb), memory=fmt.gb(est.memory_gb), need=need))
