@@ -9,7 +9,7 @@ from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart, timeline_table
 from latency.estimation.estimator import STAGES, devices_for_memory
-from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, to_query
+from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, prompt_read_tokens, to_query
 from latency.estimation.scenario import evaluate as scenario_evaluate
 from latency.exploring import answers as A
 from latency.exploring import tradeoffs
@@ -42,10 +42,16 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
     row.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                      capacity=f.gb(hw_entry.hardware.memory_gb)))
-    st.caption(s("range_explained") + " " + s("tokens_as_text", prompt=f.count(values["prompt_tokens"], "tokens"),
-                                                    prompt_text=f.text_from_tokens(values["prompt_tokens"]),
-                                                    output=f.count(values["output_tokens"], "tokens"),
-                                                    output_text=f.text_from_tokens(values["output_tokens"])))
+    document = int(values.get("document_tokens", 0) or 0)
+    tokens = dict(prompt=f.count(values["prompt_tokens"], "tokens"), prompt_text=f.text_from_tokens(values["prompt_tokens"]),
+                  output=f.count(values["output_tokens"], "tokens"), output_text=f.text_from_tokens(values["output_tokens"]))
+    if document:  # the pasted document is read with the question: say both (issue 33 item 4)
+        read = prompt_read_tokens(values)
+        text = s("tokens_as_text_document", document=f.count(document, "tokens"), read=f.count(read, "tokens"),
+                 read_text=f.text_from_tokens(read), **{k: v for k, v in tokens.items() if k != "prompt_text"})
+    else:
+        text = s("tokens_as_text", **tokens)
+    st.caption(s("range_explained") + " " + text)
 
 
 def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
