@@ -9,7 +9,7 @@ from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart, timeline_table
 from latency.estimation.estimator import STAGES, devices_for_memory
-from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, prompt_read_tokens, to_query
+from latency.estimation.scenario import KEYS, fixed_devices, prompt_read_tokens, to_query
 from latency.estimation.scenario import evaluate as scenario_evaluate
 from latency.exploring import answers as A
 from latency.exploring import tradeoffs

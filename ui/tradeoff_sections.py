@@ -14,7 +14,7 @@ from latency.charts import tradeoffs as C
 from latency.charts.style import INK, STAGE_COLORS, TOTAL
 from latency.exploring import tradeoffs as T
 from latency.exploring.stages import page_stages, stage_shares
-from latency.estimation.estimator import STAGES, devices_for_memory
+from latency.estimation.estimator import devices_for_memory
 from latency.language.formats import seconds_value
 from latency.language.i18n import md
 from ui import charts
