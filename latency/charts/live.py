@@ -52,8 +52,10 @@ def _kind(name: str) -> dict[str, Any]:
 
 
 def _layer(kind: str, mark: Mapping[str, Any], encoding: Mapping[str, Any]) -> dict[str, Any]:
-    """One layer of a spec: the rows of `kind`, drawn as `mark`."""
-    return {"transform": [_kind(kind)], "mark": dict(mark), "encoding": dict(encoding)}
+    """One layer of a spec: the rows of `kind`, drawn as `mark`. Hidden from screen readers unless the mark
+    says `aria: True` and carries a `description` of its own (Vega-Lite's `config.aria: false` still leaves
+    each mark's container a nameless graphics-symbol, which axe reports as svg-img-alt)."""
+    return {"transform": [_kind(kind)], "mark": {"aria": False, **mark}, "encoding": dict(encoding)}
 
 
 def _log_scale() -> dict[str, Any]:
