@@ -117,7 +117,8 @@ def plan_words(fmt: Formats, sc: T.Scenario, grid: T.Grid, cell: tuple[int, int]
     hid = c.hardware_id if c.hardware_id in fmt.catalog.hardware else sc.hardware_id  # distance map: the columns are km
     dist = None if c.hardware_id in fmt.catalog.hardware else float(grid.cols[cell[1]])
     high = T.range_high(T.fleet(sc), fmt.catalog, c.model_size_b, hid, c.batch, dist)
-    return dict(size=fmt.size(c.model_size_b), hardware=md(fmt.hw(hid)), servers=f"{c.replicas:,}", devices=f"{c.devices:,}",
+    return dict(size=fmt.size(c.model_size_b), hardware=md(fmt.hw(hid)), servers=fmt.f.count(c.replicas, "servers"),
+                devices=fmt.f.count(c.devices, "devices"),
                 cost=T.fmt_usd(c.cost_per_1k_answers), measure=fmt.measure_short(sc.measure), latency=fmt.sec(c.latency_s),
                 high=fmt.sec(high))
 
