@@ -194,7 +194,7 @@ def engine_of(setup: Setup, params: dict | None = None, engine: str | None = Non
     fmt = est.weight_format_of(setup.model, setup.hardware, family, bpp)
     ep = est._engine_values(family, setup.hardware.kind, bpp, params, server, fmt)
     shape = est._shape(setup.model, setup.model.active_b, kv_bytes=est.kv_bytes_of(setup.model, fmt, server))
-    dev = est._device(setup.hardware, est._lowp(setup.model, setup.hardware, family, bpp, fmt))
+    dev = est._device(setup.hardware, est._lowp(setup.model, setup.hardware, family, bpp, fmt), engine=family)
     n = float(setup.devices)
     tp = ep["tensor_parallel"]
     rates = est.engine_rates(ep, dev, n if tp else 1.0, params.get("combine", "max"))

@@ -130,8 +130,10 @@ def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
     """Measurement rows as fit targets, the notes on excluded values, and the RTT rows."""
     hw = {}
     for r in _read(cal_dir / "hardware.csv"):
+        peak = float(r["peak_tflops_fp16"])
         hw[r["hardware"]] = Hardware(name=r["hardware"], kind=r["kind"], mem_bandwidth_gbs=float(r["mem_bw_gbs"]),
-                                     peak_tflops=float(r["peak_tflops_fp16"]), memory_gb=float(r["mem_gb"]))
+                                     peak_tflops=peak, memory_gb=float(r["mem_gb"]),
+                                     fp16_acc_tflops=peak * GEFORCE_FP16_ACC if _geforce(r["hardware"]) else None)
     rows, excluded = [], []
     for i, r in enumerate(_read(cal_dir / "measurements.csv"), start=2):
         h = hw[r["hardware"]]
@@ -155,6 +157,18 @@ def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
     rtt = [r for r in _read(cal_dir / "rtt.csv")]
     conc, conc_excluded = load_concurrency(cal_dir)
     return rows + load_long_context(cal_dir) + conc, excluded + conc_excluded, rtt
+
+
+GEFORCE_FP16_ACC = 2.0
+"""GeForce cards run FP16 tensor matmuls with FP16 accumulation at twice the FP32-accumulate rate
+that hardware.csv quotes for them (its spec notes say "FP32 accumulate"; NVIDIA Ampere GA102
+whitepaper, table "Peak FP16 Tensor TFLOPS with FP16 Accumulate" 142 / "with FP32 Accumulate" 71
+for the RTX 3090; Ada whitepaper 330.3 / 165.2 for the RTX 4090). Data-centre GPUs run both at one
+rate."""
+
+
+def _geforce(name: str) -> bool:
+    return "GeForce" in name
 
 
 GIB_GB = 2**30 / 1e9
@@ -429,6 +443,14 @@ FREE = [
     ("llama.cpp", None, "stream_overhead_s", 2e-5, 1e-7, 2e-3),
     ("optimized", "datacenter_gpu", "bw_frac", 0.8, 0.05, 1.0),
     ("optimized", None, "stream_overhead_s", 2e-5, 1e-7, 2e-3),
+    # Round 4 (issue 32 item 3): Apple GPUs dequantise llama.cpp's block formats at a cost of their
+    # own. measurements.csv: both Macs stream F16 weights at 0.74-0.75 of peak but Q4_K_M at
+    # 0.44-0.48 (M1 Max 8B: 35.7 tok/s x 4.9 GB = 175 of 400 GB/s; M2 Ultra 78.8 x 4.9 = 386 of 800),
+    # where the discrete GPUs lose only ~10%: one factor for every kind put the Macs' Q4 decode 26-59%
+    # too fast and their F16 decode too slow. Metal's k-quant kernels unpack each block with the GPU's
+    # integer ALUs, and Apple's GPUs have far fewer of them per byte of bandwidth than CUDA GPUs.
+    ("llama.cpp", "apple_silicon", "quant_bw_eff", 0.8, 0.2, 1.0),
+    ("llama.cpp", "apple_silicon", "quant_compute_eff", 0.8, 0.2, 1.0),
 ]
 
 FREE_PER_KIND = [f for f in FREE if f[1] != "discrete_gpu"][:2] + [
@@ -549,7 +571,7 @@ class RowSet:
         self.params_b = f(lambda r: r.llm.params_b)
         self.bpp = f(lambda r: r.llm.bytes_per_param)
         self.bw = f(lambda r: r.hardware.mem_bandwidth_gbs)
-        self.peak = f(lambda r: r.hardware.peak_tflops)
+        self.peak = f(lambda r: r.hardware.peak_tflops * est.compute_peak_scale(r.hardware, r.engine))
         self.mem = f(lambda r: r.hardware.memory_gb)
         fmts = [est.weight_format_of(r.llm, r.hardware, r.engine) for r in rows]
         self.lowp = np.array([est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param, fm)
@@ -651,6 +673,8 @@ def _used(rows: list[Row], free: list) -> np.ndarray:
     keys = {(r.engine, r.kind) for r in rows}
     engines = {r.engine for r in rows}
     quant = {r.engine for r in rows if r.llm.bytes_per_param < ENGINE_CONSTANTS[r.engine]["native_min_bytes"]}
+    quant_kinds = {(r.engine, r.kind) for r in rows
+                   if r.llm.bytes_per_param < ENGINE_CONSTANTS[r.engine]["native_min_bytes"]}
     long_ctx = {r.engine for r in rows if r.context > 0}
     batched = {r.engine for r in rows if r.batch > 1 or r.users > 1}
     decodes = {(r.engine, r.kind) for r in rows if r.target == "decode"}
@@ -662,6 +686,8 @@ def _used(rows: list[Row], free: list) -> np.ndarray:
             out.append(eng in long_ctx)
         elif name == "stream_overhead_s":
             out.append(eng in batched)
+        elif kind is not None and name.startswith("quant"):
+            out.append(any((eng, k) in quant_kinds for k in GPU_GROUP.get(kind, (kind,))))
         elif kind is not None:
             out.append(any((eng, k) in keys for k in GPU_GROUP.get(kind, (kind,))))
         elif name.startswith("quant"):
@@ -956,7 +982,8 @@ def _ref_peaks(rows: list[Row]) -> dict:
         devs = {r.device: r.hardware for r in rows if r.kind == kind and r.engine == "llama.cpp"}
         if devs:
             out[kind] = (float(np.median([h.mem_bandwidth_gbs for h in devs.values()])),
-                         float(np.median([h.peak_tflops for h in devs.values()])))
+                         float(np.median([h.peak_tflops * est.compute_peak_scale(h, "llama.cpp")
+                                          for h in devs.values()])))
     return out
 
 

@@ -219,7 +219,7 @@ def _unique(file: Path, top: str, ids: list[str]) -> None:
 
 _PRECISION_FIELDS = {"id", "label", "bytes_per_param", "family", "source", "note", "quality", "quality_source"}
 _HARDWARE_FIELDS = {"id", "name", "kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb", "lowp_speedup",
-                    "interconnect_gbs", "link_latency_s", "max_devices", "fp8", "fp4_speedup",
+                    "interconnect_gbs", "link_latency_s", "max_devices", "fp8", "fp4_speedup", "fp16_acc_tflops",
                     "price_usd_per_hour", "price_basis",
                     "price_source", "price_date", "source", "note", "device_class", "class_source"}
 DEVICE_CLASSES = ("datacenter", "workstation", "desktop", "laptop", "phone")
@@ -257,7 +257,8 @@ def load_hardware(file: Path) -> dict[str, HardwareEntry]:
                      interconnect_gbs=e.number("interconnect_gbs", 0, 1e5, required=False),
                      link_latency_s=e.number("link_latency_s", 0, 1, required=False),
                      max_devices=e.integer("max_devices", 1, 4096), fp8=_flag(e, "fp8"),
-                     fp4_speedup=e.number("fp4_speedup", 0, 32, required=False))
+                     fp4_speedup=e.number("fp4_speedup", 0, 32, required=False),
+                     fp16_acc_tflops=e.number("fp16_acc_tflops", 0, 1e6, required=False))
         price = e.number("price_usd_per_hour", 0, 1e4, required=False)
         if price is not None:
             for key in ("price_basis", "price_source", "price_date"):

@@ -191,6 +191,10 @@ class Hardware:
     weights as FP8 with an FP8 KV cache there. fp4_speedup: FP4 tensor throughput / dense FP16
     (B200 NVFP4: 9 / 2.25 = 4; None = no FP4 tensor cores): 4-bit weights run as NVFP4 (W4A4).
     memory_gb is as quoted (binary units: an "80 GB" GPU holds 80 GiB = 85.9 decimal GB).
+    fp16_acc_tflops: dense FP16 tensor throughput with FP16 accumulation where it differs from
+    peak_tflops (GeForce cards: twice the FP32-accumulate figure, NVIDIA's Ampere GA10x and Ada
+    whitepapers; RTX 4090 330.3 against 165.2): llama.cpp's cuBLAS matmuls run at it
+    (`compute_peak_tflops`).
     """
 
     name: str
@@ -204,6 +208,7 @@ class Hardware:
     max_devices: int | None = None
     fp8: bool | None = None
     fp4_speedup: float | None = None
+    fp16_acc_tflops: float | None = None
 
     def __post_init__(self) -> None:
         _choice("kind", self.kind, KINDS)
@@ -211,6 +216,8 @@ class Hardware:
             raise ValueError(f"fp8 must be None, True or False, got {self.fp8!r}")
         if self.fp4_speedup is not None:
             _real("fp4_speedup", self.fp4_speedup, lo=1, hi=32, lo_open=False)
+        if self.fp16_acc_tflops is not None:
+            _real("fp16_acc_tflops", self.fp16_acc_tflops, lo=0, hi=1e6)
         _real("mem_bandwidth_gbs", self.mem_bandwidth_gbs, lo=0, hi=1e6)
         _real("peak_tflops", self.peak_tflops, lo=0, hi=1e6)
         _real("memory_gb", self.memory_gb, lo=0, hi=1e6)
@@ -1221,9 +1228,21 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes
         kv_bytes=float(model.kv_bytes) if kv_bytes is None else float(kv_bytes))
 
 
-def _device(hardware: Hardware, lowp: float, bw=None, peak=None) -> Device:
+def compute_peak_scale(hardware: Hardware, engine: str) -> float:
+    """How much faster than `peak_tflops` the engine's FP16 matmuls can run on this device:
+    llama.cpp's CUDA backend multiplies F16 (and dequantised) matrices with cuBLAS at FP16 compute
+    (CUBLAS_COMPUTE_16F, ggml-cuda mul_mat; GGML_CUDA_FORCE_CUBLAS_COMPUTE_32F turns it off), so on a
+    GeForce card it reaches the FP16-accumulate rate, twice the FP32-accumulate figure the catalogs
+    quote (Hardware.fp16_acc_tflops); serving engines accumulate in FP32. 1 elsewhere."""
+    if engine == "llama.cpp" and hardware.fp16_acc_tflops:
+        return float(hardware.fp16_acc_tflops) / float(hardware.peak_tflops)
+    return 1.0
+
+
+def _device(hardware: Hardware, lowp: float, bw=None, peak=None, engine: str | None = None) -> Device:
+    scale = compute_peak_scale(hardware, engine) if engine else 1.0
     return Device(mem_bandwidth_gbs=float(hardware.mem_bandwidth_gbs) if bw is None else bw,
-                  peak_tflops=float(hardware.peak_tflops) if peak is None else peak,
+                  peak_tflops=(float(hardware.peak_tflops) if peak is None else peak) * scale,
                   memory_gb=float(hardware.memory_gb), lowp_speedup=lowp,
                   max_devices=hardware.resolved("max_devices"),
                   interconnect_gbs=hardware.resolved("interconnect_gbs"),
@@ -1298,7 +1317,7 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
     r = request_times(_shape(model, model.active_b, kv_bytes=kv_bytes_of(model, fmt, server)),
-                      _device(hardware, _lowp(model, hardware, engine, bpp, fmt)),
+                      _device(hardware, _lowp(model, hardware, engine, bpp, fmt), engine=engine),
                       ep, params.get("combine", "max"),
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
                                utilization=util, network_s=net_s, forced_devices=forced,
@@ -1412,7 +1431,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     a dict of float arrays, all of the broadcast shape: network, queue, prefill, decode, ttft_s,
     tpot_s, total_s, prefill_tokens_per_s, decode_tokens_per_s, throughput_tokens_per_s,
     server_tokens_per_s, running_batch, max_concurrent_requests, memory_gb, weights_gb,
-    kv_cache_gb, devices_needed, and 0/1 arrays fits, fits_one_device. The quantisation efficiency
+    kv_cache_gb, devices_needed, overhead (the engine's request handling, part of prefill),
+    min_devices, devices_for_users, kv_budget_gb, kv_bytes, and 0/1 arrays fits, fits_one_device. The quantisation efficiency
     follows the model's bytes_per_param (not the swept one). Invalid values raise ValueError
     naming the field.
     """
@@ -1439,7 +1459,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                       net["route_inflation"], nm.as_float(d > 0))
     r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"], kv_bytes_of(model, fmt, server)),
                       _device(hardware, _lowp(model, hardware, engine, bpp0, fmt), a["mem_bandwidth_gbs"],
-                              a["peak_tflops"]),
+                              a["peak_tflops"], engine=engine),
                       ep, params.get("combine", "max"),
                       Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
                                batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],
