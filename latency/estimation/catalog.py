@@ -61,6 +61,8 @@ class HardwareEntry:
     price_date: str | None
     source: tuple[str, ...]
     note: str
+    device_class: str = ""   # where it runs, as pages name it (DEVICE_CLASSES); "" only for entries built in code
+    class_source: str = ""   # the link (and words) that say so
 
     @property
     def kind(self) -> str:
@@ -219,7 +221,9 @@ _PRECISION_FIELDS = {"id", "label", "bytes_per_param", "family", "source", "note
 _HARDWARE_FIELDS = {"id", "name", "kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb", "lowp_speedup",
                     "interconnect_gbs", "link_latency_s", "max_devices", "fp8", "fp4_speedup", "fp16_acc_tflops",
                     "price_usd_per_hour", "price_basis",
-                    "price_source", "price_date", "source", "note"}
+                    "price_source", "price_date", "source", "note", "device_class", "class_source"}
+DEVICE_CLASSES = ("datacenter", "workstation", "desktop", "laptop", "phone")
+"""Where a device runs, as the pages name it (content/hardware.yaml `device_class`, each with its source)."""
 _MODEL_FIELDS = {"id", "name", "params_b", "active_params_b", "architecture", "loops", "loop_kv_window", "layers",
                  "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim", "default_precision", "source",
                  "assumption", "note", "file_gb"}
@@ -264,7 +268,8 @@ def load_hardware(file: Path) -> dict[str, HardwareEntry]:
             id=e.id(), name=name, hardware=hw, price_usd_per_hour=price,
             price_basis=raw.get("price_basis"), price_source=raw.get("price_source"),
             price_date=None if raw.get("price_date") is None else str(raw["price_date"]),
-            source=e.sources(), note=str(raw.get("note") or ""))
+            source=e.sources(), note=str(raw.get("note") or ""),
+            device_class=e.choice("device_class", DEVICE_CLASSES), class_source=e.text("class_source"))
     _unique(file, "devices", [r.get("id") for r in items])
     return out
 

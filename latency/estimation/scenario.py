@@ -28,6 +28,14 @@ ENGINE_AUTO = "auto"
 ENGINE_CHOICES = (ENGINE_AUTO,) + ENGINES
 DEVICES_AUTO = "auto"
 DEVICES_MAX = 64         # the estimator's largest deployment (datacenter_gpu max_devices: 8 nodes of 8)
+DEVICE_COUNTS = (1, 2, 4, 8, 16, 32, 64)  # the GPU-count drop-downs' whole numbers (powers of two, as servers come)
+
+
+def device_options(current: Any = DEVICES_AUTO) -> tuple[Any, ...]:
+    """The GPU-count drop-down's options: auto, the usual counts, and the current count when a link set
+    another whole number (3 GPUs), so the box can show it."""
+    counts = set(DEVICE_COUNTS) | ({int(current)} if current != DEVICES_AUTO and current is not None else set())
+    return (DEVICES_AUTO,) + tuple(sorted(counts))
 CONCURRENCY_MAX = 1000
 PROMPT_MAX = 131072      # 128k-token context (Llama 3.1 configs: max_position_embeddings 131072)
 DOCUMENT_MAX = 131072    # a pasted document, read with the question: the same 128k context window
@@ -63,10 +71,18 @@ def implied_by_use_case(from_url: Mapping[str, Any], use_cases: Mapping[str, Any
     return dict(budget_s=float(case.budget_s), measure=case.measure)
 
 
-def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any]) -> dict[str, Any]:
-    """The default scenario with the distance of the default stop and the default use case's budget.
-    `use_cases` maps id -> anything with `budget_s` and `measure`."""
-    out = dict(DEFAULTS)
+PAGE_DEFAULTS = {"tradeoffs": dict(use_case="code_autocomplete")}
+"""Where a page opens on another default than the shared one, and why. The trade-off page opened with
+no URL must show a real boundary (issue 31 item 4): against the support chatbot's 1 s to the first token
+every set-up of one user that fits meets it (97 cells meet, none miss), so its map, cost chart and export
+had nothing to trade; against the 0.2 s code autocompletion (launch question 9) the same default set-up
+meets it while larger models and slower devices miss. The saved scenario still carries over between pages."""
+
+
+def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any], page: str | None = None) -> dict[str, Any]:
+    """The default scenario with the distance of the default stop and the default use case's budget
+    (`page`: that page's own defaults, PAGE_DEFAULTS). `use_cases` maps id -> anything with `budget_s` and `measure`."""
+    out = dict(DEFAULTS) | PAGE_DEFAULTS.get(page, {})
     out["distance_km"] = next(s.km for s in stops if s.id == DEFAULT_STOP)
     if out["use_case"] not in use_cases:
         out["use_case"] = next(iter(use_cases))
@@ -149,13 +165,14 @@ class NumberParam:
             return self.default, "not_a_number"
         if not math.isfinite(value):
             return self.default, "not_a_number"
+        if self.integer and value != int(value) and self.min_value <= value <= self.max_value:
+            return self.default, "not_whole"
         if not self.min_value <= value <= self.max_value:
-            return self.default, "out_of_range"
-        if self.integer:
-            if value != int(value):
-                return self.default, "not_whole"
-            return int(value), None
-        return value, None
+            # Clamped to the nearest allowed value and named (issue 31 item 4: 100,000 users fell back to
+            # the default 1, where the reader meant "as many as allowed", the 1,000 cap).
+            clamped = min(max(value, self.min_value), self.max_value)
+            return (int(clamped) if self.integer else float(clamped)), "out_of_range"
+        return (int(value) if self.integer else value), None
 
 
 @dataclass(frozen=True)
@@ -227,7 +244,7 @@ def parse_query(query: Mapping[str, str | Sequence[str]], specs: Mapping[str, Pa
         value, reason = spec.parse(text)
         values[key] = value
         if reason:
-            notices.append(Notice(key=key, raw=clip_raw(text), reason=reason, used=spec.default))
+            notices.append(Notice(key=key, raw=clip_raw(text), reason=reason, used=value))
         elif len(raws) > 1:
             notices.append(Notice(key=key, raw=clip_raw(" & ".join(raws)), reason="repeated", used=value))
     return values, notices
@@ -254,6 +271,13 @@ def serving_inputs(engine: str, default_engine: str, concurrency: int, arrival: 
 
 SIZE_SWEEP_POINTS = 121      # sizes on the size chart, log-spaced from SIZE_MIN_B to SIZE_MAX_B
 DISTANCE_SWEEP_POINTS = 81   # distances on the distance chart, 0 to DISTANCE_MAX_KM
+
+
+def estimate_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The estimator's keyword inputs for a scenario on hardware of `hw_kind`, all but the model, the
+    hardware and the distance: what `evaluate` and every sweep here pass, so a page that sweeps one
+    input with these gives, at the scenario's own value, the scenario's figure (issue 31 item 1)."""
+    return _common_kwargs(hw_kind, values)
 
 
 def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -323,21 +347,27 @@ CONTEXT_SWEEP_TOKENS = (0, 1024, 2048, 4096, 8192, 16384, 24576, 32768, 49152, 6
 """Conversation lengths on the conversation chart: 0 to the 128k-token context window."""
 
 
-def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel) -> dict[str, Any]:
-    """Per-user token speed and time to first token as the conversation already in the KV cache grows."""
-    ctx = np.asarray(CONTEXT_SWEEP_TOKENS, dtype=float)
+def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel,
+                  contexts: Sequence[float] = CONTEXT_SWEEP_TOKENS) -> dict[str, Any]:
+    """Per-user token speed, time to first token and memory as the conversation already in the KV cache
+    grows (`contexts`: its lengths in tokens), every other input the scenario's."""
+    ctx = np.asarray(contexts, dtype=float)
     entry = catalog.hardware[values["hardware"]]
     kw = _common_kwargs(entry.kind, values)
     kw.pop("context_tokens")
     out = estimate_sweep(sized.model, entry.hardware, distance_km=float(values["distance_km"]), context_tokens=ctx, **kw)
-    return dict(context=ctx, tps=out["decode_tokens_per_s"], ttft=out["ttft_s"], fits=out["fits"] > 0.5)
+    return dict(context=ctx, tps=out["decode_tokens_per_s"], ttft=out["ttft_s"], fits=out["fits"] > 0.5,
+                memory=out["memory_gb"])
 
 
 def device_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel):
-    """[(HardwareEntry, Estimate)] for the current model on every catalog device."""
+    """[(HardwareEntry, Estimate)] for the current model on every catalog device: the chosen device as the
+    scenario has it (its device count and engine, so its bar is the headline), every other one with as many
+    of it as the model needs and its usual engine (the chart's caption says so)."""
     out = []
     for entry in catalog.hardware.values():
-        kw = _common_kwargs(entry.kind, {**values, "devices": DEVICES_AUTO})  # each device as many as it needs
+        mine = entry.id == values["hardware"]
+        kw = _common_kwargs(entry.kind, values if mine else {**values, "devices": DEVICES_AUTO, "engine": ENGINE_AUTO})
         est = estimate(sized.model, entry.hardware, distance_km=float(values["distance_km"]), **kw)
         out.append((entry, est))
     return out
