@@ -1,0 +1,102 @@
+"""What to change (issue 33 item 3): the levers that make a failing set-up pass (or bring it under its
+monthly cost limit), cheapest first, each a link that opens its set-up in the launch check; then the
+levers that are not enough alone, with their best figure, and those not tried, with why.
+The suggestions are `latency.exploring.levers.suggest`: each one a launch check of the changed inputs."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import streamlit as st
+
+from latency.estimation import scenario
+from latency.exploring import levers as L
+from latency.exploring.launch import Check
+from latency.language.i18n import md
+from ui import launch_view, state
+
+STAGE_MOVE_SHARE = 0.05  # a stage is named as moved when it changes by 5% of the target's span or more
+
+
+def change_text(w: launch_view.Words, sug: L.Suggestion) -> str:
+    """What the lever changes, in words ("Precision: FP16 → FP8")."""
+    base = st.session_state.get("launch_base_values") or {}
+    parts = []
+    for key in sug.changed:
+        if key == "distance_km" and "server_place" in sug.changed:
+            continue
+        before = w.value(key, base[key]) if key in base else ""
+        parts.append(w.s("change_part", name=w.name(key), before=md(before), after=md(w.value(key, sug.values[key]))))
+    return ", ".join(parts)
+
+
+def stage_moves(w: launch_view.Words, base: Check, c: Check) -> str:
+    """The stages the lever moves, before → after (the same four stages as the launch check)."""
+    span = max(base.value_s, 1e-9)
+    moved = [(k, base.est.breakdown[k], c.est.breakdown[k]) for k in ("network", "queue", "prefill", "decode")
+             if abs(c.est.breakdown[k] - base.est.breakdown[k]) >= STAGE_MOVE_SHARE * span]
+    if not moved or not base.fits:
+        return ""
+    return w.s("stage_moves", moves=", ".join(
+        w.s("stage_move", stage=w.stage(k), before=w.f.seconds(a), after=w.f.seconds(b)) for k, a, b in moved))
+
+
+def quality_text(w: launch_view.Words, sug: L.Suggestion) -> str:
+    q = sug.quality
+    if q is None:
+        return ""
+    if q == "precision":
+        p = w.data.catalog.precisions[sug.values["precision"]]
+        return w.s("quality_precision", note=md(p.quality.get(w.lang, "")), source=md(p.quality_source))
+    return w.s(f"quality_{q}")
+
+
+def result_text(w: launch_view.Words, base: Check, c: Check) -> str:
+    s, f = w.s, w.f
+    if c.kind == "no_fit":
+        return s("lever_no_fit")
+    cost = f.usd(c.monthly_usd) if math.isfinite(c.monthly_usd) else s("lever_no_price")
+    if math.isfinite(c.monthly_usd) and math.isfinite(base.monthly_usd) and base.monthly_usd > 0:
+        cost = s("lever_cost_vs", cost=cost, ratio=f.ratio(c.monthly_usd / base.monthly_usd))
+    return s(f"lever_result_{c.kind}", measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s),
+             margin=f.seconds(abs(c.margin_s)), range=f.range(*c.value_range), cost=cost)
+
+
+def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found: list, tried: list, lang: str) -> None:
+    s = w.s
+    st.session_state["launch_base_values"] = dict(values)
+    st.segmented_control(s("in_device_scope"), list(scenario.DEVICE_SCOPES), key="device_scope", required=True,
+                         format_func=lambda v: s(f"scope_{v}"), on_change=state.touched, help=s("in_device_scope_help"))
+    st.caption(s("levers_quality_note"))
+    if base.passes:
+        st.success(s("levers_passing"))
+    elif base.kind == "pass" and base.over_budget:
+        st.warning(s("levers_over_budget"))
+    if found:
+        st.markdown(f"**{s('levers_cheaper_heading' if base.passes else 'levers_found_heading')}**")
+        for i, sug in enumerate(found, 1):
+            label = s("lever_link", n=i, lever=s(f"lever_{sug.lever}"), change=change_text(w, sug),
+                      result=result_text(w, base, sug.check))
+            st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
+                         query_params={**scenario.to_query(sug.values), "lang": lang})
+            notes = [t for t in (stage_moves(w, base, sug.check), quality_text(w, sug),
+                                 s("lever_streaming_note", total=w.f.seconds(sug.check.total_s)) if sug.lever == "streaming" else "")
+                     if t]
+            if notes:
+                st.caption(" ".join(notes))
+    elif not base.passes:
+        st.error(s("levers_none"))
+    if tried:
+        with st.expander(s("levers_tried_heading"), expanded=not found):
+            lines = []
+            for t in tried:
+                name = s(f"lever_{t.lever}")
+                if t.best is not None and t.reason in ("not_enough", "no_saving"):
+                    lines.append(s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best),
+                                   result=result_text(w, base, t.best.check)))
+                elif t.reason == "not_enough":
+                    lines.append(s("lever_not_enough_nofit", lever=name))
+                else:
+                    lines.append(s(f"lever_skip_{t.reason}", lever=name))
+            st.markdown("\n".join(f"- {line}" for line in lines))
