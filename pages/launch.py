@@ -56,9 +56,10 @@ def implied(from_url):
     return scenario.implied_by_use_case(from_url, data.use_cases)
 
 
+from_link = launch_inputs.url_sets(("users_place", "server_place", "distance_km"))
 state.restore(KEYS, specs, data.default, steps=launch_inputs.steps(data), known=(state.VIEW, launch_compare.B_URL),
               implied=implied)
-place_notices = launch_inputs.sync_places(places, data.distances)
+place_notices = launch_inputs.sync_places(places, data.distances, places_win=bool(from_link) and "distance_km" not in from_link)
 launch_compare.restore_b(specs, data.default, implied)
 view = state.requested_view(("change", "compare"))
 if view:

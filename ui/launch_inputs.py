@@ -44,14 +44,25 @@ def pair_for(distance_km: float, users: str, places: Sequence[Place]) -> tuple[s
     return None
 
 
-def sync_places(places: Sequence[Place], distances: Sequence[float]) -> list[Notice]:
-    """Before the widgets: make the two places agree with the distance in force (a link or another page
-    may have set the distance alone). A distance no pair gives is "another distance" (server_place
-    custom), snapped to the distance steps when it is none of them (named in the returned notice)."""
+def url_sets(keys: Sequence[str]) -> set[str]:
+    """Which of `keys` the URL gives with a value the app did not write (a link), read before state.restore."""
+    mirrored = st.session_state.get(state.MIRRORED) or {}
+    return {k for k in keys if k in st.query_params and mirrored.get(k) != st.query_params.get(k)}
+
+
+def sync_places(places: Sequence[Place], distances: Sequence[float], places_win: bool = False) -> list[Notice]:
+    """Before the widgets: make the two places agree with the distance in force. A link that names
+    places and no distance (`places_win`) sets the distance; otherwise the distance wins (the estimator
+    and its links set the distance alone) and the places follow it. A distance no pair gives is
+    "another distance" (server_place custom), snapped to the distance steps when it is none of them
+    (named in the returned notice)."""
     ss = st.session_state
     by_id = {p.id: p for p in places}
     users, server, km = ss.get("users_place"), ss.get("server_place"), float(ss.get("distance_km", 0.0))
     if users in by_id and server in by_id and place_distance_km(by_id[users], by_id[server]) == km:
+        return []
+    if places_win and users in by_id and server in by_id:
+        ss["distance_km"] = place_distance_km(by_id[users], by_id[server])
         return []
     pair = pair_for(km, users, places)
     if pair is not None:
