@@ -92,11 +92,11 @@ launch_view.show_check(w, c, key="launch", verdict=False)
 # --- share and export --------------------------------------------------------------------------
 query = {**scenario.to_query(values), "lang": lang}
 link = launch_view.share_link(st.context.url, query)
-row = st.columns(3, vertical_alignment="center")
-row[0].page_link("pages/launch.py", label=s("share_link"), icon=":material/link:", query_params=query, help=s("share_link_help"))
-row[1].download_button(s("export_md"), data=lambda: launch_view.summary_markdown(w, c, link), file_name="launch-check.md",
+row = st.container(horizontal=True, vertical_alignment="center")  # wraps on narrow screens
+row.page_link("pages/launch.py", label=s("share_link"), icon=":material/link:", query_params=query, help=s("share_link_help"))
+row.download_button(s("export_md"), data=lambda: launch_view.summary_markdown(w, c, link), file_name="launch-check.md",
                        mime="text/markdown", on_click="ignore", icon=":material/description:", key="launch_md")
-row[2].download_button(s("export_png"), data=lambda: launch_view.summary_png(w, c, link), file_name="launch-check.png",
+row.download_button(s("export_png"), data=lambda: launch_view.summary_png(w, c, link), file_name="launch-check.png",
                        mime="image/png", on_click="ignore", icon=":material/image:", key="launch_png")
 
 # --- what to change, and two set-ups side by side (only the open tab computes) -------------------

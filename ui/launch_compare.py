@@ -116,7 +116,7 @@ def difference_text(w: launch_view.Words, a: launch.Check, b: launch.Check) -> s
     elif abs(d.cost_ratio - 1.0) < 0.005:
         cost = s("diff_cost_same")
     else:
-        cost = s("diff_cost", ratio=f.ratio(d.cost_ratio))
+        cost = s("diff_cost", ratio=w.share_of(d.cost_ratio))
     return s("diff_sentence", time=time, cost=cost)
 
 

@@ -163,20 +163,30 @@ class Words:
         return text
 
     def devices_value(self, c: Check) -> str:
-        if c.devices_total is None:
-            return "–"
-        return self.f.count(c.devices_total, "devices")
+        """The count alone (the label names what is counted): "100 devices" does not fit a metric at 1366 px."""
+        return "–" if c.devices_total is None else self.s("m_devices_value", n=f"{c.devices_total:,}")
+
+    def share_of(self, ratio: float) -> str:
+        """A cost against another: "2.1×" from 1 up, "35%" below (0.02 read as "0×")."""
+        return self.f.ratio(ratio) if ratio >= 1 else self.f.percent(ratio)
 
     def devices_line(self, c: Check) -> str:
         s, f = self.s, self.f
         if c.kind == "no_fit":
             return ""
-        if c.servers is None:
-            return s("devices_never", per=f.count(c.devices_per_server, "devices"))
-        return s("devices_line", servers=self.servers(c.servers), per=f.count(c.devices_per_server, "devices"),
+        if c.servers_for_users is None:
+            return s("devices_never", per=f.count(c.devices_per_server, "devices"), servers=self.servers(c.servers),
+                     devices=f.count(c.devices_total, "devices"))
+        text = s("devices_line", servers=self.servers(c.servers), per=f.count(c.devices_per_server, "devices"),
                  hardware=md(c.entry.label(self.lang)), for_users=self.servers(c.servers_for_users or 0),
                  for_traffic=self.servers(c.servers_for_traffic),
                  per_day=formats.number(c.answers_per_server_day, 3))
+        typical = c.servers_for_users_typical
+        if typical is not None and c.servers_for_users and typical < c.servers_for_users:
+            servers = max(typical, c.servers_for_traffic, 1)
+            text += " " + s("devices_borderline", servers=self.servers(servers),
+                            devices=f.count(servers * c.devices_per_server, "devices"))
+        return text
 
     def cost_line(self, c: Check) -> str:
         s, f = self.s, self.f
@@ -218,12 +228,12 @@ class Words:
         if c.kind == "no_fit":
             need = self.f.count(math.ceil(c.est.memory_gb / c.entry.hardware.memory_gb), "devices")
             return [(s("m_memory"), f.gb(c.est.memory_gb), s("m_memory_small", need=need), "")]
-        users = ("–" if c.max_users is None else (s("at_least", v=f.count(c.max_users, "users")) if c.max_users_capped
+        users = ("–" if c.max_users is None else (s("at_least", v=f"{c.max_users:,}") if c.max_users_capped
                                                    else f.count(c.max_users, "users")))
         users_small = (s("m_users_small", typical=f.count(c.max_users_typical, "users"))
                        if c.max_users_typical and c.max_users is not None and c.max_users_typical > c.max_users else "")
         servers_small = s("m_devices_small", servers=self.servers(c.servers),
-                          per=f.count(c.devices_per_server, "devices")) if c.servers else s("m_devices_never")
+                          per=f.count(c.devices_per_server, "devices")) if c.servers_for_users else s("m_devices_never")
         no = "–"
         return [
             (s("m_ttft"), f.seconds(c.ttft_s), f.range(*c.ttft_range), s("m_ttft_help")),

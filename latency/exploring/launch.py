@@ -32,7 +32,8 @@ What a `Check` holds and where each figure comes from:
 * devices needed: devices per server (`Estimate.devices_needed`) times the servers the stated users
   and traffic need: users at once / the most one server keeps within the target, and requests a day /
   the answers one server gives a day at this load (86,400 s x answers served together / seconds
-  each takes, the same rate the cost per answer uses).
+  each takes, the same rate the cost per answer uses). Where no number of servers keeps even one user
+  within the target, the servers the traffic needs (the set-up as stated; `servers_for_users` None).
 * cost per 1,000 answers: `latency.exploring.tradeoffs.headline`, the figure the estimator and the trade-off
   page show (devices x price per hour x busy seconds / (3,600 x answers served together)); per month:
   the servers needed, kept on for the month (730 h = 8,760 h / 12), at the catalog's price, and beside it
@@ -99,8 +100,9 @@ class Check:
     max_users_typical: int | None           # most users at once whose typical figure is within (borderline beyond max_users)
     devices_per_server: int
     servers_for_users: int | None           # None: no number of servers meets the target
+    servers_for_users_typical: int | None   # the same for the typical figure alone (borderline beyond servers_for_users)
     servers_for_traffic: int
-    servers: int | None
+    servers: int | None                     # None only when the model does not fit
     devices_total: int | None
     answers_per_server_day: float
     price_usd_per_hour: float | None
@@ -225,13 +227,17 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
         servers_users = math.ceil(users / most) if most >= 1 else None
     else:  # not searched: one server when it passes
         servers_users = 1 if v is not None and v.kind == "within" else None
+    servers_typical = math.ceil(users / typical) if typical else None
 
     head = tradeoffs.headline(catalog, values, tradeoffs.catalog_prices(catalog))
     service = est.breakdown["prefill"] + est.breakdown["decode"]
     per_day = SECONDS_PER_DAY * head.batch / service if est.fits and service > 0 else 0.0
     requests = int(values.get("requests_per_day", 0) or 0)
     servers_traffic = math.ceil(requests / per_day) if per_day > 0 else 0
-    servers = max(servers_users, servers_traffic, 1) if servers_users is not None else None
+    # Servers: as many as the users at once need within the target and the day's requests need; where no
+    # number of servers keeps the users within it, the set-up as stated (enough servers for the traffic)
+    # is what the monthly cost counts, and `servers_for_users` None says the target is out of reach.
+    servers = max(servers_users or 1, servers_traffic, 1) if est.fits else None
     devices_total = servers * per_server if servers is not None else None
     price = entry.price_usd_per_hour
     cost_1k = float(head.cost_per_1k_answers) if price is not None and est.fits else math.nan
@@ -249,6 +255,7 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
         tps_user=float(est.decode_tokens_per_s), tps_range=tuple(est.ranges["decode_tokens_per_s"]),
         total_s=float(est.total_s), total_range=tuple(est.ranges["total_s"]), dominant=dom, dominant_share=share,
         max_users=most, max_users_capped=capped, max_users_typical=typical, devices_per_server=per_server, servers_for_users=servers_users,
+        servers_for_users_typical=servers_typical,
         servers_for_traffic=servers_traffic, servers=servers, devices_total=devices_total,
         answers_per_server_day=per_day, price_usd_per_hour=price, cost_per_1k=cost_1k, monthly_usd=monthly,
         busy_share=busy, busy_monthly_usd=busy_monthly, over_budget=over, calibrated=bool(est.calibrated),

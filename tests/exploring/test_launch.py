@@ -134,7 +134,7 @@ def test_most_users_within_the_target_is_the_edge_of_passing(i):
     n = c.max_users
     if n == 0:
         assert not within(direct(v, users=1), v)
-        assert c.servers is None
+        assert c.servers_for_users is None and c.servers == max(c.servers_for_traffic, 1)
         return
     assert within(direct(v, users=n), v)
     if c.max_users_capped:
