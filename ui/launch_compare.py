@@ -126,7 +126,8 @@ def inputs_table(w: launch_view.Words, a: Mapping[str, Any], b: Mapping[str, Any
     s = w.s
     differ = set(launch.differing_keys(a, b))
     rows = [f"| {s('col_input')} | A | B |", "|---|---|---|"]
-    for key in launch.COMPARED_KEYS + ("distance_km",):
+    keys = launch.COMPARED_KEYS + ("distance_km",)
+    for key in sorted(keys, key=lambda k: k not in differ):  # the rows that differ first, in input order
         va, vb = md(w.value(key, a.get(key))), md(w.value(key, b.get(key)))
         name = w.name(key)
         if key in differ:

@@ -230,7 +230,7 @@ class Words:
             return [(s("m_memory"), f.gb(c.est.memory_gb), s("m_memory_small", need=need), "")]
         users = ("–" if c.max_users is None else (s("at_least", v=f"{c.max_users:,}") if c.max_users_capped
                                                    else f.count(c.max_users, "users")))
-        users_small = (s("m_users_small", typical=f.count(c.max_users_typical, "users"))
+        users_small = (s("m_users_small", n=f"{c.max_users_typical:,}")
                        if c.max_users_typical and c.max_users is not None and c.max_users_typical > c.max_users else "")
         servers_small = s("m_devices_small", servers=self.servers(c.servers),
                           per=f.count(c.devices_per_server, "devices")) if c.servers_for_users else s("m_devices_never")
