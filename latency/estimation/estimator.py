@@ -10,8 +10,10 @@ A request goes through four stages. Each is one named function below, with its f
 sources in the docstring (docs/estimator.md collects them); `request_times` chains them:
 
     network  network.network_s   access RTT + backbone RTT, times (set-up round trips + 1)
-    queue    queue_s             M/M/1 wait at a given utilisation + waiting for a KV-cache slot
-    prefill  prefill_s           prompt FLOPs over achieved compute + one weight read + overhead;
+    queue    queue_s             waiting for other users only: M/M/1 wait at a given utilisation +
+                                 waiting for a KV-cache slot (0 with one user at utilisation 0)
+    prefill  prefill_s           the engine's own request handling (`overhead_s`) + prompt FLOPs
+                                 over achieved compute + one weight read + per-pass overhead;
                                  first_token_compute_share: the part of a shared batch's prompt
                                  compute one user waits for
     decode   decode_step_s       (weights + KV cache of every running stream) over achieved bandwidth
@@ -70,11 +72,18 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     TERA,
     W8A8_BYTES_PER_PARAM,
 )
+from latency.estimation import engines as eng
 from latency.estimation.network import ACCESS_RTT_MS, SETUP_ROUND_TRIPS, access_rtt_s, backbone_rtt_s, network_s
 from latency.estimation.serving import max_running_requests, steady_state, token_budget_tokens
 
 KINDS = ("datacenter_gpu", "desktop_gpu", "apple_silicon", "integrated_gpu", "cpu", "mobile")
 ENGINES = ("llama.cpp", "optimized")
+"""The two fitted families: local runners and serving engines. `engine=` also accepts a serving
+engine by name (SERVING_ENGINES: "vllm", "tensorrt-llm", "sglang", "llama.cpp", and the aliases in
+latency.estimation.engines.ALIASES, e.g. "nim"), which runs its family's fitted physics with that
+engine's own defaults (request overhead, memory share, KV-cache precision and admission);
+"optimized" stands for vLLM's defaults."""
+SERVING_ENGINES = eng.SERVING_ENGINES
 ARCHITECTURES = ("dense", "moe", "looped")
 ACCESS_NETWORKS = tuple(ACCESS_RTT_MS)
 CONNECTIONS = tuple(SETUP_ROUND_TRIPS)
@@ -546,6 +555,53 @@ def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates)
     return step_s + comm_s, t_compute >= t_memory
 
 
+def tokens_per_verification(spec_tokens, spec_accept):
+    """Expected tokens one target step yields with speculative decoding: k drafted tokens, each
+    accepted with probability a (independently, until the first rejection), and the target's own
+    token after the last accepted one:
+
+        E = (1 - a^(k+1)) / (1 - a)          (k + 1 when a = 1; 1 when k = 0)
+
+    Leviathan, Kalman & Matias 2023, "Fast Inference from Transformers via Speculative Decoding",
+    ICML, eq. (1); Chen et al. 2023, "Accelerating Large Language Model Decoding with Speculative
+    Sampling", arXiv 2302.01318 (the same expectation)."""
+    k, a = spec_tokens, spec_accept
+    if nm.is_scalar(a) and nm.is_scalar(k):
+        return float(k) + 1.0 if a >= 1.0 else (1.0 - a ** (k + 1.0)) / (1.0 - a)
+    a = np.minimum(np.asarray(a, dtype=float), 1.0 - 1e-12)
+    return (1.0 - a ** (np.asarray(k, dtype=float) + 1.0)) / (1.0 - a)
+
+
+def draft_shape(m, spec_draft_b):
+    """(weights GB, layers, KV GB per context token, FLOPs per token) of the draft that proposes the
+    tokens. spec_draft_b None: a draft head of one decoder layer of the target reading the target's
+    own features (EAGLE, Li et al. 2024, ICML: "a single transformer decoder layer"; Medusa heads are
+    smaller still), 12 x hidden^2 parameters (PARAMS_PER_LAYER_D2); else a separate draft model of
+    spec_draft_b billion parameters with its own shape (`model_shape`), stored like the target."""
+    if spec_draft_b is None:
+        params_b = PARAMS_PER_LAYER_D2 * m.hidden**2 / GIGA
+        layers, kv_dim, attn = 1.0, m.kv_dim, m.attn_dim
+    else:
+        params_b = spec_draft_b
+        layers, _hidden, kv_dim, attn = model_shape(spec_draft_b)
+    kv_per_token_gb = KV_TENSORS * layers * kv_dim * m.kv_bytes / GIGA
+    return params_b * m.bytes_per_param, layers, kv_per_token_gb, (params_b, layers, attn)
+
+
+def draft_step_s(draft, context_tokens, streams, layers_target, r: "Rates"):
+    """One step of the draft (one proposed token for each of `streams` streams), seconds: its weights
+    and its KV cache over achieved bandwidth, its FLOPs over achieved compute, and the per-pass
+    overhead scaled by its share of the target's layers (kernel launches grow with layers). The draft
+    runs on the same devices as the target."""
+    weights_gb, layers, kv_per_token_gb, (params_b, _l, attn) = draft
+    flops = decode_flops(params_b, 1.0, streams, context_tokens, layers, attn)
+    t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, 1.0, r.compute_frac)
+    t_memory = memory_read_s(weights_gb + kv_per_token_gb * context_tokens * streams, r.parallel_devices,
+                             r.mem_bandwidth_gbs, r.bw_frac)
+    return (roofline_s(t_compute, t_memory, r.combine)
+            + r.pass_overhead_s * nm.minimum(layers / layers_target, 1.0) + streams * r.stream_overhead_s)
+
+
 def first_token_compute_share(streams, whole_batch_first):
     """The part of a shared prefill's compute one user waits for before the first token: all of it
     when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
@@ -612,6 +668,9 @@ class Workload(NamedTuple):
     api: Any = 0.0  # 1: the request comes through a serving engine's API (adds ep["request_overhead_s"])
     steady: Any = 0.0  # 1: concurrent users in steady use (closed loop, latency.estimation.serving); 0: a burst
     think_s: Any = 0.0  # steady use: time a user takes between an answer and the next request
+    spec_tokens: float = 0.0  # speculative decoding: draft tokens proposed per step (0: off)
+    spec_accept: float = 0.0  # the chance each drafted token is accepted
+    spec_draft_b: float | None = None  # the draft model's parameters, billions (None: a one-layer head)
 
 
 def kv_cap_of(ep: dict):
@@ -677,15 +736,25 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
     share = m.active_b / m.params_b
     fixed_s = rates.pass_overhead_s + comm0
     combine_max = rates.combine == "max"
+    # Speculative decoding: every decoding request carries k + 1 tokens to verify, and the step
+    # begins with k draft steps over the decoding requests (`draft_step_s`).
+    verify = w.spec_tokens + 1.0
+    spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
+    draft = draft_shape(m, w.spec_draft_b) if spec else None
 
     def step_s(decode_requests, prefill_tokens, prefill_requests):
-        tokens = nm.maximum(decode_requests + prefill_tokens, 1.0)
-        t_compute = decode_compute_s * decode_requests + prefill_compute_s * prefill_tokens
+        decode_tokens = decode_requests * verify
+        tokens = nm.maximum(decode_tokens + prefill_tokens, 1.0)
+        t_compute = decode_compute_s * decode_tokens + prefill_compute_s * prefill_tokens
         touched = dense + (1.0 - dense) * (1.0 - (1.0 - share) ** tokens)
         kv_share = kv_bw_share(kv_base, bw, kv_cap, decode_requests + prefill_requests)
         t_memory = weights_s * touched + (decode_kv_s * decode_requests + prefill_kv_s * prefill_requests) / kv_share
         bound = nm.maximum(t_compute, t_memory) if combine_max else t_compute + t_memory
-        return bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
+        t = bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
+        if draft is not None:
+            t = t + nm.as_float(decode_requests > 0.0) * w.spec_tokens * draft_step_s(
+                draft, decode_context, nm.maximum(decode_requests, 1.0), m.layers, rates)
+        return t
 
     return step_s
 
@@ -718,6 +787,8 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     streams = running_batch(w.batch, w.users, capacity)
     kv_total = kv_gb(request_tokens, streams)
     mem = memory_gb(weights, kv_total)
+    if (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0)):
+        mem = mem + draft_shape(m, w.spec_draft_b)[0]  # the draft's weights beside the target's
     fits = (n <= dev.max_devices) & (mem <= n * dev.memory_gb)
 
     # Tensor parallel (serving engines) splits every layer over n devices; llama.cpp's layer split
@@ -739,20 +810,30 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     prefill, _ = prefill_s(flops, weights_read, prefill_comm, rates,
                            first_token_compute_share(streams, ep["whole_batch_first"]))
 
-    # 4. Decode: one step for the B streams at the mean context of the answer.
+    # 4. Decode: one step for the B streams at the mean context of the answer. With speculative
+    #    decoding (k = spec_tokens > 0) a step is k draft steps and one target pass that verifies
+    #    k + 1 tokens of every stream (weights and KV cache read once, k + 1 tokens' FLOPs), and it
+    #    yields E = tokens_per_verification(k, a) tokens per stream on average.
     mean_context = w.context + w.prompt + (w.output - 1.0) / 2.0
+    verify = w.spec_tokens + 1.0
     tpot, decode_compute_bound = decode_step_s(
-        decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim),
-        weights * moe_touched_fraction(m.active_b, m.params_b, streams) * m.loops,
-        kv_gb(mean_context, streams), streams, comm_s(streams), rates)
+        decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim) * verify,
+        weights * moe_touched_fraction(m.active_b, m.params_b, streams * verify) * m.loops,
+        kv_gb(mean_context, streams), streams, comm_s(streams * verify), rates)
+    spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
+    if spec:
+        draft = draft_shape(m, w.spec_draft_b)
+        tpot = (tpot + w.spec_tokens * draft_step_s(draft, mean_context, streams, m.layers, rates)) / \
+            tokens_per_verification(w.spec_tokens, w.spec_accept)
     decode = (w.output - 1.0) * tpot
 
-    # 5. Queue.
+    # 5. Queue: waiting for other users only (0 with one user at utilisation 0).
     service = prefill + decode
     queue = queue_s(service, w.utilization, w.users, streams)
-    # Per-request time of a serving engine's API front end (HTTP, tokenising, scheduling): counted
-    # with the wait before the prefill (`request_overhead_s`, python -m latency.calibrate).
-    queue = queue + w.api * ep.get("request_overhead_s", 0.0)
+    # The serving engine's own per-request time (API front end: HTTP, tokenising, handing the
+    # request to the scheduler; `request_overhead_s` of the engine, latency.estimation.engines):
+    # part of the prefill stage, before the first token, whoever else is using the server.
+    overhead = w.api * ep.get("request_overhead_s", 0.0)
     throughput = streams / tpot
     server_tps = streams * w.output / (batch_prefill + decode)
     running = streams
@@ -765,19 +846,22 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         optimized = nm.as_float(tensor_parallel) + 0.0 * n
         budget = token_budget_tokens(optimized > 0.0, dev.memory_gb + 0.0 * n)
         cap = max_running_requests(optimized > 0.0, dev.memory_gb + 0.0 * n, capacity)
-        ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s)
+        ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s,
+                          tokens_per_step=tokens_per_verification(w.spec_tokens, w.spec_accept),
+                          decode_slots=w.spec_tokens + 1.0)
         sel = steady > 0.0
         mm1 = w.utilization / (1.0 - w.utilization) * (ss.ttft_s - ss.kv_wait_s + (w.output - 1.0) * ss.itl_s)
-        queue = nm.where(sel, ss.kv_wait_s + mm1 + w.api * ep.get("request_overhead_s", 0.0), queue)
+        queue = nm.where(sel, ss.kv_wait_s + mm1, queue)
         prefill = nm.where(sel, ss.ttft_s - ss.kv_wait_s, prefill)
         tpot = nm.where(sel, ss.itl_s, tpot)
         decode = (w.output - 1.0) * tpot
         throughput = nm.where(sel, ss.running_requests / ss.itl_s, throughput)
         server_tps = nm.where(sel, ss.output_tokens_per_s, server_tps)
         running = nm.where(sel, ss.running_requests, running)
+    prefill = prefill + overhead
     ttft = w.network_s + queue + prefill
     return dict(
-        network=w.network_s, queue=queue, prefill=prefill, decode=decode,
+        network=w.network_s, queue=queue, prefill=prefill, decode=decode, overhead=overhead + 0.0 * prefill,
         ttft_s=ttft, tpot_s=tpot, total_s=ttft + decode,
         prefill_tokens_per_s=prefill_tokens / batch_prefill, decode_tokens_per_s=1.0 / tpot,
         throughput_tokens_per_s=throughput,
@@ -812,6 +896,10 @@ class Estimate:
     (RANGE_COVERAGE), from the calibration's leave-one-device-out errors, or its
     leave-one-kind-out errors where the (engine, kind) had no calibration rows.
     bottleneck: {"prefill": "compute"|"memory", "decode": "compute"|"memory"}.
+    overhead_s: the serving engine's own per-request handling (API front end: HTTP, tokenising,
+    scheduling), a part of breakdown["prefill"] (0 for llama.cpp and engine-internal timings);
+    breakdown["queue"] is only the wait for other users. serving_engine: whose defaults were used
+    ("vllm", "tensorrt-llm", "sglang", "llama.cpp"; latency.estimation.engines).
     fits: the model fits on devices_needed devices within the hardware's max_devices.
     calibrated: the (engine, hardware kind) pair had calibration data (else wider ranges).
     """
@@ -837,6 +925,8 @@ class Estimate:
     server_tokens_per_s: float = math.nan
     running_batch: int = 1
     max_concurrent_requests: int = 0
+    overhead_s: float = 0.0
+    serving_engine: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         """Flat plain-Python dict (for CSV export): breakdown_*, *_low/*_high, bottleneck_*."""
@@ -875,10 +965,27 @@ def round_trip_s(distance_km) -> float:
     return backbone_rtt_s(d, p["fixed_ms"], p["route_inflation"])
 
 
-def _resolve_engine(engine, kind):
+SPEC_TOKENS_MAX = 16
+"""The most draft tokens per step accepted as input (vLLM's and TensorRT-LLM's examples use 1-8;
+EAGLE-2's dynamic trees go up to about 10 deep)."""
+
+
+def _spec_inputs(spec_tokens, spec_accept, spec_draft_b, params_b):
+    k = float(_int("spec_tokens", spec_tokens, lo=0, hi=SPEC_TOKENS_MAX))
+    a = _real("spec_accept", spec_accept, lo=0, hi=1, lo_open=False)
+    if spec_draft_b is not None:
+        spec_draft_b = _real("spec_draft_b", spec_draft_b, lo=0, hi=float(params_b))
+    return k, a, spec_draft_b
+
+
+def _resolve_engine(engine, kind) -> tuple[str, str]:
+    """(family, serving engine) for an `engine` input: None (by hardware kind), a family
+    ("optimized" = vLLM's defaults, "llama.cpp") or a serving engine's name or alias."""
     if engine is None:
-        return DEFAULT_ENGINE[kind]
-    return _choice("engine", engine, (None,) + ENGINES)
+        engine = DEFAULT_ENGINE[kind]
+    _choice("engine", engine, (None,) + eng.accepted_names())
+    prof = eng.profile(engine)
+    return prof.family, prof.name
 
 
 def _lowp(model: Model, hardware: Hardware, engine: str, bpp) -> float:
@@ -891,8 +998,14 @@ def _lowp(model: Model, hardware: Hardware, engine: str, bpp) -> float:
     return hardware.resolved("lowp_speedup") if lp else 1.0
 
 
-def _engine_values(engine: str, kind: str, bpp: float, params: dict) -> dict:
+def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str | None = None) -> dict:
+    """The fitted values of a family on a hardware kind, with the serving engine's own defaults
+    (`server`, latency.estimation.engines; None: the family's default engine)."""
     ep = engine_params(params, engine, kind)
+    prof = eng.profile(server or engine)
+    if prof.request_overhead_s is not None:
+        ep["request_overhead_s"] = prof.request_overhead_s
+    ep["server"] = prof.name
     quantized = bpp < ep["native_min_bytes"]
     ep["q_bw"] = ep["quant_bw_eff"] if quantized else 1.0
     ep["q_compute"] = ep["quant_compute_eff"] if quantized else 1.0
@@ -927,24 +1040,26 @@ def _device(hardware: Hardware, lowp: float, bw=None, peak=None) -> Device:
 
 
 def _common_inputs(hardware: Hardware, engine, access, connection, devices):
-    engine = _resolve_engine(engine, hardware.kind)
+    family, server = _resolve_engine(engine, hardware.kind)
     _choice("access", access, ACCESS_NETWORKS)
     _choice("connection", connection, CONNECTIONS)
     if devices is not None:
         devices = float(_int("devices", devices, lo=1, hi=4096))
-    return engine, devices
+    return family, server, devices
 
 
 def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=256, batch=1,
              distance_km=0.0, engine=None, *, access: str = "wired", connection: str = "warm",
              utilization: float = 0.0, concurrent_users: float = 1, context_tokens: float = 0,
              devices: int | None = None, params: dict | None = None, serving_api: bool = True,
-             arrival: str = "steady", think_s: float = 0.0) -> Estimate:
+             arrival: str = "steady", think_s: float = 0.0, spec_tokens: int = 0, spec_accept: float = 0.0,
+             spec_draft_b: float | None = None) -> Estimate:
     """Estimate one request's latency. See the module docstring and docs/estimator.md.
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
     [0, MAX_DISTANCE_KM] (once around the Earth). engine: None (by hardware kind: datacenter_gpu
-    -> "optimized", else "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre,
+    -> "optimized", else "llama.cpp"), "llama.cpp", "optimized" (vLLM's defaults), or a serving
+    engine by name ("vllm", "tensorrt-llm", "sglang"; aliases such as "nim", "ollama"). access: "wired" (= fibre,
     9.4 ms) | "fibre" | "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
     (TCP + TLS 1.3 first). utilization: server load in [0, 1) for the M/M/1 wait.
     concurrent_users: people using the service at the same time, including you (>= 0). With
@@ -956,9 +1071,17 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     already in the KV cache before this prompt (earlier turns, a cached prefix; >= 0).
     devices: force a device count (default: the fewest that hold the model).
     serving_api: the request goes through the serving engine's API (HTTP, tokenising, scheduling),
-    as every request to a deployed server does; on the optimized engine it adds the engine's
-    per-request `request_overhead_s` to the queue stage (llama.cpp: none). False: engine-internal
-    timing, as in TensorRT-LLM's own batch-1 benchmark tables.
+    as every request to a deployed server does; it adds the engine's own per-request
+    `request_overhead_s` (latency.estimation.engines: vLLM's fitted, TensorRT-LLM's, SGLang's;
+    llama.cpp none) to the prefill stage, reported as `Estimate.overhead_s`. False:
+    engine-internal timing, as in TensorRT-LLM's own batch-1 benchmark tables. The queue stage is
+    only the wait for other users: 0 with one user at utilization 0.
+    spec_tokens (k, 0 = off), spec_accept (a, in [0, 1]), spec_draft_b (optional): speculative
+    decoding: a draft proposes k tokens per step, each accepted with chance a, and the target verifies
+    them in one pass, yielding (1 - a^(k+1)) / (1 - a) tokens per step (`tokens_per_verification`).
+    The draft is a one-layer head (EAGLE-style) unless spec_draft_b gives a separate draft model's
+    size in billions. Verification costs k + 1 tokens' compute per stream, so the gain shrinks with
+    the batch and turns into a loss where decode is compute-bound (docs/estimator.md).
     """
     if not isinstance(model, Model):
         raise ValueError(f"model must be a latency.Model, got {type(model).__name__}")
@@ -973,11 +1096,12 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     context = _real("context_tokens", context_tokens, lo=0, hi=1e8, lo_open=False)
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
+    k, acc, draft_b = _spec_inputs(spec_tokens, spec_accept, spec_draft_b, model.params_b)
     params = params or load_params()
-    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+    engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
 
     bpp = float(model.bytes_per_param)
-    ep = _engine_values(engine, hardware.kind, bpp, params)
+    ep = _engine_values(engine, hardware.kind, bpp, params, server)
     net = params["network"]
     net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
@@ -986,8 +1110,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
                                utilization=util, network_s=net_s, forced_devices=forced,
                                api=1.0 if serving_api else 0.0, steady=1.0 if arrival == "steady" else 0.0,
-                               think_s=think))
-    breakdown = {k: float(r[k]) for k in STAGES}
+                               think_s=think, spec_tokens=k, spec_accept=acc, spec_draft_b=draft_b))
+    breakdown = {stage: float(r[stage]) for stage in STAGES}
     total = sum(breakdown.values())
     ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, r["batch_prefill_s"],
                      r["batch_prefill_tokens"], r["server_tokens_per_s"], serving=users > 1)
@@ -1005,9 +1129,11 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
         inputs=dict(model=model.name, hardware=hardware.name, prompt_tokens=prompt,
                     output_tokens=output, batch=b, distance_km=dist, access=access,
                     connection=connection, utilization=util, concurrent_users=users,
-                    context_tokens=context, arrival=arrival, think_s=think),
+                    context_tokens=context, arrival=arrival, think_s=think, spec_tokens=k,
+                    spec_accept=acc, spec_draft_b=draft_b),
         server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=max(1, int(round(float(r["running_batch"])))),
         max_concurrent_requests=int(r["max_concurrent_requests"]),
+        overhead_s=float(r["overhead"]), serving_engine=server,
     )
 
 
@@ -1081,7 +1207,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                    batch=1, distance_km=0.0, engine=None, access: str = "wired",
                    connection: str = "warm", utilization=0.0, concurrent_users=1, context_tokens=0,
                    devices: int | None = None, params: dict | None = None,
-                   serving_api: bool = True, arrival: str = "steady", think_s: float = 0.0) -> dict[str, np.ndarray]:
+                   serving_api: bool = True, arrival: str = "steady", think_s: float = 0.0, spec_tokens: int = 0,
+                   spec_accept: float = 0.0, spec_draft_b: float | None = None) -> dict[str, np.ndarray]:
     """Vectorised `estimate`: the numeric inputs may be numpy arrays, broadcast together.
 
     params_b / bytes_per_param / mem_bandwidth_gbs / peak_tflops override the model's or the
@@ -1094,9 +1221,10 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     naming the field.
     """
     params = params or load_params()
-    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+    engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
+    k, acc, draft_b = _spec_inputs(spec_tokens, spec_accept, spec_draft_b, model.params_b)
     raw = dict(params_b=model.params_b if params_b is None else params_b,
                bytes_per_param=model.bytes_per_param if bytes_per_param is None else bytes_per_param,
                mem_bandwidth_gbs=hardware.mem_bandwidth_gbs if mem_bandwidth_gbs is None else mem_bandwidth_gbs,
@@ -1106,7 +1234,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                context_tokens=context_tokens)
     a = dict(zip(_SWEEP_ARRAYS, np.broadcast_arrays(*(_checked_array(k, raw[k]) for k in _SWEEP_ARRAYS))))
     bpp0 = float(model.bytes_per_param)
-    ep = _engine_values(engine, hardware.kind, bpp0, params)
+    ep = _engine_values(engine, hardware.kind, bpp0, params, server)
     active = a["params_b"] * (model.active_b / model.params_b)
     net = params["network"]
     d = a["distance_km"]
@@ -1118,7 +1246,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                       Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
                                batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],
                                network_s=net_s, forced_devices=forced, api=1.0 if serving_api else 0.0,
-                               steady=1.0 if arrival == "steady" else 0.0, think_s=think))
+                               steady=1.0 if arrival == "steady" else 0.0, think_s=think,
+                               spec_tokens=k, spec_accept=acc, spec_draft_b=draft_b))
     shape = d.shape
     out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) for k, v in r.items()
            if k not in ("prefill_compute_bound", "decode_compute_bound", "batch_prefill_s", "batch_prefill_tokens")}

@@ -207,10 +207,10 @@ def formulas(params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
             rf"\mathrm{{RTT}}_{{\mathrm{{backbone}}}} = f + \dfrac{{2\,d\,\alpha}}{{{c_fibre}\ \mathrm{{km/ms}}}}",
         ],
         "queue": [
-            r"T_{\mathrm{queue}} = t_0 + \dfrac{\rho}{1 - \rho}\,S \;+\; \max(N - B,\ 0)\,\dfrac{S}{B}",
+            r"T_{\mathrm{queue}} = \dfrac{\rho}{1 - \rho}\,S \;+\; \max(N - B,\ 0)\,\dfrac{S}{B}",
         ],
         "prefill": [
-            rf"T_{{\mathrm{{prefill}}}} = {bound} + t_{{\mathrm{{pass}}}} + T_{{\mathrm{{comm}}}}",
+            rf"T_{{\mathrm{{prefill}}}} = t_0 + {bound} + t_{{\mathrm{{pass}}}} + T_{{\mathrm{{comm}}}}",
             r"F = \ell\,B\,\left(2\,N_a\,P + 2\,n_L\,P^2\,d_a\right)",
             r"T_c = \dfrac{F}{n\,\Pi\,s\,\eta_c}",
             r"T_m = \dfrac{\ell\,W}{n\,\beta\,\eta_b}",
