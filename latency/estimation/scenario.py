@@ -19,7 +19,8 @@ import numpy as np
 
 from latency.estimation.catalog import Catalog
 from latency.estimation.estimator import (
-    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, estimate, estimate_sweep,
+    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, SPEC_TOKENS_MAX, estimate,
+    estimate_sweep,
 )
 from latency.estimation.places import DEFAULT_STOP, DISTANCE_MAX_KM, DistanceStop, load_places
 from latency.estimation.sizing import SIZE_MAX_B, SIZE_MIN_B, SizedModel, sized_model, sweep_model
@@ -59,7 +60,6 @@ REQUESTS_PER_DAY_MAX = 10**9
 MONTHLY_BUDGET_MAX_USD = 10**8
 PREFIX_SHARE_MAX = 0.99          # at least one token of the prompt is new (the question itself)
 PREFIX_CACHE = ("off", "on")
-SPEC_TOKENS_MAX = 16             # draft lengths published: 3-7 (Leviathan et al. 2023, Table 3); EAGLE trees up to ~10
 SPEC_ACCEPT_MAX = 0.99
 LAUNCH_DEFAULTS = dict(requests_per_day=10000, monthly_budget_usd=0, min_model_b=SIZE_MIN_B, users_place="seoul",
                        server_place="tokyo", prefix_share=0.0, prefix_cache="off", spec_tokens=0, spec_accept=0.7)
@@ -309,6 +309,8 @@ def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
     kw.update(prompt_tokens=prompt_read_tokens(values), output_tokens=int(values["output_tokens"]),
               access=values["access"], connection=values["connection"], devices=fixed_devices(values),
               context_tokens=int(values.get("context_tokens", 0)) + cached_prompt_tokens(values))
+    if int(values.get("spec_tokens", 0) or 0) > 0:  # speculative decoding on (estimator: Leviathan et al. 2023)
+        kw.update(spec_tokens=int(values["spec_tokens"]), spec_accept=float(values.get("spec_accept", 0.0) or 0.0))
     return kw
 
 
