@@ -142,13 +142,13 @@ def section(w: launch_view.Words, a_check: launch.Check, values: Mapping[str, An
     """The side-by-side view: how to get a B, then both set-ups' figures in two columns."""
     s = w.s
     st.caption(s("compare_intro"))
-    row = st.columns([1, 1, 2], vertical_alignment="bottom")
-    row[0].button(s("keep_as_b"), on_click=keep_as_b, args=(values,), key="launch_keep_b", icon=":material/content_copy:")
+    row = st.container(horizontal=True)  # the two buttons wrap on narrow screens instead of clipping
+    row.button(s("keep_as_b"), on_click=keep_as_b, args=(values,), key="launch_keep_b", icon=":material/content_copy:")
     b = st.session_state.get(B_KEY)
-    row[1].button(s("swap_ab"), on_click=swap, args=(values,), key="launch_swap", disabled=b is None,
-                  icon=":material/swap_horiz:", help=s("swap_ab_help"))
-    row[2].text_input(s("paste_b"), key=PASTE_KEY, on_change=paste, args=(specs, default, implied),
-                      placeholder=s("paste_b_placeholder"))
+    row.button(s("swap_ab"), on_click=swap, args=(values,), key="launch_swap", disabled=b is None,
+               icon=":material/swap_horiz:", help=s("swap_ab_help"))
+    st.text_input(s("paste_b"), key=PASTE_KEY, on_change=paste, args=(specs, default, implied),
+                  placeholder=s("paste_b_placeholder"))
     for n in st.session_state.get(NOTICES_KEY) or []:
         if n == "empty_link":
             st.warning(s("paste_b_empty"))
