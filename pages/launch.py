@@ -106,7 +106,9 @@ with tabs["change"]:
         found, tried = levers.suggest(data.catalog, values, data.sizes, places,
                                       [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
                                       evaluate=lambda v: evaluate(v, search_users=False))
-        launch_levers.section(w, c, values, found, tried, lang)
+        launch_levers.section(w, c, values, found, tried, lang, pairs=lambda: levers.pairs(
+            data.catalog, values, data.sizes, places, [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
+            evaluate=lambda v: evaluate(v, search_users=False)))
 with tabs["compare"]:
     if tabs["compare"].open:
         launch_compare.section(w, c, values, evaluate, specs, data.default, implied, lang,

@@ -63,7 +63,48 @@ def result_text(w: launch_view.Words, base: Check, c: Check) -> str:
              margin=f.seconds(abs(c.margin_s)), range=f.range(*c.value_range), cost=cost)
 
 
-def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found: list, tried: list, lang: str) -> None:
+def lever_name(w: launch_view.Words, lever: str) -> str:
+    """A lever's name; two together ("precision+moe") joined."""
+    return w.s("lever_and").join(w.s(f"lever_{part}") for part in lever.split("+"))
+
+
+def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int, lang: str) -> None:
+    """One suggestion: a link that opens its set-up here, and under it the stages it moves and the quality it trades."""
+    s = w.s
+    label = s("lever_link", n=n, lever=lever_name(w, sug.lever), change=change_text(w, sug), result=result_text(w, base, sug.check))
+    st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
+                 query_params={**scenario.to_query(sug.values), "lang": lang})
+    quality = [quality_text(w, L.Suggestion(part, sug.values, sug.changed, sug.check)) for part in sug.lever.split("+")]
+    notes = [t for t in [stage_moves(w, base, sug.check), *quality,
+                         s("lever_streaming_note", total=w.f.seconds(sug.check.total_s)) if "streaming" in sug.lever.split("+") else ""]
+             if t]
+    if notes:
+        st.caption(" ".join(notes))
+
+
+PAIRS_ASKED = "launch_pairs_for"
+
+
+def pairs_section(w: launch_view.Words, base: Check, values: Mapping[str, Any], pairs, lang: str) -> None:
+    """Two changes together, computed when asked (up to a few hundred launch checks): a button, then the
+    passing pairs cheapest first, or a sentence that none does."""
+    s = w.s
+    key = scenario.to_query(values)
+    if st.button(s("pairs_button"), key="launch_pairs", icon=":material/join_inner:", help=s("pairs_help")):
+        st.session_state[PAIRS_ASKED] = key
+    if st.session_state.get(PAIRS_ASKED) != key:
+        return
+    found = pairs()
+    if not found:
+        st.info(s("pairs_none"))
+        return
+    st.markdown(f"**{s('pairs_heading')}**")
+    for i, sug in enumerate(found, 1):
+        suggestion_link(w, base, sug, i, lang)
+
+
+def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found: list, tried: list, lang: str,
+            pairs=lambda: []) -> None:
     s = w.s
     st.session_state["launch_base_values"] = dict(values)
     st.segmented_control(s("in_device_scope"), list(scenario.DEVICE_SCOPES), key="device_scope", required=True,
@@ -76,23 +117,16 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
     if found:
         st.markdown(f"**{s('levers_cheaper_heading' if base.passes else 'levers_found_heading')}**")
         for i, sug in enumerate(found, 1):
-            label = s("lever_link", n=i, lever=s(f"lever_{sug.lever}"), change=change_text(w, sug),
-                      result=result_text(w, base, sug.check))
-            st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
-                         query_params={**scenario.to_query(sug.values), "lang": lang})
-            notes = [t for t in (stage_moves(w, base, sug.check), quality_text(w, sug),
-                                 s("lever_streaming_note", total=w.f.seconds(sug.check.total_s)) if sug.lever == "streaming" else "")
-                     if t]
-            if notes:
-                st.caption(" ".join(notes))
+            suggestion_link(w, base, sug, i, lang)
     elif not base.passes:
         st.error(s("levers_none"))
+        pairs_section(w, base, values, pairs, lang)
     if tried:
         with st.expander(s("levers_tried_heading"), expanded=not found):
             lines = []
             for t in tried:
                 name = s(f"lever_{t.lever}")
-                if t.best is not None and t.reason in ("not_enough", "no_saving"):
+                if t.best is not None and t.reason in ("not_enough", "no_saving", "over_budget"):
                     lines.append(s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best),
                                    result=result_text(w, base, t.best.check)))
                 elif t.reason == "not_enough":

@@ -136,11 +136,16 @@ def _cost_key(c: Check) -> tuple:
     return (monthly, c.value_s)
 
 
+ORDERED = ("smaller_model", "precision", "shorter_answers", "region")
+"""Levers whose options run from the least drastic change to the most: the first that passes is offered."""
+
+
 def _try(catalog: Catalog, values: Mapping[str, Any], lever: str, options: list[dict[str, Any]],
          evaluate: Callable[[Mapping[str, Any]], Check]) -> Suggestion | Tried:
     """The lever's suggestion: the first passing option for levers ordered least drastic first (a
-    model, a precision, an answer length, a region), the cheapest passing one for the others; else
-    its best attempt."""
+    model, a precision, an answer length, a region), the cheapest passing one for the others. Else its
+    best attempt: the first option (cheapest for the others) that meets the time target but costs more
+    than the monthly limit ("over_budget"), or the one closest to the target ("not_enough")."""
     checks = []
     for opt in options:
         try:
@@ -148,17 +153,68 @@ def _try(catalog: Catalog, values: Mapping[str, Any], lever: str, options: list[
         except ValueError:  # a combination the estimator refuses (e.g. an engine that does not run there)
             continue
     passing = [(o, c) for o, c in checks if c.passes]
+    pick = (lambda found: found[0]) if lever in ORDERED else (lambda found: min(found, key=lambda oc: _cost_key(oc[1])))
     if passing:
-        if lever in ("smaller_model", "precision", "shorter_answers", "region"):
-            opt, c = passing[0]
-        else:
-            opt, c = min(passing, key=lambda oc: _cost_key(oc[1]))
+        opt, c = pick(passing)
         return Suggestion(lever, opt, _changed(values, opt), c)
+    in_time = [(o, c) for o, c in checks if c.kind == "pass"]  # meets the time target, over the cost limit
+    if in_time:
+        opt, c = pick(in_time)
+        return Tried(lever, Suggestion(lever, opt, _changed(values, opt), c), "over_budget")
     fitting = [(o, c) for o, c in checks if c.fits]
     if not fitting:
         return Tried(lever, None, "not_enough")
     opt, c = min(fitting, key=lambda oc: oc[1].value_s)
     return Tried(lever, Suggestion(lever, opt, _changed(values, opt), c), "not_enough")
+
+
+PAIR_OPTIONS = 8
+"""Options of an ordered lever tried in a pair (spread over its range), so two changes together cost at
+most about 55 pairs x 8 launch checks."""
+
+
+def pairs(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[float], places: Sequence[Place],
+          device_choices: Sequence[int], evaluate: Callable[[Mapping[str, Any]], Check] | None = None,
+          limit: int = 5) -> list[Suggestion]:
+    """Two levers together, for a set-up no single lever makes pass: every pair of levers that change
+    different inputs, each ordered lever's options least drastic first (PAIR_OPTIONS of them), the
+    other lever at its best attempt alone; the passing pairs, cheapest first (`limit` of them). The
+    suggestion's `lever` is "a+b"."""
+    evaluate = evaluate or (lambda v: check(catalog, v, search_users=False))
+    options = {k: o for k, o in candidates(catalog, values, sizes, places, device_choices).items() if not isinstance(o, str)}
+    best: dict[str, dict[str, Any]] = {}
+    for lever, opts in options.items():
+        result = _try(catalog, values, lever, opts, evaluate)
+        chosen = result if isinstance(result, Suggestion) else result.best
+        if chosen is not None:
+            best[lever] = {k: chosen.values[k] for k in chosen.changed}
+    def spread(lever: str) -> list[dict[str, Any]]:
+        """An ordered lever's options least drastic first, PAIR_OPTIONS of them over its range; another
+        lever's best attempt alone."""
+        if lever not in ORDERED:
+            return [best[lever]]
+        opts = options[lever]
+        step = max(1, len(opts) // PAIR_OPTIONS)
+        return [{k: o[k] for k in _changed(values, o)} for o in opts[::step][:PAIR_OPTIONS]]
+
+    found = []
+    names = list(best)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if set(best[a]) & set(best[b]):
+                continue
+            trials = sorted(((ia + ib, {**values, **ca, **cb}) for ia, ca in enumerate(spread(a))
+                             for ib, cb in enumerate(spread(b))), key=lambda t: t[0])  # least drastic pairs first
+            for _, trial in trials:
+                try:
+                    c = evaluate(trial)
+                except ValueError:
+                    continue
+                if c.passes:
+                    found.append(Suggestion(f"{a}+{b}", trial, _changed(values, trial), c))
+                    break
+    found.sort(key=lambda s: _cost_key(s.check))
+    return found[:limit]
 
 
 def suggest(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[float], places: Sequence[Place],

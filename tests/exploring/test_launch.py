@@ -293,3 +293,28 @@ def test_streaming_judges_the_first_token_and_caching_needs_a_share():
     assert by["connection"].values["connection"] == "warm" if isinstance(by["connection"], levers.Suggestion) else True
     _, tried0 = levers.suggest(CAT, dict(v, prefix_share=0.0), DATA.sizes, PLACES, DEVICE_CHOICES)
     assert ("prefix_cache", "no_share") in {(t.lever, t.reason) for t in tried0}
+
+
+def test_two_changes_together_pass_by_the_estimator_where_no_single_one_does():
+    v = dict(DEFAULT, document_tokens=60000, budget_s=0.5, min_model_b=3.0)
+    found, _ = levers.suggest(CAT, v, DATA.sizes, PLACES, DEVICE_CHOICES)
+    assert not found
+    two = levers.pairs(CAT, v, DATA.sizes, PLACES, DEVICE_CHOICES)
+    assert two
+    costs = [s.check.monthly_usd for s in two]
+    assert costs == sorted(costs)
+    for s in two:
+        a, b = s.lever.split("+")
+        assert a != b and a in levers.LEVERS and b in levers.LEVERS
+        assert within(direct(dict(s.values)), s.values), s.lever
+        assert float(s.values["model_size_b"]) >= 3.0
+
+
+def test_a_lever_that_meets_the_time_but_not_the_cost_limit_says_so():
+    v = dict(DEFAULT, model_size_b=70.6, devices=2, precision="fp8", concurrency=50, prompt_tokens=5000,
+             monthly_budget_usd=3000)
+    found, tried = levers.suggest(CAT, v, DATA.sizes, PLACES, DEVICE_CHOICES)
+    over = [t for t in tried if t.reason == "over_budget"]
+    assert over
+    for t in over:
+        assert t.best.check.kind == "pass" and t.best.check.monthly_usd > 3000

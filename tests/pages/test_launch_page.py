@@ -278,3 +278,16 @@ def test_every_suggestion_opens_a_set_up_that_passes(query):
         params.pop("lang", None)
         opened = page("en", **params)
         assert opened.success and opened.success[0].value.startswith("Passes"), (link.proto.label, [e.value for e in opened.error])
+
+
+def test_two_changes_together_are_worked_out_when_asked():
+    at = page("en", document_tokens="60000", budget_s="0.5")
+    s, _, _ = strings("en")
+    assert not [p for p in at.get("page_link") if p.proto.label[:1].isdigit()]
+    at.button(key="launch_pairs").click().run()
+    assert not at.exception
+    links = [p for p in at.get("page_link") if p.proto.label[:1].isdigit()]
+    assert links and all(s("lever_and").strip() in p.proto.label for p in links)
+    params = dict(urllib.parse.parse_qsl(links[0].proto.query_string))
+    params.pop("lang", None)
+    assert page("en", **params).success
