@@ -50,6 +50,10 @@ spec_tokens: draft tokens proposed per step by speculative decoding (0 = off); s
 each drafted token is accepted. Only prefix_cache/prefix_share and spec_tokens/spec_accept change the
 estimate (`evaluate`); the rest are the launch check's own."""
 
+LAUNCH_ESTIMATE_KEYS = ("prefix_cache", "prefix_share", "spec_tokens", "spec_accept")
+"""The launch check's inputs that change the estimate (`evaluate`): a page that does not show them names
+them beside its figures when they are not the default (COORDINATION.md decision 3)."""
+
 KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
         "output_tokens", "context_tokens", "concurrency", "arrival", "access", "connection", "engine", "use_case", "budget_s", "measure",
         "device_scope") + LAUNCH_KEYS
