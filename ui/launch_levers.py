@@ -56,7 +56,7 @@ def result_text(w: launch_view.Words, base: Check, c: Check) -> str:
     s, f = w.s, w.f
     if c.kind == "no_fit":
         return s("lever_no_fit")
-    cost = f.usd(c.monthly_usd) if math.isfinite(c.monthly_usd) else s("lever_no_price")
+    cost = w.money(c.monthly_usd) if math.isfinite(c.monthly_usd) else s("lever_no_price")
     if math.isfinite(c.monthly_usd) and math.isfinite(base.monthly_usd) and base.monthly_usd > 0:
         cost = s("lever_cost_vs", cost=cost, ratio=w.share_of(c.monthly_usd / base.monthly_usd))
     return s(f"lever_result_{c.kind}", measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s),

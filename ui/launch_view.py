@@ -13,6 +13,7 @@ import streamlit as st
 from latency.charts import launch_card
 from latency.estimation import scenario
 from latency.estimation.estimator import STAGES
+from latency.exploring import launch
 from latency.exploring.launch import Check
 from latency.language import formats
 from latency.language.i18n import Strings, md
@@ -43,6 +44,7 @@ class Words:
     def __init__(self, s: Strings, est: Strings, f, data, places: Sequence[Any], labels: Mapping[str, Mapping], lang: str):
         self.s, self.est, self.f, self.data, self.lang, self.labels = s, est, f, data, lang, labels
         self.place = {p.id: p.label[lang] for p in places} | {scenario.PLACE_CUSTOM: s("place_custom")}
+        self.measured = launch.measured_hardware(data.catalog)
 
     # --- values -----------------------------------------------------------------------------
     def value(self, key: str, v: Any) -> str:
@@ -86,6 +88,10 @@ class Words:
         if key in self.labels and v in self.labels[key]:
             return self.labels[key][v]
         return scenario.url_value(v)
+
+    def money(self, usd: float) -> str:
+        """Dollars inside Markdown text: "$" escaped, so two amounts in one line never open a formula."""
+        return md(self.f.usd(usd))
 
     def servers(self, n: int) -> str:
         return self.s("servers_one" if int(n) == 1 else "servers", n=f"{int(n):,}")
@@ -145,10 +151,22 @@ class Words:
         return s(f"p95_{c.p95_rule}", wait=f.seconds(c.wait_others_s), alone=f.seconds(c.alone_ttft_s),
                  users=f.count(c.values["concurrency"], "users"), p95=f.seconds(c.p95_ttft_s))
 
+    def extrapolated(self, c: Check) -> str:
+        """"" where the estimate stands on measurements of this device kind and engine and of this device;
+        else why it is extrapolated."""
+        if not c.calibrated:
+            return "kind"
+        return "" if c.entry.id in self.measured else "device"
+
     def sureness(self, c: Check) -> str:
         s = self.s
         text = s("sure_range", range=self.f.range(*c.ttft_range), total=self.f.range(*c.total_range))
-        return text + " " + (s("sure_calibrated") if c.calibrated else s("sure_extrapolated"))
+        why = self.extrapolated(c)
+        if why == "kind":
+            return text + " " + s("sure_extrapolated")
+        if why == "device":
+            return text + " " + s("sure_extrapolated_device", hardware=md(c.entry.label(self.lang)))
+        return text + " " + s("sure_calibrated")
 
     def users_line(self, c: Check) -> str:
         s, f = self.s, self.f
@@ -195,11 +213,11 @@ class Words:
             return s("l_cost_no_price", hardware=md(e.label(self.lang)))
         if c.kind == "no_fit":
             return s("l_cost_no_fit")
-        text = s("l_cost_line", hourly=f.usd(e.price_usd_per_hour), basis=self.est(f"price_basis_{e.price_basis}"),
+        text = s("l_cost_line", hourly=self.money(e.price_usd_per_hour), basis=self.est(f"price_basis_{e.price_basis}"),
                  date=md(e.price_date or ""), source=source_link(e.price_source))
         if math.isfinite(c.monthly_usd):
             text += " " + s("monthly_line", hours=formats.number(730, 3), busy=f.percent(min(c.busy_share, 1.0)) if math.isfinite(c.busy_share) else "–",
-                            busy_cost=f.usd(c.busy_monthly_usd) if math.isfinite(c.busy_monthly_usd) else "–",
+                            busy_cost=self.money(c.busy_monthly_usd) if math.isfinite(c.busy_monthly_usd) else "–",
                             requests=self.value("requests_per_day", c.values["requests_per_day"]))
         return text
 
@@ -208,7 +226,7 @@ class Words:
         if limit <= 0 or not math.isfinite(c.monthly_usd):
             return ""
         key = "budget_over" if c.over_budget else "budget_within"
-        return self.s(key, monthly=self.f.usd(c.monthly_usd), limit=self.f.usd(limit))
+        return self.s(key, monthly=self.money(c.monthly_usd), limit=self.money(limit))
 
     def notes(self, c: Check) -> list[str]:
         """Inputs the figures use that a reader could miss, named beside them."""
@@ -236,7 +254,8 @@ class Words:
                           per=f.count(c.devices_per_server, "devices")) if c.servers_for_users else s("m_devices_never")
         no = "–"
         return [
-            (s("m_ttft"), f.seconds(c.ttft_s), f.range(*c.ttft_range), s("m_ttft_help")),
+            (s("m_ttft"), f.seconds(c.ttft_s),
+             s("m_extrapolated", range=f.range(*c.ttft_range)) if self.extrapolated(c) else f.range(*c.ttft_range), s("m_ttft_help")),
             (s("m_p95"), f.seconds(c.p95_ttft_s), f.range(*c.p95_range), s("m_p95_help")),
             (s("m_tps"), formats.number(c.tps_user), f.range(*c.tps_range, kind="tps"), s("m_tps_help")),
             (s("m_total"), f.seconds(c.total_s), f.range(*c.total_range), s("m_total_help")),

@@ -11,6 +11,7 @@ language, already formatted.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Sequence
 
@@ -55,9 +56,14 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
     return out
 
 
+MD_LINK = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")
+
+
 def plain(text: str) -> str:
-    """Markdown's escapes and emphasis taken out: the card is not Markdown."""
-    for mark in ("**", "\\"):
+    """Markdown taken out, the card is not Markdown: a link "[site](url)" reads "site (url)", emphasis and
+    escapes go, and the word joiners that keep a URL from becoming a link on screen too."""
+    text = MD_LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})", text)
+    for mark in ("**", "\\", "\u2060"):
         text = text.replace(mark, "")
     return text
 
@@ -85,7 +91,7 @@ def png(title: str, kind: str, verdict: str, setup: str, rows: Sequence[tuple[st
         for j, (label, value, note) in enumerate(rows[i:i + 4]):
             x = MARGIN + j * col
             ops.append(("cell", y, x, plain(label), plain(value), plain(note), col - 16))
-        y += 118
+        y += 126
     total = sum(t for _, _, t in stages)
     if total > 0:
         ops.append(("bar", y, stages, total, inner))

@@ -296,3 +296,30 @@ def difference(a: Check, b: Check) -> Difference:
     ratio = b.monthly_usd / a.monthly_usd if a.monthly_usd > 0 else math.nan
     ratio_1k = b.cost_per_1k / a.cost_per_1k if a.cost_per_1k > 0 else math.nan
     return Difference(a.measure, float(tb - ta) if a.fits and b.fits else math.nan, ratio, ratio_1k)
+
+
+# --------------------------------------------------------------------------------------------
+# Which devices the calibration measured
+# --------------------------------------------------------------------------------------------
+
+def _core(name: str) -> str:
+    """A device name without its bracketed details, spaces and case ("NVIDIA H100 SXM 80GB" -> "nvidiah100sxm80gb")."""
+    return name.split(" (")[0].replace(" ", "").lower()
+
+
+def measured_hardware(catalog: Catalog, report: Mapping[str, Any] | None = None) -> frozenset[str]:
+    """Catalog hardware ids with published measurements of that very device in the calibration
+    (latency/estimation/calibration_report.json: its compute and serving rows' devices), matched by name
+    (the catalog's "NVIDIA H100 SXM" is the calibration's "NVIDIA H100 SXM 80GB"). A device outside it is
+    estimated from the fit of its kind: the launch check marks its figures "extrapolated" even where
+    `Estimate.calibrated` (its kind and engine had rows) is True, as for the AMD MI300X."""
+    if report is None:
+        from latency.teaching.explain import load_report
+        report = load_report()
+    names = {_core(r["device"]) for key in ("compute_rows", "serving_rows") for r in report.get(key, []) if r.get("device")}
+    out = set()
+    for hid, entry in catalog.hardware.items():
+        mine = _core(entry.label("en"))
+        if any(n.startswith(mine) or mine.startswith(n) for n in names):
+            out.add(hid)
+    return frozenset(out)

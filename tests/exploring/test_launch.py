@@ -318,3 +318,15 @@ def test_a_lever_that_meets_the_time_but_not_the_cost_limit_says_so():
     assert over
     for t in over:
         assert t.best.check.kind == "pass" and t.best.check.monthly_usd > 3000
+
+
+def test_devices_without_published_measurements_are_told_apart():
+    """The calibration measured these devices (its report's rows); the AMD MI300X, H200, L4 and L40S are
+    estimated from the fit of their kind, so the launch check marks them extrapolated (issue 33: 'an AMD
+    GPU with no word that its figures are extrapolated')."""
+    from latency.teaching.explain import load_report
+    measured = launch.measured_hardware(CAT)
+    assert {"h100-sxm", "a100-sxm-80gb", "rtx-4090", "apple-m2-ultra", "b200"} <= measured
+    assert not {"mi300x", "h200-sxm", "l4", "l40s", "apple-a17-pro"} & measured
+    report_devices = {r["device"] for r in load_report()["compute_rows"]}
+    assert any("H100" in d for d in report_devices) and not any("MI300" in d for d in report_devices)

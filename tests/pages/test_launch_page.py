@@ -291,3 +291,15 @@ def test_two_changes_together_are_worked_out_when_asked():
     params = dict(urllib.parse.parse_qsl(links[0].proto.query_string))
     params.pop("lang", None)
     assert page("en", **params).success
+
+
+def test_an_amd_gpu_is_marked_extrapolated(lang):
+    s, _, f = strings(lang)
+    at = page(lang, hardware="mi300x")
+    first = next(m for m in at.metric if m.label == s("m_ttft"))
+    assert first.proto.delta.startswith(s("m_extrapolated", range="").split("·")[0].strip())
+    assert any(s("sure_extrapolated_device", hardware="").split(":")[0].replace("*", "") in m.value.replace("*", "")
+               for m in at.markdown)
+    h100 = page(lang)
+    first = next(m for m in h100.metric if m.label == s("m_ttft"))
+    assert "·" not in first.proto.delta
