@@ -19,9 +19,8 @@ from ui import launch_view, state
 STAGE_MOVE_SHARE = 0.05  # a stage is named as moved when it changes by 5% of the target's span or more
 
 
-def change_text(w: launch_view.Words, sug: L.Suggestion) -> str:
-    """What the lever changes, in words ("Precision: FP16 → FP8")."""
-    base = st.session_state.get("launch_base_values") or {}
+def change_text(w: launch_view.Words, sug: L.Suggestion, base: Mapping[str, Any]) -> str:
+    """What the lever changes from the set-up `base`, in words ("Precision FP16 → FP8")."""
     parts = []
     for key in sug.changed:
         if key == "distance_km" and "server_place" in sug.changed:
@@ -71,7 +70,7 @@ def lever_name(w: launch_view.Words, lever: str) -> str:
 def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int, lang: str) -> None:
     """One suggestion: a link that opens its set-up here, and under it the stages it moves and the quality it trades."""
     s = w.s
-    label = s("lever_link", n=n, lever=lever_name(w, sug.lever), change=change_text(w, sug), result=result_text(w, base, sug.check))
+    label = s("lever_link", n=n, lever=lever_name(w, sug.lever), change=change_text(w, sug, base.values), result=result_text(w, base, sug.check))
     st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
                  query_params={**scenario.to_query(sug.values), "lang": lang})
     quality = [quality_text(w, L.Suggestion(part, sug.values, sug.changed, sug.check)) for part in sug.lever.split("+")]
@@ -106,7 +105,6 @@ def pairs_section(w: launch_view.Words, base: Check, values: Mapping[str, Any], 
 def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found: list, tried: list, lang: str,
             pairs=lambda: []) -> None:
     s = w.s
-    st.session_state["launch_base_values"] = dict(values)
     st.segmented_control(s("in_device_scope"), list(scenario.DEVICE_SCOPES), key="device_scope", required=True,
                          format_func=lambda v: s(f"scope_{v}"), on_change=state.touched, help=s("in_device_scope_help"))
     st.caption(s("levers_quality_note"))
@@ -127,7 +125,7 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
             for t in tried:
                 name = s(f"lever_{t.lever}")
                 if t.best is not None and t.reason in ("not_enough", "no_saving", "over_budget"):
-                    lines.append(s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best),
+                    lines.append(s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best, base.values),
                                    result=result_text(w, base, t.best.check)))
                 elif t.reason == "not_enough":
                     lines.append(s("lever_not_enough_nofit", lever=name))

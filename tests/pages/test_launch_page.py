@@ -303,3 +303,17 @@ def test_an_amd_gpu_is_marked_extrapolated(lang):
     h100 = page(lang)
     first = next(m for m in h100.metric if m.label == s("m_ttft"))
     assert "·" not in first.proto.delta
+
+
+@pytest.mark.parametrize("where", ["b", "b_value"])
+def test_a_hostile_b_link_puts_no_words_or_links_in_the_apps_mouth(where):
+    from tests.pages.test_hostile_urls import PAYLOADS, problems, rendered_strings
+    for name, payload in PAYLOADS.items():
+        b = payload if where == "b" else urllib.parse.urlencode({"model_size_b": payload, payload: "1", "hardware": payload})
+        at = page("en", b=b, view="compare")
+        found = problems(rendered_strings(at))
+        assert not found, (name, found[:3])
+        at.text_input(key="launch_b_link").set_value("http://x/launch?" + b).run()
+        assert not at.exception
+        found = problems(rendered_strings(at))
+        assert not found, (name, found[:3])
