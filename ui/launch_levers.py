@@ -57,7 +57,9 @@ def result_text(w: launch_view.Words, base: Check, c: Check) -> str:
         return s("lever_no_fit")
     cost = w.money(c.monthly_usd) if math.isfinite(c.monthly_usd) else s("lever_no_price")
     if math.isfinite(c.monthly_usd) and math.isfinite(base.monthly_usd) and base.monthly_usd > 0:
-        cost = s("lever_cost_vs", cost=cost, ratio=w.share_of(c.monthly_usd / base.monthly_usd))
+        ratio = c.monthly_usd / base.monthly_usd
+        cost = (s("lever_cost_same", cost=cost) if abs(ratio - 1.0) < 0.005
+                else s("lever_cost_vs", cost=cost, ratio=w.share_of(ratio)))
     return s(f"lever_result_{c.kind}", measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s),
              margin=f.seconds(abs(c.margin_s)), range=f.range(*c.value_range), cost=cost)
 

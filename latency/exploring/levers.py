@@ -69,6 +69,19 @@ def _changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[str, 
     return tuple(k for k in scenario.KEYS if k in after and before.get(k) != after.get(k))
 
 
+LLAMA_CPP_FORMATS = ("q8_0", "q4_k_m")
+"""Weight formats of llama.cpp (GGUF quantization types, llama.cpp tools/quantize): a serving engine (vLLM,
+TensorRT-LLM) serves FP8, INT8 and AWQ/GPTQ INT4 instead, and llama.cpp these. The precision lever offers
+the formats of the set-up's own engine, so a vLLM server is never told to switch to a GGUF file."""
+
+
+def runs_on(precision_id: str, engine: str | None) -> bool:
+    """Whether the quantization lever offers this weight format for this engine (any, when it is not known)."""
+    if engine is None:
+        return True
+    return (precision_id in LLAMA_CPP_FORMATS) == (engine == "llama.cpp") or precision_id == "fp16"
+
+
 def spec_supported() -> bool:
     """Whether the estimator takes speculative decoding's inputs (spec_tokens, spec_accept)."""
     import inspect
@@ -97,7 +110,12 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
                        if h != v["hardware"] and e.price_usd_per_hour is not None
                        and (scope == "all" or e.price_basis == "cloud_on_demand")]
     bpp = catalog.precisions[v["precision"]].bytes_per_param
-    lower = sorted((p for p in catalog.precisions.values() if p.bytes_per_param < bpp), key=lambda p: -p.bytes_per_param)
+    try:
+        engine = scenario.evaluate(catalog, v)[2].engine
+    except ValueError:
+        engine = None
+    lower = sorted((p for p in catalog.precisions.values() if p.bytes_per_param < bpp and runs_on(p.id, engine)),
+                   key=lambda p: -p.bytes_per_param)
     out["precision"] = [{**v, "precision": p.id} for p in lower] or "already"
     floor = float(v.get("min_model_b", scenario.SIZE_MIN_B) or scenario.SIZE_MIN_B)
     smaller = [s for s in sorted(sizes, reverse=True) if floor <= s < float(v["model_size_b"])]

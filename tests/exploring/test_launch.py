@@ -330,3 +330,11 @@ def test_devices_without_published_measurements_are_told_apart():
     assert not {"mi300x", "h200-sxm", "l4", "l40s", "apple-a17-pro"} & measured
     report_devices = {r["device"] for r in load_report()["compute_rows"]}
     assert any("H100" in d for d in report_devices) and not any("MI300" in d for d in report_devices)
+
+
+def test_quantization_offers_the_formats_of_the_set_ups_own_engine():
+    """A vLLM server (H100) is offered FP8 / INT8 / AWQ, never a llama.cpp GGUF file; a llama.cpp set-up the reverse."""
+    served = levers.candidates(CAT, dict(DEFAULT), DATA.sizes, PLACES, DEVICE_CHOICES)["precision"]
+    assert {v["precision"] for v in served} == {"fp8", "int8", "int4_awq"}
+    local = levers.candidates(CAT, dict(DEFAULT, hardware="rtx-4090", model_size_b=8.03), DATA.sizes, PLACES, DEVICE_CHOICES)["precision"]
+    assert {v["precision"] for v in local} <= {"q8_0", "q4_k_m"} and local
