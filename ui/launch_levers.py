@@ -76,7 +76,9 @@ def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int
     st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
                  query_params={**scenario.to_query(sug.values), "lang": lang})
     quality = [quality_text(w, L.Suggestion(part, sug.values, sug.changed, sug.check)) for part in sug.lever.split("+")]
-    notes = [t for t in [stage_moves(w, base, sug.check), *quality,
+    why = w.extrapolated(sug.check)
+    extrapolated = s(f"lever_extrapolated_{why}", hardware=md(sug.check.entry.label(w.lang))) if why else ""
+    notes = [t for t in [extrapolated, stage_moves(w, base, sug.check), *quality,
                          s("lever_streaming_note", total=w.f.seconds(sug.check.total_s)) if "streaming" in sug.lever.split("+") else ""]
              if t]
     if notes:

@@ -317,3 +317,14 @@ def test_a_hostile_b_link_puts_no_words_or_links_in_the_apps_mouth(where):
         assert not at.exception
         found = problems(rendered_strings(at))
         assert not found, (name, found[:3])
+
+
+def test_a_suggested_device_without_measurements_is_marked_extrapolated():
+    """Issue 31: the cheapest set-up offered an AMD GPU with no word that its figures are extrapolated."""
+    at = page("en", devices="2", concurrency="50", prompt_tokens="5000")
+    s, _, _ = strings("en")
+    links = [p for p in at.get("page_link") if p.proto.label[:1].isdigit()]
+    amd = [i for i, p in enumerate(links) if "MI300X" in p.proto.label]
+    assert amd, [p.proto.label for p in links]
+    captions = " ".join(c.value for c in at.caption)
+    assert s("lever_extrapolated_device", hardware="AMD Instinct MI300X").replace("*", "")[:30] in captions.replace("*", "").replace("\\", "")
