@@ -65,7 +65,7 @@ MONTHLY_BUDGET_MAX_USD = 10**8
 PREFIX_SHARE_MAX = 0.99          # at least one token of the prompt is new (the question itself)
 PREFIX_CACHE = ("off", "on")
 SPEC_ACCEPT_MAX = 0.99
-LAUNCH_DEFAULTS = dict(requests_per_day=10000, monthly_budget_usd=0, min_model_b=SIZE_MIN_B, users_place="seoul",
+LAUNCH_DEFAULTS = dict(requests_per_day=10000, monthly_budget_usd=0.0, min_model_b=SIZE_MIN_B, users_place="seoul",
                        server_place="tokyo", prefix_share=0.0, prefix_cache="off", spec_tokens=0, spec_accept=0.7)
 """The launch check's defaults: 10,000 answers a day (an example figure, stated beside the cost), no cost
 limit, no smallest model, users in Seoul and the server in Tokyo (the default distance stop, Seoul->Tokyo),

@@ -21,6 +21,15 @@ INPUT_KEYS = ("model_size_b", "arch", "precision", "hardware", "devices", "users
               "context_tokens", "output_tokens", "budget_s", "measure", "monthly_budget_usd", "prefix_share",
               "prefix_cache", "spec_tokens", "spec_accept", "min_model_b")
 LAPTOP_SCREEN = {"width": 1366, "height": 768}
+
+
+def drawn(page) -> None:
+    """Wait until the inputs and figures are drawn, not only the run finished (a screenshot taken at the
+    end of the run showed grey placeholders where the select boxes and metrics come)."""
+    page.wait_for_function(f"() => !document.querySelector('{MAIN} [data-testid=stSkeleton]')")  # Streamlit loads widget code lazily
+    page.locator(".st-key-min_model_b [data-testid=stSelectbox]").first.wait_for(state="visible")
+    page.locator("[data-testid=stMetricValue]").last.wait_for(state="visible")
+    page.wait_for_function("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
 WIDTHS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 768, "height": 1024},
           "desktop": LAPTOP_SCREEN, "projector": {"width": 1920, "height": 1080}}
 
@@ -34,6 +43,7 @@ def test_every_input_is_on_the_first_screen_at_1366(browser, app_url, lang):
         open_app(page, app_url, "launch", lang=lang)
         s = i18n.strings("launch", lang)
         page.get_by_text(s("title"), exact=True).first.wait_for()
+        drawn(page)
         off = []
         for key in INPUT_KEYS:
             box = page.locator(f".st-key-{key}").first.bounding_box()
@@ -79,6 +89,7 @@ def test_screenshots_without_overlapping_text(browser, app_url, lang, width):
     page.set_default_timeout(60_000)
     try:
         open_app(page, app_url, "launch", lang=lang, document_tokens="60000")
+        drawn(page)
         shot(page, f"launch-{width}-{lang}", full_page=False)
         found = problems(text_boxes(page))
         # the whole page in one picture: Streamlit scrolls inside its main area, so the window grows to it
