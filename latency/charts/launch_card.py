@@ -24,7 +24,7 @@ FONT_REGULAR = STATIC / "Pretendard-Regular.woff2"
 FONT_BOLD = STATIC / "Pretendard-Bold.woff2"
 WIDTH = 1240          # px: A4's width at 150 dpi, so the page prints on one sheet
 MARGIN = 56
-KIND_COLOURS = {"pass": BUDGET, "borderline": "#b45309", "fail": HIGHLIGHT, "no_fit": HIGHLIGHT}
+KIND_COLOURS = {"pass": BUDGET, "borderline": INK, "fail": HIGHLIGHT, "no_fit": HIGHLIGHT}  # the words say it too
 STAGE_ORDER = ("network", "queue", "prefill", "decode")
 
 
