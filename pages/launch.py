@@ -85,7 +85,7 @@ def evaluate(v, search_users=True):
 c = evaluate(values)
 with verdict_slot.container():
     launch_view.show_verdict(w, c)
-st.subheader(s("result_heading"))
+st.header(s("result_heading"))
 st.caption(w.setup(values))
 launch_view.show_check(w, c, key="launch", verdict=False)
 
