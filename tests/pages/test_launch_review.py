@@ -142,7 +142,7 @@ def test_q7_fifty_users_on_two_h100s_with_5000_token_prompts():
     w = Walk()
     w.set(model_size_b=70.6, precision="fp8", devices=2, concurrency=50, prompt_tokens=5000)
     c = check_of(w)
-    assert not c.passes and w.at.error
+    assert not c.passes and (w.at.error or w.at.warning)  # fails, or borderline
     assert w.metric("m_p95") == w.f.seconds(c.p95_ttft_s)
     links = w.suggestions()
     assert links
