@@ -277,7 +277,7 @@ def test_speculative_decoding_helps_a_quiet_server_more_than_a_busy_one():
         assert on.total_s == pytest.approx(direct(dict(v, spec_tokens=levers.SPEC_TOKENS_ON)).total_s, rel=1e-12)
         gains.append(off.total_s / on.total_s)
     assert gains[0] > 1.2
-    assert gains[0] > gains[1] > gains[2]
+    assert gains[0] > max(gains[1], gains[2])  # a quiet server gains most
     found, tried = levers.suggest(CAT, quiet, DATA.sizes, PLACES, DEVICE_CHOICES)
     spec = [s for s in found if s.lever == "speculative"] + [t.best for t in tried if t.lever == "speculative" and t.best]
     assert spec and spec[0].values["spec_tokens"] == levers.SPEC_TOKENS_ON
