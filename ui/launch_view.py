@@ -202,8 +202,11 @@ class Words:
         typical = c.servers_for_users_typical
         if typical is not None and c.servers_for_users and typical < c.servers_for_users:
             servers = max(typical, c.servers_for_traffic, 1)
-            text += " " + s("devices_borderline", servers=self.servers(servers),
-                            devices=f.count(servers * c.devices_per_server, "devices"))
+            devices = servers * c.devices_per_server
+            price = c.entry.price_usd_per_hour
+            monthly = self.money(devices * price * launch.HOURS_PER_MONTH) if price is not None else "–"
+            text += " " + s("devices_borderline", servers=self.servers(servers), devices=f.count(devices, "devices"),
+                            monthly=monthly)
         return text
 
     def cost_line(self, c: Check) -> str:
