@@ -80,6 +80,12 @@ def keep_as_b(values: Mapping[str, Any]) -> None:
     st.session_state.pop(NOTICES_KEY, None)
 
 
+def clear_b() -> None:
+    """Callback: no B any more (the URL loses its `b` at the end of the run)."""
+    st.session_state.pop(B_KEY, None)
+    st.session_state.pop(NOTICES_KEY, None)
+
+
 def swap(current: Mapping[str, Any]) -> None:
     """Callback: B becomes the set-up on screen (to edit it) and the set-up on screen becomes B."""
     b = st.session_state.get(B_KEY)
@@ -147,6 +153,7 @@ def section(w: launch_view.Words, a_check: launch.Check, values: Mapping[str, An
     b = st.session_state.get(B_KEY)
     row.button(s("swap_ab"), on_click=swap, args=(values,), key="launch_swap", disabled=b is None,
                icon=":material/swap_horiz:", help=s("swap_ab_help"))
+    row.button(s("clear_b"), on_click=clear_b, key="launch_clear_b", disabled=b is None, icon=":material/close:")
     st.text_input(s("paste_b"), key=PASTE_KEY, on_change=paste, args=(specs, default, implied),
                   placeholder=s("paste_b_placeholder"))
     for n in st.session_state.get(NOTICES_KEY) or []:

@@ -252,12 +252,15 @@ def test_a_pasted_shared_link_becomes_b_and_a_link_with_b_reopens_both(lang):
     assert any(strings(lang)[0]("paste_b_empty") in w.value for w in at.warning)
 
 
-def test_swap_brings_b_into_the_inputs():
+def test_swap_brings_b_into_the_inputs_and_remove_clears_it():
     at = page("en", view="compare")
     at.button(key="launch_keep_b").click().run()
     at.selectbox(key="devices").set_value(4).run()
     at.button(key="launch_swap").click().run()
     assert at.selectbox(key="devices").value == "auto" and at.session_state["launch_b"]["devices"] == 4
+    at.button(key="launch_clear_b").click().run()
+    assert "launch_b" not in at.session_state and "b" not in at.query_params
+    assert any(strings("en")[0]("compare_empty") in i.value for i in at.info)
 
 
 # --------------------------------------------------------------------------------------------
