@@ -104,3 +104,27 @@ def test_screenshots_without_overlapping_text(browser, app_url, lang, width):
         assert not found, found[:5]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+def test_two_set_ups_side_by_side_read_cleanly(browser, app_url, lang, width):
+    """A link with both set-ups (b=) opens the side-by-side view with every figure of both, no text clipped."""
+    import urllib.parse
+    context = browser.new_context(viewport=WIDTHS[width])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        b = urllib.parse.quote(urllib.parse.urlencode({"model_size_b": "405", "concurrency": "8"}))
+        open_app(page, app_url, "launch", lang=lang, view="compare", b=b)
+        drawn(page)
+        height = page.evaluate(f"() => document.querySelector('{MAIN}').scrollHeight")
+        page.set_viewport_size({"width": WIDTHS[width]["width"], "height": min(int(height) + 40, 12000)})
+        page.wait_for_function(f"() => document.querySelector('{MAIN}').clientHeight >= Math.min({int(height)}, 11900) - 100")
+        page.wait_for_function("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
+        assert page.locator("[data-testid=stMetricValue]").count() == 3 * 8
+        shot(page, f"launch-compare-{width}-{lang}", full_page=False)
+        found = problems(text_boxes(page))
+        assert not found, found[:5]
+    finally:
+        context.close()
