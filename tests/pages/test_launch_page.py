@@ -331,3 +331,15 @@ def test_a_suggested_device_without_measurements_is_marked_extrapolated():
     assert amd, [p.proto.label for p in links]
     captions = " ".join(c.value for c in at.caption)
     assert s("lever_extrapolated_device", hardware="AMD Instinct MI300X").replace("*", "")[:30] in captions.replace("*", "").replace("\\", "")
+
+
+def test_the_estimator_link_opens_the_same_set_up_with_the_same_figures():
+    at = page("en", **FIFTY_USERS)
+    s, es, _ = strings("en")
+    (link,) = [p for p in at.get("page_link") if p.proto.label == s("open_estimator")]
+    params = dict(urllib.parse.parse_qsl(link.proto.query_string))
+    params.pop("lang", None)
+    est = run_page("estimator", "en", params)
+    assert not est.exception
+    assert metrics(est)[es("metric_ttft")] == metrics(at)[s("m_ttft")]
+    assert metrics(est)[es("metric_total")] == metrics(at)[s("m_total")]
