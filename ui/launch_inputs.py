@@ -8,6 +8,7 @@ pages and in the URL. The users' place and the server region set the distance (`
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Sequence
 
 import streamlit as st
@@ -88,10 +89,18 @@ def on_place(places: Sequence[Place], distances: Sequence[float]) -> None:
         ss["distance_km"] = place_distance_km(by_id[users], by_id[server])
 
 
-def size_text(s: Strings, data, f, lang: str, size: float) -> str:
-    """A size as the drop-downs name it: the catalog model of that size where there is one."""
-    names = [m.label(lang) for m in data.catalog.models.values() if abs(m.model.params_b - size) < 1e-9]
-    return s("size_option", size=f.size_b(size), name=names[0]) if names else f.size_b(size)
+SIZE_IN_NAME = re.compile(r"\d(\.\d+)?B\b")
+
+
+def size_text(s: Strings, data, f, lang: str, size: float, arch: str) -> str:
+    """A size as the drop-downs name it: the catalog model of that size and of the chosen architecture
+    where there is one (its published config is what the estimate uses: latency.estimation.sizing), by its
+    name when the name says its size ("Llama 3.1 8B"; the box is narrow), else with the size after it."""
+    names = [m.label(lang) for m in data.catalog.models.values()
+             if abs(m.model.params_b - size) < 1e-9 and m.model.arch == arch]
+    if not names:
+        return f.size_b(size)
+    return names[0] if SIZE_IN_NAME.search(names[0]) else s("size_option", name=names[0], size=f.size_b(size))
 
 
 def short(text: str) -> str:
@@ -117,7 +126,8 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     """The set-up's inputs in five rows of five (stacked on narrow screens); returns the scenario values."""
     common_kw = dict(on_change=state.touched)
     place_label = {p.id: p.label[lang] for p in places} | {scenario.PLACE_CUSTOM: s("place_custom")}
-    sizes = {v: size_text(s, data, f, lang, v) for v in data.sizes}
+    arch = st.session_state.get("arch", "dense")
+    sizes = {v: size_text(s, data, f, lang, v, arch) for v in data.sizes}
     grid = st.container(key=GRID_KEY)
     # 1. the model and where it runs
     c = grid.columns(5)

@@ -53,8 +53,7 @@ class Words:
         if key in ("model_size_b", "min_model_b"):
             if key == "min_model_b" and v <= self.data.sizes[0]:
                 return s("min_model_none")
-            names = [m.label(self.lang) for m in self.data.catalog.models.values() if abs(m.model.params_b - v) < 1e-9]
-            return s("size_option", size=f.size_b(v), name=names[0]) if names and key == "model_size_b" else f.size_b(v)
+            return f.size_b(v)
         if key == "hardware":
             entry = self.data.catalog.hardware.get(v)
             return entry.label(self.lang) if entry else str(v)
@@ -106,7 +105,11 @@ class Words:
         where = (s("setup_where", users=md(self.value("users_place", v["users_place"])), server=md(self.value("server_place", v["server_place"])),
                    km=self.f.km(float(v["distance_km"])))
                  if v["server_place"] != scenario.PLACE_CUSTOM else s("setup_where_custom", km=self.f.km(float(v["distance_km"]))))
-        text = s("setup_sentence", model=md(self.value("model_size_b", v["model_size_b"])), arch=self.value("arch", v["arch"]),
+        entry = next((m for m in self.data.catalog.models.values() if abs(m.model.params_b - float(v["model_size_b"])) < 1e-9
+                      and m.model.arch == v["arch"]), None)
+        model = self.f.size_b(float(v["model_size_b"]))
+        model = s("size_option", name=entry.label(self.lang), size=model) if entry else model
+        text = s("setup_sentence", model=md(model), arch=self.value("arch", v["arch"]),
                  precision=md(self.value("precision", v["precision"]).split(" (")[0]),
                  hardware=md(self.value("hardware", v["hardware"])), devices=devices, where=where,
                  users=self.f.count(v["concurrency"], "users"), arrival=self.value("arrival", v["arrival"]),

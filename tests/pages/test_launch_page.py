@@ -343,3 +343,12 @@ def test_the_estimator_link_opens_the_same_set_up_with_the_same_figures():
     assert not est.exception
     assert metrics(est)[es("metric_ttft")] == metrics(at)[s("m_ttft")]
     assert metrics(est)[es("metric_total")] == metrics(at)[s("m_total")]
+
+
+def test_a_size_is_named_after_a_catalog_model_only_of_the_chosen_architecture():
+    """235B is Qwen3-235B-A22B only as a mixture of experts; as a dense model it is a size, nothing more."""
+    moe = page("en", model_size_b="235", arch="moe")
+    dense = page("en", model_size_b="235", arch="dense")
+    label = lambda at: next(o for o in at.selectbox(key="model_size_b").options if o.startswith("Qwen3") or o == "235B")
+    assert label(moe).startswith("Qwen3-235B") and label(dense) == "235B"
+    assert "Qwen3" in " ".join(c.value for c in moe.caption) and "Qwen3" not in " ".join(c.value for c in dense.caption)
