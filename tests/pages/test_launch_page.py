@@ -352,3 +352,17 @@ def test_a_size_is_named_after_a_catalog_model_only_of_the_chosen_architecture()
     label = lambda at: next(o for o in at.selectbox(key="model_size_b").options if o.startswith("Qwen3") or o == "235B")
     assert label(moe).startswith("Qwen3-235B") and label(dense) == "235B"
     assert "Qwen3" in " ".join(c.value for c in moe.caption) and "Qwen3" not in " ".join(c.value for c in dense.caption)
+
+
+@pytest.mark.parametrize("hid", list(CAT.hardware))
+def test_every_device_opens_with_its_figures_or_what_it_would_need(hid):
+    """Every catalog device, priced or not, fitting or not: no exception, a verdict, and either the eight
+    figures or the memory it would need (a 70B model on a phone does not fit)."""
+    for size in ("8.03", "70.6"):
+        at = page("en", hardware=hid, model_size_b=size)
+        assert at.success or at.warning or at.error
+        assert len(at.metric) in (8, 1)
+        c = launch.check(CAT, {**DEFAULT, "hardware": hid, "model_size_b": float(size)})
+        assert (len(at.metric) == 8) == c.fits
+        if CAT.hardware[hid].price_usd_per_hour is None and c.fits:
+            assert metrics(at)[strings("en")[0]("m_monthly")] == "–"
