@@ -34,6 +34,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/lesson.py", "lesson", "nav_lesson", ":material/school:", "nav_section_learn"),
     PageSpec("pages/estimator.py", "estimator", "nav_estimator", ":material/timer:", "nav_section_explore"),
     PageSpec("pages/tradeoffs.py", "tradeoffs", "nav_tradeoffs", ":material/balance:", "nav_section_explore"),
+    PageSpec("pages/launch.py", "launch", "nav_launch", ":material/rocket_launch:", "nav_section_explore"),
     PageSpec("pages/measure.py", "measure", "nav_measure", ":material/speed:", "nav_section_measure"),
     PageSpec("pages/logs.py", "logs", "nav_logs", ":material/query_stats:", "nav_section_measure"),
 )

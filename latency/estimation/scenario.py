@@ -19,9 +19,10 @@ import numpy as np
 
 from latency.estimation.catalog import Catalog
 from latency.estimation.estimator import (
-    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, estimate, estimate_sweep,
+    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, SPEC_TOKENS_MAX, estimate,
+    estimate_sweep,
 )
-from latency.estimation.places import DEFAULT_STOP, DISTANCE_MAX_KM, DistanceStop
+from latency.estimation.places import DEFAULT_STOP, DISTANCE_MAX_KM, DistanceStop, load_places
 from latency.estimation.sizing import SIZE_MAX_B, SIZE_MIN_B, SizedModel, sized_model, sweep_model
 
 ENGINE_AUTO = "auto"
@@ -45,15 +46,44 @@ BUDGET_MIN_S, BUDGET_MAX_S = 0.05, 600.0
 MEASURES = ("ttft", "total")
 DEVICE_SCOPES = ("cloud", "all")
 
+# --- the launch check's own inputs (issue 33; pages/launch.py): one block, kept at the END of KEYS -----------
+LAUNCH_KEYS = ("requests_per_day", "monthly_budget_usd", "min_model_b", "users_place", "server_place",
+               "prefix_share", "prefix_cache", "spec_tokens", "spec_accept")
+"""requests_per_day: answers a day (the monthly cost); monthly_budget_usd: a monthly cost limit (0 = none);
+min_model_b: the smallest model the PM accepts (the app does not measure quality); users_place /
+server_place: named places (content/places.yaml) whose distance becomes distance_km ("custom": the
+distance is set on its own); prefix_share: the share of the prompt read (question + document) that is
+the same for every request; prefix_cache "on": that share is served from the KV cache (prefix caching);
+spec_tokens: draft tokens proposed per step by speculative decoding (0 = off); spec_accept: the chance
+each drafted token is accepted. Only prefix_cache/prefix_share and spec_tokens/spec_accept change the
+estimate (`evaluate`); the rest are the launch check's own."""
+
+LAUNCH_ESTIMATE_KEYS = ("prefix_cache", "prefix_share", "spec_tokens", "spec_accept")
+"""The launch check's inputs that change the estimate (`evaluate`): a page that does not show them names
+them beside its figures when they are not the default (COORDINATION.md decision 3)."""
+
 KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
         "output_tokens", "context_tokens", "concurrency", "arrival", "access", "connection", "engine", "use_case", "budget_s", "measure",
-        "device_scope")
+        "device_scope") + LAUNCH_KEYS
 """Every scenario input, by its URL key (= its widget key on every page)."""
+
+PLACE_CUSTOM = "custom"          # server_place when the distance is set on its own (a link from another page)
+REQUESTS_PER_DAY_MAX = 10**9
+MONTHLY_BUDGET_MAX_USD = 10**8
+PREFIX_SHARE_MAX = 0.99          # at least one token of the prompt is new (the question itself)
+PREFIX_CACHE = ("off", "on")
+SPEC_ACCEPT_MAX = 0.99
+LAUNCH_DEFAULTS = dict(requests_per_day=10000, monthly_budget_usd=0.0, min_model_b=SIZE_MIN_B, users_place="seoul",
+                       server_place="tokyo", prefix_share=0.0, prefix_cache="off", spec_tokens=0, spec_accept=0.7)
+"""The launch check's defaults: 10,000 answers a day (an example figure, stated beside the cost), no cost
+limit, no smallest model, users in Seoul and the server in Tokyo (the default distance stop, Seoul->Tokyo),
+no shared prompt and no caching, no speculative decoding; its acceptance rate when turned on 0.7, inside the
+0.5-0.9 that Leviathan et al. 2023 (Table 3) and Chen et al. 2023 measured for well-matched draft models."""
 
 DEFAULTS = dict(model_size_b=8.03, hardware="h100-sxm", devices=DEVICES_AUTO, distance_km=None, arch="dense",
                 precision="fp16", prompt_tokens=512, document_tokens=0, output_tokens=256, context_tokens=0, concurrency=1,
                 arrival="steady", access="wired", connection="warm", engine=ENGINE_AUTO, use_case="support_chatbot", budget_s=None,
-                measure=None, device_scope="cloud")
+                measure=None, device_scope="cloud") | LAUNCH_DEFAULTS
 """Default scenario for every page: Llama 3.1 8B in FP16 on an H100 (as many as it needs), served from
 Tokyo to one wired user in Seoul (distance_km None = the Seoul->Tokyo stop), 512 prompt and 256
 output tokens (the estimator's defaults), no earlier conversation, users in steady use (each sends
@@ -91,7 +121,8 @@ def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any], page: 
     return out
 
 
-def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[str]) -> dict[str, "Param"]:
+def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[str],
+          place_ids: Sequence[str] | None = None) -> dict[str, "Param"]:
     """How each URL key is validated (`parse_query`)."""
     return dict(
         model_size_b=NumberParam(default["model_size_b"], SIZE_MIN_B, SIZE_MAX_B),
@@ -113,6 +144,26 @@ def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[s
         budget_s=NumberParam(default["budget_s"], BUDGET_MIN_S, BUDGET_MAX_S),
         measure=ChoiceParam(default["measure"], MEASURES),
         device_scope=ChoiceParam(default["device_scope"], DEVICE_SCOPES),
+        **launch_specs(default, place_ids),
+    )
+
+
+def launch_specs(default: Mapping[str, Any], place_ids: Sequence[str] | None = None) -> dict[str, "Param"]:
+    """How the launch check's own URL keys (`LAUNCH_KEYS`) are validated; place ids from content/places.yaml."""
+    d = {**LAUNCH_DEFAULTS, **{k: v for k, v in default.items() if k in LAUNCH_KEYS}}
+    if place_ids is None:
+        place_ids = [p.id for p in load_places()]
+    places = tuple(place_ids)
+    return dict(
+        requests_per_day=NumberParam(d["requests_per_day"], 0, REQUESTS_PER_DAY_MAX, integer=True),
+        monthly_budget_usd=NumberParam(d["monthly_budget_usd"], 0, MONTHLY_BUDGET_MAX_USD),
+        min_model_b=NumberParam(d["min_model_b"], SIZE_MIN_B, SIZE_MAX_B),
+        users_place=ChoiceParam(d["users_place"], places),
+        server_place=ChoiceParam(d["server_place"], places + (PLACE_CUSTOM,)),
+        prefix_share=NumberParam(d["prefix_share"], 0.0, PREFIX_SHARE_MAX),
+        prefix_cache=ChoiceParam(d["prefix_cache"], PREFIX_CACHE),
+        spec_tokens=NumberParam(d["spec_tokens"], 0, SPEC_TOKENS_MAX, integer=True),
+        spec_accept=NumberParam(d["spec_accept"], 0.0, SPEC_ACCEPT_MAX),
     )
 
 
@@ -285,15 +336,30 @@ def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
                         values.get("arrival", "steady"))
     kw.update(prompt_tokens=prompt_read_tokens(values), output_tokens=int(values["output_tokens"]),
               access=values["access"], connection=values["connection"], devices=fixed_devices(values),
-              context_tokens=int(values.get("context_tokens", 0)))
+              context_tokens=int(values.get("context_tokens", 0)) + cached_prompt_tokens(values))
+    if int(values.get("spec_tokens", 0) or 0) > 0:  # speculative decoding on (estimator: Leviathan et al. 2023)
+        kw.update(spec_tokens=int(values["spec_tokens"]), spec_accept=float(values.get("spec_accept", 0.0) or 0.0))
     return kw
+
+
+def cached_prompt_tokens(values: Mapping[str, Any]) -> int:
+    """Tokens of the prompt (question + document) served from the KV cache: with prefix caching on
+    (`prefix_cache` "on"), the share that is the same for every request (`prefix_share`) was prefilled
+    once and is reused, so it is read like earlier turns (`context_tokens`: attended to, no prefill);
+    vLLM's automatic prefix caching, SGLang's RadixAttention (Zheng et al. 2024). At least one token
+    stays new. 0 with caching off (the default)."""
+    if values.get("prefix_cache", "off") != "on":
+        return 0
+    read = int(values["prompt_tokens"]) + int(values.get("document_tokens", 0) or 0)
+    return max(0, min(int(round(float(values.get("prefix_share", 0.0) or 0.0) * read)), read - 1))
 
 
 def prompt_read_tokens(values: Mapping[str, Any]) -> int:
     """Tokens the server reads (prefills) for this request: the user's question (`prompt_tokens`) plus
     a pasted document (`document_tokens`, 0 when none). Both are new to the server, so both cost prefill;
-    earlier turns of the conversation (`context_tokens`) are already in its KV cache and do not."""
-    return int(values["prompt_tokens"]) + int(values.get("document_tokens", 0) or 0)
+    earlier turns of the conversation (`context_tokens`) are already in its KV cache and do not, nor
+    does a cached shared part of the prompt (`cached_prompt_tokens`, 0 unless prefix caching is on)."""
+    return int(values["prompt_tokens"]) + int(values.get("document_tokens", 0) or 0) - cached_prompt_tokens(values)
 
 
 def bytes_per_param(catalog: Catalog, values: Mapping[str, Any]) -> float:
