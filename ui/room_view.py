@@ -78,6 +78,12 @@ def _position(c: Ctx, screen: str) -> int:
     return c.screens.index(screen) if screen in c.screens else 0
 
 
+def _current(c: Ctx) -> str:
+    """The room's screen, or the first one when the store holds a screen this lesson does not have
+    (content changed while a room was open): never a crash on a screen it cannot draw."""
+    return c.room.screen if c.room.screen in c.screens else c.screens[0]
+
+
 # --- entry ----------------------------------------------------------------------------------------
 def open_button(s: Strings, first_screen: str) -> None:
     """Presenter mode without a room: open one (the code, QR and address appear on the next run)."""
@@ -243,7 +249,7 @@ def progress(s: Strings, c: Ctx, screen: str) -> None:
 
 
 def projected_view(s: Strings, c: Ctx) -> None:
-    screen = c.room.screen
+    screen = _current(c)
     progress(s, c, screen)
     join_panel(s, c, big=screen == c.screens[0])
     presenter_controls(s, c, shortcuts=True)
@@ -259,7 +265,7 @@ def projected_view(s: Strings, c: Ctx) -> None:
 def notes_view(s: Strings, c: Ctx) -> None:
     """The presenter's laptop: what the room sees, the notes, the counts; back/next and reveal."""
     st.html(NOTES_CSS)
-    screen = c.room.screen
+    screen = _current(c)
     i = _position(c, screen)
     st.header(s("notes_title", n=i + 1, total=len(c.screens)), anchor=False)
     question = _question(c, screen)
@@ -305,12 +311,12 @@ def phone_view(s: Strings, c: Ctx) -> None:
         st.session_state.pop("room_own", None)
         lesson_steps.scroll_top_if_asked()
     own = st.session_state.get("room_own")
-    screen = own if own in c.screens and _position(c, own) < _position(c, c.room.screen) else c.room.screen
+    screen = own if own in c.screens and _position(c, own) < _position(c, c.room.screen) else _current(c)
     welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)
     st.caption(welcome)
     progress(s, c, screen)
     live(c.store, c.room.code, c.room.screen, c.room.revealed, s, None, False)
-    if screen != c.room.screen:
+    if screen != _current(c):
         st.info(s("room_own_note", n=_position(c, c.room.screen) + 1), icon=":material/history:")
     screen_body(s, c, screen, role="phone")
     back, _, follow = st.columns([1, 1, 1])
@@ -318,7 +324,7 @@ def phone_view(s: Strings, c: Ctx) -> None:
     if i > 0:
         back.button(s("room_own_back"), key="room_own_back", icon=":material/arrow_back:", width="stretch",
                     on_click=st.session_state.__setitem__, args=("room_own", c.screens[i - 1]))
-    if screen != c.room.screen:
+    if screen != _current(c):
         follow.button(s("room_follow"), key="room_follow", icon=":material/arrow_forward:", icon_position="right",
                       type="primary", width="stretch", on_click=st.session_state.pop, args=("room_own", None))
 

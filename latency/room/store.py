@@ -14,7 +14,9 @@ run whenever a room opens). Nothing personal is kept: a participant is a random 
 optional nickname.
 
 A database that cannot be reached raises `StoreDown` (the page names it); a code that names no
-room raises `NoRoom` (why: "unknown", "expired" or "invalid").
+room raises `NoRoom` (why: "unknown", "expired" or "invalid"). Nothing is ever cut to fit a column:
+a value longer than its column is refused with `ValueTooLong` naming the column, before any write
+(the page cuts a nickname itself and says so; ids come from content the content check keeps short).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ from latency.room import codes
 log = logging.getLogger("latency.room")
 
 ROOM_TTL = timedelta(hours=24)
-NICKNAME_MAX = 24          # characters kept of a nickname
+NICKNAME_MAX = 24          # the longest nickname the store keeps (a longer one is refused: ValueTooLong)
+SCREEN_MAX = 80            # the longest screen: "q:" + a question id of at most 40 (migration 0002)
 FLOOD_WINDOW = timedelta(seconds=10)
 FLOOD_MAX = 20             # answer writes one participant may make per FLOOD_WINDOW
 CHANGES_MAX = 10           # times one participant may change one answer
@@ -48,7 +51,7 @@ rooms = sa.Table(
     "rooms", metadata,
     sa.Column("code", sa.String(16), primary_key=True),
     sa.Column("presenter_key", sa.String(64), nullable=False),
-    sa.Column("screen", sa.String(32), nullable=False),
+    sa.Column("screen", sa.String(SCREEN_MAX), nullable=False),
     sa.Column("revealed", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
@@ -76,6 +79,22 @@ answers = sa.Table(
 
 class StoreDown(Exception):
     """The database cannot be reached or refused the statement (the page names it)."""
+
+
+class ValueTooLong(ValueError):
+    """A value longer than the column that would keep it: refused, never cut (issue 30 item 1)."""
+
+    def __init__(self, column: str, value: str, limit: int) -> None:
+        super().__init__(f"{column}: {len(value)} characters, the column keeps at most {limit}: {value[:40]!r}")
+        self.column, self.value, self.limit = column, value, limit
+
+
+def fits(table: sa.Table, values: Mapping[str, object]) -> None:
+    """Raise ValueTooLong for the first text value longer than its column's declared length."""
+    for name, value in values.items():
+        length = getattr(table.c[name].type, "length", None)
+        if isinstance(value, str) and length is not None and len(value) > length:
+            raise ValueTooLong(f"{table.name}.{name}", value, length)
 
 
 class NoRoom(Exception):
@@ -180,6 +199,7 @@ class Store:
     # --- rooms ---------------------------------------------------------------------------------
     def open_room(self, first_screen: str = "1") -> tuple[str, str]:
         """A new room: (code, presenter key). Expired rooms are deleted first."""
+        fits(rooms, {"screen": first_screen})
         self.purge()
         now = self.clock()
         for _ in range(20):
@@ -219,11 +239,14 @@ class Store:
             if row is None or not key or not hmac.compare_digest(row.presenter_key, str(key)):
                 log.warning("room %s: a change without the presenter's key was refused", code)
                 raise PermissionError(code)
-            conn.execute(rooms.update().where(rooms.c.code == code).values(**change(row)))
+            values = change(row)
+            fits(rooms, values)
+            conn.execute(rooms.update().where(rooms.c.code == code).values(**values))
 
     def set_screen(self, code: str, key: str, screen: str) -> None:
         """The presenter moved: every participant follows to `screen`."""
-        self._presenter_update(code, key, lambda row: {"screen": screen[:32]})
+        fits(rooms, {"screen": screen})
+        self._presenter_update(code, key, lambda row: {"screen": screen})
 
     def reveal(self, code: str, key: str, question_id: str) -> None:
         """The presenter shows the room the answers and the right one; answering that question ends."""
@@ -249,7 +272,8 @@ class Store:
             found = self.participant(room.code, token)
             if found:
                 return found
-        nick = " ".join(str(nickname or "").split())[:NICKNAME_MAX] or None
+        nick = " ".join(str(nickname or "").split()) or None
+        fits(participants, {"nickname": nick})
         token = secrets.token_urlsafe(16)
         with self._write() as conn:
             pid = conn.execute(participants.insert().values(room_code=room.code, token=token, nickname=nick,
@@ -279,6 +303,7 @@ class Store:
         if choice_id not in set(valid):
             log.warning("room %s: invalid choice id %r for question %r refused", code, str(choice_id)[:40], question_id)
             return ANSWER_INVALID
+        fits(answers, {"question_id": question_id, "choice_id": choice_id})
         room = self.room(code)
         if question_id in room.revealed:
             return ANSWER_CLOSED

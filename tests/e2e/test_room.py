@@ -105,8 +105,21 @@ def answer_by_keyboard(phone, q, option, shot_name: str) -> None:
         settled(phone)
 
 
-@pytest.mark.parametrize("db, lang", [("sqlite", "ko"), ("postgresql", "en")])
+def choose(phone, q, option, lang: str) -> None:
+    phone.locator(f".st-key-room_q_{q.id}").get_by_text(option.label[lang], exact=True).click()
+
+
+def right_and_wrong(q):
+    return (next(o for o in q.options if o.id == RIGHT[q.id]), next(o for o in q.options if o.id != RIGHT[q.id]))
+
+
+@pytest.mark.parametrize("db, lang", [("sqlite", "ko"), ("sqlite", "en"), ("postgresql", "ko"), ("postgresql", "en")])
 def test_a_whole_room(browser, db, lang):
+    """Every screen of a room, in order, from the presenter's "next": every lesson step, every one of
+    the 12 questions (open, answered by both phones, counted, revealed), the results and the CSV.
+    Phone one answers every question right; phone two answers right on the even-numbered questions
+    only, so the room's expected results are counted by hand: 2 answers per question, 2 right on the
+    even ones and 1 on the odd ones; phone one's score is 12 of 12, phone two's 6 of 12."""
     s = i18n.strings("lesson", lang)
     with servers(db) as (urls, db_url):
         store = Store(db_url)
@@ -146,72 +159,85 @@ def test_a_whole_room(browser, db, lang):
             shot(one, f"room-{db}-{lang}-phone-step1", full_page=False)
             expect(presenter.locator(MAIN).get_by_text(s("room_joined", n=2))).to_be_visible(timeout=FOLLOW_MS)
 
-            # the presenter moves on: both phones follow, without a reload
-            button(presenter, "room_next").click()
-            for phone in (one, two):
-                expect(heading(phone, LESSON.steps[1].title[lang])).to_be_visible(timeout=FOLLOW_MS)
-            shot(presenter, f"room-{db}-{lang}-projector-step2", full_page=False)
+            # every lesson step: the presenter's "next", both phones follow without a reload
+            for k, step in enumerate(LESSON.steps[1:], 2):
+                button(presenter, "room_next").click()
+                expect(heading(presenter, step.title[lang])).to_be_visible(timeout=T)
+                for phone in (one, two):
+                    expect(heading(phone, step.title[lang])).to_be_visible(timeout=FOLLOW_MS)
+                no_error(presenter)
+                if k == 2:
+                    shot(presenter, f"room-{db}-{lang}-projector-step2", full_page=False)
+                    # the notes view on the presenter's laptop: the notes, not on the projected screen
+                    laptop = contexts[0].new_page()
+                    laptop.goto(f"{urls[0]}/lesson?notes=1&room={code}&key={key}&lang={lang}")
+                    settled(laptop)
+                    expect(laptop.locator(MAIN).get_by_text(step.notes[lang][:40])).to_be_visible(timeout=T)
+                    expect(presenter.locator(MAIN).get_by_text(step.notes[lang][:40])).to_have_count(0)
+                    shot(laptop, f"room-{db}-{lang}-notes", full_page=False)
+                    laptop.close()
 
-            # the notes view on the presenter's laptop: the notes, not on the projected screen
-            laptop = contexts[0].new_page()
-            laptop.goto(f"{urls[0]}/lesson?notes=1&room={code}&key={key}&lang={lang}")
-            settled(laptop)
-            expect(laptop.locator(MAIN).get_by_text(LESSON.steps[1].notes[lang][:40])).to_be_visible(timeout=T)
-            expect(presenter.locator(MAIN).get_by_text(LESSON.steps[1].notes[lang][:40])).to_have_count(0)
-            shot(laptop, f"room-{db}-{lang}-notes", full_page=False)
-
-            # a question: each phone answers; a changed answer replaces the first
-            q = QUESTIONS[0]
-            store.set_screen(code, key, f"q:{q.id}")
-            wrong = next(o for o in q.options if o.id != RIGHT[q.id])
-            right = next(o for o in q.options if o.id == RIGHT[q.id])
-            for phone in (one, two):
-                expect(heading(phone, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
-                if phone is two:  # issue 23 item 4: the answer buttons by keyboard alone
-                    answer_by_keyboard(phone, q, wrong, f"room-{db}-{lang}-phone-keyboard-answer")
+            # every question: open, both phones answer, the presenter sees both counted, reveal
+            for n, q in enumerate(QUESTIONS, 1):
+                button(presenter, "room_next").click()
+                expect(heading(presenter, q.question[lang])).to_be_visible(timeout=T)
+                right, wrong = right_and_wrong(q)
+                for phone in (one, two):
+                    expect(heading(phone, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
+                    no_error(phone)
+                if n == 1:  # a changed answer replaces the first; issue 23 item 4: answering by keyboard alone
+                    choose(one, q, wrong, lang)
+                    expect(one.locator(MAIN).get_by_text(s("room_your_answer", answer=wrong.label[lang]))).to_be_visible(timeout=T)
+                    answer_by_keyboard(two, q, wrong, f"room-{db}-{lang}-phone-keyboard-answer")
                 else:
-                    phone.locator(f".st-key-room_q_{q.id}").get_by_text(wrong.label[lang], exact=True).click()
-                expect(phone.locator(MAIN).get_by_text(s("room_your_answer", answer=wrong.label[lang]))).to_be_visible(timeout=T)
-            one.locator(f".st-key-room_q_{q.id}").get_by_text(right.label[lang], exact=True).click()
-            expect(one.locator(MAIN).get_by_text(s("room_your_answer", answer=right.label[lang]))).to_be_visible(timeout=T)
-            shot(one, f"room-{db}-{lang}-phone-question", full_page=False)
-            expect(heading(presenter, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
-            # every answer, from both processes, reaches the presenter's screen
-            expect(presenter.locator(MAIN).get_by_text(s("room_answered", n=2, total=2))).to_be_visible(timeout=FOLLOW_MS)
-            button(presenter, "room_reveal").click()
-            settled(presenter)
-            chart = presenter.locator(MAIN).locator("[data-testid=stPlotlyChart]").first
-            chart.locator(".main-svg").first.wait_for()
-            alt = s("room_chart_alt", rows="; ".join(
-                s("room_chart_right" if o.id == right.id else "room_chart_row", label=o.label[lang],
-                  n=1 if o.id in (right.id, wrong.id) else 0) for o in q.options))
-            expect(presenter.locator(MAIN).get_by_text(alt)).to_be_visible(timeout=T)
-            expect(presenter.locator(MAIN).get_by_text(s("room_right_answer", answer=right.label[lang]))).to_be_visible(timeout=T)
-            no_error(presenter), check_language(presenter, lang)
-            readable_from_the_back(presenter)
-            shot(presenter, f"room-{db}-{lang}-projector-reveal", full_page=False)
-            expect(one.locator(MAIN).get_by_text(s("room_mine_right", answer=right.label[lang]))).to_be_visible(timeout=FOLLOW_MS)
-            expect(two.locator(MAIN).get_by_text(s("room_mine_wrong", answer=wrong.label[lang]))).to_be_visible(timeout=FOLLOW_MS)
-            shot(two, f"room-{db}-{lang}-phone-reveal", full_page=False)
-
-            # a phone that lost its connection and reloads is the same participant
-            two.reload()
-            settled(two)
-            expect(two.locator(MAIN).get_by_text(s("room_mine_wrong", answer=wrong.label[lang]))).to_be_visible(timeout=T)
-            assert store.count_participants(code) == 2
+                    choose(two, q, right if n % 2 == 0 else wrong, lang)
+                choose(one, q, right, lang)
+                expect(one.locator(MAIN).get_by_text(s("room_your_answer", answer=right.label[lang]))).to_be_visible(timeout=T)
+                mine_two = right if n % 2 == 0 else wrong
+                expect(two.locator(MAIN).get_by_text(s("room_your_answer", answer=mine_two.label[lang]))).to_be_visible(timeout=T)
+                if n == 1:
+                    shot(one, f"room-{db}-{lang}-phone-question", full_page=False)
+                # every answer, from both processes, reaches the presenter's screen
+                expect(presenter.locator(MAIN).get_by_text(s("room_answered", n=2, total=2))).to_be_visible(timeout=FOLLOW_MS)
+                button(presenter, "room_reveal").click()
+                settled(presenter)
+                alt = s("room_chart_alt", rows="; ".join(
+                    s("room_chart_right" if o.id == right.id else "room_chart_row", label=o.label[lang],
+                      n=(1 + (mine_two.id == o.id)) if o.id == right.id else int(o.id == mine_two.id)) for o in q.options))
+                expect(presenter.locator(MAIN).get_by_text(alt)).to_be_visible(timeout=T)
+                expect(presenter.locator(MAIN).get_by_text(s("room_right_answer", answer=right.label[lang]))).to_be_visible(timeout=T)
+                no_error(presenter)
+                expect(one.locator(MAIN).get_by_text(s("room_mine_right", answer=right.label[lang]))).to_be_visible(timeout=FOLLOW_MS)
+                mine = s("room_mine_right" if n % 2 == 0 else "room_mine_wrong", answer=mine_two.label[lang])
+                expect(two.locator(MAIN).get_by_text(mine)).to_be_visible(timeout=FOLLOW_MS)
+                if n == 1:
+                    check_language(presenter, lang)
+                    readable_from_the_back(presenter)
+                    shot(presenter, f"room-{db}-{lang}-projector-reveal", full_page=False)
+                    shot(two, f"room-{db}-{lang}-phone-reveal", full_page=False)
+                    # a phone that lost its connection and reloads is the same participant
+                    two.reload()
+                    settled(two)
+                    expect(two.locator(MAIN).get_by_text(mine)).to_be_visible(timeout=T)
+                    assert store.count_participants(code) == 2
 
             # the results: the room's score per question, and the CSV
-            store.set_screen(code, key, "done")
+            button(presenter, "room_next").click()
             expect(heading(presenter, s("room_results_title"))).to_be_visible(timeout=FOLLOW_MS)
             expect(button(presenter, "room_csv")).to_be_visible(timeout=T)
             with presenter.expect_download() as dl:
                 button(presenter, "room_csv").click()
-            csv_text = open(dl.value.path(), encoding="utf-8-sig").read().splitlines()
-            assert csv_text[1].endswith(",2,1,50%"), csv_text[:2]
+            lines = open(dl.value.path(), encoding="utf-8-sig").read().splitlines()
+            assert len(lines) == 1 + len(QUESTIONS), lines
+            for n, line in enumerate(lines[1:], 1):
+                assert line.endswith(",2,2,100%" if n % 2 == 0 else ",2,1,50%"), (n, line)
             readable_from_the_back(presenter)
             shot(presenter, f"room-{db}-{lang}-projector-results", full_page=False)
-            for phone in (one, two):
+            total = len(QUESTIONS)
+            for phone, right_n in ((one, total), (two, total // 2)):
+                expect(phone.locator(MAIN).get_by_text(s("room_my_score", right=right_n, total=total))).to_be_visible(timeout=FOLLOW_MS)
                 no_error(phone), check_language(phone, lang)
+            shot(one, f"room-{db}-{lang}-phone-results", full_page=False)
         finally:
             for c in contexts:
                 c.close()
