@@ -56,7 +56,7 @@ def test_a_room_opens_and_is_found_by_what_a_person_types(store):
     code, key = store.open_room()
     assert codes.is_valid(code) and len(key) >= 24
     room = store.room(f" {code[:3].lower()} {code[3:]} ")
-    assert (room.code, room.screen, room.revealed) == (code, "1", frozenset())
+    assert (room.code, room.screen, room.revealed) == (code, "lobby", frozenset())
     assert store.is_presenter(code, key) and not store.is_presenter(code, key + "x") and not store.is_presenter(code, None)
 
 
