@@ -9,7 +9,7 @@ import streamlit as st
 
 from latency.teaching import content, glossary
 from latency.language.i18n import LANGS, md
-from ui import plain_words, shell, style
+from ui import plain_words, room_join, shell, style
 
 s = shell.page_strings("glossary")
 lang = shell.current_lang()
@@ -52,3 +52,5 @@ for entry in shown:
         if lang in entry.originals:  # the term in its original language, as the entry itself shows it
             st.caption(md(entry.originals[lang]))
         st.markdown(md(entry.summaries[lang]))
+
+room_join.start_code_field()  # someone in an onboarding room types its code here (ROOM's section, ui/room_join.py)
