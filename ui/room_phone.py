@@ -37,7 +37,7 @@ PHONE_CSS = """<style>
 .st-key-room_answers [data-testid="stRadioOption"] { min-height: 52px; width: 100%; box-sizing: border-box; margin: 0;
   padding: 10px 12px; border: 1px solid #64748b; border-radius: 10px; align-items: center; }
 .st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) { border: 2px solid #1d4ed8; background: #eff6ff; }
-.st-key-room_reconnecting { display: none; }
+.st-key-room_reconnecting, .st-key-room_phone_head { display: none; }
 html.room-offline .st-key-room_reconnecting { display: block; position: sticky; top: 0; z-index: 1000; }
 </style>"""
 # Answer options: each a tap target 52 px high or more with 12 px between (WCAG 2.5.8 asks 24 px; Apple's
@@ -97,10 +97,11 @@ def _leave(c: Ctx) -> None:
 
 # --- entry ----------------------------------------------------------------------------------------
 def phone_view(s: Strings, c: Ctx) -> None:
-    st.html(PHONE_CSS + RECONNECT_JS, unsafe_allow_javascript=True)  # constant: no content, no input
+    head = st.container(key="room_phone_head")  # style and scripts only: folded away, so no gap above the page
+    head.html(PHONE_CSS + RECONNECT_JS, unsafe_allow_javascript=True)  # constant: no content, no input
     forget = st.session_state.pop("room_forget", None)
     if forget:
-        st.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
+        head.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
     me = c.store.participant(c.room.code, token_of(c.room.code))
     if me is None:
         if c.room.ended:
@@ -109,7 +110,8 @@ def phone_view(s: Strings, c: Ctx) -> None:
             join_form(s, c)
         return
     st.session_state[f"room_token_{c.room.code}"] = me.token
-    remember(c.room.code, me.token)
+    with head:
+        remember(c.room.code, me.token)
     c = c.with_token(me.token)
     cut = st.session_state.pop("room_nick_cut", None)
     if cut:
@@ -123,8 +125,6 @@ def phone_view(s: Strings, c: Ctx) -> None:
         lesson_steps.scroll_top_if_asked()
     v = vote_now(c)
     reconnecting(s, c, v)
-    welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)
-    st.caption(welcome)
     live(c, s, counts=False, drawn_over=v.over)
     if c.room.ended:
         st.header(s("room_ended_title"), anchor=False)
@@ -132,6 +132,8 @@ def phone_view(s: Strings, c: Ctx) -> None:
         room_results.my_score(s, c)
         room_results.room_results(s, c, s("room_results_title"), present=False, chart=False)
         return
+    welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)
+    st.caption(welcome)
     own = st.session_state.get("room_own")
     screen = own if own in c.screens and position(c, own) < position(c, current(c)) else current(c)
     if screen != current(c):

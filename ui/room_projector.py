@@ -27,7 +27,7 @@ from ui.room_view import DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, live, positi
 
 BAR_KEY = "room_bar"
 ROOM_CSS = """<style>
-[data-testid="stMain"] .st-key-room_lobby_code p { font-size: 150px !important; line-height: 1.1 !important;
+[data-testid="stMain"] .st-key-room_lobby_code p { font-size: 150px !important; line-height: 1.25 !important;
   letter-spacing: 0.08em; font-weight: 700; margin: 0; }
 [data-testid="stMain"] .st-key-room_lobby_address p, [data-testid="stMain"] .st-key-room_lobby_address code {
   font-size: 56px !important; line-height: 1.2 !important; }

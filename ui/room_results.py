@@ -56,15 +56,15 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
     texts = [_share(c, x.share1) if x.share2 is None else s("room_share_pair", first=_share(c, x.share1), second=_share(c, x.share2))
              for x in got]
     if not chart:  # a phone: the same numbers as a list, one line per question
-        st.markdown("\n".join(f"- {md(s('room_results_row', title=t, value=v))}" for t, v in zip(titles, texts)))
+        st.markdown("  \n".join(md(s("room_results_row", title=t, value=v)) for t, v in zip(titles, texts)))
         return
     font = 24 if present else 14
     fig = results_bars(titles, [x.share1 for x in got], [x.share2 for x in got], texts,
                        names=(s("room_vote_first"), s("room_vote_second")), font_size=font,
-                       height=height or (round(font * 1.55 * len(qs) + font * 2.6) + 20))
+                       height=height or (round(font * 1.45 * len(qs) + font * 2.6) + 20))
     alt = s("room_results_alt", rows="; ".join(s("room_results_row", title=t, value=v) for t, v in zip(titles, texts)))
-    charts.show(fig, f"room_results_{len(qs)}", alt=alt, table=False)  # the numbers are at the bars and in the caption
-    with st.container(key="room_results_alt"):
+    charts.show(fig, f"room_results_{len(qs)}", alt=alt, table=False)  # the numbers stand at the bars and in `alt`
+    if not present:  # the laptop's notes view: the same numbers as text too (the projector has no room for them)
         st.caption(md(alt))
 
 

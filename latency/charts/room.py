@@ -75,7 +75,7 @@ def results_bars(titles: Sequence[str], first: Sequence[float | None], second: S
                 name=names[1], hoverinfo="skip")
     fig.add_bar(x=[(x or 0) * 100 for x in first][::-1], y=ys, orientation="h", marker=dict(color=OTHER_COLOR),
                 name=names[0], hoverinfo="skip")
-    fig.add_scatter(x=[e * 100 for e in ends], y=ys, mode="text", text=list(texts)[::-1], textposition="middle right",
+    fig.add_scatter(x=[e * 100 for e in ends], y=ys, mode="text", text=[f" {x}" for x in texts][::-1], textposition="middle right",
                     textfont=dict(size=font_size, family=FONT_FAMILY, color=INK), hoverinfo="skip", showlegend=False,
                     cliponaxis=False)
     base_layout(fig, height=height or round(font_size * 1.9 * n + font_size * 3) + 20)
