@@ -199,6 +199,9 @@ def test_a_whole_room(browser, db, lang):
             two.goto(f"{urls[-1]}/join")
             settled(two)
             two.locator(".st-key-join_typed input").fill(f" {code[:3].lower()} {code[3:]} ")
+            # no Streamlit English under the box ("Press Enter to submit form"), in either language
+            assert "Press Enter" not in two.locator(MAIN).inner_text()
+            shot(two, f"room-{db}-{lang}-phone-join-page", full_page=False)
             two.locator("[data-testid=stFormSubmitButton] button").first.click()
             two.wait_for_url(re.compile(rf"/lesson\?.*room={code}"), timeout=T)
             settled(two)
@@ -243,6 +246,9 @@ def test_a_whole_room(browser, db, lang):
                     expect(presenter.locator(MAIN).get_by_text(step.notes[lang][:40])).to_have_count(0)
                     shot(laptop, f"room-{db}-{lang}-notes", full_page=False)
                     laptop.close()
+                    # the code strip on every later screen: 36 px or more
+                    strip = presenter.locator(".st-key-room_strip strong", has_text=code)
+                    assert float(strip.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 36
                     # the presenter's own controls are folded away: not on the projected screen
                     expect(presenter.locator(MAIN).get_by_text(s("room_end"))).to_have_count(0)
                     expect(presenter.locator(MAIN).get_by_text(s("notes_open"))).to_have_count(0)

@@ -206,6 +206,19 @@ def test_the_participant_is_never_in_the_address_and_stays_the_same_in_its_sessi
     assert s(lang)("room_welcome_nick", code=code, nick="Ana") in all_text(phone)
 
 
+def test_who_leaves_the_room_is_no_longer_counted_as_here(lang):
+    presenter, code, _ = open_room(lang)
+    one, two = join(lang, code, "a"), join(lang, code, "b")
+    presenter.run()
+    assert s(lang)("room_lobby_here", n=2) in all_text(presenter)
+    two.button(key="room_leave").click().run()
+    no_exception(two)
+    assert two.text_input(key="room_nick")  # this phone is out: it may join again
+    presenter.run()
+    assert s(lang)("room_lobby_here", n=1) in all_text(presenter)
+    assert store().count_participants(code) == 2  # their answers stay in the room's results
+
+
 def test_a_nickname_over_the_limit_is_cut_with_a_note_never_dropped(lang):
     _, code, _ = open_room(lang)
     long = "Kim Minji from the platform team"  # 32 characters
