@@ -19,6 +19,7 @@ from latency.language import i18n
 from latency.room import store as room_store
 from latency.room.store import SPREAD, VOTE2, Store
 from tests.e2e.conftest import MAIN, shot
+from tests.e2e.test_accessibility import axe_ready  # noqa: F401  (the fixture: axe-core installed)
 from tests.e2e.test_room import LESSON, QUESTIONS, RIGHT, T, fits_problems, heading, settled
 
 pytestmark = pytest.mark.e2e
@@ -96,4 +97,51 @@ def test_every_projected_room_screen_fits_and_reads_from_the_back(browser, app_u
         assert not found, "\n".join(found[:40])
     finally:
         context.close()
+        store.engine.dispose()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_axe_finds_nothing_on_the_rooms_screens(browser, app_url, axe_ready, lang):
+    """axe-core (WCAG 2.2 AA tags, as tests/e2e/test_accessibility.py runs it) on the projected lobby,
+    a phone's join form, a phone during a vote and after the reveal, and the ended room on both."""
+    from tests.e2e.test_accessibility import STREAMLIT_ONLY, axe_violations
+
+    s = i18n.strings("lesson", lang)
+    store = Store(room_store.database_url())
+    store.migrate()
+    code, key = store.open_room("lobby", lang)
+    q = QUESTIONS[0]
+    projector = browser.new_context(viewport=SIZES["1920"]).new_page()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    found: list[str] = []
+
+    def axe(page, name: str) -> None:
+        settled(page)
+        found.extend(f"{name} [{v['id']}] {v['help']}: {v['target']} {v['html']!r}" for v in axe_violations(page)
+                     if (v["id"], v["region"]) not in STREAMLIT_ONLY)
+
+    try:
+        projector.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang={lang}")
+        axe(projector, "lobby")
+        phone.goto(f"{app_url}/lesson?room={code}&lang={lang}")
+        axe(phone, "join form")
+        phone.locator(".st-key-room_nick input").fill("Ana")
+        phone.locator("[data-testid=stFormSubmitButton] button").first.click()
+        see(phone, s("room_lobby_wait"))
+        store.set_screen(code, key, f"q:{q.id}")
+        expect(heading(phone, q.question[lang])).to_be_visible(timeout=T)
+        phone.locator(f".st-key-room_q_{q.id} [data-testid=stRadioOption]").first.click()
+        axe(phone, "phone vote")
+        store.reveal(code, key, q.id)
+        see(phone, s("room_right_answer", answer=q.options[[o.id for o in q.options].index(RIGHT[q.id])].label[lang]))
+        axe(phone, "phone reveal")
+        axe(projector, "projector reveal")
+        store.end(code, key)
+        expect(heading(phone, s("room_ended_title"))).to_be_visible(timeout=T)
+        axe(phone, "phone ended")
+        axe(projector, "projector ended")
+        assert not found, "\n".join(found[:20])
+    finally:
+        projector.context.close()
+        phone.context.close()
         store.engine.dispose()
