@@ -126,7 +126,7 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
         except NoRoom as err:
             room_phone.code_form(s, err, presenter=bool(key))
             return True
-        presenter = store.is_presenter(room.code, key)
+        presenter = bool(key) and store.is_presenter(room.code, key)  # a phone (no key) asks nothing more
         if key and not presenter:
             st.warning(s("room_not_presenter"))
         c = Ctx(les, tuple(questions), outcomes, d, store, room, screens(les, questions),
