@@ -21,6 +21,7 @@ import re
 
 import streamlit as st
 
+from latency.charts.style import CHOSEN_FILL, NOFIT, SECOND_VOTE
 from latency.language.i18n import Strings, clip, md
 from latency.room import codes, store as room_store
 from latency.room.store import NoRoom, SPREAD, StoreDown
@@ -30,15 +31,15 @@ from ui.room_view import DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, live, positi
 
 COOKIE = "latency_room_{code}"
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-PHONE_CSS = """<style>
-.st-key-room_answers [data-testid="stElementContainer"], .st-key-room_answers [data-testid="stRadio"] { width: 100% !important; }
-.st-key-room_answers [role="radiogroup"] { gap: 12px; width: 100%; }
-.st-key-room_answers [role="radiogroup"] > div { width: 100%; }
-.st-key-room_answers [data-testid="stRadioOption"] { min-height: 52px; width: 100%; box-sizing: border-box; margin: 0;
-  padding: 10px 12px; border: 1px solid #64748b; border-radius: 10px; align-items: center; }
-.st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) { border: 2px solid #1d4ed8; background: #eff6ff; }
-.st-key-room_reconnecting, .st-key-room_phone_head { display: none; }
-html.room-offline .st-key-room_reconnecting { display: block; position: sticky; top: 0; z-index: 1000; }
+PHONE_CSS = f"""<style>
+.st-key-room_answers [data-testid="stElementContainer"], .st-key-room_answers [data-testid="stRadio"] {{ width: 100% !important; }}
+.st-key-room_answers [role="radiogroup"] {{ gap: 12px; width: 100%; }}
+.st-key-room_answers [role="radiogroup"] > div {{ width: 100%; }}
+.st-key-room_answers [data-testid="stRadioOption"] {{ min-height: 52px; width: 100%; box-sizing: border-box; margin: 0;
+  padding: 10px 12px; border: 1px solid {NOFIT}; border-radius: 10px; align-items: center; }}
+.st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) {{ border: 2px solid {SECOND_VOTE}; background: {CHOSEN_FILL}; }}
+.st-key-room_reconnecting, .st-key-room_phone_head {{ display: none; }}
+html.room-offline .st-key-room_reconnecting {{ display: block; position: sticky; top: 0; z-index: 1000; }}
 </style>"""
 # Answer options: each a tap target 52 px high or more with 12 px between (WCAG 2.5.8 asks 24 px; Apple's
 # and the guide's 44 px), the one chosen outlined in blue-700 (6.7:1); borders in slate-500 (4.8:1).

@@ -11,11 +11,11 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from latency.charts.style import FONT_FAMILY, INK, STAGE_COLORS, base_layout
+from latency.charts.style import FONT_FAMILY, INK, SECOND_VOTE, STAGE_COLORS, base_layout
 
 RIGHT_COLOR = STAGE_COLORS["decode"]   # the palette's green, 5.5:1 on white: the right answer (one vote shown)
 OTHER_COLOR = STAGE_COLORS["network"]  # the palette's slate, 7.6:1 on white: every other option, and the first vote
-SECOND_COLOR = "#1d4ed8"               # blue-700, 6.7:1 on white (WebAIM contrast checker): the second vote
+SECOND_COLOR = SECOND_VOTE             # blue-700, 6.7:1 on white (WebAIM contrast checker): the second vote
 
 
 def _wrap(text: str, width: int) -> str:

@@ -72,6 +72,8 @@ BUDGET_FILL = "rgba(21, 128, 61, 0.10)"  # the budget band behind the curves: de
 MIN_FONT_PX = 11         # no chart text smaller than this (tick labels included)
 WHITE = "white"          # marker outlines and text inside a stage's bar
 PRECISION_COLORS = ["#1e3a8a", "#2563eb", "#0e7490", "#047857", "#b45309", "#dc2626", "#7c3aed"]  # memory chart: 3:1 or more
+SECOND_VOTE = "#1d4ed8"  # a room's second vote (blue-700, 6.7:1 on white) and a phone's chosen answer's outline
+CHOSEN_FILL = "#eff6ff"  # a phone's chosen answer: a light fill behind ink text (blue-50)
 NOFIT_FILL = "#e2e8f0"   # a budget-map cell whose model does not fit: a light fill, its hover and the caption say it
 # Blue (well under budget) -> near-white at the budget -> red (well over). Log2 of latency / budget.
 # ColorBrewer's RdBu (Brewer & Harrower, colorbrewer2.org: "colorblind safe"), where the old
