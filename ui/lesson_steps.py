@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
+from latency.exploring import tradeoffs
 from latency.teaching import feel, lesson, quiz
 from latency.estimation.catalog import Catalog
 from latency.charts.lesson import stage_bars
@@ -165,7 +166,7 @@ def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str,
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
                      fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14,
                      legend_columns=2 if d.present and max(map(len, (names or stage_names(s)).values())) <= SHORT_NAME else 1,
-                     labels_above=d.present)
+                     labels_above=True)  # each row's name on its own line: at 390 px a name beside its bar was cut
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
     charts.show(fig, key, table=not d.present)
@@ -319,9 +320,10 @@ def interaction(s: Strings, step_: lesson.Step, d: Data) -> None:
 
 def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Restaurant analogy: the answer length (dishes) stretches the serving part of the timeline."""
-    n = st.select_slider(s("timeline_label"), options=list(step_.options), value=step_.scenario.output_tokens
-                         if step_.scenario.output_tokens in step_.options else step_.options[1],
-                         format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}")
+    # Buttons, not a slider: every choice is named on a phone (a slider's end labels ran into its thumb's value).
+    n = st.segmented_control(s("timeline_label"), list(step_.options), default=step_.scenario.output_tokens
+                             if step_.scenario.output_tokens in step_.options else step_.options[1], required=True,
+                             format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}")
     sc = lesson.vary(step_, n, d.catalog, d.stops)
     est = sc.run(d.catalog)
     chart(s, [(s("rest_row"), est.breakdown)], d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}",
@@ -368,16 +370,21 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Model, hardware, distance or users: one input over the step's options; start vs choice."""
     options = list(step_.options)
     start = lesson.start_option(step_)
-    # The slider opens on the last option, the far end of the step's range, so the change shows at once.
-    choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1],
-                              format_func=lambda v: option_label(s, step_, v, d), key=f"lesson_w_{step_.id}")
+    # The choices as buttons, each named (a slider named only its two ends, and they ran into its thumb's
+    # value on a phone); the last, the far end of the step's range, is chosen first, so the change shows at once.
+    choice = st.segmented_control(s(f"{step_.widget}_label"), options, default=options[-1], required=True,
+                                  format_func=lambda v: option_label(s, step_, v, d), key=f"lesson_w_{step_.id}")
     base_sc = lesson.vary(step_, start, d.catalog, d.stops)
     sc = lesson.vary(step_, choice, d.catalog, d.stops)
-    base, est = base_sc.run(d.catalog), sc.run(d.catalog)
+    # One evaluation per set-up: the estimator page's own (scenario.evaluate inside tradeoffs.headline), so
+    # its times and its cost per 1,000 answers are the estimator's for the same inputs (issue 31 item 1).
+    head = tradeoffs.headline(d.catalog, {**sc.values(d.catalog), "measure": "total", "budget_s": float("inf")},
+                              tradeoffs.catalog_prices(d.catalog))
+    base, est = base_sc.run(d.catalog), head.estimate
     rows = [(s("row_start", label=option_label(s, step_, start, d)), base.breakdown),
             (s("row_choice", label=option_label(s, step_, choice, d)), est.breakdown)]
     chart(s, rows, d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}")
-    cost = lesson.cost_per_1k(d.catalog, sc, est) if step_.widget == "users" else None
+    cost = head.cost_per_1k_answers if step_.widget == "users" and head.cost_per_1k_answers == head.cost_per_1k_answers else None
     hw = d.catalog.hardware[sc.hardware]
     with numbers(d):  # on the projected screen the cost stands in the times' row (one row less)
         times(s, est, d, more=[(s("cost_metric"), d.f.usd(cost))] if cost is not None and d.present else ())

@@ -27,6 +27,11 @@ AXIS_BLOCK_EM = 3.6
 LABEL_SHIFT_PX = 6
 BAR_PX = 32  # a bar's thickness when its label stands above it (labels_above)
 CHAR_EM = 0.62
+# A stage shorter than this share of the axis is drawn this wide, so every stage the legend names can be
+# found in the bar (issue 34 item 4: at 390 px the network, queue and prefill of a chat answer were 1-2 px
+# slivers beside a 300 px decode). 0.025 of a 330 px plot is 8 px. Its true seconds stay in the hover text
+# and the table under the chart; the caption under the chart says the thin stages are drawn wider.
+MIN_SEGMENT_SHARE = 0.025
 
 
 def label_px(text: str, font_size: float) -> int:
@@ -53,20 +58,23 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
     labels = [label for label, _ in rows][::-1]  # first row on top
     parts = [dict(p) for _, p in rows][::-1]
     fig = go.Figure()
-    for stage in STAGES:
+    floor = MIN_SEGMENT_SHARE * x_max
+    shown = [stage for stage in STAGES if any(p.get(stage, 0.0) > 0 for p in parts)]  # a stage of 0 s: no colour to find
+    for stage in shown:
         xs = [max(p.get(stage, 0.0), 0.0) for p in parts]
         fade = highlight is not None and stage != highlight
         fig.add_trace(go.Bar(
-            x=xs, y=labels, orientation="h", name=names[stage],
+            x=[drawn_width(x, floor) for x in xs], y=labels, orientation="h", name=names[stage],
             marker=dict(color=STAGE_COLORS[stage], opacity=0.25 if fade else 1.0,
                         line=dict(color=HIGHLIGHT, width=3) if stage == highlight else None),
             hovertemplate=[f"{names[stage]}: {fmt_s(x)}<extra></extra>" for x in xs],
         ))
     totals = [sum(max(v, 0.0) for v in p.values()) for p in parts]
+    ends = [sum(drawn_width(max(p.get(stage, 0.0), 0.0), floor) for stage in shown) for p in parts]
     # The stage names stand one per line above the bars, in a top margin of their own: a row of four
     # wraps on a phone (390 px) and, in a figure of fixed height, ran over the bars and their times.
-    columns = max(1, min(legend_columns, len(STAGES)))
-    legend_px = round(-(-len(STAGES) // columns) * font_size * LEGEND_LINE_EM) + 8
+    columns = max(1, min(legend_columns, len(shown)))
+    legend_px = round(-(-len(shown) // columns) * font_size * LEGEND_LINE_EM) + 8
     axis_px = round(font_size * AXIS_BLOCK_EM)  # tick labels, the gap and the axis title below the bars
     right_px = max(10, max((label_px(fmt_s(t), font_size) for t in totals), default=0) + LABEL_SHIFT_PX + 4)
     legend = dict(orientation="v", yanchor="bottom", y=1.0, yref="paper", xanchor="left", x=0,
@@ -93,13 +101,18 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
         # keeps them (its own grey tick text is 3.7:1 on white, under the 4.5:1 the app holds to).
         legend=legend,
         xaxis=dict(title=dict(text=axis_title, font=dict(size=font_size, color=TEXT_COLOR), standoff=font_size * 0.6),
-                   range=[0, x_max * 1.05], fixedrange=True, tickfont=dict(size=font_size, color=TEXT_COLOR), automargin=False),
+                   range=[0, max(x_max, *ends) * 1.05], fixedrange=True, tickfont=dict(size=font_size, color=TEXT_COLOR), automargin=False),
         yaxis=dict(fixedrange=True, automargin=True, showticklabels=not above, tickfont=dict(size=font_size, color=TEXT_COLOR)),
-        annotations=[dict(x=t, y=lab, text=fmt_s(t), showarrow=False, xanchor="left", xshift=LABEL_SHIFT_PX,
-                          font=dict(size=font_size, family=FONT_FAMILY, color=TEXT_COLOR)) for t, lab in zip(totals, labels)] + notes,
+        annotations=[dict(x=end, y=lab, text=fmt_s(t), showarrow=False, xanchor="left", xshift=LABEL_SHIFT_PX,
+                          font=dict(size=font_size, family=FONT_FAMILY, color=TEXT_COLOR)) for t, end, lab in zip(totals, ends, labels)] + notes,
         margin=dict(l=10, r=right_px, t=legend_px + pad, b=axis_px),
     )
     return fig
+
+
+def drawn_width(seconds: float, floor: float) -> float:
+    """A stage's drawn length: its seconds, or `floor` for a stage above 0 s that would be thinner."""
+    return max(seconds, floor) if seconds > 0 else 0.0
 
 
 RIGHT_COLOR = STAGE_COLORS["decode"]   # the palette's green, 5.5:1 on white: the right answer's bar

@@ -189,6 +189,7 @@ class Use:
     budget_s: float | None
     measure: str | None
     checks: tuple[Check, ...] = ()
+    better: str | None = None  # the use said as the estimator finds it, shown beside it where a check does not hold
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,7 @@ class Phrase:
     figure: Figure | None
     source: str | None = None
     checks: tuple[Check, ...] = ()
+    better: str | None = None  # the phrase said as the estimator finds it, shown beside it where a check does not hold
 
 
 @dataclass(frozen=True)
@@ -668,7 +670,7 @@ _TERM_SPEC: dict[str, Parser] = {
     "questions": _section(_obj(Question, {"label": _text, "target": _choice(JUMP_TARGETS)})),
     "uses": _section(_obj(Use, {
         "id": _ID, "name": _text, "text": _text, "url": _nullable(_URL_P),
-        "budget_s": _nullable(_number), "measure": _MEASURE, "checks": _checks(),
+        "budget_s": _nullable(_number), "measure": _MEASURE, "checks": _checks(), "better": _default(_nullable(_text), None),
     }, _budget_rule)),
     "role_tips": _section(_obj(RoleTip, {"id": _ID, "role": _text, "tip": _text, "source": _SOURCE})),
     "misconceptions": _obj(Misconceptions, {
@@ -681,7 +683,7 @@ _TERM_SPEC: dict[str, Parser] = {
         "figure": _nullable(_obj(Figure, {
             "value_s": _number, "kind": _choice(FIGURE_KINDS), "label": _text, "measure": _choice(MEASURES),
         })),
-        "source": _SOURCE, "checks": _checks(),
+        "source": _SOURCE, "checks": _checks(), "better": _default(_nullable(_text), None),
     })),
     "related": _section(_obj(TermLink, {"name": _text, "text": _text, "term": _nullable(_TERM_REF)})),
     "read_next": _section(_obj(TermLink, {"name": _text, "text": _text, "term": _nullable(_TERM_REF)})),
