@@ -132,13 +132,15 @@ def stage_names(s: Strings, prefix: str = "stage_") -> dict[str, str]:
     return {k: s(f"{prefix}{k}") for k in STAGES}
 
 
-def option_label(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
-    """How a step's option reads on screen: a model or device name, a place, a count."""
+def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bool = False) -> str:
+    """How a step's option reads on screen: a model or device name, a place, a count. `button`: on a choice
+    button, a chip by its name without the catalog's details ("Apple M4 Max · 노트북 칩"), so six fit a phone."""
     if step.widget == "model":
         return d.catalog.models[option].label(d.lang)
     if step.widget == "hardware":  # the chip with its plain class, as on the explorer pages ("노트북 칩")
-        return s("hardware_short", name=d.catalog.hardware[option].label(d.lang),
-                 kind=scenario_inputs.hardware_class(d.catalog, d.lang, option))
+        name = d.catalog.hardware[option].label(d.lang)
+        kind = scenario_inputs.hardware_class(d.catalog, d.lang, option)
+        return s("hardware_pill", name=name.split(" (")[0], kind=kind) if button else s("hardware_short", name=name, kind=kind)
     if step.widget == "distance":
         stop = next(x for x in d.stops if x.id == option)
         return s("distance_km", name=stop.label[d.lang], km=d.f.km(stop.km))
@@ -373,7 +375,7 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     # The choices as buttons, each named (a slider named only its two ends, and they ran into its thumb's
     # value on a phone); the last, the far end of the step's range, is chosen first, so the change shows at once.
     choice = st.segmented_control(s(f"{step_.widget}_label"), options, default=options[-1], required=True,
-                                  format_func=lambda v: option_label(s, step_, v, d), key=f"lesson_w_{step_.id}")
+                                  format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
     base_sc = lesson.vary(step_, start, d.catalog, d.stops)
     sc = lesson.vary(step_, choice, d.catalog, d.stops)
     # One evaluation per set-up: the estimator page's own (scenario.evaluate inside tradeoffs.headline), so

@@ -124,6 +124,8 @@ def comparison(s: Strings, cmp: content.Comparison, cl: Claims) -> None:
         index=[md(rows.size), md(rows.latency), md(rows.hardware), md(rows.deployment)],
     )
     st.table(table)
+    if cmp.table_note:
+        st.caption(md(cmp.table_note))
     source(s, cmp.source)
     for c in cmp.classes:  # a cell the estimator finds misleading: its note under the table, naming the cell
         for row in ("size", "latency", "hardware", "deployment"):

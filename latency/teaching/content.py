@@ -168,10 +168,9 @@ class ComparisonClass:
 class Comparison:
     heading: str
     rows: ComparisonRows
-    numbers_heading: str
-    numbers_note: str
     classes: tuple[ComparisonClass, ...]
     source: str | None = None
+    table_note: str | None = None  # what the table's figures rest on (an app-written entry's estimates and their inputs)
 
 
 @dataclass(frozen=True)
@@ -657,8 +656,7 @@ _TERM_SPEC: dict[str, Parser] = {
     "comparison": _obj(Comparison, {
         "heading": _text,
         "rows": _obj(ComparisonRows, {"size": _text, "latency": _text, "hardware": _text, "deployment": _text}),
-        "numbers_heading": _text,
-        "numbers_note": _text,
+        "table_note": _default(_nullable(_text), None),
         "classes": _list(_obj(ComparisonClass, {
             "id": _ID, "name": _text, "short_name": _text, "size": _text, "size_b": _RANGE,
             "latency": _text, "latency_s": _RANGE, "hardware": _text, "deployment": _text,
