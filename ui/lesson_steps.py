@@ -18,7 +18,7 @@ import streamlit as st
 from latency.exploring import tradeoffs
 from latency.teaching import feel, lesson, quiz
 from latency.estimation.catalog import Catalog
-from latency.charts.lesson import stage_bars
+from latency.charts.lesson import stage_bars, widened
 from latency.charts.style import INK
 from latency.estimation.estimator import STAGES
 from latency.language.formats import Formats
@@ -62,7 +62,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] code,
 [data-testid="stMain"] [data-testid="stTable"] th,
 [data-testid="stMain"] [data-testid="stTable"] td { font-size: 24px !important; color: __INK__ !important; opacity: 1 !important; }
-[data-testid="stMain"] h1 { font-size: 56px !important; }
+[data-testid="stMain"] h1 { font-size: 44px !important; line-height: 1.25 !important; padding: 0 0 0.2em !important; }
 [data-testid="stMain"] h2 { font-size: 44px !important; line-height: 1.25 !important; padding: 0 0 0.2em !important; }
 [data-testid="stMain"] [data-testid="stAlertContainer"] { padding-top: 0.6rem; padding-bottom: 0.6rem; }
 [data-testid="stMain"] h3 { font-size: 36px !important; }
@@ -88,7 +88,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
 [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 24px !important; line-height: 1.38 !important; }
-[data-testid="stMain"] h2 { font-size: 36px !important; }
+[data-testid="stMain"] h1, [data-testid="stMain"] h2 { font-size: 36px !important; }
 [data-testid="stMain"] [data-testid="stMetricValue"],
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 36px !important; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"],
@@ -172,6 +172,8 @@ def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str,
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
     charts.show(fig, key, table=not d.present)
+    if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said where the chart is
+        st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
 
 
 SHORT_NAME = 10  # characters: a stage name this short stands in half the projected chart's width (two legend columns)
@@ -269,6 +271,13 @@ def present_link(s: Strings, param: str, d: Data) -> None:
                  icon=":material/co_present:", query_params=query)
 
 
+def screen_heading(text: str, d: Data) -> None:
+    """A screen's own title: under the page's h1 in the lesson, the h1 itself in presenter mode, which
+    shows no page title (issue 34 item 7: a projected screen's headings started at h2). Presenter mode's
+    stylesheet draws that h1 at the h2's size, so the step still fits one screen."""
+    (st.title if d.present else st.header)(text, anchor=False)
+
+
 # --- one step -----------------------------------------------------------------------------------
 def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = True) -> None:
     """One step. The speaker notes fold under it for a reader alone; never on a projected screen
@@ -295,7 +304,7 @@ def projected_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     interaction is in the normal lesson: moving its input redraws this step only."""
     words, live = st.columns([11, 10], gap="medium")
     with words:
-        st.header(md(step_.title[d.lang]), anchor=False)
+        screen_heading(md(step_.title[d.lang]), d)
         st.markdown(bold_only(step_.body[d.lang]))
         side = st.container()  # the times (and cost) of the steps that show them: `numbers`
         st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
@@ -306,7 +315,7 @@ def projected_step(s: Strings, step_: lesson.Step, d: Data) -> None:
 
 def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
     """The notes view of a presenter without a room (?notes=1&step=N): that step's title and notes."""
-    st.header(s("notes_title", n=number, total=lesson.screens(les)), anchor=False)
+    st.title(s("notes_title", n=number, total=lesson.screens(les)), anchor=False)  # the view's only heading: h1
     if number <= len(les.steps):
         st.caption(md(les.steps[number - 1].title[d.lang]))
         st.markdown(md(les.steps[number - 1].notes[d.lang]))
@@ -342,7 +351,8 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
                  hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
-    still = st.toggle(s("feel_still"), key=f"lesson_still_{step_.id}", help=s("feel_still_help"))  # reduced motion
+    # reduced motion; no help icon: Streamlit names it "Help for ..." in English on a Korean page
+    still = st.toggle(s("feel_still"), key=f"lesson_still_{step_.id}")
     if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
         sample = feel.load_samples()[d.lang]
         tokens, pace = feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s)
@@ -417,7 +427,7 @@ WIDGETS = {"timeline": timeline, "feel": feel_step, "stages": stages_step, "mode
 def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], outcomes: Mapping[str, quiz.Outcome],
                 d: Data) -> None:
     """All questions in one form; after marking: right or not, why (every option's feedback), score, review links."""
-    st.header(s("quiz_title"), anchor=False)
+    screen_heading(s("quiz_title"), d)
     st.caption(s("quiz_intro", n=len(questions)))
     labels = {q.id: {o.id: md(o.label[d.lang]) for o in q.options} for q in questions}
     with st.form("lesson_quiz"):
@@ -473,8 +483,8 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
 
 
 def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:
-    st.header(s("finish_title"), anchor=False)
-    st.subheader(s("finish_learned"), anchor=False)
+    screen_heading(s("finish_title"), d)
+    (st.header if d.present else st.subheader)(s("finish_learned"), anchor=False)  # one level under the screen's title
     st.markdown("\n".join(f"{k}. {md(x.takeaway[d.lang])}" for k, x in enumerate(les.steps, 1)))
     sc = les.finish
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)

@@ -63,12 +63,16 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
     for stage in shown:
         xs = [max(p.get(stage, 0.0), 0.0) for p in parts]
         fade = highlight is not None and stage != highlight
-        fig.add_trace(go.Bar(
-            x=[drawn_width(x, floor) for x in xs], y=labels, orientation="h", name=names[stage],
-            marker=dict(color=STAGE_COLORS[stage], opacity=0.25 if fade else 1.0,
-                        line=dict(color=HIGHLIGHT, width=3) if stage == highlight else None),
+        marker = dict(color=STAGE_COLORS[stage], opacity=0.25 if fade else 1.0,
+                      line=dict(color=HIGHLIGHT, width=3) if stage == highlight else None)
+        fig.add_trace(go.Bar(  # the stage's true seconds: the legend, the hover, the text alternative and the table read these
+            x=xs, y=labels, orientation="h", name=names[stage], marker=marker,
             hovertemplate=[f"{names[stage]}: {fmt_s(x)}<extra></extra>" for x in xs],
         ))
+        pads = [drawn_width(x, floor) - x for x in xs]
+        if any(pad > 0 for pad in pads):  # a thin stage drawn wider, right after itself: unnamed, not in the legend or table
+            fig.add_trace(go.Bar(x=pads, y=labels, orientation="h", name="", showlegend=False, hoverinfo="skip",
+                                 marker=dict(marker, line=None)))
     totals = [sum(max(v, 0.0) for v in p.values()) for p in parts]
     ends = [sum(drawn_width(max(p.get(stage, 0.0), 0.0), floor) for stage in shown) for p in parts]
     # The stage names stand one per line above the bars, in a top margin of their own: a row of four
@@ -108,6 +112,12 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
         margin=dict(l=10, r=right_px, t=legend_px + pad, b=axis_px),
     )
     return fig
+
+
+def widened(rows: Sequence[tuple[str, Mapping[str, float]]], x_max: float) -> bool:
+    """Whether `stage_bars` draws some stage wider than its seconds (the page says so under the chart)."""
+    floor = MIN_SEGMENT_SHARE * x_max
+    return any(0 < v < floor for _, p in rows for v in p.values())
 
 
 def drawn_width(seconds: float, floor: float) -> float:
