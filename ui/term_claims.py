@@ -106,6 +106,17 @@ def note(s: Strings, lang: str, results: Mapping[str, claims.ClaimResult], check
     return True
 
 
+def cell(s: Strings, klass: content.ComparisonClass, row: str, results: Mapping[str, claims.ClaimResult]) -> str:
+    """A comparison table cell as Markdown: the entry's words, with `{value}` (an app-written entry's estimate)
+    filled from the row's check, its first set-up, so the table shows the calculator's own figure."""
+    text = getattr(klass, row)
+    if "{value}" not in text:
+        return md(text)
+    check = next((c for c in klass.checks if c.row == row and c.id in results), None)
+    value = value_text(s, check.measure, results[check.id].outcomes[0].value) if check else "?"
+    return value.join(md(part) for part in text.split("{value}"))
+
+
 # --- the fold at the end of the page ---------------------------------------------------------------
 def claim_label(s: Strings, term: content.Term, where: str, obj: Any, check: content.Check) -> str:
     """Which sentence of the entry a check tests, in a few words: a heading, a title, a table cell."""
@@ -117,8 +128,8 @@ def claim_label(s: Strings, term: content.Term, where: str, obj: Any, check: con
         return f"{term.examples.heading} · {obj.title}"
     if isinstance(obj, content.ComparisonClass):
         row = getattr(term.comparison.rows, check.row) if check.row else ""
-        cell = getattr(obj, check.row) if check.row else ""
-        return f"{term.comparison.heading} · {obj.short_name} · {row}: {cell}"
+        text = getattr(obj, check.row).replace("{value}", "…") if check.row else ""
+        return f"{term.comparison.heading} · {obj.short_name} · {row}: {text}"
     if isinstance(obj, content.Use):
         return f"{term.uses.heading} · {obj.name}"
     if isinstance(obj, content.Misconception):

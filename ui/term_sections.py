@@ -98,7 +98,7 @@ def example_card(s: Strings, example: content.Example, cl: Claims) -> None:
     st.markdown(md(example.text))
     source(s, example.source)
     if example.budget_s is None:
-        st.caption(s("no_figure"))
+        pass  # the entry gives no figure for this example: nothing to add
     elif example.abandon_s is None:
         st.metric(s("budget_label"), seconds(s, example.budget_s))
     else:
@@ -119,8 +119,9 @@ def examples(s: Strings, ex: content.Section, cl: Claims) -> None:
 
 def comparison(s: Strings, cmp: content.Comparison, cl: Claims) -> None:
     rows = cmp.rows
+    cells = ("size", "latency", "hardware", "deployment")  # a cell may carry the calculator's figure ({value})
     table = pd.DataFrame(
-        {md(c.name): [md(c.size), md(c.latency), md(c.hardware), md(c.deployment)] for c in cmp.classes},
+        {md(c.name): [term_claims.cell(s, c, r, cl.results) for r in cells] for c in cmp.classes},
         index=[md(rows.size), md(rows.latency), md(rows.hardware), md(rows.deployment)],
     )
     st.table(table)
@@ -131,7 +132,7 @@ def comparison(s: Strings, cmp: content.Comparison, cl: Claims) -> None:
         for row in ("size", "latency", "hardware", "deployment"):
             checks = [k for k in c.checks if k.row == row]
             if term_claims.misleading(cl.results, checks) is not None:
-                st.markdown(f"**{md(c.short_name)} · {md(getattr(rows, row))}: {md(getattr(c, row))}**")
+                st.markdown(f"**{md(c.short_name)} · {md(getattr(rows, row))}: {term_claims.cell(s, c, row, cl.results)}**")
                 cl.note(checks)
 
 
