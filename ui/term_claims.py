@@ -48,8 +48,10 @@ def setup(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any]) ->
     always the model, the chip, the number format and the distance: '70.6B · NVIDIA H100 SXM · FP16 / BF16
     (16-bit) · 1,149 km · 32 users at once'. The defaults left out are named once (`defaults_line`)."""
     arch = "" if values["arch"] == "dense" else " " + s(f"arch_{values['arch']}")
+    precision = catalog.precisions[values["precision"]]  # its name and bits: "FP8 · 8비트" (the catalog's long label
+    # carries words a reader does not have, "부동소수점", "bpw")
     parts = [f"{formats.size_number(float(values['model_size_b']))}B{arch}", catalog.hardware[values["hardware"]].label(lang),
-             catalog.precisions[values["precision"]].label(lang)]
+             precision.label(lang).split(" (")[0] + " · " + s("where_bits", n=bits(catalog, values["precision"]))]
     km = float(values["distance_km"])
     parts.append(s("where_local") if values.get("access") == "none" else f"{km:,.0f} km")
     devices = values.get("devices", scenario.DEVICES_AUTO)

@@ -265,9 +265,20 @@ def test_score_counts_computed_answers_and_lists_misses_in_order():
     assert (result.right, result.misses) == (len(questions) - 2, (questions[0], questions[2]))
 
 
-def test_cost_per_thousand_answers_by_hand():
-    step = next(s for s in LESSON.steps if s.widget == "users")
-    sc = lesson.vary(step, 8, CATALOG, STOPS)
-    est = sc.run(CATALOG)
-    price = CATALOG.hardware[sc.hardware].price_usd_per_hour
-    assert lesson.cost_per_1k(CATALOG, sc, est) == pytest.approx(price * est.devices_needed * est.total_s / 3600 / 8 * 1000)
+def test_the_lesson_runs_the_one_scenario_evaluation():
+    """Issue 31 item 1: a lesson set-up is the estimator's set-up (scenario.evaluate on the same inputs), and
+    its estimate is what latency.estimate gives on the catalog model and chip with the page defaults."""
+    from latency.estimation import scenario
+    from latency.estimation.estimator import estimate
+
+    for step in LESSON.steps:
+        for option in (step.options if step.widget in lesson.VARIED else [None]):
+            sc = lesson.vary(step, option, CATALOG, STOPS) if option is not None else step.scenario
+            values = sc.values(CATALOG)
+            assert set(values) == set(scenario.KEYS)
+            entry = CATALOG.models[sc.model]
+            by_hand = estimate(entry.model_at(entry.default_precision), CATALOG.hardware[sc.hardware].hardware,
+                               sc.prompt_tokens, sc.output_tokens, distance_km=sc.distance_km, devices=sc.devices,
+                               concurrent_users=sc.users)
+            assert sc.run(CATALOG).total_s == pytest.approx(by_hand.total_s, rel=1e-12), (step.id, option)
+            assert sc.run(CATALOG).ttft_s == pytest.approx(by_hand.ttft_s, rel=1e-12), (step.id, option)
