@@ -87,13 +87,15 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
         legend.update(orientation="h", entrywidthmode="fraction", entrywidth=1 / columns - 0.005)
     above = labels_above and any(labels)
     row_px, bargap, pad, notes = 54, 0.35, 0, []
-    if above:  # a bar BAR_PX thick under a line of text; the top row's line reaches `pad` over the plot
-        line_px = round(font_size * 1.3)
+    if above:  # a bar BAR_PX thick under its label's lines; the top row's label reaches `pad` over the plot
+        wrapped = {lab: wrap_px(lab, font_size, LABEL_LINE_PX) for lab in labels if lab}
+        lines = max((w.count("<br>") + 1 for w in wrapped.values()), default=1)
+        line_px = round(font_size * 1.3) * lines
         row_px = BAR_PX + line_px + 8
         band = (row_px * len(rows) + 16) / len(rows)
         bargap = 1 - BAR_PX / band
         pad = max(0, round(BAR_PX / 2 + line_px - band / 2) + 4)
-        notes = [dict(x=0, xref="paper", y=lab, text=lab, showarrow=False, xanchor="left", yanchor="bottom",
+        notes = [dict(x=0, xref="paper", y=lab, text=wrapped[lab], showarrow=False, xanchor="left", yanchor="bottom", align="left",
                       yshift=BAR_PX / 2 + 1, font=dict(size=font_size, family=FONT_FAMILY, color=TEXT_COLOR))
                  for lab in labels if lab]
     plot_px = row_px * len(rows) + 16
@@ -112,6 +114,22 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
         margin=dict(l=10, r=right_px, t=legend_px + pad, b=axis_px),
     )
     return fig
+
+
+LABEL_LINE_PX = 290  # a row label above its bar wraps at this width: the plot of a 390 px phone is about 330 px
+
+
+def wrap_px(text: str, font_size: float, width_px: float) -> str:
+    """`text` broken between words into lines of at most `width_px` (label_px's estimate), joined by <br>;
+    "<" and ">" shown as text (plotly reads a few HTML tags in labels)."""
+    words, lines = text.replace("<", "‹").replace(">", "›").split(" "), [""]
+    for word in words:
+        trial = f"{lines[-1]} {word}".strip()
+        if lines[-1] and label_px(trial, font_size) > width_px:
+            lines.append(word)
+        else:
+            lines[-1] = trial
+    return "<br>".join(lines)
 
 
 def widened(rows: Sequence[tuple[str, Mapping[str, float]]], x_max: float) -> bool:
