@@ -158,8 +158,9 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bo
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
+    users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
     st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang), hardware=d.catalog.hardware[sc.hardware].label(d.lang),
-                 devices=d.f.count(est.devices_needed, "devices"), distance=where,
+                 devices=d.f.count(est.devices_needed, "devices"), distance=where + users,
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
 
 
