@@ -84,8 +84,13 @@ def defaults_line(s: Strings) -> str:
 
 
 def misleading(results: Mapping[str, claims.ClaimResult], checks: Sequence[Any]) -> claims.ClaimResult | None:
-    """The first check on a claim that does not hold in every set-up it tries, else None."""
-    return next((results[c.id] for c in checks if c.id in results and results[c.id].verdict != "holds"), None)
+    """The first check on a claim that finds it misleading, else None: a check that does not hold in every
+    set-up it tries, except a `contrast` check (the text itself says "here, not there"), which misleads only
+    where it holds everywhere or nowhere."""
+    def misleads(c) -> bool:
+        verdict = results[c.id].verdict
+        return verdict != "conditional" if getattr(c, "contrast", False) else verdict != "holds"
+    return next((results[c.id] for c in checks if c.id in results and misleads(c)), None)
 
 
 def link(values: Mapping[str, Any], lang: str) -> str:
@@ -178,5 +183,6 @@ def fold(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: M
             if label != last:
                 st.markdown(f"**{md(label)}**")
                 last = label
-            lines = [finding(s, r)] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
+            said = f" {md(c.note)}" if c.note else ""  # the check's plain words, here too
+            lines = [finding(s, r) + said] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
             st.markdown("\n".join(f"- {x}" for x in lines[:1]) + "\n" + "\n".join(f"    - {x}" for x in lines[1:]))

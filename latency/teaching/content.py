@@ -83,7 +83,8 @@ class Check:
     bound: Bound | None  # relation (a): the measure lies in [min, max]
     versus: Scenario | None  # relation (b): compared with the scenario with these keys changed ...
     expect: str | None  # ... the measure is "lower" or "higher"
-    note: str | None  # the reason in plain words
+    note: str | None  # what is true and when, in plain words (shown under the claim where the check finds it misleading)
+    contrast: bool = False  # the text itself says "in some set-ups, not in others": holding in some is what it claims
 
 
 @dataclass(frozen=True)
@@ -408,6 +409,12 @@ def _choice(options: Sequence[str]) -> Parser:
     return parse
 
 
+def _flag(ctx: _Ctx, value: Any, path: tuple) -> Any:
+    if isinstance(value, bool):
+        return value
+    return ctx.fail(path, f"expected true or false, found {_kind(value)}")
+
+
 def _number(ctx: _Ctx, value: Any, path: tuple) -> Any:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         hint = " (write the number alone, without a unit)" if isinstance(value, str) else ""
@@ -612,6 +619,7 @@ def _checks(in_class: bool = False) -> Parser:
         "measure": _choice(CHECK_MEASURES), "scenarios": _scenarios,
         "bound": _nullable(_obj(Bound, {"min": _nullable(_number), "max": _nullable(_number)}, _bound_rule)),
         "versus": _nullable(_scenario()), "expect": _nullable(_choice(CHECK_EXPECT)), "note": _nullable(_text),
+        "contrast": _default(_flag, False),
     }, _check_rule(in_class))), ())
 
 
