@@ -141,9 +141,9 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bo
         name = d.catalog.hardware[option].label(d.lang)
         kind = scenario_inputs.hardware_class(d.catalog, d.lang, option)
         return s("hardware_pill", name=name.split(" (")[0], kind=kind) if button else s("hardware_short", name=name, kind=kind)
-    if step.widget == "distance":
+    if step.widget == "distance":  # a button or a bar: the place's short name ("미국 서부"), the step says "from Seoul"
         stop = next(x for x in d.stops if x.id == option)
-        return s("distance_km", name=stop.label[d.lang], km=d.f.km(stop.km))
+        return s("distance_km", name=(stop.short if button else stop.label)[d.lang], km=d.f.km(stop.km))
     if step.widget == "users":
         return d.f.count(option, "users")
     if step.widget == "timeline":
@@ -156,6 +156,7 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bo
 
 
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
+    """The example's set-up, every input named."""
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
     users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
@@ -169,14 +170,17 @@ def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str,
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
                      fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14,
                      legend_columns=2 if d.present and max(map(len, (names or stage_names(s)).values())) <= SHORT_NAME else 1,
-                     labels_above=True)  # each row's name on its own line: at 390 px a name beside its bar was cut
+                     labels_above=True,  # each row's name on its own line: at 390 px a name beside its bar was cut
+                     label_width_px=PROJECTED_LABEL_PX if d.present else None)
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
     charts.show(fig, key, table=not d.present)
-    if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said where the chart is
-        st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
+    if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said under the chart (beside it
+        with numbers(d):      # on the projected screen, where the chart's column has no room left)
+            st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
 
 
+PROJECTED_LABEL_PX = 600  # a row label wraps at this estimate on the projected chart (label_px overestimates Hangul by about a third; the column is about 520 px at 1366)
 SHORT_NAME = 10  # characters: a stage name this short stands in half the projected chart's width (two legend columns)
 
 
@@ -385,8 +389,13 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     start = lesson.start_option(step_)
     # The choices as buttons, each named (a slider named only its two ends, and they ran into its thumb's
     # value on a phone); the last, the far end of the step's range, is chosen first, so the change shows at once.
-    choice = st.segmented_control(s(f"{step_.widget}_label"), options, default=options[-1], required=True,
+    # On the projected screen (1366 px and wider) a slider keeps the step on one screen; it names every stop there.
+    if d.present:
+        choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1],
                                   format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
+    else:
+        choice = st.segmented_control(s(f"{step_.widget}_label"), options, default=options[-1], required=True,
+                                      format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
     base_sc = lesson.vary(step_, start, d.catalog, d.stops)
     sc = lesson.vary(step_, choice, d.catalog, d.stops)
     # One evaluation per set-up: the estimator page's own (scenario.evaluate inside tradeoffs.headline), so
@@ -394,8 +403,8 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     head = tradeoffs.headline(d.catalog, {**sc.values(d.catalog), "measure": "total", "budget_s": float("inf")},
                               tradeoffs.catalog_prices(d.catalog))
     base, est = base_sc.run(d.catalog), head.estimate
-    rows = [(s("row_start", label=option_label(s, step_, start, d)), base.breakdown),
-            (s("row_choice", label=option_label(s, step_, choice, d)), est.breakdown)]
+    rows = [(s("row_start", label=option_label(s, step_, start, d, button=True)), base.breakdown),
+            (s("row_choice", label=option_label(s, step_, choice, d, button=True)), est.breakdown)]
     chart(s, rows, d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}")
     cost = head.cost_per_1k_answers if step_.widget == "users" and head.cost_per_1k_answers == head.cost_per_1k_answers else None
     hw = d.catalog.hardware[sc.hardware]

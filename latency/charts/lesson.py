@@ -43,14 +43,16 @@ def label_px(text: str, font_size: float) -> int:
 
 def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mapping[str, str], x_max: float,
                axis_title: str, fmt_s: Callable[[float], str], highlight: str | None = None,
-               font_size: int = 14, legend_columns: int = 1, labels_above: bool = False) -> go.Figure:
+               font_size: int = 14, legend_columns: int = 1, labels_above: bool = False,
+               label_width_px: float | None = None) -> go.Figure:
     """One bar per row ``(label, {stage: seconds})``, stages stacked in order, the total at the bar's end.
 
     names: the label of each stage (legend). highlight: a stage drawn at full colour while the
     others fade (the "stages" step). font_size: larger in presenter mode. legend_columns: the stage
     names side by side in that many columns of equal width (a fraction of the plot's width each),
     so the legend's height is known: 2 on the projected screen where the names are short, which
-    saves two lines of the screen's height. labels_above: each row's label on a line of its own above
+    saves two lines of the screen's height. label_width_px: where a label above its bar wraps (default
+    LABEL_LINE_PX, a phone's plot). labels_above: each row's label on a line of its own above
     its bar instead of beside it, so the bars keep the chart's whole width (on the projected
     screen's half-width chart a label such as "선택: NVIDIA B200 (HGX/DGX) (데이터센터 GPU)" took
     two thirds of it).
@@ -88,7 +90,7 @@ def stage_bars(rows: Sequence[tuple[str, Mapping[str, float]]], *, names: Mappin
     above = labels_above and any(labels)
     row_px, bargap, pad, notes = 54, 0.35, 0, []
     if above:  # a bar BAR_PX thick under its label's lines; the top row's label reaches `pad` over the plot
-        wrapped = {lab: wrap_px(lab, font_size, LABEL_LINE_PX) for lab in labels if lab}
+        wrapped = {lab: wrap_px(lab, font_size, label_width_px or LABEL_LINE_PX) for lab in labels if lab}
         lines = max((w.count("<br>") + 1 for w in wrapped.values()), default=1)
         line_px = round(font_size * 1.3) * lines
         row_px = BAR_PX + line_px + 8

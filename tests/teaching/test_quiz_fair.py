@@ -23,9 +23,9 @@ QUESTIONS = quiz.load_quiz(CATALOG, STOPS, LESSON)
 CHIP = {"h100-sxm": "H100", "l4": "L4", "rtx-4090": "RTX 4090", "apple-m4-max": "M4 Max", "a100-sxm-80gb": "A100",
         "b200": "B200"}
 MODEL = {"llama-3.2-1b": "1B", "llama-3.1-8b": "8B", "llama-3.1-70b": "70B", "llama-3.1-405b": "405B"}
-PLACE = {"ko": {"same_city": "판교", "same_building": "같은 건물", "seoul_tokyo": "도쿄", "seoul_us_west": "미국 서부",
+PLACE = {"ko": {"same_city": "같은 도시", "same_building": "같은 건물", "seoul_tokyo": "도쿄", "seoul_us_west": "미국 서부",
                 "seoul_singapore": "싱가포르"},
-         "en": {"same_city": "Pangyo", "same_building": "Same building", "seoul_tokyo": "Tokyo", "seoul_us_west": "US West",
+         "en": {"same_city": "Same city", "same_building": "Same building", "seoul_tokyo": "Tokyo", "seoul_us_west": "US West",
                 "seoul_singapore": "Singapore"}}
 KEY_WORDS = {"ko": ("첫 토큰", "답변 완료", "네트워크", "대기열", "프리필", "디코드", "토큰", "메모리 대역폭", "연산", "가중치",
                     "GPU", "노트북", "데이터센터", "게임용", "자동완성", "동시", "배치", "스트리밍", "질문", "왕복", "거리"),
@@ -43,7 +43,7 @@ def lesson_text(lang: str, buttons: bool = True) -> str:
         if not buttons:
             continue
         if step.widget == "distance":
-            parts += [next(x for x in STOPS if x.id == o).label[lang] for o in step.options]
+            parts += [next(x for x in STOPS if x.id == o).short[lang] for o in step.options]  # the buttons' names
         elif step.widget == "hardware":
             parts += [CATALOG.hardware[o].label(lang) for o in step.options]
         elif step.widget == "model":
