@@ -104,10 +104,10 @@ def test_each_examples_numbers_match_its_text_and_notes():
     step 7 said "조금 느려지지만" for 2.4 s -> 14 s. Each sentence of the steps, checked on its own numbers."""
     stages = _step("stages")
     est = stages.scenario.run(CATALOG)
-    # step 3 body and notes: 64 people on one gaming GPU: every stage there to pick, the queue large
+    # step 3 body and notes: 128 people on one gaming GPU: every stage there to pick, the queue large
     assert all(est.breakdown[k] > 0 for k in ("network", "queue", "prefill", "decode")), est.breakdown
     assert est.breakdown["queue"] >= 0.1 * est.total_s and est.breakdown["queue"] > est.breakdown["prefill"] + est.breakdown["network"]
-    assert "64" in stages.body["ko"] and "64" in stages.body["en"] and stages.scenario.users == 64
+    assert "128" in stages.body["ko"] and "128" in stages.body["en"] and stages.scenario.users == 128
     assert "대기열이 눈에 띄게 크다" in stages.notes["ko"] and "디코드만큼" not in stages.notes["ko"]
     # step 7: "수십 명까지는 조금, 수백 명이 되면 몇 배로 느려집니다", "비용은 크게 내려갑니다"
     step = _step("tradeoffs")
