@@ -76,6 +76,10 @@ def test_the_start_page_is_a_front_door(lang):
     terms = [link for link in at.get("page_link") if link.proto.page == "learn"]
     assert len(terms) == len(glossary.index(content.TERMS_DIR, ("ko", "en"))[0])
     assert at.header[0].value == s("terms_heading")  # the glossary after the doors
+    if lang == "en":  # English has no Hangul (the terms' Korean names stay on the Korean page)
+        from tests.conftest import all_text
+        doors = " ".join(b.label for b in at.button if b.key and b.key.startswith("start_"))  # not the "한국어" switch
+        assert not re.findall(r"[\uac00-\ud7a3]", all_text(at) + doors)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
