@@ -47,6 +47,7 @@ with st.container(horizontal=True, gap="small", key="start_doors"):
     lesson_door = st.button(s("start_lesson"), type="primary", icon=":material/school:", key="start_lesson")
     estimator_door = st.button(s("start_estimator"), icon=":material/calculate:", key="start_estimator")
     feel_door = st.button(s("start_feel"), icon=":material/play_arrow:", key="start_feel")
+still = st.toggle(s("feel_still"), key="start_feel_still")  # reduced motion: the race's timing as text, nothing played
 if lesson_door:
     st.switch_page("pages/lesson.py", query_params={"lang": lang})
 if estimator_door:
@@ -57,7 +58,7 @@ if feel_door:  # 0.2 s against 3 s, side by side, the same answer at the same pa
     tokens = feel.split_tokens(sample.answer, sample.chars_per_token)
     st.caption(s("feel_setup", size=size, chip=md(chip), km=f.km(km), tps=f.tps_per_user(tps)))
     feel_player.race(s, f, tokens, [(s("feel_fast"), feel.Pace(0.2, tps)), (s("feel_slow"), feel.Pace(3.0, tps))],
-                     sleep=time.sleep, clock=time.monotonic)
+                     sleep=time.sleep, clock=time.monotonic, still=still)
 
 # --- 2. the glossary ------------------------------------------------------------------------------
 st.header(s("terms_heading"))

@@ -125,3 +125,28 @@ def test_feel_it_plays_0_2_s_against_3_s_at_the_default_set_ups_pace(lang, monke
     first = s("feel_done", ttft="X", total="Y").split("X")[0]
     assert len(done) == 2 and all(first in d for d in done), done  # both answers finished and said what they took
     assert f.seconds(0.2) in done[0] and f.seconds(3.0) in done[1], done
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_feel_it_without_animation_plays_nothing_and_says_both_waits(lang, monkeypatch):
+    """Reduced motion: the same race as text, nothing played (no sleep), both waits and times said."""
+    import threading
+    import time
+
+    from latency.language import formats
+    from latency.language.i18n import strings
+    from tests.helpers import FakeClock
+
+    clock, real_sleep, real_clock = FakeClock(), time.sleep, time.monotonic
+    in_script = lambda fake, real: lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)  # noqa: E731
+    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
+    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    at = run_page(DEFAULT_PAGE, lang)
+    at.toggle(key="start_feel_still").set_value(True).run()
+    at.button(key="start_feel").click().run()
+    assert not at.exception
+    assert clock.sleeps == [], "nothing is played"
+    s, f = strings("glossary", lang), formats.get(lang)
+    said = [h.value for h in at.get("html") if 'role="status"' in h.value]
+    first = s("feel_still_done", ttft="X", total="Y").split("X")[0]
+    assert len(said) == 2 and f.seconds(0.2) in said[0] and f.seconds(3.0) in said[1] and all(first in x for x in said)
