@@ -20,7 +20,6 @@ Every problem is a `ContentError(file, path, problem)` naming the step.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
