@@ -1,5 +1,6 @@
-"""Room load test (issue 25 item 6): one presenter and N participants (60 by default) in one room,
-each a session speaking Streamlit's websocket protocol as a browser tab does (benchmarks/load.py).
+"""Room load test (issues 25, 30): one presenter and N participants (60 by default) in one room
+through the peer-instruction flow, each a session speaking Streamlit's websocket protocol as a
+browser tab does (benchmarks/load.py).
 
     python benchmarks/room_load.py                         # 60 participants, answers within 10 s
     python benchmarks/room_load.py --participants 3 --think 2    # the small run tests/test_room_load.py does
@@ -8,18 +9,22 @@ each a session speaking Streamlit's websocket protocol as a browser tab does (be
 It starts the app on free loopback ports (`--servers` processes on one store: a fresh SQLite file in
 a temporary data directory, or LATENCY_DB_URL), opens a room through the store (as the presenter's
 "open a room" button does), joins the participants through the store and opens each one's session
-on /lesson?room=CODE&p=TOKEN (spread over the servers), the presenter's on the first server with
-?present=1&key=. Every session does what its browser does: it answers the server's `auto_rerun`
-(the room's st.fragment(run_every=1 s)) with a fragment rerun every interval. Then the presenter's
-screen moves to the first question; each participant, once the question's radio reaches it,
-answers within `--think` seconds (uniform), its choice drawn at random.
+on /lesson?room=CODE with the participant's cookie (as the phone that joined sends it), spread over
+the servers, the presenter's on the first server with ?present=1&key=. Every session does what its
+browser does: it answers the server's `auto_rerun` (the room's st.fragment(run_every=1 s)) with a
+fragment rerun every interval. Then the presenter moves the room through one question as peer
+instruction runs it: the question opens (first vote), the spread is shown (the vote closes), the
+second vote opens, the answers are revealed. In each vote every participant, once the vote's radio
+reaches it, answers within `--think` seconds (uniform), its choice drawn at random.
 
 Prints, with a baseline measured in the same run (the plain page benchmarks/baseline_page.py, four
 plotly charts, rerun `--baseline-runs` times on its own server before the room starts):
-- answer -> shown on the presenter's screen: p50, p95, max (the k-th answer sent against the first
-  presenter run that counts k answers; goal p95 within 2 s);
-- server CPU per participant rerun (utime+stime of every server process over the question phase,
-  divided by the participants' reruns), and its ratio to a baseline page rerun;
+- answer -> shown on the presenter's screen: p50, p95, max over both votes (the k-th answer of a
+  vote sent against the first presenter run that counts k answers; goal p95 within 2 s);
+- presenter's move -> shown on a phone: p50, p95, max over the four moves and every phone (the
+  move written to the store against the phone's first run showing the new state; goal p95 within 2 s);
+- server CPU per participant rerun (utime+stime of every server process over the flow, divided
+  by the participants' reruns), and its ratio to a baseline page rerun;
 - errors (exceptions on a page, timeouts; goal 0) and answers lost (sent but not counted by the
   store or the presenter's screen; goal 0).
 Exit status 1 on any error or lost answer; timings never fail it.
@@ -52,6 +57,7 @@ from latency.estimation.catalog import load_catalog  # noqa: E402
 from latency.estimation.places import load_stops  # noqa: E402
 from latency.language import i18n  # noqa: E402
 from latency.room import store as room_store  # noqa: E402
+from latency.room.store import SPREAD, VOTE2  # noqa: E402
 from latency.teaching import lesson, quiz  # noqa: E402
 
 LANG = "ko"
@@ -66,9 +72,11 @@ class Tab:
     query: dict[str, str]
     name: str
     page: str = "lesson"
+    cookie: str = ""      # the room's cookie, as the phone that joined sends it
     auto: dict[str, float] = field(default_factory=dict)   # fragment id -> interval s
-    radio: tuple[str, str, str, list[str]] | None = None
+    radio: tuple[int, str, str, list[str]] | None = None   # (vote 1 or 2, widget id, fragment id, options)
     markdown: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)     # markdown and alert bodies of the last run
     exceptions: list[str] = field(default_factory=list)
     states: dict[str, str] = field(default_factory=dict)    # widget id -> value, sent with every rerun as a browser does
     page_hash: str = ""   # the page's script hash from the server's new_session, sent back as the browser does
@@ -77,7 +85,8 @@ class Tab:
 
     async def open(self) -> None:
         self.ws = await websockets.connect(f"ws://{HOST}:{self.port}/_stcore/stream", subprotocols=["streamlit"],
-                                           max_size=None, open_timeout=RUN_TIMEOUT_S, ping_interval=None)
+                                           max_size=None, open_timeout=RUN_TIMEOUT_S, ping_interval=None,
+                                           additional_headers={"Cookie": self.cookie} if self.cookie else None)
         await self.run()
 
     async def run(self, fragment_id: str = "", widget: tuple[str, str] | None = None) -> None:
@@ -95,7 +104,7 @@ class Tab:
             ws.id, ws.string_value = wid, value
         self.markdown, self.exceptions = [], []
         if not fragment_id:
-            self.radio = None
+            self.radio, self.texts = None, []
         await self.ws.send(msg.SerializeToString())
         self.reruns += 1
         deadline = time.perf_counter() + RUN_TIMEOUT_S
@@ -118,7 +127,7 @@ class Tab:
                     return
                 # FINISHED_EARLY_FOR_RERUN: the room moved on, the page's own rerun follows; a new
                 # full run clears the elements the tab knew
-                self.radio = None
+                self.radio, self.texts = None, []
 
     def _element(self, el, fragment_id: str) -> None:
         which = el.WhichOneof("type")
@@ -126,9 +135,11 @@ class Tab:
             self.exceptions.append(f"{el.exception.type}: {el.exception.message}")
         elif which == "markdown":
             self.markdown.append(el.markdown.body)
-        elif which == "radio" and "room_q_" in el.radio.id:
-            qid = el.radio.id.split("room_q_")[1].split("-")[0]
-            self.radio = (qid, el.radio.id, fragment_id, list(el.radio.options))
+            self.texts.append(el.markdown.body)
+        elif which == "alert":
+            self.texts.append(el.alert.body)
+        elif which == "radio" and ("room_q_" in el.radio.id or "room_q2_" in el.radio.id):
+            self.radio = (2 if "room_q2_" in el.radio.id else 1, el.radio.id, fragment_id, list(el.radio.options))
 
     async def poll(self) -> None:
         """What the browser does every `run_every`: rerun the room's fragment."""
@@ -142,9 +153,11 @@ class Tab:
 
 @dataclass
 class Result:
-    sent: list[float] = field(default_factory=list)          # when each answer was sent (monotonic)
-    shown: list[tuple[float, int]] = field(default_factory=list)   # presenter runs: (when finished, count shown)
+    sent: dict[int, list[float]] = field(default_factory=lambda: {1: [], 2: []})   # vote -> when each answer was sent
+    shown: dict[int, list[tuple[float, int]]] = field(default_factory=lambda: {1: [], 2: []})  # vote -> presenter runs (when, count)
+    follow: list[float] = field(default_factory=list)        # move -> a phone showing it, seconds
     errors: list[str] = field(default_factory=list)
+    phase: tuple[str, float] = ("", 0.0)                     # the presenter's last move and when it was written
     reruns: int = 0
 
 
@@ -161,22 +174,38 @@ def shown_count(tab: Tab, label_head: str) -> int | None:
     return None
 
 
-async def participant(tab: Tab, think: float, stop: asyncio.Event, res: Result, rng: random.Random) -> None:
+def shows(tab: Tab, phase: str, marks: dict[str, str]) -> bool:
+    """Whether the tab's last run shows the room in `phase` (its radio, or a text only that phase has)."""
+    if phase in ("vote1", "vote2"):
+        return tab.radio is not None and tab.radio[0] == int(phase[-1])
+    return any(t.startswith(marks[phase]) for t in tab.texts)
+
+
+async def participant(tab: Tab, think: float, stop: asyncio.Event, res: Result, rng: random.Random,
+                      marks: dict[str, str]) -> None:
     try:
         await tab.open()
-        answer_at = None
+        answered: set[int] = set()
+        answer_at: dict[int, float] = {}
+        seen: set[str] = set()
         while not stop.is_set():
             await asyncio.sleep(min(tab.auto.values(), default=1.0))
             await tab.poll()
             res.errors += [f"{tab.name}: {e}" for e in tab.exceptions]
-            if tab.radio and answer_at is None:
-                answer_at = time.monotonic() + rng.uniform(0, think)
-            if answer_at is not None and tab.radio and time.monotonic() >= answer_at:
-                _, wid, _, options = tab.radio
-                res.sent.append(time.monotonic())
-                await tab.run(widget=(wid, rng.choice(options)))
-                res.errors += [f"{tab.name}: {e}" for e in tab.exceptions]
-                answer_at = float("inf")  # one answer each
+            phase, moved = res.phase
+            if phase and phase not in seen and shows(tab, phase, marks):
+                seen.add(phase)
+                res.follow.append(time.monotonic() - moved)
+            if tab.radio:
+                vote = tab.radio[0]
+                if vote not in answered and vote not in answer_at:
+                    answer_at[vote] = time.monotonic() + rng.uniform(0, think)
+                if vote not in answered and time.monotonic() >= answer_at[vote]:
+                    _, wid, _, options = tab.radio
+                    res.sent[vote].append(time.monotonic())
+                    answered.add(vote)
+                    await tab.run(widget=(wid, rng.choice(options)))
+                    res.errors += [f"{tab.name}: {e}" for e in tab.exceptions]
     except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
         res.errors.append(f"{tab.name}: {type(exc).__name__}: {exc}")
     finally:
@@ -184,16 +213,18 @@ async def participant(tab: Tab, think: float, stop: asyncio.Event, res: Result, 
         await tab.close()
 
 
-async def presenter(tab: Tab, label_head: str, stop: asyncio.Event, res: Result) -> None:
+async def presenter(tab: Tab, heads: dict[int, str], stop: asyncio.Event, res: Result) -> None:
     try:
         await tab.open()
         while not stop.is_set():
             await asyncio.sleep(min(tab.auto.values(), default=1.0))
             await tab.poll()
             res.errors += [f"presenter: {e}" for e in tab.exceptions]
-            n = shown_count(tab, label_head)
-            if n is not None:
-                res.shown.append((time.monotonic(), n))
+            for vote in (2, 1):  # the second vote's label contains the first's words: ask it first
+                n = shown_count(tab, heads[vote])
+                if n is not None:
+                    res.shown[vote].append((time.monotonic(), n))
+                    break
     except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
         res.errors.append(f"presenter: {type(exc).__name__}: {exc}")
     finally:
@@ -205,38 +236,60 @@ async def room(ports: list[int], n: int, think: float, timeout_s: float, seed: i
     first = quiz.load_quiz(load_catalog(), load_stops(), les)[0]
     store = room_store.Store(room_store.database_url())
     store.migrate()
-    code, key = store.open_room("1")
+    code, key = store.open_room("lobby", LANG)
     tokens = [store.join(code, f"p{k}").token for k in range(n)]
-    label_head = i18n.strings("lesson", LANG)("room_answered").split("{n}")[0]  # the raw template's words before the count
+    s = i18n.strings("lesson", LANG)
+    heads = {1: s("room_answered").split("{n}")[0], 2: s("room_answered2").split("{n}")[0]}  # the words before the count
+    heads = {k: v.split("{")[0] for k, v in heads.items()}
+    marks = {"spread": s("room_vote_closed_phone"), "reveal": s("room_right_answer", answer="")}
     res, stop, rng = Result(), asyncio.Event(), random.Random(seed)
     pres = Tab(ports[0], {"lang": LANG, "present": "1", "room": code, "key": key}, "presenter")
-    tabs = [Tab(ports[k % len(ports)], {"lang": LANG, "room": code, "p": t}, f"p{k}") for k, t in enumerate(tokens)]
-    tasks = [asyncio.create_task(presenter(pres, label_head, stop, res))]
-    tasks += [asyncio.create_task(participant(t, think, stop, res, random.Random(rng.random()))) for t in tabs]
+    tabs = [Tab(ports[k % len(ports)], {"lang": LANG, "room": code}, f"p{k}", cookie=f"latency_room_{code}={t}")
+            for k, t in enumerate(tokens)]
+    tasks = [asyncio.create_task(presenter(pres, heads, stop, res))]
+    tasks += [asyncio.create_task(participant(t, think, stop, res, random.Random(rng.random()), marks)) for t in tabs]
     t_open = time.monotonic()
     while time.monotonic() - t_open < 60 and not all(t.auto for t in tabs):  # every tab opened and polling
         await asyncio.sleep(0.2)
     cpu0 = sum(cpu_s(p) for p in pids)
     reruns0 = sum(t.reruns for t in tabs)
-    store.set_screen(code, key, f"q:{first.id}")
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        await asyncio.sleep(0.5)
-        if len(res.sent) == n and res.shown and res.shown[-1][1] >= n:
-            break
-    await asyncio.sleep(2.5)  # two more presenter polls
+
+    async def move(phase: str, change) -> None:
+        change()
+        res.phase = (phase, time.monotonic())
+
+    async def until(done, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not done():
+            await asyncio.sleep(0.25)
+
+    for phase, change, vote in (("vote1", lambda: store.set_screen(code, key, f"q:{first.id}"), 1),
+                                ("spread", lambda: store.set_phase(code, key, first.id, SPREAD), None),
+                                ("vote2", lambda: store.set_phase(code, key, first.id, VOTE2), 2),
+                                ("reveal", lambda: store.reveal(code, key, first.id), None)):
+        before = len(res.follow)
+        await move(phase, change)
+        if vote:  # every participant answers, and the presenter's screen counts every answer
+            await until(lambda: len(res.sent[vote]) == n and res.shown[vote] and res.shown[vote][-1][1] >= n, timeout_s)
+            await asyncio.sleep(2.5)  # two more presenter polls
+        else:  # every phone shows the move
+            await until(lambda: len(res.follow) - before >= n, timeout_s)
     cpu = sum(cpu_s(p) for p in pids) - cpu0
     phase_reruns = sum(t.reruns for t in tabs) - reruns0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    stored = sum(store.counts(code, first.id).values())
-    if stored != len(res.sent):
-        res.errors.append(f"lost: {len(res.sent)} answers sent, the store counts {stored}")
-    final = res.shown[-1][1] if res.shown else 0
-    if final != len(res.sent):
-        res.errors.append(f"lost: {len(res.sent)} answers sent, the presenter's screen shows {final}")
-    if len(res.sent) != n:
-        res.errors.append(f"only {len(res.sent)} of {n} participants saw the question and answered")
+    for vote in (1, 2):
+        stored = sum(store.counts(code, first.id, vote).values())
+        sent = len(res.sent[vote])
+        if stored != sent:
+            res.errors.append(f"lost: vote {vote}: {sent} answers sent, the store counts {stored}")
+        final = res.shown[vote][-1][1] if res.shown[vote] else 0
+        if final != sent:
+            res.errors.append(f"lost: vote {vote}: {sent} answers sent, the presenter's screen shows {final}")
+        if sent != n:
+            res.errors.append(f"vote {vote}: only {sent} of {n} participants saw the question and answered")
+    if len(res.follow) != 4 * n:
+        res.errors.append(f"{4 * n - len(res.follow)} of {4 * n} moves never reached a phone")
     store.engine.dispose()
     return res, cpu, phase_reruns
 
@@ -300,16 +353,22 @@ def main(argv: list[str] | None = None) -> dict:
                 os.environ.pop("LATENCY_DATA_DIR", None)
             else:
                 os.environ["LATENCY_DATA_DIR"] = before
-    lat = latencies(res.sent, res.shown)
+    lat = latencies(res.sent[1], res.shown[1]) + latencies(res.sent[2], res.shown[2])
     per_rerun_ms = 1000 * cpu / reruns if reruns else float("nan")
-    out = dict(participants=args.participants, servers=args.servers, answers=len(res.sent), errors=len(res.errors),
+    answers = len(res.sent[1]) + len(res.sent[2])
+    out = dict(participants=args.participants, servers=args.servers, answers=answers, errors=len(res.errors),
                lost=sum("lost" in e for e in res.errors), shown_p50_s=pct(lat, 0.5), shown_p95_s=pct(lat, 0.95),
-               shown_max_s=max(lat, default=float("nan")), cpu_ms_per_rerun=round(per_rerun_ms, 1),
+               shown_max_s=max(lat, default=float("nan")), follow_p50_s=pct(res.follow, 0.5),
+               follow_p95_s=pct(res.follow, 0.95), follow_max_s=max(res.follow, default=float("nan")),
+               cpu_ms_per_rerun=round(per_rerun_ms, 1),
                baseline_ms_per_rerun=round(base_ms, 1), ratio=round(per_rerun_ms / base_ms, 2) if base_ms else float("nan"),
                error_list=res.errors[:20])
-    print(f"{args.participants} participants on {args.servers} server process(es), {len(res.sent)} answers")
-    print(f"answer -> presenter's screen: p50 {out['shown_p50_s']:.2f} s, p95 {out['shown_p95_s']:.2f} s, "
+    print(f"{args.participants} participants on {args.servers} server process(es), peer instruction "
+          f"(vote, spread, second vote, reveal), {answers} answers")
+    print(f"answer -> presenter's count: p50 {out['shown_p50_s']:.2f} s, p95 {out['shown_p95_s']:.2f} s, "
           f"max {out['shown_max_s']:.2f} s (goal: p95 within 2 s)")
+    print(f"presenter's move -> phone: p50 {out['follow_p50_s']:.2f} s, p95 {out['follow_p95_s']:.2f} s, "
+          f"max {out['follow_max_s']:.2f} s over {len(res.follow)} phone views (goal: p95 within 2 s)")
     print(f"server CPU per participant rerun {per_rerun_ms:.1f} ms ({reruns} reruns); baseline page rerun "
           f"{base_ms:.1f} ms; ratio {out['ratio']}")
     print(f"errors {out['errors']} (goal 0), answers lost {out['lost']} (goal 0); "

@@ -16,7 +16,7 @@ from latency.language import formats
 from latency.estimation import scenario
 from latency.exploring import tradeoffs
 from latency.language.errors import ContentError
-from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state, style
+from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state, style, tradeoff_inputs
 
 s = shell.page_strings("estimator")
 lang = shell.current_lang()
@@ -48,7 +48,7 @@ except ContentError as err:
 # --- the scenario: URL values the app did not write win, else the saved copy, else the default ----
 PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope"))
 state.restore(PAGE_KEYS, data.specs, data.default, steps={"model_size_b": data.sizes, "distance_km": data.distances},
-              known=(state.VIEW,))
+              known=(state.VIEW,), implied=lambda from_url: scenario.implied_by_use_case(from_url, data.use_cases))
 view = state.requested_view(estimator_charts.TABS + ("timeline", "feel"))  # a glossary link may ask for one
 if view in estimator_charts.TABS:
     st.session_state["est_tab"] = s(f"tab_{view}")
@@ -75,7 +75,7 @@ def interactive() -> None:
         st.warning(state.notice_text(sc, n, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v), data.specs))
     results = preset_results(lang, signature)
     scenario_inputs.show_presets(s, data.presets, lang, lambda k: sc(f"input_{k}"),
-                                 lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v),
+                                 lambda k, v: labels.get(k, {}).get(v) or scenario_inputs.option_text(s, data, f, lang, k, v),
                                  lambda p: scenario_inputs.claims_text(s, f, p, results[p.id], data, lang))
     left, right = st.container(key=style.STACK_KEY + "estimator").columns([2, 3], gap="large")  # stacks when narrow (ui/style.py)
     with left:
@@ -83,13 +83,17 @@ def interactive() -> None:
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
         estimate_view.headline(s, f, est, hw_entry, lang, values)
         estimate_view.int4_tradeoff(s, f, data.catalog, values, est)
-        st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get, on_change=state.touched)
+        st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get,
+                     on_change=tradeoff_inputs.on_use_case, args=(data.use_cases,))  # its target comes with it, as on the trade-off page
         case = data.use_cases[st.session_state["use_case"]]
+        if values.get("budget_s") is not None and (values["budget_s"], values.get("measure")) != (case.budget_s, case.measure):
+            st.caption(sc("unseen_target", budget=f.seconds(values["budget_s"]), measure=s(f"measure_{values['measure']}")))
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)
-        estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang)
+        estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang, est)
         headline = tradeoffs.headline(data.catalog, {**values, "measure": case.measure, "budget_s": case.budget_s},
                                       tradeoffs.catalog_prices(data.catalog))
-        estimate_view.cost_and_server(s, f, headline, hw_entry, lang)
+        estimate_view.cost_and_server(s, f, headline, hw_entry, lang, tradeoffs.other_arrival(data.catalog, values),
+                                      values.get("arrival", "steady"))
         estimate_view.model_basis(s, sized, lang, est.calibrated)
         st.page_link("pages/how-it-works.py", label=s("how_link"), icon=":material/functions:")
     with right:
@@ -109,7 +113,7 @@ def interactive() -> None:
         with tabs["presets_compare"]:
             if tabs["presets_compare"].open:
                 estimator_charts.presets_tab(s, f, data, preset_results(lang, signature), lang)
-        estimate_view.timeline(s, f, est, values)
+        estimate_view.timeline(s, f, est, values, hw_entry.kind)
     state.mirror(PAGE_KEYS, known=(state.VIEW,))
 
 

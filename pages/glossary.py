@@ -85,3 +85,9 @@ for entry in shown:
         if lang in entry.originals:  # the term in its original language, as the entry itself shows it
             st.caption(md(entry.originals[lang]))
         st.markdown(md(entry.summaries[lang]))
+
+# The page's last section, someone in an onboarding room types its code here (issue 30; ROOM's module,
+# imported here so this page's own lines above stay untouched).
+from ui import room_join  # noqa: E402
+
+room_join.start_code_field()

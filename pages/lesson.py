@@ -118,7 +118,7 @@ else:
 if present:
     with lesson_steps.foot():
         lesson_steps.keys_hint(s)
-        room_view.open_button(s, lesson.screen_param(number, les) if number <= len(les.steps) else "1")
+        room_view.open_button(s, lang)
         lesson_steps.present_link(s, lesson.screen_param(number, les), data)
 else:
     lesson_steps.controls(s, les, number, data)

@@ -38,10 +38,10 @@ def compute_headline(values: tuple, prices: tuple, signature: str) -> T.Headline
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def compute_tab(tab: str, sc: T.Scenario, prices: tuple, scope: str, batch: int, devices: int, signature: str,
+def compute_tab(tab: str, sc: T.Scenario, prices: tuple, scope: str, devices: int, signature: str,
                 _stops: tuple) -> dict:
     # _stops is not hashed (leading underscore): the content signature already keys it
-    return T.tab_data(tab, sc, load_catalog(), _stops, dict(prices), scope, batch, devices)
+    return T.tab_data(tab, sc, load_catalog(), _stops, dict(prices), scope, devices)
 
 
 # 1. load
@@ -51,7 +51,7 @@ try:
 except ContentError as err:
     shell.show_content_error(err)
     st.stop()
-default = scenario.defaults(stops, cases)
+default = scenario.defaults(stops, cases, page="tradeoffs")  # opens on a real boundary (scenario.PAGE_DEFAULTS)
 specs = scenario.specs(catalog, default, list(cases))
 steps = dict(model_size_b=sizing.size_steps(catalog), distance_km=places.distance_steps(stops))
 state.restore(inputs.KEYS, specs, default, steps, known=(state.VIEW,),
@@ -88,7 +88,7 @@ def interactive() -> None:
 
     # 4. sections
     sections.headline(fmt, sc, head, abandon)
-    tab_args = (prices, values["device_scope"], head.batch, head.devices, signature, stops)
+    tab_args = (prices, values["device_scope"], head.devices, signature, stops)
     for name, tab in zip(T.TABS, st.tabs([s(f"tab_{t}") for t in T.TABS], key="tr_tab", on_change="rerun")):
         with tab:  # only the open tab computes; the first counts as open until the browser says which is
             if tab.open or (tab.open is None and name == T.TABS[0]):

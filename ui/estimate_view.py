@@ -9,9 +9,11 @@ from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart, timeline_table
 from latency.estimation.estimator import STAGES, devices_for_memory
-from latency.estimation.scenario import DEVICES_AUTO, KEYS, fixed_devices, to_query
+from latency.estimation.scenario import KEYS, fixed_devices, prompt_read_tokens, to_query
 from latency.estimation.scenario import evaluate as scenario_evaluate
 from latency.exploring import answers as A
+from latency.exploring import tradeoffs
+from latency.exploring.stages import handling_s, page_stages
 
 PAGE_QUERY_KEYS = tuple(k for k in KEYS if k not in ("budget_s", "measure", "device_scope"))  # the estimator's URL keys
 from latency.language.i18n import Strings, md
@@ -34,13 +36,22 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
               help=s("metric_tps_help"), **quiet)
     row.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
     fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
+    everyone = getattr(est, "devices_for_users", None)  # memory needed is every user's at once (decision 5)
+    if everyone and everyone > est.devices_needed and est.memory_gb > est.devices_needed * hw_entry.hardware.memory_gb:
+        fit_text = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"))
     row.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                      capacity=f.gb(hw_entry.hardware.memory_gb)))
-    st.caption(s("range_explained") + " " + s("tokens_as_text", prompt=f.count(values["prompt_tokens"], "tokens"),
-                                                    prompt_text=f.text_from_tokens(values["prompt_tokens"]),
-                                                    output=f.count(values["output_tokens"], "tokens"),
-                                                    output_text=f.text_from_tokens(values["output_tokens"])))
+    document = int(values.get("document_tokens", 0) or 0)
+    tokens = dict(prompt=f.count(values["prompt_tokens"], "tokens"), prompt_text=f.text_from_tokens(values["prompt_tokens"]),
+                  output=f.count(values["output_tokens"], "tokens"), output_text=f.text_from_tokens(values["output_tokens"]))
+    if document:  # the pasted document is read with the question: say both (issue 33 item 4)
+        read = prompt_read_tokens(values)
+        text = s("tokens_as_text_document", document=f.count(document, "tokens"), read=f.count(read, "tokens"),
+                 read_text=f.text_from_tokens(read), **{k: v for k, v in tokens.items() if k != "prompt_text"})
+    else:
+        text = s("tokens_as_text", **tokens)
+    st.caption(s("range_explained") + " " + text)
 
 
 def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
@@ -48,7 +59,7 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
     chosen count (or this hardware at most) holds; no speed or time tiles for a set-up that cannot run."""
     hw = hw_entry.hardware
     max_devices = int(hw.resolved("max_devices"))
-    need = int(devices_for_memory(est.memory_gb, hw.memory_gb))
+    need = int(getattr(est, "min_devices", 0) or devices_for_memory(est.memory_gb, hw.memory_gb))  # what it would need
     chosen = fixed_devices(values)
     if chosen is not None and need <= max_devices:
         text = s("no_fit_chosen", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
@@ -79,7 +90,7 @@ def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> N
     {"within": st.success, "over": st.error, "uncertain": st.warning}[v.kind](text)
 
 
-def stage_what(s: Strings, key: str, values: dict) -> str:
+def stage_what(s: Strings, key: str, values: dict, handling: str = "") -> str:
     """What a stage is, in words that follow the scenario: the network line says whether the
     connection is new or reused (or that a local model has none); the server stage says whether
     anyone else is there to wait for."""
@@ -89,15 +100,25 @@ def stage_what(s: Strings, key: str, values: dict) -> str:
         return s("stage_network_what_cold" if values.get("connection") == "cold" else "stage_network_what_warm")
     if key == "queue" and int(values.get("concurrency", 1)) <= 1:
         return s("stage_queue_what_alone")
+    if key == "prefill":
+        return s("stage_prefill_what", handling=handling)
     return s(f"stage_{key}_what")
 
 
-def timeline(s: Strings, f, est, values: dict) -> None:
+def timeline(s: Strings, f, est, values: dict, kind: str) -> None:
     """The four stages as a bar and as text: each stage's time with one decimal rule for the list,
-    its share of the first token (the question of a chat-like use) beside its share of the whole answer."""
+    its share of the first token (the question of a chat-like use) beside its share of the whole answer.
+    Stages as COORDINATION decision 2 names them (latency.exploring.stages: the queue is only the wait for
+    other users, the server's own handling is named inside prefill). Not drawn for a set-up that does not
+    fit: the page shows what it would need instead (issue 31 item 2)."""
+    if not est.fits:
+        return
     st.markdown(f"**{s('timeline_heading')}**")
-    stages = [(k, s(f"stage_{k}"), est.breakdown[k]) for k in STAGES]
-    spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds)
+    split = page_stages(est, kind)
+    handling = f.seconds(handling_s(est, kind))
+    stages = [(k, s(f"stage_{k}"), split[k]) for k in STAGES]
+    spec, rows = timeline_chart(stages, ttft_s=est.ttft_s, ttft_label=s("first_token"), axis_title=s("seconds_axis"), fmt_s=f.seconds,
+                                alt=s("timeline_alt", ttft=f.seconds(est.ttft_s), total=f.seconds(est.total_s)))
     charts.show_live(spec, rows, key="est_chart_timeline", alt=s("timeline_heading"))  # redrawn on every slider move
     panel = charts.table_panel("est_chart_timeline", s("timeline_heading"))  # built only while open
     if panel is not None:
@@ -108,37 +129,54 @@ def timeline(s: Strings, f, est, values: dict) -> None:
     ttft = sum(t for k, _, t in stages if k != "decode") or 1.0
     times = f.seconds_list([t for _, _, t in stages])
     lines = [s("stage_line_decode" if k == "decode" else "stage_line", stage=name, time=shown, share=f.percent(t / total),
-               ttft_share=f.percent(t / ttft), what=stage_what(s, k, values))
+               ttft_share=f.percent(t / ttft), what=stage_what(s, k, values, handling))
              for (k, name, t), shown in zip(stages, times)]
     st.markdown("\n".join(f"- {line}" for line in lines))
     st.caption(s("timeline_caption"))
 
 
-def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str) -> None:
-    """The PM's two questions, answered for the chosen target: the largest model that meets it on
-    this hardware and precision, and the hardware with the least memory that runs this model within
-    it (latency.exploring.answers), each with a link that opens that scenario here."""
+def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str, est=None) -> None:
+    """The PM's two questions, answered for the chosen target (latency.exploring.answers), each with its
+    device count and cost in the same sentence and a link that opens that set-up here: the largest model
+    that meets the target across its range on this hardware and precision (a larger one that meets it
+    only at its estimate named as borderline beside it), and, only when this hardware fails, the
+    hardware with the least memory that runs this model within it (issue 31 item 3)."""
     if case is None:
         return
     target = s("answer_target", budget=f.seconds(case.budget_s), measure=s(f"measure_{case.measure}"))
-    size = A.largest_model(catalog, values, sizes, case.measure, case.budget_s)
+    safe, borderline = A.largest_models(catalog, values, sizes, case.measure, case.budget_s)
     hw = catalog.hardware[values["hardware"]].label(lang)
     precision = catalog.precisions[values["precision"]].label(lang)
-    if size is None:
+
+    def cost(found) -> str:
+        c = found.cost_per_1k_answers
+        return f.usd(c) if c == c else s("answer_no_price")
+
+    def link(label: str, found, icon: str) -> None:
+        st.page_link("pages/estimator.py", icon=icon, label=label,
+                     query_params={**to_query(found.values, PAGE_QUERY_KEYS), "lang": lang})
+
+    if safe is None:
         st.caption(s("answer_no_size", target=target, hardware=md(hw), precision=md(precision)))
     else:
-        st.page_link("pages/estimator.py", icon=":material/straighten:",
-                     label=s("answer_largest", target=target, hardware=md(hw), precision=md(precision), size=f.size_b(size)),
-                     query_params={**to_query({**values, "model_size_b": size}, PAGE_QUERY_KEYS), "lang": lang})
-    smallest = A.smallest_hardware(catalog, values, case.measure, case.budget_s)
-    if smallest is None:
+        link(s("answer_largest", target=target, hardware=md(hw), precision=md(precision),
+               size=f.size_b(safe.values["model_size_b"]), devices=f.count(safe.devices, "devices"), cost=cost(safe)),
+             safe, ":material/straighten:")
+    if borderline is not None:
+        key = A.MEASURE_KEY[case.measure]
+        link(s("answer_borderline", size=f.size_b(borderline.values["model_size_b"]),
+               value=f.seconds(getattr(borderline.estimate, key)), high=f.seconds(borderline.high_s(case.measure)),
+               devices=f.count(borderline.devices, "devices"), cost=cost(borderline)), borderline, ":material/warning:")
+    key = A.MEASURE_KEY[case.measure]
+    if est is not None and est.fits and getattr(est, key) <= case.budget_s:
+        return  # this hardware meets the target (the page's own estimate): no other hardware to suggest
+    other = A.other_hardware(catalog, values, case.measure, case.budget_s)
+    if other is None:
         st.caption(s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"])))
     else:
-        st.page_link("pages/estimator.py", icon=":material/memory:",
-                     label=s("answer_smallest", target=target, size=f.size_b(values["model_size_b"]),
-                             hardware=md(catalog.hardware[smallest].label(lang))),
-                     query_params={**to_query({**values, "hardware": smallest, "devices": DEVICES_AUTO}, PAGE_QUERY_KEYS),
-                                   "lang": lang})
+        link(s("answer_smallest", target=target, size=f.size_b(values["model_size_b"]),
+               hardware=md(catalog.hardware[other.values["hardware"]].label(lang)),
+               devices=f.count(other.devices, "devices"), cost=cost(other)), other, ":material/memory:")
 
 
 def int4_tradeoff(s: Strings, f, catalog, values: dict, est) -> None:
@@ -175,15 +213,20 @@ def model_basis(s: Strings, sized, lang: str, calibrated: bool) -> None:
     st.caption(" ".join(notes))
 
 
-def cost_and_server(s: Strings, f, headline, hw_entry, lang: str) -> None:
+def cost_and_server(s: Strings, f, headline, hw_entry, lang: str, other=None, arrival: str = "steady") -> None:
     """What the answers cost and what the whole server does, labelled as whole-server figures
     (`latency.exploring.tradeoffs.headline`: all users share one server; cost per answer = devices x price/h
     x busy seconds / (3600 x answers served together))."""
     if headline.users > 1 and headline.fits:
         waiting = headline.batch < headline.users
+        # both speeds in words (issue 31 item 2): streaming per user, and the whole server over whole requests
         st.caption(s("server_line_waiting" if waiting else "server_line", users=f.count(headline.users, "users"),
                      batch=f.count(headline.batch, "requests") if waiting else "",
-                     tps=f.tps_server(headline.server_tokens_per_s), per_user=f.tps_per_user(headline.per_user_tokens_per_s)))
+                     tps=f.tps_server(headline.server_tokens_per_s), per_user=f.tps_per_user(headline.per_user_tokens_per_s),
+                     share=f.tps(headline.server_tokens_per_s / headline.users)))
+        faster = tradeoffs.burst_faster(headline.estimate, other, arrival)
+        if faster is not None:  # why a burst of N streams faster than steady use of N, beside both figures
+            st.caption(s("burst_faster", burst=f.tps(faster[0]), steady=f.tps(faster[1])))
     price = hw_entry.price_usd_per_hour
     if price is None:
         st.caption(s("cost_no_price", device=md(hw_entry.label(lang))))

@@ -25,7 +25,12 @@ def size_tab(s: Strings, f, data, values: dict, est) -> None:
     sweep = scenario.size_sweep(data.catalog, values)
     budgets = [Budget(u.label, u.budget_s, u.id == values["use_case"]) for u in data.use_cases.values()]
     names = dict(x_title=s("size_x"), y_title=s("size_y"), ttft=s("series_ttft"), total=s("series_total"),
-                 current=s("series_current"), no_fit=s("series_no_fit"), size_hover=s("size_hover"))
+                 current=s("series_current"), no_fit=s("series_no_fit"), size_hover=s("size_hover"),
+                 # the chart's text alternative, carried by the current point's rows (issue 34 item 7)
+                 current_alt=s("size_alt", size=f.size_b(values["model_size_b"]), ttft=f.seconds(est.ttft_s),
+                               ttft_range=f.range(*est.ranges["ttft_s"]), total=f.seconds(est.total_s),
+                               total_range=f.range(*est.ranges["total_s"]),
+                               budget=budget_levels(budgets[:0] + [b for b in budgets if b.selected], f.seconds) or "-"))
     changes = scenario.device_changes(sweep["sizes"], sweep["devices"], sweep["fits"])
     spec, rows = size_chart(sweep["sizes"], sweep["ttft"], sweep["total"], sweep["fits"], current_size=float(values["model_size_b"]),
                             current_ttft=est.ttft_s, current_total=est.total_s, ttft_range=est.ranges["ttft_s"],
@@ -64,7 +69,13 @@ def devices_tab(s: Strings, f, data, values: dict, sized, lang: str) -> None:
     rows = [DeviceRow(entry.label(lang), e.ttft_s, e.total_s, e.fits, entry.id == values["hardware"])
             for entry, e in scenario.device_sweep(data.catalog, values, sized)]
     names = dict(x_title=s("size_y"), total=s("series_total"), ttft=s("series_ttft"), no_fit=s("series_no_fit"))
-    charts.show(devices_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_devices", name=s("devices_heading"))
+    fit = sorted((r for r in rows if r.fits), key=lambda r: r.total_s)
+    mine = next((r for r in rows if r.current), None)
+    alt = s("devices_alt", n=len(fit), fast=fit[0].label, fast_total=f.seconds(fit[0].total_s), slow=fit[-1].label,
+            slow_total=f.seconds(fit[-1].total_s), device=mine.label if mine else "-",
+            total=f.seconds(mine.total_s) if mine and mine.fits else s("series_no_fit"),
+            no_fit=len(rows) - len(fit)) if fit else s("devices_heading")
+    charts.show(devices_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_devices", name=s("devices_heading"), alt=alt)
     st.caption(s("devices_caption"))
 
 
@@ -113,5 +124,9 @@ def presets_tab(s: Strings, f, data, results: dict, lang: str) -> None:
         if ex.budget_s is None:
             notes.append(s("preset_no_figure", label=md(p.label[lang])))
     names = dict(x_title=s("size_y"), estimate=s("estimate_label"), stated=s("stated_range"))
-    charts.show(presets_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_presets", name=s("presets_compare_heading"))
+    inside = sum(1 for r in rows if r.stated_high_s is not None and (r.stated_low_s or 0) <= r.estimate_s <= r.stated_high_s)
+    stated = sum(1 for r in rows if r.stated_high_s is not None)
+    alt = s("presets_alt", rows="; ".join(f"{r.label} {f.seconds(r.estimate_s)}" for r in rows), inside=inside, stated=stated)
+    charts.show(presets_figure(rows, names=names, fmt_s=f.seconds), key="est_chart_presets", name=s("presets_compare_heading"),
+                alt=alt)
     st.caption(" ".join([s("presets_compare_caption"), s("presets_fixed")] + notes))

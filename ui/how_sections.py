@@ -14,7 +14,7 @@ from typing import Any, Mapping
 import pandas as pd
 import streamlit as st
 
-from latency.estimation import calibrate, estimator, network
+from latency.estimation import calibrate, engines, estimator, network
 from latency.teaching import explain
 from latency.language.i18n import Strings, md
 from ui import charts, scenario_inputs
@@ -175,11 +175,11 @@ def decode_tab(s: Strings, params: Mapping[str, Any], typical) -> None:
                   output=explain.OUTPUT_TOKENS, t=sec(s, typical.breakdown["decode"]),
                   bound=s(f"bound_{typical.bottleneck['decode']}")), icon=":material/calculate:")
     st.markdown(f"**{s('memory_heading')}**")
-    st.markdown(m(s, "memory_simple", overhead=f(100 * estimator.RUNTIME_OVERHEAD_FRACTION)))
+    st.markdown(m(s, "memory_simple", overhead=f(100 * (1 - engines.ENGINE_PROFILES["vllm"].memory_fraction))))
     st.markdown(m(s, "loop_simple"))
     with for_developers(s):  # batches, KV cache, tensor parallel and all-reduces: the model's own words
         st.markdown(m(s, "decode_plain"))
-        st.markdown(m(s, "memory_plain", overhead=f(100 * estimator.RUNTIME_OVERHEAD_FRACTION)))
+        st.markdown(m(s, "memory_plain", overhead=f(100 * (1 - engines.ENGINE_PROFILES["vllm"].memory_fraction))))
         st.markdown(m(s, "loop_note"))
         formulas_of(explain.formulas(params)["decode"], s("decode_legend"))
         constants_table(s, explain.stage_constants(params)["decode"])

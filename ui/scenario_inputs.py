@@ -93,18 +93,27 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     st.select_slider(s("model_size"), options=data.sizes, key="model_size_b", format_func=labels["model_size_b"].get,
                      help=s("model_size_help"), on_change=state.touched)
     common = shell.strings("common", s.lang)  # read once: the drop-down formats every option on every rerun
-    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common),
+    names = shell.strings("scenario", s.lang)
+    st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common, names),
                  help=s("hardware_help"), on_change=state.touched)
-    hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"))
+    hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"), names)
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
     st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
                  help=s("precision_help"), on_change=state.touched)
-    st.selectbox(s("devices"), data.device_choices, key="devices", format_func=labels["devices"].get,
+    st.selectbox(s("devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
+                 format_func=lambda d: labels["devices"].get(d) or option_text(s, data, formats.get(s.lang), s.lang, "devices", d),
                  help=s("devices_help"), on_change=state.touched)
     state.number_input(s("concurrency"), "concurrency", data.specs["concurrency"], step=1, help=s("concurrency_help"))
     st.segmented_control(s("arrival"), list(scenario.ARRIVALS), key="arrival", required=True,
                          format_func=labels["arrival"].get, help=s("arrival_help"), on_change=state.touched)
+    with st.container(horizontal=True):  # the question and a pasted document side by side (issue 33 item 4)
+        state.number_input(s("prompt_tokens"), "prompt_tokens", data.specs["prompt_tokens"], step=128,
+                           help=s("prompt_tokens_help"))
+        state.number_input(s("document_tokens"), "document_tokens", data.specs["document_tokens"], step=1024,
+                           help=s("document_tokens_help"))
+        state.number_input(s("output_tokens"), "output_tokens", data.specs["output_tokens"], step=32,
+                           help=s("output_tokens_help"))
     state.number_input(s("context_tokens"), "context_tokens", data.specs["context_tokens"], step=1024,
                        help=s("context_tokens_help"))
     advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
@@ -112,35 +121,55 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
         if advanced.open:
             st.segmented_control(s("arch"), list(scenario.ARCHITECTURES), key="arch", required=True,
                                  format_func=labels["arch"].get, help=s("arch_help"), on_change=state.touched)
-            with st.container(horizontal=True):
-                state.number_input(s("prompt_tokens"), "prompt_tokens", data.specs["prompt_tokens"], step=128,
-                                   help=s("prompt_tokens_help"))
-                state.number_input(s("output_tokens"), "output_tokens", data.specs["output_tokens"], step=32,
-                                   help=s("output_tokens_help"))
             st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=labels["access"].get,
                          on_change=state.touched)
             st.segmented_control(s("connection"), list(scenario.CONNECTIONS), key="connection", required=True,
                                  format_func=labels["connection"].get, help=s("connection_help"), on_change=state.touched)
             st.selectbox(s("engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=labels["engine"].get,
                          help=s("engine_help"), on_change=state.touched)
-    return state.values(scenario.KEYS)
+    values = state.values(scenario.KEYS)
+    if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
+        unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
+    return values
 
 
-def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None) -> str:
-    """A device as every drop-down names it: its name and its plain class ("NVIDIA L4 (data-centre GPU:
+ADVANCED_KEYS = ("arch", "access", "connection", "engine")
+"""The estimator's inputs folded under "Advanced" (drawn only while it is open)."""
+
+
+def unseen(keys: Sequence[str], values: dict[str, Any], default: dict[str, Any], value_text) -> None:
+    """One caption naming the inputs among `keys` that are in force but not on screen, where they differ
+    from the default (set by a link or on another page), each as its name and value on screen."""
+    names = shell.strings("scenario")
+    items = [names("unseen_item", name=names(f"input_{k}"), value=value_text(k, values[k]))
+             for k in keys if k in values and values[k] != default.get(k)]
+    if items:
+        st.caption(names("unseen_inputs", items=md(", ".join(items))))
+
+
+def device_class(entry, lang: str, names: Strings | None = None) -> str:
+    """Where a device runs, in words ("desktop: a computer on a desk"): the catalog's `device_class`
+    (content/hardware.yaml, each with its source), never guessed from the estimator's kind (which called
+    an M2 Ultra and a DGX Spark laptop chips, issue 31 item 4)."""
+    # A drop-down formats every option on every rerun: pass `names` (shell.strings("scenario")) fetched once.
+    return (names or shell.strings("scenario", lang))(f"class_{entry.device_class or 'datacenter'}")
+
+
+def hardware_option(catalog, lang: str, hid: str, common: Strings | None = None, names: Strings | None = None) -> str:
+    """A device as every drop-down names it: its name and its plain class ("NVIDIA L4 (data centre:
     cloud servers)"), the same on the estimator and the trade-off page."""
     entry = catalog.hardware.get(hid)
     if entry is None:
         return str(hid)
     # A drop-down formats every option on every rerun: pass `common` (shell.strings("common")) fetched once.
     common = common or shell.strings("common", lang)
-    return common("hardware_option", name=entry.label(lang), kind=common(f"kind_{entry.hardware.kind}"))
+    return common("hardware_option", name=entry.label(lang), kind=device_class(entry, lang, names))
 
 
 VENDORS = ("NVIDIA GeForce ", "NVIDIA ", "GeForce ", "AMD Instinct ", "AMD ", "Apple ")
 
 
-def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None) -> str:
+def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None, names: Strings | None = None) -> str:
     """A device as the drop-down box shows it: short enough for the box at every width (a text box cannot
     wrap; it cut "NVIDIA H100 SXM (data-centre GPU: cloud ser" at 1366 px): the name without its vendor
     and its bracketed details, and the class's first words ("H100 SXM · data-centre GPU"). The caption
@@ -154,25 +183,24 @@ def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None)
         if name.startswith(vendor):
             name = name[len(vendor):]
             break
-    return common("hardware_choice", name=name, kind=common(f"kind_{entry.hardware.kind}").split(":")[0])
+    return common("hardware_choice", name=name, kind=device_class(entry, lang, names).split(":")[0])
 
 
-def hardware_caption(catalog, lang: str, hid) -> None:
+def hardware_caption(catalog, lang: str, hid, names: Strings | None = None) -> None:
     """The chosen device in full under its drop-down: a box one line wide cuts a long name ("NVIDIA DGX Spark
     (GB10, unified memory) (laptop chip: built-in graphics)") at 1366 px; here it wraps, with its memory."""
     entry = catalog.hardware.get(hid)
     if entry is None:
         return
     common = shell.strings("common", lang)
-    st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=common(f"kind_{entry.hardware.kind}"),
+    st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=device_class(entry, lang, names),
                       memory=formats.get(lang).gb(entry.hardware.memory_gb)))
 
 
 def hardware_class(catalog, lang: str, hid: str) -> str:
     """A device's plain class alone ("data-centre GPU", "laptop chip"), for a sentence that names the kind of
     chip and folds its model name away (ui/term_claims.py)."""
-    entry = catalog.hardware[hid]
-    return shell.strings("common", lang)(f"kind_{entry.hardware.kind}").split(":")[0]
+    return device_class(catalog.hardware[hid], lang).split(":")[0]
 
 
 def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
@@ -200,7 +228,7 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return f.seconds(value)
     if key in ("measure",):
         return s(f"measure_{value}")
-    if key in ("prompt_tokens", "output_tokens", "context_tokens"):
+    if key in ("prompt_tokens", "document_tokens", "output_tokens", "context_tokens"):
         return f.count(value, "tokens")
     if key == "concurrency":
         return f.count(value, "users")

@@ -32,8 +32,10 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/learn.py", "learn", "nav_learn", ":material/menu_book:", "nav_section_learn"),
     PageSpec("pages/how-it-works.py", "how-it-works", "nav_how", ":material/functions:", "nav_section_learn"),
     PageSpec("pages/lesson.py", "lesson", "nav_lesson", ":material/school:", "nav_section_learn"),
+    PageSpec("pages/join.py", "join", "nav_join", ":material/qr_code_scanner:", "nav_section_learn"),
     PageSpec("pages/estimator.py", "estimator", "nav_estimator", ":material/timer:", "nav_section_explore"),
     PageSpec("pages/tradeoffs.py", "tradeoffs", "nav_tradeoffs", ":material/balance:", "nav_section_explore"),
+    PageSpec("pages/launch.py", "launch", "nav_launch", ":material/rocket_launch:", "nav_section_explore"),
     PageSpec("pages/measure.py", "measure", "nav_measure", ":material/speed:", "nav_section_measure"),
     PageSpec("pages/logs.py", "logs", "nav_logs", ":material/query_stats:", "nav_section_measure"),
 )

@@ -20,8 +20,8 @@ from latency.estimation.places import DistanceStop
 from ui import shell, state, style
 from ui.scenario_inputs import hardware_caption, hardware_choice
 
-KEYS = ("model_size_b", "hardware", "distance_km", "arch", "precision", "prompt_tokens", "output_tokens",
-        "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
+KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
+        "output_tokens", "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
 """The scenario inputs this page shows (shared with the estimator page by key)."""
 OTHER_KEYS = tuple(k for k in scenario.KEYS if k not in KEYS)
 """Scenario inputs set on other pages: kept in the URL and in the headline's estimate."""
@@ -93,6 +93,7 @@ class Formats:
                  "precision": self.precision, "arch": lambda a: self.s(f"arch_{a}"),
                  "measure": lambda m: self.s(f"measure_{m}"), "device_scope": lambda d: self.s(f"scope_{d}"),
                  "use_case": self.case, "concurrency": self.users, "view": lambda v: self.s(f"tab_{v}"), "prompt_tokens": self.tokens,
+                 "document_tokens": self.tokens,
                  "output_tokens": self.tokens, "context_tokens": self.tokens,
                  "devices": lambda d: self.names("devices_auto") if d == scenario.DEVICES_AUTO else self.f.count(d, "devices")}.get(key)
         try:
@@ -126,6 +127,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
     specs: latency.estimation.scenario.specs (the number boxes keep their values inside these ranges)."""
     s, catalog = fmt.s, fmt.catalog
     common = shell.strings("common", fmt.lang)  # the device names, fetched once for every option
+    auto = fmt.names("devices_auto")
     st.header(s("controls_header"))
     c1, c2, c3 = st.container(key=style.STACK_KEY + "tradeoffs").columns(3)  # stacks when narrow (ui/style.py)
     with c1:
@@ -139,9 +141,12 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         st.select_slider(s("size_label"), options=steps["model_size_b"], key="model_size_b", format_func=fmt.size,
                          on_change=state.touched)
         st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware",
-                     format_func=lambda h: hardware_choice(catalog, fmt.lang, h, common),
+                     format_func=lambda h: hardware_choice(catalog, fmt.lang, h, common, fmt.names),
                      on_change=state.touched)
-        hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"))  # the chosen device whole
+        hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"), fmt.names)  # the chosen device whole
+        st.selectbox(s("devices_label"), scenario.device_options(st.session_state.get("devices")), key="devices",
+                     format_func=lambda d: auto if d == scenario.DEVICES_AUTO else fmt.f.count(d, "devices"), help=s("devices_help"),
+                     on_change=state.touched)  # GPU count on every page that estimates (issue 31 item 3, 33 item 4)
         st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
                          format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)
     with c3:
@@ -149,6 +154,10 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
                            help=s("concurrency_help", max=f"{scenario.CONCURRENCY_MAX:,}"))
         st.segmented_control(s("arrival"), list(scenario.ARRIVALS), key="arrival", required=True,
                              format_func=lambda v: s(f"arrival_{v}"), help=s("arrival_help"), on_change=state.touched)
+        with st.container(horizontal=True):  # the question and a pasted document side by side (issue 33 item 4)
+            state.number_input(s("prompt_label"), "prompt_tokens", specs["prompt_tokens"], step=128)
+            state.number_input(s("document_label"), "document_tokens", specs["document_tokens"], step=1024,
+                               help=s("document_help"))
         state.number_input(fmt.names("input_context_tokens"), "context_tokens", specs["context_tokens"], step=1024,
                            help=s("context_help"))
         st.segmented_control(s("scope_label"), list(T.SCOPES), key="device_scope", required=True,
@@ -158,9 +167,20 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
                                  format_func=lambda a: s(f"arch_{a}"), on_change=state.touched)
             st.selectbox(s("precision_label"), list(catalog.precisions), key="precision", format_func=fmt.precision,
                          on_change=state.touched)
-            state.number_input(s("prompt_label"), "prompt_tokens", specs["prompt_tokens"], step=128)
             state.number_input(s("output_label"), "output_tokens", specs["output_tokens"], step=32)
-    return state.values(KEYS)
+    values = state.values(KEYS)  # this page's widgets over the saved copy, which holds the inputs it does not show
+    unseen(fmt, values)
+    return values
+
+
+def unseen(fmt: Formats, values: Mapping[str, Any]) -> None:
+    """The inputs in force that this page does not show (set on the estimator page or by a link), named
+    under the inputs where they differ from the default (issue 33 item 4)."""
+    shown = [k for k in OTHER_KEYS if k in values and values[k] != scenario.DEFAULTS.get(k)]
+    if shown:
+        est = shell.strings("estimator", fmt.lang)
+        items = [fmt.names("unseen_item", name=fmt.names(f"input_{k}"), value=est(f"{k}_{values[k]}")) for k in shown]
+        st.caption(fmt.names("unseen_inputs", items=md(", ".join(items))))
 
 
 # --- prices ---------------------------------------------------------------------------------------

@@ -13,10 +13,12 @@ import streamlit as st
 from latency.charts import tradeoffs as C
 from latency.charts.style import INK, STAGE_COLORS, TOTAL
 from latency.exploring import tradeoffs as T
-from latency.estimation.estimator import STAGES
+from latency.exploring.stages import page_stages, stage_shares
+from latency.estimation.estimator import devices_for_memory
 from latency.language.formats import seconds_value
 from latency.language.i18n import md
 from ui import charts
+from ui.shell import strings as shell_strings
 from ui.tradeoff_inputs import Formats, cap
 
 
@@ -25,12 +27,19 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
     s = fmt.s
     est = head.estimate
     hw = fmt.catalog.hardware[sc.hardware_id]
+    shown_devices = head.devices if head.fits or sc.devices == "auto" else int(sc.devices)  # the headline states its set-up
     scenario = s("scenario_text", size=fmt.size(sc.model_size_b), hardware=md(hw.label(fmt.lang)),
-                 distance=fmt.distance(sc.distance_km), users=fmt.users(sc.concurrency))
+                 devices=fmt.f.count(shown_devices, "devices"), distance=fmt.distance(sc.distance_km),
+                 users=fmt.users(sc.concurrency))
     measure = fmt.measure_short(sc.measure)
-    if not head.fits:
-        st.error(s("verdict_nofit", scenario=scenario, hardware=md(hw.label(fmt.lang)),
-                   max=int(hw.hardware.resolved("max_devices"))))
+    if not head.fits:  # what it would need, as the estimator page says it (issue 31 item 2)
+        need = int(getattr(est, "min_devices", 0) or devices_for_memory(est.memory_gb, hw.hardware.memory_gb))
+        if sc.devices != "auto" and need <= int(hw.hardware.resolved("max_devices")):
+            st.error(s("verdict_nofit_chosen", scenario=scenario, hardware=md(hw.label(fmt.lang)), chosen=int(sc.devices),
+                       capacity=fmt.gb(int(sc.devices) * hw.hardware.memory_gb), memory=fmt.gb(est.memory_gb), need=need))
+        else:
+            st.error(s("verdict_nofit", scenario=scenario, hardware=md(hw.label(fmt.lang)),
+                       max=int(hw.hardware.resolved("max_devices"))))
         return
     text = s("verdict_meets" if head.meets else "verdict_misses", scenario=scenario, measure=measure,
              latency=fmt.sec(head.latency_s), budget=fmt.sec(sc.budget_s), ratio=fmt.ratio(head.latency_s / sc.budget_s))
@@ -53,10 +62,18 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
     row.metric(s("metric_cost_1k"), T.fmt_usd(head.cost_per_1k_answers), width="content",
                delta=s("metric_hourly", cost=T.fmt_usd(head.server_cost_per_hour)), delta_color="off", delta_arrow="off")
     row.metric(s("metric_cost_1m"), T.fmt_usd(head.cost_per_1m_tokens), width="content")
-    whole = est.total_s if sc.measure == "total" else est.ttft_s
-    candidates = STAGES if sc.measure == "total" else ("network", "queue", "prefill")
-    stage = max(candidates, key=lambda k: est.breakdown[k])
-    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=f"{100 * min(est.breakdown[stage] / max(whole, 1e-12), 1):.0f}%",
+    # the two speeds named in words where they differ (issue 31 item 2)
+    if head.users <= 1:
+        st.caption(s("speeds_one", per_user=fmt.tps(head.per_user_tokens_per_s), whole=fmt.tps(head.server_tokens_per_s)))
+    else:
+        st.caption(s("speeds_many", per_user=fmt.tps(head.per_user_tokens_per_s), whole=fmt.tps(head.server_tokens_per_s),
+                     share=fmt.tps(head.server_tokens_per_s / head.users)))
+        faster = T.burst_faster(est, T.other_arrival(fmt.catalog, T.values_of(sc)), sc.arrival)
+        if faster is not None:
+            st.caption(s("burst_faster", burst=fmt.tps(faster[0]), steady=fmt.tps(faster[1])))
+    # the stages as every page names them: with one user no queue (latency.exploring.stages, issue 31 item 2)
+    stage, share = stage_shares(page_stages(est, hw.kind), sc.measure)
+    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=fmt.f.percent(share),
                   bound=s(f"bound_{est.bottleneck['decode']}")))
 
 
@@ -94,25 +111,51 @@ def marks(fmt: Formats, grid: T.Grid) -> list[C.Mark]:
     return out
 
 
+def plan_words(fmt: Formats, sc: T.Scenario, grid: T.Grid, cell: tuple[int, int]) -> dict[str, str]:
+    """A map cell's set-up in words: size, device, servers x devices, cost, time and its range's slow end."""
+    c = T.summarize(grid, *cell)
+    hid = c.hardware_id if c.hardware_id in fmt.catalog.hardware else sc.hardware_id  # distance map: the columns are km
+    dist = None if c.hardware_id in fmt.catalog.hardware else float(grid.cols[cell[1]])
+    high = T.range_high(T.fleet(sc), fmt.catalog, c.model_size_b, hid, c.batch, dist)
+    return dict(size=fmt.size(c.model_size_b), hardware=md(fmt.hw(hid)), servers=fmt.f.count(c.replicas, "servers"),
+                devices=fmt.f.count(c.devices, "devices"),
+                cost=T.fmt_usd(c.cost_per_1k_answers), measure=fmt.measure_short(sc.measure), latency=fmt.sec(c.latency_s),
+                high=fmt.sec(high))
+
+
 def cheapest(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> None:
-    s, measure = fmt.s, fmt.measure_short(sc.measure)
-    if grid.cheapest is None:
-        st.markdown(s("cheapest_none"))
-    else:
-        c = T.summarize(grid, *grid.cheapest)
-        st.markdown(s("cheapest_overall", size=fmt.size(c.model_size_b), hardware=md(fmt.hw(c.hardware_id)),
-                      cost=T.fmt_usd(c.cost_per_1k_answers), servers=f"{c.replicas:,}", devices=c.devices))
+    """The cheapest set-up that meets the budget across its range, with its device count and cost in the same
+    sentence, and a cheaper borderline one named as such beside it (issue 31 item 3)."""
+    s = fmt.s
+    lines = [s("cheapest_none") if grid.cheapest is None else s("cheapest_overall", **plan_words(fmt, sc, grid, grid.cheapest))]
+    if grid.borderline is not None:
+        lines.append(s("cheapest_borderline", **plan_words(fmt, sc, grid, grid.borderline)))
     if grid.row_cheapest is None:
-        st.markdown(s("cheapest_row_none", size=fmt.size(sc.model_size_b)))
+        lines.append(s("cheapest_row_none", size=fmt.size(sc.model_size_b)))
     else:
-        c = T.summarize(grid, *grid.row_cheapest)
-        st.markdown(s("cheapest_row", size=fmt.size(c.model_size_b), hardware=md(fmt.hw(c.hardware_id)),
-                      cost=T.fmt_usd(c.cost_per_1k_answers), measure=measure, latency=fmt.sec(c.latency_s)))
+        lines.append(s("cheapest_row", **plan_words(fmt, sc, grid, grid.row_cheapest)))
+    if grid.row_borderline is not None and grid.row_borderline != grid.borderline:
+        lines.append(s("cheapest_borderline", **plan_words(fmt, sc, grid, grid.row_borderline)))
+    st.markdown("\n\n".join(lines))
+
+
+def fleet_note(fmt: Formats, sc: T.Scenario) -> None:
+    """Where the user fixed a device count or a server program, say that the fleet figures do not use them
+    (`tradeoffs.fleet`: a count or an engine chosen for one device means nothing for another)."""
+    chosen = []
+    if sc.devices != "auto":
+        chosen.append(fmt.names("unseen_item", name=fmt.names("input_devices"), value=fmt.f.count(sc.devices, "devices")))
+    if sc.engine != "auto":
+        chosen.append(fmt.names("unseen_item", name=fmt.names("input_engine"),
+                                value=shell_strings("estimator", fmt.lang)(f"engine_{sc.engine}")))
+    if chosen:
+        st.caption(fmt.s("fleet_note", chosen=md(", ".join(chosen))))
 
 
 def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     s, measure = fmt.s, fmt.measure_short(sc.measure)
     st.caption(s("map_caption", users=fmt.users(sc.concurrency)))
+    fleet_note(fmt, sc)
     names = dict(x_title=s("axis_size"), colorbar=s("colorbar"), nofit=s("nofit"))  # y axis: named by the heading
     grid: T.Grid = data["grid"]
     cheapest(fmt, sc, grid)
@@ -177,6 +220,7 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     devices: T.Grid = data["devices"]
     p = devices.plan
     st.caption(s("cost_caption_one" if sc.concurrency == 1 else "cost_caption", users=fmt.users(sc.concurrency)))
+    fleet_note(fmt, sc)
     st.markdown(f"**{s('pareto_title', size=fmt.size(sc.model_size_b))}**")
     ids = list(devices.cols)
     ok, lat, per_1k = p.fits[0], p.latency_s[0], p.cost_per_answer[0] * 1000
@@ -209,17 +253,18 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
 def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, Any]) -> None:
     s = fmt.s
     hw = fmt.catalog.hardware[sc.hardware_id]
-    st.markdown(f"**{s('mem_title', size=fmt.size(sc.model_size_b), batch=f'{max(head.batch, 1):,}')}**")
+    st.markdown(f"**{s('mem_title', size=fmt.size(sc.model_size_b), users=fmt.users(sc.concurrency))}**")
     st.caption(s("mem_caption", hardware=md(hw.label(fmt.lang))))
-    series = data["memory"]
+    mem = data["memory"]
+    series = mem["series"]
     names = dict(x_title=s("axis_context"), y_title=s("axis_memory"), current=s("mem_current"), hover=s("mem_hover"))
-    fig = C.memory_figure(T.CONTEXT_STEPS, series, labels={pid: fmt.precision_short(pid) for pid in series},
+    fig = C.memory_figure(mem["held"], series, labels={pid: fmt.precision_short(pid) for pid in series},
                           device_gb=hw.hardware.memory_gb,
                           device_label=s("mem_device_line", hardware=C.short_label(hw.label(fmt.lang)),
                                          gb=fmt.gb(hw.hardware.memory_gb)),
-                          current_context=sc.prompt_tokens + sc.output_tokens, names=names, fmt_gb=fmt.gb)
+                          current_context=mem["current"], names=names, fmt_gb=fmt.gb, ticks=T.CONTEXT_STEPS)
     charts.show(fig, key="tr_chart_memory", name=s("table_memory"))
-    st.markdown(f"**{s('mem_table_title', context=fmt.tokens(sc.prompt_tokens + sc.output_tokens))}**")
+    st.markdown(f"**{s('mem_table_title', context=fmt.tokens(mem['current']))}**")
     rows = data["precisions"]
     table = pd.DataFrame({
         s("col_precision"): [fmt.precision_short(x.precision_id) for x in rows],
@@ -232,6 +277,16 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
         s("col_quality"): [fmt.catalog.precisions[x.precision_id].quality.get(fmt.lang, "") for x in rows],
         s("col_quality_source"): [fmt.catalog.precisions[x.precision_id].quality_source or "" for x in rows],
     })
+    # What differs between the rows, said above them (issue 31 item 3: "Speed vs FP16: 1x" under "generation
+    # gets faster" compared different GPU counts without a word).
+    if sc.devices != "auto":
+        st.caption(s("mem_rows_fixed", devices=fmt.f.count(sc.devices, "devices"), users=fmt.users(sc.concurrency)))
+    elif T.differing_devices(rows):
+        counts = ", ".join(f"{fmt.precision_short(x.precision_id)} {fmt.f.count(x.devices_needed, 'devices')}"
+                           for x in rows if x.fits)
+        st.caption(s("mem_rows_differ", counts=counts, users=fmt.users(sc.concurrency)))
+    else:
+        st.caption(s("mem_rows_same", users=fmt.users(sc.concurrency)))
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={s("col_quality_source"): st.column_config.LinkColumn(
                      s("col_quality_source"), display_text=s("link_text"))})

@@ -37,6 +37,9 @@ SIZE_PLOT_H = 300       # px: the size chart's plot area (axes, legend and title
 VALUE_MARGIN_PX = 44    # px right of the plot: a budget value ("0.5 s", "0.5초") in 11 px text, 4 px from the plot
 TIMELINE_PLOT_H = 44    # px: the timeline's one bar row
 LABEL_GREY = LINE_MUTED
+PLAIN_FORMAT = ",~r"
+"""d3-format for axis labels: rounded decimal with thousands separators, trailing zeros trimmed; never an
+exponent (",~g" turns 1,000,000 into "1e+6"; issue 31 item 4)."""
 # Log-axis ticks: 1-2-5 steps from 1 ms to 100,000 (s or B); Vega-Lite draws those inside the
 # domain. Labels only at powers of ten once the axis spans more than 2.2 decades (as charts._log_ticks).
 LOG_TICKS = [m * 10.0 ** e for e in range(-3, 6) for m in (1, 2, 5)]
@@ -49,8 +52,10 @@ def _kind(name: str) -> dict[str, Any]:
 
 
 def _layer(kind: str, mark: Mapping[str, Any], encoding: Mapping[str, Any]) -> dict[str, Any]:
-    """One layer of a spec: the rows of `kind`, drawn as `mark`."""
-    return {"transform": [_kind(kind)], "mark": dict(mark), "encoding": dict(encoding)}
+    """One layer of a spec: the rows of `kind`, drawn as `mark`. Hidden from screen readers unless the mark
+    says `aria: True` and carries a `description` of its own (Vega-Lite's `config.aria: false` still leaves
+    each mark's container a nameless graphics-symbol, which axe reports as svg-img-alt)."""
+    return {"transform": [_kind(kind)], "mark": {"aria": False, **mark}, "encoding": dict(encoding)}
 
 
 def _log_scale() -> dict[str, Any]:
@@ -58,7 +63,7 @@ def _log_scale() -> dict[str, Any]:
 
 
 def _log_axis(title: str, axis: str) -> dict[str, Any]:
-    return {"title": title, "values": LOG_TICKS, "format": ",~g", "labelExpr": DECADE_LABELS.format(axis=axis),
+    return {"title": title, "values": LOG_TICKS, "format": PLAIN_FORMAT, "labelExpr": DECADE_LABELS.format(axis=axis),
             "labelFlush": False}
 
 
@@ -161,7 +166,7 @@ def size_chart(
     for series, value, (lo, hi) in ((names["total"], current_total, total_range), (names["ttft"], current_ttft, ttft_range)):
         tip = f"{series} {fmt_s(value)} ({fmt_s(lo)}–{fmt_s(hi)})"
         rows.append(dict(kind="current", series=names["current"], x=float(current_size), y=float(value), y2=float(lo),
-                         y3=float(hi), tip=tip))
+                         y3=float(hi), tip=tip, alt=names.get("current_alt", tip) if series == names["total"] else tip))
     for b in budgets:
         rows.append(dict(kind="budget_sel" if b.selected else "budget", y=float(b.seconds)))
     rows += [dict(kind="step", x=float(v)) for v in steps]
@@ -195,9 +200,11 @@ def size_chart(
         _layer("current", {"type": "rule", "color": HIGHLIGHT, "strokeWidth": 1.5},
                {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y2", "type": "quantitative"},
                 "y2": {"field": "y3"}, "tooltip": tip}),
-        _layer("current", {"type": "point", "filled": True, "size": 150, "stroke": "white", "strokeWidth": 2, "opacity": 1},
+        # The current point is the chart's text alternative: its row's `alt`, the key numbers in the page's language.
+        _layer("current", {"type": "point", "filled": True, "size": 150, "stroke": "white", "strokeWidth": 2, "opacity": 1,
+                           "aria": True},
                {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
-                "color": legend, "tooltip": tip}),
+                "color": legend, "tooltip": tip, "description": {"field": "alt"}}),
         # Each budget level's value in the margin right of the plot, where no line is drawn.
         _layer("budget_value", {"type": "text", "align": "left", "baseline": "middle", "dx": 4, "fontSize": 11},
                {"x": {"value": "width"}, "y": {"field": "y", "type": "quantitative"}, "text": {"field": "text"},
@@ -250,6 +257,7 @@ def timeline_chart(
     ttft_label: str,
     axis_title: str,
     fmt_s: FmtS,
+    alt: str = "",
 ) -> tuple[dict[str, Any], Rows]:
     """One request as consecutive stages on a time axis, with the first token marked.
 
@@ -264,15 +272,17 @@ def timeline_chart(
         seconds = max(float(seconds), 0.0)
         rows.append(dict(kind="stage", stage=label, x=start, x2=start + seconds, mid=start + seconds / 2,
                          text=f"{label} {fmt_s(seconds)}" if seconds / total > 0.12 else "",
-                         tip=f"{label}: {fmt_s(seconds)}"))
+                         tip=f"{label}: {fmt_s(seconds)}", alt=f"{label}: {fmt_s(seconds)}"))
         start += seconds
+    if rows and alt:  # the whole request in one sentence, read with the first stage
+        rows[0]["alt"] = f"{alt} {rows[0]['alt']}"
     right = start * 1.02 if start > 0 else 1.0
     early = ttft_s < 0.6 * start
     rows += [dict(kind="pad", x=0.0), dict(kind="pad", x=right),
              dict(kind="ttft", x=float(ttft_s)),
              dict(kind="ttft_left" if early else "ttft_right", x=float(ttft_s), text=f"{ttft_label} {fmt_s(ttft_s)}")]
     x = {"field": "x", "type": "quantitative", "scale": {"nice": False, "zero": True},
-         "axis": {"title": axis_title, "format": ",~g", "tickCount": 6}}
+         "axis": {"title": axis_title, "format": PLAIN_FORMAT, "tickCount": 6}}
     colour = {"field": "stage", "type": "nominal", "title": None, "sort": None,
               "legend": {"columns": 2},  # four stage names in one row ran past a phone's edge
               "scale": {"domain": [label for _, label, _ in stages],
@@ -280,9 +290,11 @@ def timeline_chart(
     bar_top, bar_bottom = 14, TIMELINE_PLOT_H
     layers = [
         _layer("pad", {"type": "point", "opacity": 0, "aria": False}, {"x": x}),
-        _layer("stage", {"type": "rect"}, {"x": {"field": "x", "type": "quantitative"}, "x2": {"field": "x2"},
-                                           "y": {"value": bar_top}, "y2": {"value": bar_bottom}, "color": colour,
-                                           "tooltip": {"field": "tip", "type": "nominal"}}),
+        # Each stage's bar carries its name and time for screen readers (`alt`; the first also the whole sentence).
+        _layer("stage", {"type": "rect", "aria": True},
+               {"x": {"field": "x", "type": "quantitative"}, "x2": {"field": "x2"},
+                "y": {"value": bar_top}, "y2": {"value": bar_bottom}, "color": colour,
+                "tooltip": {"field": "tip", "type": "nominal"}, "description": {"field": "alt"}}),
         _layer("stage", {"type": "text", "color": "white", "fontSize": 12, "baseline": "middle"},
                {"x": {"field": "mid", "type": "quantitative"}, "y": {"value": (bar_top + bar_bottom) / 2},
                 "text": {"field": "text"}}),

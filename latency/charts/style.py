@@ -72,6 +72,8 @@ BUDGET_FILL = "rgba(21, 128, 61, 0.10)"  # the budget band behind the curves: de
 MIN_FONT_PX = 11         # no chart text smaller than this (tick labels included)
 WHITE = "white"          # marker outlines and text inside a stage's bar
 PRECISION_COLORS = ["#1e3a8a", "#2563eb", "#0e7490", "#047857", "#b45309", "#dc2626", "#7c3aed"]  # memory chart: 3:1 or more
+SECOND_VOTE = "#1d4ed8"  # a room's second vote (blue-700, 6.7:1 on white) and a phone's chosen answer's outline
+CHOSEN_FILL = "#eff6ff"  # a phone's chosen answer: a light fill behind ink text (blue-50)
 NOFIT_FILL = "#e2e8f0"   # a budget-map cell whose model does not fit: a light fill, its hover and the caption say it
 # Blue (well under budget) -> near-white at the budget -> red (well over). Log2 of latency / budget.
 # ColorBrewer's RdBu (Brewer & Harrower, colorbrewer2.org: "colorblind safe"), where the old
@@ -96,6 +98,10 @@ LIVE_CONFIG = {
              "labelColor": INK_MUTED, "titleColor": INK, "gridColor": GRID},
     "text": {"color": INK},
     "view": {"stroke": None},
+    # No automatic screen-reader descriptions: Vega's read raw data ("X-axis titled ... for a log scale with
+    # values from 0.43478260869..."; issue 34 item 7). The marks that carry the key numbers opt back in with
+    # a text of their own in the page's language (`aria: true` and a `description` field of their rows).
+    "aria": False,
 }
 """The Vega-Lite config of the estimator's two live charts (latency/charts/live.py), set to read like
 the plotly charts beside them: legend above the plot, base_layout's 13 px text, no frame round the
@@ -117,6 +123,7 @@ def base_layout(fig: go.Figure, *, title: str | None = None, height: int = 360) 
     # Streamlit's chart theme greys tick labels and axis titles (#808495, 3.7:1); the palette's own
     # colours, set on every axis the figure has (subplots too), are what the reader sees.
     for update in (fig.update_xaxes, fig.update_yaxes):
-        update(tickfont=dict(color=INK_MUTED), title_font=dict(color=INK), gridcolor=GRID)
+        update(tickfont=dict(color=INK_MUTED), title_font=dict(color=INK), gridcolor=GRID,
+               exponentformat="none", separatethousands=True)  # plain numbers, never "1e+2" (issue 31 item 4)
     fig.update_annotations(font_color=INK)  # subplot titles
     return fig

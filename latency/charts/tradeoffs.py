@@ -434,6 +434,7 @@ def memory_figure(
     names: Mapping[str, str],
     fmt_gb: Callable[[float], str],
     height: int = 400,
+    ticks: Sequence[int] | None = None,
 ) -> go.Figure:
     """Memory needed against context length, one line per precision, the device's memory as a
     horizontal line. names: x_title, y_title, current, hover (a plotly hovertemplate using
@@ -456,8 +457,9 @@ def memory_figure(
                        showarrow=False, yanchor="bottom", font=dict(size=11, color=HIGHLIGHT, family=FONT_FAMILY))
     base_layout(fig, height=height)
     fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top", x=0), margin=dict(t=30, b=10))
-    fig.update_xaxes(type="log", title_text=names["x_title"], tickvals=list(x),
-                     ticktext=[f"{int(v / 1024)}k" for v in x])
+    marks = [float(v) for v in (x if ticks is None else ticks) if x.min() <= v <= x.max()] or [float(x.min())]
+    fig.update_xaxes(type="log", title_text=names["x_title"], tickvals=marks,
+                     ticktext=[f"{v / 1024:,.3g}k" if v >= 1024 else f"{v:,.0f}" for v in marks])
     ys = np.concatenate([np.asarray(v, dtype=float) for v in series.values()] + [[device_gb]])
     top = max(float(np.nanmax(ys)), device_gb)
     fig.update_yaxes(type="log", title_text=names["y_title"], **log_ticks(ys, fmt_gb, max_ticks=7),

@@ -130,8 +130,10 @@ def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
     """Measurement rows as fit targets, the notes on excluded values, and the RTT rows."""
     hw = {}
     for r in _read(cal_dir / "hardware.csv"):
+        peak = float(r["peak_tflops_fp16"])
         hw[r["hardware"]] = Hardware(name=r["hardware"], kind=r["kind"], mem_bandwidth_gbs=float(r["mem_bw_gbs"]),
-                                     peak_tflops=float(r["peak_tflops_fp16"]), memory_gb=float(r["mem_gb"]))
+                                     peak_tflops=peak, memory_gb=float(r["mem_gb"]),
+                                     fp16_acc_tflops=peak * GEFORCE_FP16_ACC if _geforce(r["hardware"]) else None)
     rows, excluded = [], []
     for i, r in enumerate(_read(cal_dir / "measurements.csv"), start=2):
         h = hw[r["hardware"]]
@@ -157,6 +159,18 @@ def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
     return rows + load_long_context(cal_dir) + conc, excluded + conc_excluded, rtt
 
 
+GEFORCE_FP16_ACC = 2.0
+"""GeForce cards run FP16 tensor matmuls with FP16 accumulation at twice the FP32-accumulate rate
+that hardware.csv quotes for them (its spec notes say "FP32 accumulate"; NVIDIA Ampere GA102
+whitepaper, table "Peak FP16 Tensor TFLOPS with FP16 Accumulate" 142 / "with FP32 Accumulate" 71
+for the RTX 3090; Ada whitepaper 330.3 / 165.2 for the RTX 4090). Data-centre GPUs run both at one
+rate."""
+
+
+def _geforce(name: str) -> bool:
+    return "GeForce" in name
+
+
 GIB_GB = 2**30 / 1e9
 """GB per GiB (llama-bench prints model sizes in GiB)."""
 
@@ -166,7 +180,8 @@ EXTRA_HARDWARE = {
     "NVIDIA DGX Spark": Hardware(name="NVIDIA DGX Spark (GB10)", kind="integrated_gpu", mem_bandwidth_gbs=273.0,
                                  peak_tflops=62.5, memory_gb=128.0),
     "NVIDIA HGX B200": Hardware(name="NVIDIA B200 (HGX)", kind="datacenter_gpu", mem_bandwidth_gbs=8000.0,
-                                peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0),
+                                peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0,
+                                fp8=True, fp4_speedup=4.0),
 }
 
 MODEL_CONFIGS = [
@@ -428,6 +443,14 @@ FREE = [
     ("llama.cpp", None, "stream_overhead_s", 2e-5, 1e-7, 2e-3),
     ("optimized", "datacenter_gpu", "bw_frac", 0.8, 0.05, 1.0),
     ("optimized", None, "stream_overhead_s", 2e-5, 1e-7, 2e-3),
+    # Round 4 (issue 32 item 3): Apple GPUs dequantise llama.cpp's block formats at a cost of their
+    # own. measurements.csv: both Macs stream F16 weights at 0.74-0.75 of peak but Q4_K_M at
+    # 0.44-0.48 (M1 Max 8B: 35.7 tok/s x 4.9 GB = 175 of 400 GB/s; M2 Ultra 78.8 x 4.9 = 386 of 800),
+    # where the discrete GPUs lose only ~10%: one factor for every kind put the Macs' Q4 decode 26-59%
+    # too fast and their F16 decode too slow. Metal's k-quant kernels unpack each block with the GPU's
+    # integer ALUs, and Apple's GPUs have far fewer of them per byte of bandwidth than CUDA GPUs.
+    ("llama.cpp", "apple_silicon", "quant_bw_eff", 0.8, 0.2, 1.0),
+    ("llama.cpp", "apple_silicon", "quant_compute_eff", 0.8, 0.2, 1.0),
 ]
 
 FREE_PER_KIND = [f for f in FREE if f[1] != "discrete_gpu"][:2] + [
@@ -548,12 +571,15 @@ class RowSet:
         self.params_b = f(lambda r: r.llm.params_b)
         self.bpp = f(lambda r: r.llm.bytes_per_param)
         self.bw = f(lambda r: r.hardware.mem_bandwidth_gbs)
-        self.peak = f(lambda r: r.hardware.peak_tflops)
+        self.peak = f(lambda r: r.hardware.peak_tflops * est.compute_peak_scale(r.hardware, r.engine))
         self.mem = f(lambda r: r.hardware.memory_gb)
-        self.lowp = f(lambda r: est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param))
+        fmts = [est.weight_format_of(r.llm, r.hardware, r.engine) for r in rows]
+        self.lowp = np.array([est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param, fm)
+                              for r, fm in zip(rows, fmts)], dtype=float)
         self.prompt = f(lambda r: r.prompt)
         self.output = f(lambda r: r.output)
-        shapes = [est._shape(r.llm, r.llm.active_b) for r in rows]
+        shapes = [est._shape(r.llm, r.llm.active_b, kv_bytes=est.kv_bytes_of(r.llm, fm, r.engine))
+                  for r, fm in zip(rows, fmts)]
         assert all(sh.loop_kv_window is None for sh in shapes)
         self.shape = est.ModelShape(**{k: (None if k == "loop_kv_window" else np.array([getattr(sh, k) for sh in shapes], dtype=float))
                                        for k in est.ModelShape._fields})
@@ -576,7 +602,8 @@ class RowSet:
         self.target = np.array([r.target for r in rows])
         self.is_decode = self.target == "decode"
         self.is_prefill = self.target == "prefill"
-        keys = [(r.engine, r.kind, r.llm.bytes_per_param) for r in rows]
+        keys = [(r.engine, r.kind, r.llm.bytes_per_param, fm, r.llm.low_precision_compute is False)
+                for r, fm in zip(rows, fmts)]
         self.keys = sorted(set(keys))
         self.key_index = np.array([self.keys.index(k) for k in keys], dtype=int)
         counts = {}
@@ -613,13 +640,16 @@ class RowSet:
     def run(self, params: dict, workload=None, params_list: list[dict] | None = None) -> dict:
         """The estimator's stage functions on all rows; engine values looked up once per
         (engine, kind, bytes per parameter) and parameter set, and spread to the rows."""
-        table = [[est._engine_values(e, k, b, p) for e, k, b in self.keys] for p in (params_list or [params])]
+        table = [[est._engine_values(e, k, b, p, None, fm, wo) for e, k, b, fm, wo in self.keys]
+                 for p in (params_list or [params])]
         ep = {}
         for k, default in (("bw_frac", None), ("compute_frac", None), ("q_bw", None), ("q_compute", None),
                            ("pass_overhead_s", None), ("prefill_compute_scale", 1.0), ("kv_read_eff", 1.0),
                            ("stream_overhead_s", 0.0), ("bw_cap_gbs", math.inf), ("compute_cap_tflops", math.inf),
                            ("tensor_parallel", None), ("whole_batch_first", None),
-                           ("request_overhead_s", 0.0)):
+                           ("request_overhead_s", 0.0), ("mem_fraction", None), ("fraction_of_free", None),
+                           ("runtime_gb", None), ("act_tokens", None), ("act_c1", None), ("act_c2", None),
+                           ("act_c4", None), ("act_c8", None), ("reserve_whole", None)):
             ep[k] = np.array([[e[k] if default is None else e.get(k, default) for e in eps]
                               for eps in table])[self.copies, self.key_index]
         ep["kv_cap_gbs"] = np.array([[est.kv_cap_of(e) for e in eps] for eps in table])[self.copies, self.key_index]
@@ -643,6 +673,8 @@ def _used(rows: list[Row], free: list) -> np.ndarray:
     keys = {(r.engine, r.kind) for r in rows}
     engines = {r.engine for r in rows}
     quant = {r.engine for r in rows if r.llm.bytes_per_param < ENGINE_CONSTANTS[r.engine]["native_min_bytes"]}
+    quant_kinds = {(r.engine, r.kind) for r in rows
+                   if r.llm.bytes_per_param < ENGINE_CONSTANTS[r.engine]["native_min_bytes"]}
     long_ctx = {r.engine for r in rows if r.context > 0}
     batched = {r.engine for r in rows if r.batch > 1 or r.users > 1}
     decodes = {(r.engine, r.kind) for r in rows if r.target == "decode"}
@@ -654,6 +686,8 @@ def _used(rows: list[Row], free: list) -> np.ndarray:
             out.append(eng in long_ctx)
         elif name == "stream_overhead_s":
             out.append(eng in batched)
+        elif kind is not None and name.startswith("quant"):
+            out.append(any((eng, k) in quant_kinds for k in GPU_GROUP.get(kind, (kind,))))
         elif kind is not None:
             out.append(any((eng, k) in keys for k in GPU_GROUP.get(kind, (kind,))))
         elif name.startswith("quant"):
@@ -782,6 +816,21 @@ def leave_one_device_out(rows: list[Row], net: dict, combine: str, free: list | 
             if r.device == dev:
                 preds[i] = float(p[i])
     return preds
+
+
+def leave_one_series_out(rows: list[Row], net: dict, combine: str, start: np.ndarray | None = None) -> dict[int, float]:
+    """{row index: prediction} for the serving benchmark's rows (`_serving`): each model series is
+    predicted by a fit without its rows, with the request overhead t0 set on the other series'
+    single-user rows (`with_request_overhead`): no parameter is fitted on a row it is scored on."""
+    out: dict[int, float] = {}
+    series = sorted({r.series for r in rows if _serving(r)})
+    for name in series:
+        train = [r for r in rows if r.series != name]
+        params = with_request_overhead(build_params(fit(train, net, combine, start=start), net, combine), train)
+        held = [i for i, r in enumerate(rows) if r.series == name and _serving(r)]
+        for i in held:
+            out[i] = float(predict(rows[i], params))
+    return out
 
 
 LOKO_KINDS = ("datacenter_gpu", "desktop_gpu")
@@ -933,7 +982,8 @@ def _ref_peaks(rows: list[Row]) -> dict:
         devs = {r.device: r.hardware for r in rows if r.kind == kind and r.engine == "llama.cpp"}
         if devs:
             out[kind] = (float(np.median([h.mem_bandwidth_gbs for h in devs.values()])),
-                         float(np.median([h.peak_tflops for h in devs.values()])))
+                         float(np.median([h.peak_tflops * est.compute_peak_scale(h, "llama.cpp")
+                                          for h in devs.values()])))
     return out
 
 
@@ -985,6 +1035,59 @@ def _provider(rtt_row: dict) -> str:
     common = [x for x, y in zip(a, b) if x == y]
     n = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     return " ".join(common[:n]) or "unknown"
+
+
+# --------------------------------------------------------------------------------------------
+# Errors per kind of figure, beside the previous round's (issue 32 item 5)
+# --------------------------------------------------------------------------------------------
+
+FIGURES = (
+    ("single-request decode", lambda r, users: r["target"] == "decode" and r["batch"] == 1 and users == 1),
+    ("single-request prefill / first token",
+     lambda r, users: r["target"] in ("prefill", "ttft") and r["batch"] == 1 and users == 1),
+    ("lock-step batch decode", lambda r, users: r["target"] == "decode" and r["batch"] > 1),
+    ("lock-step batch prefill", lambda r, users: r["target"] == "prefill" and r["batch"] > 1),
+    ("serving per-user decode (users > 1)", lambda r, users: r["target"] == "decode" and users > 1),
+    ("first token under load (users > 1)", lambda r, users: r["target"] == "ttft" and users > 1),
+    ("server throughput", lambda r, users: r["target"] == "throughput"),
+)
+"""Kinds of figure the issue's goals name, over calibration_report.json's rows (compute rows and
+serving rows alike), each row's error held out (predicted_loo: leave-one-device-out for the
+compute rows, leave-one-series-out for the serving benchmark's rows, `leave_one_series_out`)."""
+
+
+def errors_by_figure(report: dict) -> dict[str, dict]:
+    """{figure: {rows, median_pct, p90_pct}} of |leave-one-device-out error| per kind of figure."""
+    items = [(r, 1) for r in report.get("compute_rows", [])] + \
+            [(r, int(r.get("concurrent_users", 1))) for r in report.get("serving_rows", [])]
+    out = {}
+    for name, keep in FIGURES:
+        errs = [abs(_pct(r["predicted_loo"], r["measured"])) for r, users in items
+                if keep(r, users) and math.isfinite(r["predicted_loo"])]
+        if errs:
+            out[name] = {"rows": len(errs), "median_pct": float(np.median(errs)),
+                         "p90_pct": float(np.percentile(errs, 90))}
+    return out
+
+
+PREVIOUS_ROUND = {
+    "source": ("the code and calibration_report.json of commit a94ad6c (round 3, before issue 32), its serving "
+               "rows held out by the same leave-one-series-out scheme"),
+    "figures": {
+        "single-request decode": {"rows": 63, "median_pct": 11.7, "p90_pct": 25.9},
+        "single-request prefill / first token": {"rows": 74, "median_pct": 17.2, "p90_pct": 42.7},
+        "lock-step batch decode": {"rows": 75, "median_pct": 28.8, "p90_pct": 58.3},
+        "lock-step batch prefill": {"rows": 75, "median_pct": 21.0, "p90_pct": 46.0},
+        "serving per-user decode (users > 1)": {"rows": 16, "median_pct": 48.4, "p90_pct": 69.8},
+        "first token under load (users > 1)": {"rows": 17, "median_pct": 53.8, "p90_pct": 65.8},
+        "server throughput": {"rows": 20, "median_pct": 47.2, "p90_pct": 78.8},
+    },
+}
+"""The previous round's held-out errors per kind of figure, kept here so that the comparison
+`python -m latency.calibrate` prints is reproducible without the old code: `errors_by_figure` of
+the report that the code at a94ad6c writes when its serving rows are held out by model series as
+this round's are (`leave_one_series_out` added to that code, nothing else changed; docs/estimator.md
+"Errors per kind of figure" gives the steps)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -1104,6 +1207,12 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     ref_peaks, device_counts = _ref_peaks(rows), _device_counts(rows)
     final = with_request_overhead(build_params(x, net, combine, ref_peaks=ref_peaks, device_counts=device_counts), rows)
     preds = [predict(r, final) for r in rows]  # through the public API
+    # The serving benchmark's rows all come from one device (B200): leaving it out leaves out every
+    # serving-engine decode row and the rows t0 is set on. Their held-out prediction is instead
+    # leave-one-series-out (each model's series predicted by a fit, and a t0, without it).
+    loo = list(loo)
+    for i, q in leave_one_series_out(rows, net, combine, x).items():
+        loo[i] = q
     say("\nCombining compute and memory bounds: mean of the leave-one-device-out and leave-one-kind-out "
         "median |errors| " + ", ".join(f"{c} {score[c]:.1f}%" for c in sorted(score)) + f" -> using {combine!r}")
 
@@ -1292,7 +1401,20 @@ def _fit_all(cal_dir: Path) -> tuple[dict, str, dict]:
     }
     params = _round(params)
     extra = {"coverage_pct": params["meta"]["coverage_pct"], "series_errors": series, "rtt_providers": prov}
-    return params, "\n".join(out), report_data(cal_dir, rows, preds, loo, rtt_rows, net, extra)
+    report = report_data(cal_dir, rows, preds, loo, rtt_rows, net, extra)
+    # Issue 32 item 5: leave-one-device-out errors per kind of figure, beside the previous round's.
+    now = _round(errors_by_figure(report))
+    report["errors_by_figure"] = {"this_round": now, "previous_round": PREVIOUS_ROUND}
+    say("\nHeld-out |error| per kind of figure (median / p90; compute rows leave-one-device-out), this round"
+        f" beside the previous ({PREVIOUS_ROUND['source']}):")
+    say(f"  {'figure':<40}{'rows':>6}{'this round':>17}{'rows':>7}{'previous round':>19}")
+    for name, _keep in FIGURES:
+        a, b = now.get(name), PREVIOUS_ROUND["figures"].get(name)
+        cell = lambda d: f"{d['median_pct']:.1f}% / {d['p90_pct']:.1f}%" if d else "-"  # noqa: E731
+        say(f"  {name:<40}{(a or {}).get('rows', 0):>6}{cell(a):>17}{(b or {}).get('rows', 0):>7}{cell(b):>19}")
+    say("  (serving rows, all on one device (B200): held out by model series instead, each predicted by a fit and"
+        " a request overhead t0 set without its rows; the previous round's numbers by the same scheme)")
+    return params, "\n".join(out), report
 
 
 PUBLIC_INTERNET_ROUTE_INFLATION = 2.1

@@ -61,6 +61,8 @@ class HardwareEntry:
     price_date: str | None
     source: tuple[str, ...]
     note: str
+    device_class: str = ""   # where it runs, as pages name it (DEVICE_CLASSES); "" only for entries built in code
+    class_source: str = ""   # the link (and words) that say so
 
     @property
     def kind(self) -> str:
@@ -87,7 +89,7 @@ class ModelEntry:
         """This model stored at another precision (a PrecisionEntry or its id)."""
         if isinstance(precision, str):
             precision = load_catalog().precisions[precision]
-        return replace(self.model, bytes_per_param=precision.bytes_per_param)
+        return replace(self.model, bytes_per_param=precision.bytes_per_param, file_gb=None)
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,13 @@ class _Entry:
             raise ContentError(self.file, f"{self.path}.{field}", str(exc)) from None
 
 
+def _flag(e: "_Entry", key: str) -> bool | None:
+    v = e.data.get(key)
+    if v is not None and not isinstance(v, bool):
+        e.fail(key, f"must be true or false, got {v!r}")
+    return v
+
+
 def _read_list(file: Path, top: str) -> list:
     data = read_yaml(file)
     if not isinstance(data, dict) or not isinstance(data.get(top), list) or not data[top]:
@@ -210,11 +219,14 @@ def _unique(file: Path, top: str, ids: list[str]) -> None:
 
 _PRECISION_FIELDS = {"id", "label", "bytes_per_param", "family", "source", "note", "quality", "quality_source"}
 _HARDWARE_FIELDS = {"id", "name", "kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb", "lowp_speedup",
-                    "interconnect_gbs", "link_latency_s", "max_devices", "price_usd_per_hour", "price_basis",
-                    "price_source", "price_date", "source", "note"}
+                    "interconnect_gbs", "link_latency_s", "max_devices", "fp8", "fp4_speedup", "fp16_acc_tflops",
+                    "price_usd_per_hour", "price_basis",
+                    "price_source", "price_date", "source", "note", "device_class", "class_source"}
+DEVICE_CLASSES = ("datacenter", "workstation", "desktop", "laptop", "phone")
+"""Where a device runs, as the pages name it (content/hardware.yaml `device_class`, each with its source)."""
 _MODEL_FIELDS = {"id", "name", "params_b", "active_params_b", "architecture", "loops", "loop_kv_window", "layers",
                  "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim", "default_precision", "source",
-                 "assumption", "note"}
+                 "assumption", "note", "file_gb"}
 
 
 def load_precisions(file: Path) -> dict[str, PrecisionEntry]:
@@ -224,7 +236,7 @@ def load_precisions(file: Path) -> dict[str, PrecisionEntry]:
         e = _Entry(file, f"precisions[{i}]", raw, _PRECISION_FIELDS)
         p = PrecisionEntry(
             id=e.id(), label_text=e.i18n("label"), bytes_per_param=e.number("bytes_per_param", 0, 8),
-            family=e.choice("family", ("fp16", "fp8", "int8", "int4")), source=e.sources()[0],
+            family=e.choice("family", ("fp16", "fp8", "int8", "int4", "fp4")), source=e.sources()[0],
             note=e.i18n("note", required=False), quality=e.i18n("quality", required=False),
             quality_source=str(raw.get("quality_source") or ""))
         out[p.id] = p
@@ -244,7 +256,9 @@ def load_hardware(file: Path) -> dict[str, HardwareEntry]:
                      lowp_speedup=e.number("lowp_speedup", 0, 16, required=False),
                      interconnect_gbs=e.number("interconnect_gbs", 0, 1e5, required=False),
                      link_latency_s=e.number("link_latency_s", 0, 1, required=False),
-                     max_devices=e.integer("max_devices", 1, 4096))
+                     max_devices=e.integer("max_devices", 1, 4096), fp8=_flag(e, "fp8"),
+                     fp4_speedup=e.number("fp4_speedup", 0, 32, required=False),
+                     fp16_acc_tflops=e.number("fp16_acc_tflops", 0, 1e6, required=False))
         price = e.number("price_usd_per_hour", 0, 1e4, required=False)
         if price is not None:
             for key in ("price_basis", "price_source", "price_date"):
@@ -254,7 +268,8 @@ def load_hardware(file: Path) -> dict[str, HardwareEntry]:
             id=e.id(), name=name, hardware=hw, price_usd_per_hour=price,
             price_basis=raw.get("price_basis"), price_source=raw.get("price_source"),
             price_date=None if raw.get("price_date") is None else str(raw["price_date"]),
-            source=e.sources(), note=str(raw.get("note") or ""))
+            source=e.sources(), note=str(raw.get("note") or ""),
+            device_class=e.choice("device_class", DEVICE_CLASSES), class_source=e.text("class_source"))
     _unique(file, "devices", [r.get("id") for r in items])
     return out
 
@@ -271,8 +286,9 @@ def load_models(file: Path, precisions: dict[str, PrecisionEntry]) -> dict[str, 
             e.fail("assumption", f"must be true or false, got {assumption!r}")
         note = e.i18n("note", required=assumption)
         params = e.number("params_b", 0, 1e5)
+        file_gb = e.number("file_gb", 0, 8 * params, required=False)
         model = e.build("model", Model, name=name["en"], params_b=params,
-                        bytes_per_param=precisions[prec].bytes_per_param,
+                        bytes_per_param=precisions[prec].bytes_per_param, file_gb=file_gb,
                         active_params_b=e.number("active_params_b", 0, params, required=False),
                         architecture=e.choice("architecture", ARCHITECTURES),
                         loops=e.integer("loops", 1, 64) or 1,

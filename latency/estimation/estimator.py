@@ -10,8 +10,10 @@ A request goes through four stages. Each is one named function below, with its f
 sources in the docstring (docs/estimator.md collects them); `request_times` chains them:
 
     network  network.network_s   access RTT + backbone RTT, times (set-up round trips + 1)
-    queue    queue_s             M/M/1 wait at a given utilisation + waiting for a KV-cache slot
-    prefill  prefill_s           prompt FLOPs over achieved compute + one weight read + overhead;
+    queue    queue_s             waiting for other users only: M/M/1 wait at a given utilisation +
+                                 waiting for a KV-cache slot (0 with one user at utilisation 0)
+    prefill  prefill_s           the engine's own request handling (`overhead_s`) + prompt FLOPs
+                                 over achieved compute + one weight read + per-pass overhead;
                                  first_token_compute_share: the part of a shared batch's prompt
                                  compute one user waits for
     decode   decode_step_s       (weights + KV cache of every running stream) over achieved bandwidth
@@ -70,15 +72,26 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     TERA,
     W8A8_BYTES_PER_PARAM,
 )
+from latency.estimation import engines as eng
 from latency.estimation.network import ACCESS_RTT_MS, SETUP_ROUND_TRIPS, access_rtt_s, backbone_rtt_s, network_s
 from latency.estimation.serving import max_running_requests, steady_state, token_budget_tokens
 
 KINDS = ("datacenter_gpu", "desktop_gpu", "apple_silicon", "integrated_gpu", "cpu", "mobile")
 ENGINES = ("llama.cpp", "optimized")
+"""The two fitted families: local runners and serving engines. `engine=` also accepts a serving
+engine by name (SERVING_ENGINES: "vllm", "tensorrt-llm", "sglang", "llama.cpp", and the aliases in
+latency.estimation.engines.ALIASES, e.g. "nim"), which runs its family's fitted physics with that
+engine's own defaults (request overhead, memory share, KV-cache precision and admission);
+"optimized" stands for vLLM's defaults."""
+SERVING_ENGINES = eng.SERVING_ENGINES
 ARCHITECTURES = ("dense", "moe", "looped")
 ACCESS_NETWORKS = tuple(ACCESS_RTT_MS)
 CONNECTIONS = tuple(SETUP_ROUND_TRIPS)
 STAGES = ("network", "queue", "prefill", "decode")
+WEIGHT_FORMATS = ("fp16", "fp8", "int8", "int4", "fp4", "gguf")
+"""How weights are stored and computed: FP16/BF16; FP8 or INT8 (W8A8 on serving engines, native
+tensor rate); INT4 (GPTQ/AWQ weight-only, dequantised in the kernel); FP4 (NVFP4/MXFP4 W4A4 on
+devices with FP4 tensor cores); GGUF (llama.cpp's block formats, its fitted dequantisation)."""
 ARRIVALS = ("steady", "burst")
 """How `concurrent_users` N arrive. "steady" (default): N people using the service, each sending a
 new request when the previous answer has arrived (after `think_s`), the closed loop of serving
@@ -173,7 +186,15 @@ class Hardware:
     peak_tflops is dense FP16/BF16 tensor throughput (GeForce: the FP32-accumulate figure;
     Apple: the GPU's FP32 rate, equal to its FP16 rate). Optional fields default by `kind`
     (KIND_DEFAULTS): lowp_speedup (FP8/INT8 over FP16), interconnect_gbs (one direction, per
-    device), link_latency_s (one small all-reduce), max_devices.
+    device), link_latency_s (one small all-reduce), max_devices. fp8: the device has FP8 tensor
+    cores (H100/H200/B200, L4/L40S, RTX 40/50, MI300X; None = no): serving engines run 8-bit
+    weights as FP8 with an FP8 KV cache there. fp4_speedup: FP4 tensor throughput / dense FP16
+    (B200 NVFP4: 9 / 2.25 = 4; None = no FP4 tensor cores): 4-bit weights run as NVFP4 (W4A4).
+    memory_gb is as quoted (binary units: an "80 GB" GPU holds 80 GiB = 85.9 decimal GB).
+    fp16_acc_tflops: dense FP16 tensor throughput with FP16 accumulation where it differs from
+    peak_tflops (GeForce cards: twice the FP32-accumulate figure, NVIDIA's Ampere GA10x and Ada
+    whitepapers; RTX 4090 330.3 against 165.2): llama.cpp's cuBLAS matmuls run at it
+    (`compute_peak_tflops`).
     """
 
     name: str
@@ -185,9 +206,18 @@ class Hardware:
     interconnect_gbs: float | None = None
     link_latency_s: float | None = None
     max_devices: int | None = None
+    fp8: bool | None = None
+    fp4_speedup: float | None = None
+    fp16_acc_tflops: float | None = None
 
     def __post_init__(self) -> None:
         _choice("kind", self.kind, KINDS)
+        if self.fp8 not in (None, True, False):
+            raise ValueError(f"fp8 must be None, True or False, got {self.fp8!r}")
+        if self.fp4_speedup is not None:
+            _real("fp4_speedup", self.fp4_speedup, lo=1, hi=32, lo_open=False)
+        if self.fp16_acc_tflops is not None:
+            _real("fp16_acc_tflops", self.fp16_acc_tflops, lo=0, hi=1e6)
         _real("mem_bandwidth_gbs", self.mem_bandwidth_gbs, lo=0, hi=1e6)
         _real("peak_tflops", self.peak_tflops, lo=0, hi=1e6)
         _real("memory_gb", self.memory_gb, lo=0, hi=1e6)
@@ -223,7 +253,12 @@ class Model:
     Sliding-window layers (gpt-oss, Gemma 3) and recurrent layers (Mamba in hybrid models) keep
     a bounded state instead; they are counted as costing nothing per context token.
     low_precision_compute: run matmuls in FP8/INT8 (W8A8) on the optimized engine; None = yes
-    for 8-bit weights (bytes_per_param 0.95 to 1.1), no otherwise.
+    for 8-bit weights (bytes_per_param 0.95 to 1.1), no otherwise; False with 8-bit weights =
+    weight-only INT8 (W8A16, dequantised in the kernel: WEIGHT_ONLY_INT8_BW_EFF).
+    weight_format: one of WEIGHT_FORMATS; None = from bytes_per_param and the hardware
+    (`weight_format_of`). file_gb: the model file's size in decimal GB (as Hugging Face lists it);
+    when given, bytes_per_param = file_gb / params_b (a GGUF quant whose bits per weight is not
+    printed, e.g. Unsloth's "UD-Q4_K_XL").
     """
 
     name: str
@@ -242,10 +277,19 @@ class Model:
     kv_bytes: float = 2.0
     low_precision_compute: bool | None = None
     attention_layers: int | None = None
+    weight_format: str | None = None
+    file_gb: float | None = None
 
     def __post_init__(self) -> None:
         _real("params_b", self.params_b, lo=0, hi=1e5)
+        if self.file_gb is not None:
+            # A model given by its file size (a GGUF such as Unsloth's "UD-Q4_K_XL", whose bytes per
+            # parameter is printed nowhere): its bytes per parameter is the file over the parameters.
+            gb = _real("file_gb", self.file_gb, lo=0, hi=8 * float(self.params_b))
+            object.__setattr__(self, "bytes_per_param", gb / float(self.params_b))
         _real("bytes_per_param", self.bytes_per_param, lo=0, hi=8)
+        if self.weight_format is not None:
+            _choice("weight_format", self.weight_format, WEIGHT_FORMATS)
         if self.active_params_b is not None:
             _real("active_params_b", self.active_params_b, lo=0, hi=self.params_b)
         if self.architecture is not None:
@@ -353,8 +397,71 @@ def kv_cache_gb(layers, kv_dim, kv_bytes, context_tokens, batch, loops=1, loop_k
 
 
 def memory_gb(weights_gb, kv_gb):
-    """Total memory: weights + KV cache + runtime overhead (20% of weights, RUNTIME_OVERHEAD_FRACTION)."""
+    """The earlier rule of thumb, kept for callers that size memory without an engine: weights x
+    1.2 (RUNTIME_OVERHEAD_FRACTION) + KV cache. The estimator itself now spends memory as the
+    engine does (`engine_overhead_gb`, `kv_budget_gb`)."""
     return weights_gb * (1.0 + RUNTIME_OVERHEAD_FRACTION) + kv_gb
+
+
+def device_capacity_gb(memory_gb_quoted):
+    """A device's memory in decimal GB: quoted memory is binary (JEDEC; an "80 GB" H100 or A100
+    holds 80 GiB = 85.9 GB; engines.GIB_GB)."""
+    return memory_gb_quoted * eng.GIB_GB
+
+
+def activation_coefficient(devices, ep):
+    """Activation bytes per token per hidden unit per device at this tensor-parallel degree
+    (aiconfigurator's per-backend ACTIVATION_COEFFICIENTS: 1, 2, 4 and 8 devices; beyond 8 as 8)."""
+    return nm.where(devices <= 1.0, ep["act_c1"], nm.where(devices <= 2.0, ep["act_c2"],
+                                                           nm.where(devices <= 4.0, ep["act_c4"], ep["act_c8"])))
+
+
+def engine_overhead_gb(devices, hidden, ep, tensor_parallel):
+    """Memory one device spends beside weights and KV cache, GB: the runtime (CUDA context,
+    workspaces, CUDA graphs: engines.RUNTIME_GIB), NCCL buffers when tensor parallel
+    (engines.NCCL_GIB), and activations for the most tokens one step carries:
+    2 bytes x act_tokens x hidden x coefficient(devices) (aiconfigurator
+    BaseBackend._get_memory_usage)."""
+    nccl = nm.where(devices <= 1.0, 0.0, nm.where(devices <= 2.0, eng.NCCL_GIB[2], eng.NCCL_GIB[4])) * eng.GIB_GB
+    act = ACTIVATION_BYTES * ep["act_tokens"] * hidden * activation_coefficient(devices, ep) / GIGA
+    return ep["runtime_gb"] + nm.where(tensor_parallel, nccl, 0.0) + act
+
+
+def kv_budget_gb(devices, device_gb, weights_gb, overhead_gb, ep):
+    """KV-cache room the engine sets aside on `devices` devices, GB (0 when not even the weights fit):
+
+        of total memory (vLLM gpu_memory_utilization, SGLang mem_fraction_static, llama.cpp 1):
+            devices x (fraction x device memory - weights / devices - overhead)
+        of free memory (TensorRT-LLM free_gpu_memory_fraction):
+            devices x fraction x (device memory - weights / devices - overhead)
+
+    (aiconfigurator sdk/memory.py kv_cache_budget_bytes: the same two formulas.) Weights are split
+    over the devices (tensor parallel or llama.cpp's layer split alike)."""
+    non_kv = weights_gb / devices + overhead_gb
+    free = device_gb - non_kv
+    per = nm.where(ep["fraction_of_free"] > 0.5, ep["mem_fraction"] * free, ep["mem_fraction"] * device_gb - non_kv)
+    return devices * nm.maximum(per, 0.0)
+
+
+DEVICE_COUNTS = tuple(2.0**i for i in range(13))
+"""Device counts a deployment may take: powers of two (the tensor-parallel degree divides the head
+count: 1, 2, 4, 8, then whole nodes), up to 4,096."""
+
+
+def fewest_devices(need_kv_gb, device_gb, weights_gb, hidden, ep, tensor_parallel):
+    """The fewest devices (DEVICE_COUNTS) whose KV budget holds `need_kv_gb` beside the weights and
+    the engine's overhead; 8,192 when none up to 4,096 does."""
+    if nm.is_scalar(need_kv_gb) and nm.is_scalar(weights_gb) and nm.is_scalar(device_gb):
+        for n in DEVICE_COUNTS:  # one set-up: the first count that holds it (usually 1-3 tries)
+            budget = kv_budget_gb(n, device_gb, weights_gb, engine_overhead_gb(n, hidden, ep, tensor_parallel), ep)
+            if budget >= need_kv_gb and budget > 0.0:
+                return n
+        return 8192.0
+    out = nm.broadcast_like(8192.0, need_kv_gb + 0.0 * weights_gb)
+    for n in reversed(DEVICE_COUNTS):
+        budget = kv_budget_gb(n, device_gb, weights_gb, engine_overhead_gb(n, hidden, ep, tensor_parallel), ep)
+        out = nm.where((budget >= need_kv_gb) & (budget > 0.0), n, out)
+    return out
 
 
 def devices_for_memory(total_gb, device_memory_gb):
@@ -363,16 +470,24 @@ def devices_for_memory(total_gb, device_memory_gb):
     return nm.pow2_ceil(total_gb / device_memory_gb)
 
 
-def kv_capacity_requests(devices, device_memory_gb, weights_gb, kv_per_request_gb):
-    """How many requests' KV caches fit beside the weights on `devices` devices:
+def kv_capacity_requests(devices, device_memory_gb, weights_gb, kv_per_request_gb, kv_budget=None,
+                         kv_whole_request_gb=None):
+    """How many requests the KV cache holds at once on `devices` devices:
 
-        floor((devices x device memory - weights x 1.2) / KV cache of one whole request)
+        floor(KV budget / KV cache one running request holds)
 
-    (the memory model of `memory_gb`; vLLM's PagedAttention admits requests while KV blocks are
-    free, Kwon et al. 2023, SOSP, sec. 4; llama-server splits its context over its slots). A
-    request needs its context + prompt + answer. 0 when not even the weights fit."""
-    free_gb = devices * device_memory_gb - memory_gb(weights_gb, 0.0)
-    return nm.floor(nm.maximum(free_gb, 0.0) / kv_per_request_gb)
+    with the engine's budget (`kv_budget_gb`; without one, the earlier rule: devices x memory -
+    weights x 1.2). What a running request holds depends on how the engine admits it: TensorRT-LLM's
+    default scheduler (GUARANTEED_NO_EVICT) and llama-server's slots reserve the whole request
+    (context + prompt + answer); vLLM and SGLang take KV blocks as tokens arrive (PagedAttention,
+    Kwon et al. 2023, SOSP, sec. 4), so in steady use a request holds its context + prompt + half
+    its answer on average and the cache runs that many more requests before they queue (the
+    caller passes the held size). 0 when not even one whole request fits beside the weights."""
+    if kv_budget is None:
+        kv_budget = nm.maximum(devices * device_memory_gb - memory_gb(weights_gb, 0.0), 0.0)
+    whole = kv_per_request_gb if kv_whole_request_gb is None else kv_whole_request_gb
+    fits_one = kv_budget >= whole
+    return nm.where(fits_one, nm.maximum(nm.floor(kv_budget / kv_per_request_gb), 1.0), 0.0)
 
 
 def running_batch(batch, concurrent_users, capacity):
@@ -546,6 +661,53 @@ def decode_step_s(flops, weights_read_gb, kv_read_gb, streams, comm_s, r: Rates)
     return step_s + comm_s, t_compute >= t_memory
 
 
+def tokens_per_verification(spec_tokens, spec_accept):
+    """Expected tokens one target step yields with speculative decoding: k drafted tokens, each
+    accepted with probability a (independently, until the first rejection), and the target's own
+    token after the last accepted one:
+
+        E = (1 - a^(k+1)) / (1 - a)          (k + 1 when a = 1; 1 when k = 0)
+
+    Leviathan, Kalman & Matias 2023, "Fast Inference from Transformers via Speculative Decoding",
+    ICML, eq. (1); Chen et al. 2023, "Accelerating Large Language Model Decoding with Speculative
+    Sampling", arXiv 2302.01318 (the same expectation)."""
+    k, a = spec_tokens, spec_accept
+    if nm.is_scalar(a) and nm.is_scalar(k):
+        return float(k) + 1.0 if a >= 1.0 else (1.0 - a ** (k + 1.0)) / (1.0 - a)
+    a = np.minimum(np.asarray(a, dtype=float), 1.0 - 1e-12)
+    return (1.0 - a ** (np.asarray(k, dtype=float) + 1.0)) / (1.0 - a)
+
+
+def draft_shape(m, spec_draft_b):
+    """(weights GB, layers, KV GB per context token, FLOPs per token) of the draft that proposes the
+    tokens. spec_draft_b None: a draft head of one decoder layer of the target reading the target's
+    own features (EAGLE, Li et al. 2024, ICML: "a single transformer decoder layer"; Medusa heads are
+    smaller still), 12 x hidden^2 parameters (PARAMS_PER_LAYER_D2); else a separate draft model of
+    spec_draft_b billion parameters with its own shape (`model_shape`), stored like the target."""
+    if spec_draft_b is None:
+        params_b = PARAMS_PER_LAYER_D2 * m.hidden**2 / GIGA
+        layers, kv_dim, attn = 1.0, m.kv_dim, m.attn_dim
+    else:
+        params_b = spec_draft_b
+        layers, _hidden, kv_dim, attn = model_shape(spec_draft_b)
+    kv_per_token_gb = KV_TENSORS * layers * kv_dim * m.kv_bytes / GIGA
+    return params_b * m.bytes_per_param, layers, kv_per_token_gb, (params_b, layers, attn)
+
+
+def draft_step_s(draft, context_tokens, streams, layers_target, r: "Rates"):
+    """One step of the draft (one proposed token for each of `streams` streams), seconds: its weights
+    and its KV cache over achieved bandwidth, its FLOPs over achieved compute, and the per-pass
+    overhead scaled by its share of the target's layers (kernel launches grow with layers). The draft
+    runs on the same devices as the target."""
+    weights_gb, layers, kv_per_token_gb, (params_b, _l, attn) = draft
+    flops = decode_flops(params_b, 1.0, streams, context_tokens, layers, attn)
+    t_compute = compute_s(flops, r.parallel_devices, r.peak_tflops, 1.0, r.compute_frac)
+    t_memory = memory_read_s(weights_gb + kv_per_token_gb * context_tokens * streams, r.parallel_devices,
+                             r.mem_bandwidth_gbs, r.bw_frac)
+    return (roofline_s(t_compute, t_memory, r.combine)
+            + r.pass_overhead_s * nm.minimum(layers / layers_target, 1.0) + streams * r.stream_overhead_s)
+
+
 def first_token_compute_share(streams, whole_batch_first):
     """The part of a shared prefill's compute one user waits for before the first token: all of it
     when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
@@ -612,6 +774,9 @@ class Workload(NamedTuple):
     api: Any = 0.0  # 1: the request comes through a serving engine's API (adds ep["request_overhead_s"])
     steady: Any = 0.0  # 1: concurrent users in steady use (closed loop, latency.estimation.serving); 0: a burst
     think_s: Any = 0.0  # steady use: time a user takes between an answer and the next request
+    spec_tokens: float = 0.0  # speculative decoding: draft tokens proposed per step (0: off)
+    spec_accept: float = 0.0  # the chance each drafted token is accepted
+    spec_draft_b: float | None = None  # the draft model's parameters, billions (None: a one-layer head)
 
 
 def kv_cap_of(ep: dict):
@@ -677,15 +842,25 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
     share = m.active_b / m.params_b
     fixed_s = rates.pass_overhead_s + comm0
     combine_max = rates.combine == "max"
+    # Speculative decoding: every decoding request carries k + 1 tokens to verify, and the step
+    # begins with k draft steps over the decoding requests (`draft_step_s`).
+    verify = w.spec_tokens + 1.0
+    spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
+    draft = draft_shape(m, w.spec_draft_b) if spec else None
 
     def step_s(decode_requests, prefill_tokens, prefill_requests):
-        tokens = nm.maximum(decode_requests + prefill_tokens, 1.0)
-        t_compute = decode_compute_s * decode_requests + prefill_compute_s * prefill_tokens
+        decode_tokens = decode_requests * verify
+        tokens = nm.maximum(decode_tokens + prefill_tokens, 1.0)
+        t_compute = decode_compute_s * decode_tokens + prefill_compute_s * prefill_tokens
         touched = dense + (1.0 - dense) * (1.0 - (1.0 - share) ** tokens)
         kv_share = kv_bw_share(kv_base, bw, kv_cap, decode_requests + prefill_requests)
         t_memory = weights_s * touched + (decode_kv_s * decode_requests + prefill_kv_s * prefill_requests) / kv_share
         bound = nm.maximum(t_compute, t_memory) if combine_max else t_compute + t_memory
-        return bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
+        t = bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
+        if draft is not None:
+            t = t + nm.as_float(decode_requests > 0.0) * w.spec_tokens * draft_step_s(
+                draft, decode_context, nm.maximum(decode_requests, 1.0), m.layers, rates)
+        return t
 
     return step_s
 
@@ -704,25 +879,38 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     """
     weights = weights_gb(m.params_b, m.bytes_per_param)
     request_tokens = w.context + w.prompt + w.output
+    tensor_parallel = ep["tensor_parallel"]
 
     def kv_gb(tokens, streams):
         return kv_cache_gb(m.attention_layers, m.kv_dim, m.kv_bytes, tokens, streams, m.loops, m.loop_kv_window)
 
-    # 1. Devices: enough for the weights and `batch` whole requests (the caller's lock-step batch).
-    n = devices_for_memory(memory_gb(weights, kv_gb(request_tokens, w.batch)), dev.memory_gb)
-    if w.forced_devices is not None:
-        n = nm.broadcast_like(w.forced_devices, n)
-    capacity = kv_capacity_requests(n, dev.memory_gb, weights, kv_gb(request_tokens, 1.0))
+    # 1. Memory as the engine spends it: weights (and a draft's), the engine's own overhead per
+    #    device, and the KV budget it sets aside; a running request holds its whole KV cache
+    #    (reserved up front) or, on engines that take blocks as tokens arrive, half its answer's on
+    #    average (at least one whole request must fit for the set-up to run).
+    spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
+    resident = weights + (draft_shape(m, w.spec_draft_b)[0] if spec else 0.0)
+    device_gb = device_capacity_gb(dev.memory_gb)
+    kv_whole = kv_gb(request_tokens, 1.0)
+    kv_held = nm.where(ep["reserve_whole"] > 0.5, kv_whole, kv_gb(w.context + w.prompt + w.output / 2.0, 1.0))
+    need_batch = nm.maximum(w.batch * kv_held, kv_whole)
+    min_devices = fewest_devices(kv_whole, device_gb, resident, m.hidden, ep, tensor_parallel)
+    n = (fewest_devices(need_batch, device_gb, resident, m.hidden, ep, tensor_parallel) if w.forced_devices is None
+         else nm.broadcast_like(w.forced_devices, min_devices))
+    overhead_gb = engine_overhead_gb(n, m.hidden, ep, tensor_parallel)
+    kv_room = kv_budget_gb(n, device_gb, resident, overhead_gb, ep)
+    capacity = kv_capacity_requests(n, dev.memory_gb, resident, kv_held, kv_room, kv_whole)
 
-    # 2. Streams decoded together.
+    # 2. Streams decoded together, and the memory needed for every user's request to run at once
+    #    (at most the engine's running cap): never less as users or context grow.
     streams = running_batch(w.batch, w.users, capacity)
-    kv_total = kv_gb(request_tokens, streams)
-    mem = memory_gb(weights, kv_total)
-    fits = (n <= dev.max_devices) & (mem <= n * dev.memory_gb)
+    asked = nm.maximum(w.batch, nm.minimum(w.users, max_running_requests(
+        nm.as_float(tensor_parallel) > 0.0, dev.memory_gb + 0.0 * n, math.inf)))
+    kv_total = nm.maximum(asked * kv_held, kv_whole)
+    mem = resident + n * overhead_gb + kv_total
+    devices_for_users = fewest_devices(kv_total, device_gb, resident, m.hidden, ep, tensor_parallel)
+    fits = (n <= dev.max_devices) & (capacity >= 1.0)
 
-    # Tensor parallel (serving engines) splits every layer over n devices; llama.cpp's layer split
-    # runs the devices in turn, so only the memory is spread, not the time.
-    tensor_parallel = ep["tensor_parallel"]
     rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine, streams)
 
     def comm_s(tokens):
@@ -739,22 +927,37 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     prefill, _ = prefill_s(flops, weights_read, prefill_comm, rates,
                            first_token_compute_share(streams, ep["whole_batch_first"]))
 
-    # 4. Decode: one step for the B streams at the mean context of the answer.
+    # 4. Decode: one step for the B streams at the mean context of the answer. With speculative
+    #    decoding (k = spec_tokens > 0) a step is k draft steps and one target pass that verifies
+    #    k + 1 tokens of every stream (weights and KV cache read once, k + 1 tokens' FLOPs), and it
+    #    yields E = tokens_per_verification(k, a) tokens per stream on average.
     mean_context = w.context + w.prompt + (w.output - 1.0) / 2.0
+    verify = w.spec_tokens + 1.0
     tpot, decode_compute_bound = decode_step_s(
-        decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim),
-        weights * moe_touched_fraction(m.active_b, m.params_b, streams) * m.loops,
-        kv_gb(mean_context, streams), streams, comm_s(streams), rates)
+        decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim) * verify,
+        weights * moe_touched_fraction(m.active_b, m.params_b, streams * verify) * m.loops,
+        kv_gb(mean_context, streams), streams, comm_s(streams * verify), rates)
+    spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
+    if spec:
+        draft = draft_shape(m, w.spec_draft_b)
+        tpot = (tpot + w.spec_tokens * draft_step_s(draft, mean_context, streams, m.layers, rates)) / \
+            tokens_per_verification(w.spec_tokens, w.spec_accept)
     decode = (w.output - 1.0) * tpot
 
-    # 5. Queue.
+    # 5. Queue: waiting for other users only (0 with one user at utilisation 0).
     service = prefill + decode
     queue = queue_s(service, w.utilization, w.users, streams)
-    # Per-request time of a serving engine's API front end (HTTP, tokenising, scheduling): counted
-    # with the wait before the prefill (`request_overhead_s`, python -m latency.calibrate).
-    queue = queue + w.api * ep.get("request_overhead_s", 0.0)
+    # The serving engine's own per-request time (API front end: HTTP, tokenising, handing the
+    # request to the scheduler; `request_overhead_s` of the engine, latency.estimation.engines):
+    # part of the prefill stage, before the first token, whoever else is using the server.
+    overhead = w.api * ep.get("request_overhead_s", 0.0)
     throughput = streams / tpot
-    server_tps = streams * w.output / (batch_prefill + decode)
+    # Output tokens of all streams over whole requests (the prefill included). A stream never
+    # delivers faster on average than its own streaming speed: where the first token (a short
+    # prompt's prefill) comes quicker than the answer's mean inter-token time (taken at the answer's
+    # mean context), it is counted at that time, so the whole-server rate stays at most streams x
+    # the per-user speed (test_whole_server_rate_over_whole_requests_...).
+    server_tps = streams * w.output / nm.maximum(batch_prefill + decode, w.output * tpot)
     running = streams
 
     # 6. Steady use (concurrent users in a closed loop, not a burst): the serving engine's steps in
@@ -765,19 +968,22 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         optimized = nm.as_float(tensor_parallel) + 0.0 * n
         budget = token_budget_tokens(optimized > 0.0, dev.memory_gb + 0.0 * n)
         cap = max_running_requests(optimized > 0.0, dev.memory_gb + 0.0 * n, capacity)
-        ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s)
+        ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s,
+                          tokens_per_step=tokens_per_verification(w.spec_tokens, w.spec_accept),
+                          decode_slots=w.spec_tokens + 1.0)
         sel = steady > 0.0
         mm1 = w.utilization / (1.0 - w.utilization) * (ss.ttft_s - ss.kv_wait_s + (w.output - 1.0) * ss.itl_s)
-        queue = nm.where(sel, ss.kv_wait_s + mm1 + w.api * ep.get("request_overhead_s", 0.0), queue)
+        queue = nm.where(sel, ss.kv_wait_s + mm1, queue)
         prefill = nm.where(sel, ss.ttft_s - ss.kv_wait_s, prefill)
         tpot = nm.where(sel, ss.itl_s, tpot)
         decode = (w.output - 1.0) * tpot
         throughput = nm.where(sel, ss.running_requests / ss.itl_s, throughput)
-        server_tps = nm.where(sel, ss.output_tokens_per_s, server_tps)
+        server_tps = nm.where(sel, nm.minimum(ss.output_tokens_per_s, ss.running_requests / ss.itl_s), server_tps)
         running = nm.where(sel, ss.running_requests, running)
+    prefill = prefill + overhead
     ttft = w.network_s + queue + prefill
     return dict(
-        network=w.network_s, queue=queue, prefill=prefill, decode=decode,
+        network=w.network_s, queue=queue, prefill=prefill, decode=decode, overhead=overhead + 0.0 * prefill,
         ttft_s=ttft, tpot_s=tpot, total_s=ttft + decode,
         prefill_tokens_per_s=prefill_tokens / batch_prefill, decode_tokens_per_s=1.0 / tpot,
         throughput_tokens_per_s=throughput,
@@ -785,7 +991,10 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         running_batch=running, max_concurrent_requests=capacity, batch_prefill_s=batch_prefill,
         batch_prefill_tokens=prefill_tokens,
         memory_gb=mem, weights_gb=weights, kv_cache_gb=kv_total,
-        devices_needed=n, fits=fits, fits_one_device=mem <= dev.memory_gb,
+        devices_needed=n, fits=fits, fits_one_device=fewest_devices(need_batch, device_gb, resident, m.hidden, ep,
+                                                                    tensor_parallel) <= 1.0,
+        min_devices=min_devices, devices_for_users=devices_for_users, kv_budget_gb=kv_room,
+        kv_bytes=m.kv_bytes + 0.0 * n,
         prefill_compute_bound=prefill_compute_bound, decode_compute_bound=decode_compute_bound,
     )
 
@@ -812,6 +1021,22 @@ class Estimate:
     (RANGE_COVERAGE), from the calibration's leave-one-device-out errors, or its
     leave-one-kind-out errors where the (engine, kind) had no calibration rows.
     bottleneck: {"prefill": "compute"|"memory", "decode": "compute"|"memory"}.
+    overhead_s: the serving engine's own per-request handling (API front end: HTTP, tokenising,
+    scheduling), a part of breakdown["prefill"] (0 for llama.cpp and engine-internal timings);
+    breakdown["queue"] is only the wait for other users. serving_engine: whose defaults were used
+    ("vllm", "tensorrt-llm", "sglang", "llama.cpp"; latency.estimation.engines).
+    memory_gb (decision 5): what the set-up needs for every user's request to run at once, as the
+    engine spends memory: weights (and a draft's) + the engine's own overhead on each of
+    devices_needed devices (runtime, NCCL, activations) + the KV cache of every running request at
+    the precision the engine keeps it (kv_bytes: FP8 with FP8/FP4 weights on serving engines);
+    never less as users or context grow. kv_cache_gb: that KV cache. kv_budget_gb: the KV room the
+    engine sets aside on devices_needed devices (its memory share: vLLM 0.9 of all memory,
+    TensorRT-LLM 0.9 of what is free; latency.estimation.engines). min_devices: the fewest devices
+    that hold the weights and `batch` requests (what a set-up that does not fit would need);
+    devices_for_users: the fewest that hold every user's request at once (no one waits for memory).
+    timing_valid: False when the set-up does not fit (= not fits): its stage times are what the
+    formulas give for a set-up that cannot run, and pages show no stage for it, only min_devices.
+    weight_format: how the weights run (WEIGHT_FORMATS).
     fits: the model fits on devices_needed devices within the hardware's max_devices.
     calibrated: the (engine, hardware kind) pair had calibration data (else wider ranges).
     """
@@ -837,6 +1062,14 @@ class Estimate:
     server_tokens_per_s: float = math.nan
     running_batch: int = 1
     max_concurrent_requests: int = 0
+    overhead_s: float = 0.0
+    serving_engine: str = ""
+    min_devices: int = 1
+    devices_for_users: int = 1
+    kv_budget_gb: float = math.nan
+    kv_bytes: float = 2.0
+    weight_format: str = ""
+    timing_valid: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         """Flat plain-Python dict (for CSV export): breakdown_*, *_low/*_high, bottleneck_*."""
@@ -875,34 +1108,112 @@ def round_trip_s(distance_km) -> float:
     return backbone_rtt_s(d, p["fixed_ms"], p["route_inflation"])
 
 
-def _resolve_engine(engine, kind):
+SPEC_TOKENS_MAX = 16
+"""The most draft tokens per step accepted as input (vLLM's and TensorRT-LLM's examples use 1-8;
+EAGLE-2's dynamic trees go up to about 10 deep)."""
+
+
+def _spec_inputs(spec_tokens, spec_accept, spec_draft_b, params_b):
+    k = float(_int("spec_tokens", spec_tokens, lo=0, hi=SPEC_TOKENS_MAX))
+    a = _real("spec_accept", spec_accept, lo=0, hi=1, lo_open=False)
+    if spec_draft_b is not None:
+        spec_draft_b = _real("spec_draft_b", spec_draft_b, lo=0, hi=float(params_b))
+    return k, a, spec_draft_b
+
+
+def _resolve_engine(engine, kind) -> tuple[str, str]:
+    """(family, serving engine) for an `engine` input: None (by hardware kind), a family
+    ("optimized" = vLLM's defaults, "llama.cpp") or a serving engine's name or alias."""
     if engine is None:
-        return DEFAULT_ENGINE[kind]
-    return _choice("engine", engine, (None,) + ENGINES)
+        engine = DEFAULT_ENGINE[kind]
+    _choice("engine", engine, (None,) + eng.accepted_names())
+    prof = eng.profile(engine)
+    return prof.family, prof.name
 
 
-def _lowp(model: Model, hardware: Hardware, engine: str, bpp) -> float:
-    """FP8/INT8 tensor speed-up applies to W8A8 on the optimized engine (TensorRT-LLM FP8 rows)."""
+FP4_BYTES_PER_PARAM = (0.5, 0.6)
+"""4-bit formats with their scales: NVFP4 = 4 bits + one FP8 scale per 16 weights = 4.5 bits =
+0.5625 bytes (NVIDIA, "Introducing NVFP4", 2025); INT4 group 128 ~ 0.55 (content/precisions.yaml)."""
+
+
+def weight_format_of(model: Model, hardware: Hardware, engine: str, bpp=None) -> str:
+    """The model's weight format (WEIGHT_FORMATS) as the engine runs it on this hardware: the
+    model's own `weight_format` if given, else from bytes per parameter: >= 1.99 FP16; llama.cpp
+    runs everything below as its GGUF block formats; serving engines run 8-bit weights as FP8 where
+    the device has FP8 tensor cores (Hardware.fp8) and as INT8 elsewhere, and ~4.5-bit weights as
+    NVFP4 where it has FP4 tensor cores (Hardware.fp4_speedup) and as INT4 weight-only elsewhere."""
+    if model.weight_format is not None:
+        return model.weight_format
+    b = float(model.bytes_per_param if bpp is None else bpp)
+    if b >= 1.99:
+        return "fp16"
+    if engine != "optimized":
+        return "gguf"
+    if W8A8_BYTES_PER_PARAM[0] <= b <= W8A8_BYTES_PER_PARAM[1]:
+        return "fp8" if hardware.fp8 else "int8"
+    if FP4_BYTES_PER_PARAM[0] <= b <= FP4_BYTES_PER_PARAM[1] and hardware.fp4_speedup:
+        return "fp4"
+    return "int4" if b < W8A8_BYTES_PER_PARAM[0] else "int8"
+
+
+def _lowp(model: Model, hardware: Hardware, engine: str, bpp, fmt: str | None = None) -> float:
+    """Tensor speed-up of low-precision compute on the optimized engine: FP8/INT8 weights run as
+    W8A8 at `lowp_speedup` (TensorRT-LLM FP8 rows) unless the model says weight-only
+    (low_precision_compute False); FP4 weights (NVFP4) at `fp4_speedup`; everything else at 1."""
     if engine != "optimized":
         return 1.0
+    fmt = fmt or weight_format_of(model, hardware, engine, bpp)
     lp = model.low_precision_compute
+    if fmt == "fp4" and lp is not False:
+        return float(hardware.fp4_speedup or 1.0)
     if lp is None:
-        lp = W8A8_BYTES_PER_PARAM[0] <= bpp <= W8A8_BYTES_PER_PARAM[1]
+        lp = W8A8_BYTES_PER_PARAM[0] <= bpp <= W8A8_BYTES_PER_PARAM[1] and fmt in ("fp8", "int8")
     return hardware.resolved("lowp_speedup") if lp else 1.0
 
 
-def _engine_values(engine: str, kind: str, bpp: float, params: dict) -> dict:
+def kv_bytes_of(model: Model, fmt: str, server: str) -> float:
+    """Bytes per KV-cache element as the engine stores it: the model's own `kv_bytes` (FP16 2.0),
+    or FP8 (1 byte) where the engine keeps an FP8 cache with FP8/FP4 weights
+    (engines.EngineProfile.fp8_kv_with_low_bit_float_weights: TensorRT-LLM, vLLM and SGLang with
+    ModelOpt FP8/NVFP4 checkpoints, which name kv_cache_quant_algo FP8); never more than the
+    model's own."""
+    prof = eng.profile(server)
+    if prof.fp8_kv_with_low_bit_float_weights and fmt in ("fp8", "fp4"):
+        return min(float(model.kv_bytes), 1.0)
+    return float(model.kv_bytes)
+
+
+def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str | None = None,
+                   fmt: str | None = None, weight_only: bool = False) -> dict:
+    """The fitted values of a family on a hardware kind, with the serving engine's own defaults
+    (`server`, latency.estimation.engines; None: the family's default engine): its request
+    overhead, how it reserves memory, its activation buffers and how its KV cache admits requests,
+    and the achieved bandwidth of the weight format `fmt` (weight_format_of)."""
     ep = engine_params(params, engine, kind)
+    prof = eng.profile(server or engine)
+    if prof.request_overhead_s is not None:
+        ep["request_overhead_s"] = prof.request_overhead_s
+    ep["server"] = prof.name
     quantized = bpp < ep["native_min_bytes"]
     ep["q_bw"] = ep["quant_bw_eff"] if quantized else 1.0
     ep["q_compute"] = ep["quant_compute_eff"] if quantized else 1.0
+    if engine == "optimized" and fmt in prof.weight_only_bw_eff:
+        # Weight-only INT4 (and INT8 where the model asks for it): dequantised inside the matmul.
+        ep["q_bw"] = prof.weight_only_bw_eff[fmt] if (fmt == "int4" or weight_only) else ep["q_bw"]
+    ep["mem_fraction"] = prof.memory_fraction
+    ep["fraction_of_free"] = 1.0 if prof.fraction_of_free else 0.0
+    ep["runtime_gb"] = prof.runtime_gib * eng.GIB_GB
+    ep["act_tokens"] = prof.activation_tokens
+    for tp in (1, 2, 4, 8):
+        ep[f"act_c{tp}"] = prof.activation_coeff.get(tp, 0.0)
+    ep["reserve_whole"] = 1.0 if prof.reserves_whole_request else 0.0
     ep.setdefault("prefill_compute_scale", 1.0)
     ep["tensor_parallel"] = engine == "optimized"
     ep["whole_batch_first"] = FIRST_TOKEN_AFTER_WHOLE_BATCH[engine]
     return ep
 
 
-def _shape(model: Model, active_b, bytes_per_param=None, params_b=None) -> ModelShape:
+def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes=None) -> ModelShape:
     kv_dim = model.kv_dim
     if kv_dim is None and model.kv_heads and model.head_dim:
         kv_dim = model.kv_heads * model.head_dim
@@ -914,12 +1225,24 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None) -> Model
         loops=float(model.loops), loop_kv_window=model.loop_kv_window, layers=layers, hidden=hidden,
         kv_dim=kv, attn_dim=attn_dim,
         attention_layers=layers if model.attention_layers is None else float(model.attention_layers),
-        kv_bytes=float(model.kv_bytes))
+        kv_bytes=float(model.kv_bytes) if kv_bytes is None else float(kv_bytes))
 
 
-def _device(hardware: Hardware, lowp: float, bw=None, peak=None) -> Device:
+def compute_peak_scale(hardware: Hardware, engine: str) -> float:
+    """How much faster than `peak_tflops` the engine's FP16 matmuls can run on this device:
+    llama.cpp's CUDA backend multiplies F16 (and dequantised) matrices with cuBLAS at FP16 compute
+    (CUBLAS_COMPUTE_16F, ggml-cuda mul_mat; GGML_CUDA_FORCE_CUBLAS_COMPUTE_32F turns it off), so on a
+    GeForce card it reaches the FP16-accumulate rate, twice the FP32-accumulate figure the catalogs
+    quote (Hardware.fp16_acc_tflops); serving engines accumulate in FP32. 1 elsewhere."""
+    if engine == "llama.cpp" and hardware.fp16_acc_tflops:
+        return float(hardware.fp16_acc_tflops) / float(hardware.peak_tflops)
+    return 1.0
+
+
+def _device(hardware: Hardware, lowp: float, bw=None, peak=None, engine: str | None = None) -> Device:
+    scale = compute_peak_scale(hardware, engine) if engine else 1.0
     return Device(mem_bandwidth_gbs=float(hardware.mem_bandwidth_gbs) if bw is None else bw,
-                  peak_tflops=float(hardware.peak_tflops) if peak is None else peak,
+                  peak_tflops=(float(hardware.peak_tflops) if peak is None else peak) * scale,
                   memory_gb=float(hardware.memory_gb), lowp_speedup=lowp,
                   max_devices=hardware.resolved("max_devices"),
                   interconnect_gbs=hardware.resolved("interconnect_gbs"),
@@ -927,24 +1250,26 @@ def _device(hardware: Hardware, lowp: float, bw=None, peak=None) -> Device:
 
 
 def _common_inputs(hardware: Hardware, engine, access, connection, devices):
-    engine = _resolve_engine(engine, hardware.kind)
+    family, server = _resolve_engine(engine, hardware.kind)
     _choice("access", access, ACCESS_NETWORKS)
     _choice("connection", connection, CONNECTIONS)
     if devices is not None:
         devices = float(_int("devices", devices, lo=1, hi=4096))
-    return engine, devices
+    return family, server, devices
 
 
 def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=256, batch=1,
              distance_km=0.0, engine=None, *, access: str = "wired", connection: str = "warm",
              utilization: float = 0.0, concurrent_users: float = 1, context_tokens: float = 0,
              devices: int | None = None, params: dict | None = None, serving_api: bool = True,
-             arrival: str = "steady", think_s: float = 0.0) -> Estimate:
+             arrival: str = "steady", think_s: float = 0.0, spec_tokens: int = 0, spec_accept: float = 0.0,
+             spec_draft_b: float | None = None) -> Estimate:
     """Estimate one request's latency. See the module docstring and docs/estimator.md.
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
     [0, MAX_DISTANCE_KM] (once around the Earth). engine: None (by hardware kind: datacenter_gpu
-    -> "optimized", else "llama.cpp"), "llama.cpp" or "optimized". access: "wired" (= fibre,
+    -> "optimized", else "llama.cpp"), "llama.cpp", "optimized" (vLLM's defaults), or a serving
+    engine by name ("vllm", "tensorrt-llm", "sglang"; aliases such as "nim", "ollama"). access: "wired" (= fibre,
     9.4 ms) | "fibre" | "cable" | "dsl" | "wifi" | "lte" | "5g" | "none". connection: "warm" (reused) | "cold"
     (TCP + TLS 1.3 first). utilization: server load in [0, 1) for the M/M/1 wait.
     concurrent_users: people using the service at the same time, including you (>= 0). With
@@ -956,9 +1281,17 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     already in the KV cache before this prompt (earlier turns, a cached prefix; >= 0).
     devices: force a device count (default: the fewest that hold the model).
     serving_api: the request goes through the serving engine's API (HTTP, tokenising, scheduling),
-    as every request to a deployed server does; on the optimized engine it adds the engine's
-    per-request `request_overhead_s` to the queue stage (llama.cpp: none). False: engine-internal
-    timing, as in TensorRT-LLM's own batch-1 benchmark tables.
+    as every request to a deployed server does; it adds the engine's own per-request
+    `request_overhead_s` (latency.estimation.engines: vLLM's fitted, TensorRT-LLM's, SGLang's;
+    llama.cpp none) to the prefill stage, reported as `Estimate.overhead_s`. False:
+    engine-internal timing, as in TensorRT-LLM's own batch-1 benchmark tables. The queue stage is
+    only the wait for other users: 0 with one user at utilization 0.
+    spec_tokens (k, 0 = off), spec_accept (a, in [0, 1]), spec_draft_b (optional): speculative
+    decoding: a draft proposes k tokens per step, each accepted with chance a, and the target verifies
+    them in one pass, yielding (1 - a^(k+1)) / (1 - a) tokens per step (`tokens_per_verification`).
+    The draft is a one-layer head (EAGLE-style) unless spec_draft_b gives a separate draft model's
+    size in billions. Verification costs k + 1 tokens' compute per stream, so the gain shrinks with
+    the batch and turns into a loss where decode is compute-bound (docs/estimator.md).
     """
     if not isinstance(model, Model):
         raise ValueError(f"model must be a latency.Model, got {type(model).__name__}")
@@ -973,21 +1306,24 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     context = _real("context_tokens", context_tokens, lo=0, hi=1e8, lo_open=False)
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
+    k, acc, draft_b = _spec_inputs(spec_tokens, spec_accept, spec_draft_b, model.params_b)
     params = params or load_params()
-    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+    engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
 
     bpp = float(model.bytes_per_param)
-    ep = _engine_values(engine, hardware.kind, bpp, params)
+    fmt = weight_format_of(model, hardware, engine, bpp)
+    ep = _engine_values(engine, hardware.kind, bpp, params, server, fmt, model.low_precision_compute is False)
     net = params["network"]
     net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
-    r = request_times(_shape(model, model.active_b), _device(hardware, _lowp(model, hardware, engine, bpp)),
+    r = request_times(_shape(model, model.active_b, kv_bytes=kv_bytes_of(model, fmt, server)),
+                      _device(hardware, _lowp(model, hardware, engine, bpp, fmt), engine=engine),
                       ep, params.get("combine", "max"),
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
                                utilization=util, network_s=net_s, forced_devices=forced,
                                api=1.0 if serving_api else 0.0, steady=1.0 if arrival == "steady" else 0.0,
-                               think_s=think))
-    breakdown = {k: float(r[k]) for k in STAGES}
+                               think_s=think, spec_tokens=k, spec_accept=acc, spec_draft_b=draft_b))
+    breakdown = {stage: float(r[stage]) for stage in STAGES}
     total = sum(breakdown.values())
     ranges = _ranges(params, ep["calibrated"], breakdown, r["tpot_s"], output, r["batch_prefill_s"],
                      r["batch_prefill_tokens"], r["server_tokens_per_s"], serving=users > 1)
@@ -1005,9 +1341,14 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
         inputs=dict(model=model.name, hardware=hardware.name, prompt_tokens=prompt,
                     output_tokens=output, batch=b, distance_km=dist, access=access,
                     connection=connection, utilization=util, concurrent_users=users,
-                    context_tokens=context, arrival=arrival, think_s=think),
+                    context_tokens=context, arrival=arrival, think_s=think, spec_tokens=k,
+                    spec_accept=acc, spec_draft_b=draft_b),
         server_tokens_per_s=float(r["server_tokens_per_s"]), running_batch=max(1, int(round(float(r["running_batch"])))),
         max_concurrent_requests=int(r["max_concurrent_requests"]),
+        overhead_s=float(r["overhead"]), serving_engine=server,
+        min_devices=int(r["min_devices"]), devices_for_users=int(r["devices_for_users"]),
+        kv_budget_gb=float(r["kv_budget_gb"]), kv_bytes=float(r["kv_bytes"]), weight_format=fmt,
+        timing_valid=bool(r["fits"]),
     )
 
 
@@ -1081,7 +1422,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                    batch=1, distance_km=0.0, engine=None, access: str = "wired",
                    connection: str = "warm", utilization=0.0, concurrent_users=1, context_tokens=0,
                    devices: int | None = None, params: dict | None = None,
-                   serving_api: bool = True, arrival: str = "steady", think_s: float = 0.0) -> dict[str, np.ndarray]:
+                   serving_api: bool = True, arrival: str = "steady", think_s: float = 0.0, spec_tokens: int = 0,
+                   spec_accept: float = 0.0, spec_draft_b: float | None = None) -> dict[str, np.ndarray]:
     """Vectorised `estimate`: the numeric inputs may be numpy arrays, broadcast together.
 
     params_b / bytes_per_param / mem_bandwidth_gbs / peak_tflops override the model's or the
@@ -1089,14 +1431,16 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     a dict of float arrays, all of the broadcast shape: network, queue, prefill, decode, ttft_s,
     tpot_s, total_s, prefill_tokens_per_s, decode_tokens_per_s, throughput_tokens_per_s,
     server_tokens_per_s, running_batch, max_concurrent_requests, memory_gb, weights_gb,
-    kv_cache_gb, devices_needed, and 0/1 arrays fits, fits_one_device. The quantisation efficiency
+    kv_cache_gb, devices_needed, overhead (the engine's request handling, part of prefill),
+    min_devices, devices_for_users, kv_budget_gb, kv_bytes, and 0/1 arrays fits, fits_one_device. The quantisation efficiency
     follows the model's bytes_per_param (not the swept one). Invalid values raise ValueError
     naming the field.
     """
     params = params or load_params()
-    engine, forced = _common_inputs(hardware, engine, access, connection, devices)
+    engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
+    k, acc, draft_b = _spec_inputs(spec_tokens, spec_accept, spec_draft_b, model.params_b)
     raw = dict(params_b=model.params_b if params_b is None else params_b,
                bytes_per_param=model.bytes_per_param if bytes_per_param is None else bytes_per_param,
                mem_bandwidth_gbs=hardware.mem_bandwidth_gbs if mem_bandwidth_gbs is None else mem_bandwidth_gbs,
@@ -1106,19 +1450,22 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                context_tokens=context_tokens)
     a = dict(zip(_SWEEP_ARRAYS, np.broadcast_arrays(*(_checked_array(k, raw[k]) for k in _SWEEP_ARRAYS))))
     bpp0 = float(model.bytes_per_param)
-    ep = _engine_values(engine, hardware.kind, bpp0, params)
+    fmt = weight_format_of(model, hardware, engine, bpp0)
+    ep = _engine_values(engine, hardware.kind, bpp0, params, server, fmt, model.low_precision_compute is False)
     active = a["params_b"] * (model.active_b / model.params_b)
     net = params["network"]
     d = a["distance_km"]
     net_s = network_s(d, access_rtt_s(access), SETUP_ROUND_TRIPS[connection], net["fixed_ms"],
                       net["route_inflation"], nm.as_float(d > 0))
-    r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"]),
-                      _device(hardware, _lowp(model, hardware, engine, bpp0), a["mem_bandwidth_gbs"], a["peak_tflops"]),
+    r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"], kv_bytes_of(model, fmt, server)),
+                      _device(hardware, _lowp(model, hardware, engine, bpp0, fmt), a["mem_bandwidth_gbs"],
+                              a["peak_tflops"], engine=engine),
                       ep, params.get("combine", "max"),
                       Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],
                                batch=a["batch"], users=a["concurrent_users"], utilization=a["utilization"],
                                network_s=net_s, forced_devices=forced, api=1.0 if serving_api else 0.0,
-                               steady=1.0 if arrival == "steady" else 0.0, think_s=think))
+                               steady=1.0 if arrival == "steady" else 0.0, think_s=think,
+                               spec_tokens=k, spec_accept=acc, spec_draft_b=draft_b))
     shape = d.shape
     out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) for k, v in r.items()
            if k not in ("prefill_compute_bound", "decode_compute_bound", "batch_prefill_s", "batch_prefill_tokens")}

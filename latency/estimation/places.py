@@ -85,5 +85,28 @@ def load_stops(file: Path = PLACES_FILE) -> tuple[DistanceStop, ...]:
     return tuple(stops)
 
 
+@dataclass(frozen=True)
+class Place:
+    """A named place (content/places.yaml `places`): where users are or a server region (the launch check)."""
+
+    id: str
+    label: Mapping[str, str]
+    lat: float
+    lon: float
+
+
+def load_places(file: Path = PLACES_FILE) -> tuple[Place, ...]:
+    """Every named place with its label in each language, in file order (the stops are `load_stops`)."""
+    load_stops(file)  # the same checks of coordinates and sources
+    raw = read_yaml(file)
+    return tuple(Place(name, _texts(file, f"places.{name}.label", p.get("label")), float(p["lat"]), float(p["lon"]))
+                 for name, p in raw["places"].items())
+
+
+def place_distance_km(a: Place, b: Place) -> float:
+    """Great-circle distance between two places, rounded to whole km as the stops are."""
+    return float(round(great_circle_km(a.lat, a.lon, b.lat, b.lon)))
+
+
 def distance_steps(stops: Sequence[DistanceStop]) -> tuple[float, ...]:
     return merge_steps(DISTANCE_GRID_KM, [s.km for s in stops], 0.0, DISTANCE_MAX_KM)

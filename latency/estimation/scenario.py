@@ -19,15 +19,24 @@ import numpy as np
 
 from latency.estimation.catalog import Catalog
 from latency.estimation.estimator import (
-    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, estimate, estimate_sweep,
+    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, SPEC_TOKENS_MAX, estimate,
+    estimate_sweep,
 )
-from latency.estimation.places import DEFAULT_STOP, DISTANCE_MAX_KM, DistanceStop
+from latency.estimation.places import DEFAULT_STOP, DISTANCE_MAX_KM, DistanceStop, load_places
 from latency.estimation.sizing import SIZE_MAX_B, SIZE_MIN_B, SizedModel, sized_model, sweep_model
 
 ENGINE_AUTO = "auto"
 ENGINE_CHOICES = (ENGINE_AUTO,) + ENGINES
 DEVICES_AUTO = "auto"
 DEVICES_MAX = 64         # the estimator's largest deployment (datacenter_gpu max_devices: 8 nodes of 8)
+DEVICE_COUNTS = (1, 2, 4, 8, 16, 32, 64)  # the GPU-count drop-downs' whole numbers (powers of two, as servers come)
+
+
+def device_options(current: Any = DEVICES_AUTO) -> tuple[Any, ...]:
+    """The GPU-count drop-down's options: auto, the usual counts, and the current count when a link set
+    another whole number (3 GPUs), so the box can show it."""
+    counts = set(DEVICE_COUNTS) | ({int(current)} if current != DEVICES_AUTO and current is not None else set())
+    return (DEVICES_AUTO,) + tuple(sorted(counts))
 CONCURRENCY_MAX = 1000
 PROMPT_MAX = 131072      # 128k-token context (Llama 3.1 configs: max_position_embeddings 131072)
 DOCUMENT_MAX = 131072    # a pasted document, read with the question: the same 128k context window
@@ -37,15 +46,44 @@ BUDGET_MIN_S, BUDGET_MAX_S = 0.05, 600.0
 MEASURES = ("ttft", "total")
 DEVICE_SCOPES = ("cloud", "all")
 
+# --- the launch check's own inputs (issue 33; pages/launch.py): one block, kept at the END of KEYS -----------
+LAUNCH_KEYS = ("requests_per_day", "monthly_budget_usd", "min_model_b", "users_place", "server_place",
+               "prefix_share", "prefix_cache", "spec_tokens", "spec_accept")
+"""requests_per_day: answers a day (the monthly cost); monthly_budget_usd: a monthly cost limit (0 = none);
+min_model_b: the smallest model the PM accepts (the app does not measure quality); users_place /
+server_place: named places (content/places.yaml) whose distance becomes distance_km ("custom": the
+distance is set on its own); prefix_share: the share of the prompt read (question + document) that is
+the same for every request; prefix_cache "on": that share is served from the KV cache (prefix caching);
+spec_tokens: draft tokens proposed per step by speculative decoding (0 = off); spec_accept: the chance
+each drafted token is accepted. Only prefix_cache/prefix_share and spec_tokens/spec_accept change the
+estimate (`evaluate`); the rest are the launch check's own."""
+
+LAUNCH_ESTIMATE_KEYS = ("prefix_cache", "prefix_share", "spec_tokens", "spec_accept")
+"""The launch check's inputs that change the estimate (`evaluate`): a page that does not show them names
+them beside its figures when they are not the default (COORDINATION.md decision 3)."""
+
 KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
         "output_tokens", "context_tokens", "concurrency", "arrival", "access", "connection", "engine", "use_case", "budget_s", "measure",
-        "device_scope")
+        "device_scope") + LAUNCH_KEYS
 """Every scenario input, by its URL key (= its widget key on every page)."""
+
+PLACE_CUSTOM = "custom"          # server_place when the distance is set on its own (a link from another page)
+REQUESTS_PER_DAY_MAX = 10**9
+MONTHLY_BUDGET_MAX_USD = 10**8
+PREFIX_SHARE_MAX = 0.99          # at least one token of the prompt is new (the question itself)
+PREFIX_CACHE = ("off", "on")
+SPEC_ACCEPT_MAX = 0.99
+LAUNCH_DEFAULTS = dict(requests_per_day=10000, monthly_budget_usd=0.0, min_model_b=SIZE_MIN_B, users_place="seoul",
+                       server_place="tokyo", prefix_share=0.0, prefix_cache="off", spec_tokens=0, spec_accept=0.7)
+"""The launch check's defaults: 10,000 answers a day (an example figure, stated beside the cost), no cost
+limit, no smallest model, users in Seoul and the server in Tokyo (the default distance stop, Seoul->Tokyo),
+no shared prompt and no caching, no speculative decoding; its acceptance rate when turned on 0.7, inside the
+0.5-0.9 that Leviathan et al. 2023 (Table 3) and Chen et al. 2023 measured for well-matched draft models."""
 
 DEFAULTS = dict(model_size_b=8.03, hardware="h100-sxm", devices=DEVICES_AUTO, distance_km=None, arch="dense",
                 precision="fp16", prompt_tokens=512, document_tokens=0, output_tokens=256, context_tokens=0, concurrency=1,
                 arrival="steady", access="wired", connection="warm", engine=ENGINE_AUTO, use_case="support_chatbot", budget_s=None,
-                measure=None, device_scope="cloud")
+                measure=None, device_scope="cloud") | LAUNCH_DEFAULTS
 """Default scenario for every page: Llama 3.1 8B in FP16 on an H100 (as many as it needs), served from
 Tokyo to one wired user in Seoul (distance_km None = the Seoul->Tokyo stop), 512 prompt and 256
 output tokens (the estimator's defaults), no earlier conversation, users in steady use (each sends
@@ -63,10 +101,18 @@ def implied_by_use_case(from_url: Mapping[str, Any], use_cases: Mapping[str, Any
     return dict(budget_s=float(case.budget_s), measure=case.measure)
 
 
-def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any]) -> dict[str, Any]:
-    """The default scenario with the distance of the default stop and the default use case's budget.
-    `use_cases` maps id -> anything with `budget_s` and `measure`."""
-    out = dict(DEFAULTS)
+PAGE_DEFAULTS = {"tradeoffs": dict(use_case="code_autocomplete")}
+"""Where a page opens on another default than the shared one, and why. The trade-off page opened with
+no URL must show a real boundary (issue 31 item 4): against the support chatbot's 1 s to the first token
+every set-up of one user that fits meets it (97 cells meet, none miss), so its map, cost chart and export
+had nothing to trade; against the 0.2 s code autocompletion (launch question 9) the same default set-up
+meets it while larger models and slower devices miss. The saved scenario still carries over between pages."""
+
+
+def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any], page: str | None = None) -> dict[str, Any]:
+    """The default scenario with the distance of the default stop and the default use case's budget
+    (`page`: that page's own defaults, PAGE_DEFAULTS). `use_cases` maps id -> anything with `budget_s` and `measure`."""
+    out = dict(DEFAULTS) | PAGE_DEFAULTS.get(page, {})
     out["distance_km"] = next(s.km for s in stops if s.id == DEFAULT_STOP)
     if out["use_case"] not in use_cases:
         out["use_case"] = next(iter(use_cases))
@@ -75,7 +121,8 @@ def defaults(stops: Sequence[DistanceStop], use_cases: Mapping[str, Any]) -> dic
     return out
 
 
-def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[str]) -> dict[str, "Param"]:
+def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[str],
+          place_ids: Sequence[str] | None = None) -> dict[str, "Param"]:
     """How each URL key is validated (`parse_query`)."""
     return dict(
         model_size_b=NumberParam(default["model_size_b"], SIZE_MIN_B, SIZE_MAX_B),
@@ -97,6 +144,26 @@ def specs(catalog: Catalog, default: Mapping[str, Any], use_case_ids: Sequence[s
         budget_s=NumberParam(default["budget_s"], BUDGET_MIN_S, BUDGET_MAX_S),
         measure=ChoiceParam(default["measure"], MEASURES),
         device_scope=ChoiceParam(default["device_scope"], DEVICE_SCOPES),
+        **launch_specs(default, place_ids),
+    )
+
+
+def launch_specs(default: Mapping[str, Any], place_ids: Sequence[str] | None = None) -> dict[str, "Param"]:
+    """How the launch check's own URL keys (`LAUNCH_KEYS`) are validated; place ids from content/places.yaml."""
+    d = {**LAUNCH_DEFAULTS, **{k: v for k, v in default.items() if k in LAUNCH_KEYS}}
+    if place_ids is None:
+        place_ids = [p.id for p in load_places()]
+    places = tuple(place_ids)
+    return dict(
+        requests_per_day=NumberParam(d["requests_per_day"], 0, REQUESTS_PER_DAY_MAX, integer=True),
+        monthly_budget_usd=NumberParam(d["monthly_budget_usd"], 0, MONTHLY_BUDGET_MAX_USD),
+        min_model_b=NumberParam(d["min_model_b"], SIZE_MIN_B, SIZE_MAX_B),
+        users_place=ChoiceParam(d["users_place"], places),
+        server_place=ChoiceParam(d["server_place"], places + (PLACE_CUSTOM,)),
+        prefix_share=NumberParam(d["prefix_share"], 0.0, PREFIX_SHARE_MAX),
+        prefix_cache=ChoiceParam(d["prefix_cache"], PREFIX_CACHE),
+        spec_tokens=NumberParam(d["spec_tokens"], 0, SPEC_TOKENS_MAX, integer=True),
+        spec_accept=NumberParam(d["spec_accept"], 0.0, SPEC_ACCEPT_MAX),
     )
 
 
@@ -149,13 +216,14 @@ class NumberParam:
             return self.default, "not_a_number"
         if not math.isfinite(value):
             return self.default, "not_a_number"
+        if self.integer and value != int(value) and self.min_value <= value <= self.max_value:
+            return self.default, "not_whole"
         if not self.min_value <= value <= self.max_value:
-            return self.default, "out_of_range"
-        if self.integer:
-            if value != int(value):
-                return self.default, "not_whole"
-            return int(value), None
-        return value, None
+            # Clamped to the nearest allowed value and named (issue 31 item 4: 100,000 users fell back to
+            # the default 1, where the reader meant "as many as allowed", the 1,000 cap).
+            clamped = min(max(value, self.min_value), self.max_value)
+            return (int(clamped) if self.integer else float(clamped)), "out_of_range"
+        return (int(value) if self.integer else value), None
 
 
 @dataclass(frozen=True)
@@ -227,7 +295,7 @@ def parse_query(query: Mapping[str, str | Sequence[str]], specs: Mapping[str, Pa
         value, reason = spec.parse(text)
         values[key] = value
         if reason:
-            notices.append(Notice(key=key, raw=clip_raw(text), reason=reason, used=spec.default))
+            notices.append(Notice(key=key, raw=clip_raw(text), reason=reason, used=value))
         elif len(raws) > 1:
             notices.append(Notice(key=key, raw=clip_raw(" & ".join(raws)), reason="repeated", used=value))
     return values, notices
@@ -256,20 +324,42 @@ SIZE_SWEEP_POINTS = 121      # sizes on the size chart, log-spaced from SIZE_MIN
 DISTANCE_SWEEP_POINTS = 81   # distances on the distance chart, 0 to DISTANCE_MAX_KM
 
 
+def estimate_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The estimator's keyword inputs for a scenario on hardware of `hw_kind`, all but the model, the
+    hardware and the distance: what `evaluate` and every sweep here pass, so a page that sweeps one
+    input with these gives, at the scenario's own value, the scenario's figure (issue 31 item 1)."""
+    return _common_kwargs(hw_kind, values)
+
+
 def _common_kwargs(hw_kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
     kw = serving_inputs(values["engine"], DEFAULT_ENGINE[hw_kind], int(values["concurrency"]),
                         values.get("arrival", "steady"))
     kw.update(prompt_tokens=prompt_read_tokens(values), output_tokens=int(values["output_tokens"]),
               access=values["access"], connection=values["connection"], devices=fixed_devices(values),
-              context_tokens=int(values.get("context_tokens", 0)))
+              context_tokens=int(values.get("context_tokens", 0)) + cached_prompt_tokens(values))
+    if int(values.get("spec_tokens", 0) or 0) > 0:  # speculative decoding on (estimator: Leviathan et al. 2023)
+        kw.update(spec_tokens=int(values["spec_tokens"]), spec_accept=float(values.get("spec_accept", 0.0) or 0.0))
     return kw
+
+
+def cached_prompt_tokens(values: Mapping[str, Any]) -> int:
+    """Tokens of the prompt (question + document) served from the KV cache: with prefix caching on
+    (`prefix_cache` "on"), the share that is the same for every request (`prefix_share`) was prefilled
+    once and is reused, so it is read like earlier turns (`context_tokens`: attended to, no prefill);
+    vLLM's automatic prefix caching, SGLang's RadixAttention (Zheng et al. 2024). At least one token
+    stays new. 0 with caching off (the default)."""
+    if values.get("prefix_cache", "off") != "on":
+        return 0
+    read = int(values["prompt_tokens"]) + int(values.get("document_tokens", 0) or 0)
+    return max(0, min(int(round(float(values.get("prefix_share", 0.0) or 0.0) * read)), read - 1))
 
 
 def prompt_read_tokens(values: Mapping[str, Any]) -> int:
     """Tokens the server reads (prefills) for this request: the user's question (`prompt_tokens`) plus
     a pasted document (`document_tokens`, 0 when none). Both are new to the server, so both cost prefill;
-    earlier turns of the conversation (`context_tokens`) are already in its KV cache and do not."""
-    return int(values["prompt_tokens"]) + int(values.get("document_tokens", 0) or 0)
+    earlier turns of the conversation (`context_tokens`) are already in its KV cache and do not, nor
+    does a cached shared part of the prompt (`cached_prompt_tokens`, 0 unless prefix caching is on)."""
+    return int(values["prompt_tokens"]) + int(values.get("document_tokens", 0) or 0) - cached_prompt_tokens(values)
 
 
 def bytes_per_param(catalog: Catalog, values: Mapping[str, Any]) -> float:
@@ -323,21 +413,27 @@ CONTEXT_SWEEP_TOKENS = (0, 1024, 2048, 4096, 8192, 16384, 24576, 32768, 49152, 6
 """Conversation lengths on the conversation chart: 0 to the 128k-token context window."""
 
 
-def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel) -> dict[str, Any]:
-    """Per-user token speed and time to first token as the conversation already in the KV cache grows."""
-    ctx = np.asarray(CONTEXT_SWEEP_TOKENS, dtype=float)
+def context_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel,
+                  contexts: Sequence[float] = CONTEXT_SWEEP_TOKENS) -> dict[str, Any]:
+    """Per-user token speed, time to first token and memory as the conversation already in the KV cache
+    grows (`contexts`: its lengths in tokens), every other input the scenario's."""
+    ctx = np.asarray(contexts, dtype=float)
     entry = catalog.hardware[values["hardware"]]
     kw = _common_kwargs(entry.kind, values)
     kw.pop("context_tokens")
     out = estimate_sweep(sized.model, entry.hardware, distance_km=float(values["distance_km"]), context_tokens=ctx, **kw)
-    return dict(context=ctx, tps=out["decode_tokens_per_s"], ttft=out["ttft_s"], fits=out["fits"] > 0.5)
+    return dict(context=ctx, tps=out["decode_tokens_per_s"], ttft=out["ttft_s"], fits=out["fits"] > 0.5,
+                memory=out["memory_gb"])
 
 
 def device_sweep(catalog: Catalog, values: Mapping[str, Any], sized: SizedModel):
-    """[(HardwareEntry, Estimate)] for the current model on every catalog device."""
+    """[(HardwareEntry, Estimate)] for the current model on every catalog device: the chosen device as the
+    scenario has it (its device count and engine, so its bar is the headline), every other one with as many
+    of it as the model needs and its usual engine (the chart's caption says so)."""
     out = []
     for entry in catalog.hardware.values():
-        kw = _common_kwargs(entry.kind, {**values, "devices": DEVICES_AUTO})  # each device as many as it needs
+        mine = entry.id == values["hardware"]
+        kw = _common_kwargs(entry.kind, values if mine else {**values, "devices": DEVICES_AUTO, "engine": ENGINE_AUTO})
         est = estimate(sized.model, entry.hardware, distance_km=float(values["distance_km"]), **kw)
         out.append((entry, est))
     return out

@@ -97,10 +97,11 @@ class SteadyState(NamedTuple):
     residual: Any
 
 
-def prefill_chunk_tokens(budget_tokens, decoding_requests, prompt_tokens, waiting_prompts):
-    """Prompt tokens in a step that carries prefill work: the budget left after the decodes,
-    at most the prompts waiting (a lone prompt shorter than the budget fills only its length)."""
-    left = nm.maximum(budget_tokens - decoding_requests, 1.0)
+def prefill_chunk_tokens(budget_tokens, decoding_requests, prompt_tokens, waiting_prompts, decode_slots=1.0):
+    """Prompt tokens in a step that carries prefill work: the budget left after the decodes (each
+    takes `decode_slots` tokens: 1, or k + 1 with speculative decoding), at most the prompts waiting
+    (a lone prompt shorter than the budget fills only its length)."""
+    left = nm.maximum(budget_tokens - decoding_requests * decode_slots, 1.0)
     return nm.minimum(left, prompt_tokens * nm.maximum(waiting_prompts, 1.0))
 
 
@@ -148,10 +149,13 @@ def inter_token_s(other_requests_per_s, prompt_tokens, chunk_tokens, prefill_ste
     return 1.0 / steps_per_s
 
 
-def _closed_loop(users, think_s, prompt_tokens, output_tokens, budget_tokens, step_s: StepTime):
-    """Mean-value fixed point for `users` requests cycling through prefill, decode and think."""
+def _closed_loop(users, think_s, prompt_tokens, output_tokens, budget_tokens, step_s: StepTime,
+                 tokens_per_step=1.0, decode_slots=1.0):
+    """Mean-value fixed point for `users` requests cycling through prefill, decode and think.
+    tokens_per_step: output tokens a decoding user gets per engine step (speculative decoding: the
+    expected accepted tokens plus one, `estimator.tokens_per_verification`; else 1)."""
     t_p = step_s(0.0 * users, nm.minimum(prompt_tokens, budget_tokens), 1.0 + 0.0 * users)
-    t_d = step_s(1.0 + 0.0 * users, 0.0, 0.0)
+    t_d = step_s(1.0 + 0.0 * users, 0.0, 0.0) / tokens_per_step
     x = users / (t_p * nm.maximum(prompt_tokens / budget_tokens, 1.0) + (output_tokens - 1.0) * t_d + think_s)
     q = 0.0 * users
     itl, r_pf, d = t_d, t_p, 0.0 * users
@@ -159,13 +163,17 @@ def _closed_loop(users, think_s, prompt_tokens, output_tokens, budget_tokens, st
     others = nm.maximum(users - 1.0, 0.0) / nm.maximum(users, 1.0)
     for _ in range(ITERATIONS):
         d = nm.minimum(x * (output_tokens - 1.0) * itl, users)
-        chunk = prefill_chunk_tokens(budget_tokens, d, prompt_tokens, q)
+        chunk = prefill_chunk_tokens(budget_tokens, d, prompt_tokens, q, decode_slots)
         t_p = step_s(d, chunk, nm.maximum(chunk / prompt_tokens, 1.0))
         t_d = step_s(nm.maximum(d, 1.0), 0.0, 0.0)
-        itl = inter_token_s(x * others, prompt_tokens, chunk, t_p, t_d)
+        itl = inter_token_s(x * others, prompt_tokens, chunk, t_p, t_d) / tokens_per_step
         rho = x * prompt_tokens * t_p / chunk
         cv2 = arrival_cv2(think_s, r_pf + (output_tokens - 1.0) * itl, users, rho)
         r_pf = prefill_response_s(prompt_tokens, chunk, t_p, rho, cv2, nm.maximum(users - 1.0, 0.0))
+        # A prompt that arrives while the engine runs a step for other users waits for that step to
+        # end (a step's batch is fixed when it starts): half a step on average (steps of nearly
+        # constant length), where other users are decoding.
+        r_pf = r_pf + nm.minimum(d * others, 1.0) * 0.5 * itl * tokens_per_step
         x_new = users / (r_pf + (output_tokens - 1.0) * itl + think_s)
         residual = abs(x_new - x) / x
         x = DAMPING * x + (1.0 - DAMPING) * x_new
@@ -174,7 +182,7 @@ def _closed_loop(users, think_s, prompt_tokens, output_tokens, budget_tokens, st
 
 
 def steady_state(users, think_s, prompt_tokens, output_tokens, budget_tokens, max_running,
-                 step_s: StepTime) -> SteadyState:
+                 step_s: StepTime, tokens_per_step=1.0, decode_slots=1.0) -> SteadyState:
     """Steady use by `users` users (closed loop, think time `think_s`) of an engine that runs at
     most `max_running` requests at once with `budget_tokens` tokens per step.
 
@@ -182,7 +190,8 @@ def steady_state(users, think_s, prompt_tokens, output_tokens, budget_tokens, ma
     engine than the cap, the engine runs `max_running` requests back to back (a finished request's
     place is taken at once by a waiting one) and the rest wait outside; Little's law for the whole
     loop gives their wait: kv_wait = N / X - Z - (prefill + (output - 1) x ITL)."""
-    x, r_pf, itl, d, res = _closed_loop(users, think_s, prompt_tokens, output_tokens, budget_tokens, step_s)
+    x, r_pf, itl, d, res = _closed_loop(users, think_s, prompt_tokens, output_tokens, budget_tokens, step_s,
+                                        tokens_per_step, decode_slots)
     running = users - x * think_s  # Little's law: the users not thinking are in the engine
     # With no think time every user is inside or waiting, so more users than the cap saturate it.
     sat = (running > max_running) | ((think_s <= 0.0) & (users > max_running))
@@ -191,7 +200,7 @@ def steady_state(users, think_s, prompt_tokens, output_tokens, budget_tokens, ma
                            output_tokens_per_s=x * output_tokens, running_requests=running,
                            decoding_requests=d, saturated=nm.as_float(sat), residual=res)
     xs, r_pfs, itls, ds, ress = _closed_loop(max_running + 0.0 * users, 0.0, prompt_tokens, output_tokens,
-                                             budget_tokens, step_s)
+                                             budget_tokens, step_s, tokens_per_step, decode_slots)
     in_engine_s = r_pfs + (output_tokens - 1.0) * itls
     wait = nm.maximum(users / xs - think_s - in_engine_s, 0.0)
     x = nm.where(sat, xs, x)

@@ -40,6 +40,12 @@ from latency.estimation.places import DISTANCE_MAX_KM, DistanceStop
 from latency.estimation.catalog import Catalog
 from latency.estimation.constants import MAX_DISTANCE_KM
 from latency.estimation.estimator import DEFAULT_ENGINE
+from latency.exploring.stages import sweep_wait_s
+
+
+def _engine(s: "Scenario", hw: Hardware) -> str:
+    """The serving engine the scenario runs on this hardware."""
+    return DEFAULT_ENGINE[hw.kind] if s.engine == scenario_mod.ENGINE_AUTO else s.engine
 
 # ------------------------------------------------------------------------------------------
 # Grid axes (kept lean: at most ~15 x 17 cells, so a rerun stays fast)
@@ -89,6 +95,10 @@ class Scenario:
     access: str = "wired"
     connection: str = "warm"
     arrival: str = "steady"    # the users' pattern: steady use or a burst (latency.estimation.estimator.ARRIVALS)
+    document_tokens: int = 0   # a pasted document, read with the question (scenario.prompt_read_tokens)
+    context_tokens: int = 0    # earlier turns already in the KV cache
+    devices: Any = "auto"      # the user's device count, or "auto" (the fewest that hold the model)
+    engine: str = "auto"       # the serving engine, or "auto" (the hardware's usual one)
 
     def __post_init__(self) -> None:
         if self.measure not in MEASURES:
@@ -141,13 +151,75 @@ def batches_requests(kind: str) -> bool:
 
 
 def scenario_of(values: Mapping[str, Any]) -> Scenario:
-    """The trade-off scenario of the shared scenario values (`latency.estimation.scenario.KEYS`)."""
+    """The trade-off scenario of the shared scenario values (`latency.estimation.scenario.KEYS`): every
+    input the estimate reads, so the tabs compute what `scenario.evaluate` computes (issue 31 item 1)."""
+    devices = values.get("devices", scenario_mod.DEVICES_AUTO)
     return Scenario(model_size_b=float(values["model_size_b"]), hardware_id=values["hardware"],
                     distance_km=float(values["distance_km"]), precision_id=values["precision"], arch=values["arch"],
                     prompt_tokens=int(values["prompt_tokens"]), output_tokens=int(values["output_tokens"]),
                     concurrency=int(values["concurrency"]), budget_s=float(values["budget_s"]),
                     measure=values["measure"], access=values.get("access", "wired"),
-                    connection=values.get("connection", "warm"), arrival=values.get("arrival", "steady"))
+                    connection=values.get("connection", "warm"), arrival=values.get("arrival", "steady"),
+                    document_tokens=int(values.get("document_tokens", 0) or 0),
+                    context_tokens=int(values.get("context_tokens", 0) or 0),
+                    devices=devices if devices == scenario_mod.DEVICES_AUTO else int(devices),
+                    engine=values.get("engine", scenario_mod.ENGINE_AUTO))
+
+
+def values_of(s: Scenario) -> dict[str, Any]:
+    """The shared scenario values of a trade-off scenario (the inverse of `scenario_of`)."""
+    return dict(model_size_b=s.model_size_b, hardware=s.hardware_id, devices=s.devices, distance_km=s.distance_km,
+                arch=s.arch, precision=s.precision_id, prompt_tokens=s.prompt_tokens, document_tokens=s.document_tokens,
+                output_tokens=s.output_tokens, context_tokens=s.context_tokens, concurrency=s.concurrency,
+                arrival=s.arrival, access=s.access, connection=s.connection, engine=s.engine, budget_s=s.budget_s,
+                measure=s.measure)
+
+
+def evaluate(s: Scenario, catalog: Catalog, **changed):
+    """`latency.estimation.scenario.evaluate` of the scenario with `changed` inputs (shared value keys):
+    (SizedModel, HardwareEntry, Estimate); a combination the estimator rejects raises ValueError."""
+    return scenario_mod.evaluate(catalog, {**values_of(s), **changed})
+
+
+def fleet(s: Scenario) -> Scenario:
+    """The scenario as the budget maps, the cost chart and the export price it: each device with as many
+    of it as the model needs and its usual serving engine (a device count or an engine chosen for one
+    device means nothing for another); the pages name this beside those figures."""
+    return replace(s, devices=scenario_mod.DEVICES_AUTO, engine=scenario_mod.ENGINE_AUTO)
+
+
+def row_model(s: Scenario, catalog: Catalog, size_b: float) -> Model:
+    """The model a map row of `size_b` stands for, as the estimator page builds it (`sizing.sized_model`:
+    the catalog model where the size is one, else the architecture scaled), so a row the size slider can
+    open gives the figure the estimator gives there."""
+    return sizing.sized_model(catalog, float(size_b), s.arch, catalog.precisions[s.precision_id].bytes_per_param).model
+
+
+_OWN: dict[tuple, tuple] = {}
+OWN_CACHE_MAX = 256
+
+
+def own_models(s: Scenario, catalog: Catalog, sizes: Sequence[float]) -> tuple:
+    """Per row: the catalog model of that size (when it differs from the scaled one), else None. Memoised
+    (bounded) on what it reads, the architecture, precision, current size and rows: a trade-off rerun
+    asks for it three times with the same, and it was a quarter of the map's time."""
+    key = (id(catalog), s.arch, s.precision_id, float(s.model_size_b), tuple(float(v) for v in sizes))  # the page's
+    # catalog is load_catalog()'s own object (pages/tradeoffs.py compute_tab), so its identity keys it
+    hit = _OWN.get(key)
+    if hit is None:
+        base = scenario_model(s, catalog)
+        hit = tuple(None if _same_shape(m, model_at_size(base, size)) else m
+                    for size in sizes for m in [row_model(s, catalog, size)])
+        if len(_OWN) >= OWN_CACHE_MAX:
+            _OWN.clear()
+        _OWN[key] = hit
+    return hit
+
+
+def _same_shape(a: Model, b: Model) -> bool:
+    """Two models the estimator computes alike (names aside)."""
+    return (replace(a, name="", active_params_b=None) == replace(b, name="", active_params_b=None)
+            and math.isclose(a.active_b, b.active_b, rel_tol=1e-9))
 
 
 # ------------------------------------------------------------------------------------------
@@ -176,10 +248,35 @@ class Headline:
 
 
 def server_rate(est, arrival: str) -> float:
-    """The server's tokens per second as the page shows it: in steady use its output tokens per
-    second (all users' answers, what serving benchmarks call output throughput); for a burst, as
-    before, all streams during decode (running_batch / tpot)."""
-    return float(est.server_tokens_per_s if arrival == "steady" else est.throughput_tokens_per_s)
+    """The server's tokens per second as the page shows it, in either pattern: its output tokens per
+    second over whole requests, reading the question included (what serving benchmarks call output
+    throughput). It was, for a burst, all streams during decode (running_batch / tpot), a second figure
+    under the same name; now the page names the streaming speed per user beside it (`speeds`)."""
+    return float(est.server_tokens_per_s)
+
+
+def other_arrival(catalog: Catalog, values: Mapping[str, Any]):
+    """The same set-up with the users' other pattern (steady use <-> all at once), for the sentence that
+    says why a burst streams faster (`burst_faster`); None for one user (the two are the same)."""
+    if int(values["concurrency"]) <= 1:
+        return None
+    flip = "burst" if values.get("arrival", "steady") == "steady" else "steady"
+    try:
+        return scenario_mod.evaluate(catalog, {**values, "arrival": flip})[2]
+    except ValueError:
+        return None
+
+
+def burst_faster(est, other, arrival: str) -> tuple[float, float] | None:
+    """(burst, steady) per-user streaming speeds when a burst of the same users streams each answer
+    faster than steady use (steady use reads every new question between other users' answer tokens),
+    else None."""
+    if other is None or not (est.fits and other.fits):
+        return None
+    burst, steady = (est, other) if arrival == "burst" else (other, est)
+    if burst.decode_tokens_per_s > steady.decode_tokens_per_s * 1.01:
+        return float(burst.decode_tokens_per_s), float(steady.decode_tokens_per_s)
+    return None
 
 
 def headline(catalog: Catalog, values: Mapping[str, Any], prices: Mapping[str, float | None]) -> Headline:
@@ -219,21 +316,22 @@ def map_hardware(catalog: Catalog, scope: str, current: str) -> list[str]:
 
 
 def tab_data(tab: str, s: Scenario, catalog: Catalog, stops: Sequence[DistanceStop],
-             prices: Mapping[str, float | None], scope: str, batch: int, devices: int) -> dict[str, Any]:
-    """What one tab shows. batch / devices: the headline's one server (`headline`)."""
+             prices: Mapping[str, float | None], scope: str, devices: int) -> dict[str, Any]:
+    """What one tab shows. devices: the headline's one server (`headline`); scope: the page's device
+    filter, which every chart of the page follows."""
     if tab == "map":
         return dict(grid=size_hardware_grid(s, catalog, prices, map_hardware(catalog, scope, s.hardware_id)),
                     dist=size_distance_grid(s, catalog, prices, stops))
     if tab == "concurrency":
         model = sizing.sized_model(catalog, s.model_size_b, s.arch, catalog.precisions[s.precision_id].bytes_per_param).model
         return dict(curve=concurrency_curve(s, catalog, model=model, devices=devices))
-    if tab == "cost":
-        return dict(devices=size_hardware_grid(s, catalog, prices, scenario_mod.ordered_hardware(catalog),
+    if tab == "cost":  # the devices the page's filter chose, as on the map (issue 31 item 4)
+        return dict(devices=size_hardware_grid(s, catalog, prices, map_hardware(catalog, scope, s.hardware_id),
                                                sizes=[s.model_size_b]))
     if tab == "memory":
-        return dict(precisions=precision_rows(s, catalog, batch=batch), memory=memory_by_context(s, catalog, batch=batch))
+        return dict(precisions=precision_rows(s, catalog), memory=memory_by_context(s, catalog))
     if tab == "tornado":
-        return dict(tornado=tornado(s, catalog, stops, batch, 1))
+        return dict(tornado=tornado(s, catalog, stops, map_hardware(catalog, scope, s.hardware_id)))
     if tab == "export":
         rows = export_rows(s, catalog, prices, size_hardware_grid(s, catalog, prices,
                                                                   map_hardware(catalog, scope, s.hardware_id)))
@@ -305,8 +403,11 @@ def _clip(text: str, n: int = 30) -> str:
 # ------------------------------------------------------------------------------------------
 
 def _sweep(model: Model, hw: Hardware, s: Scenario, **arrays) -> dict[str, np.ndarray]:
-    kw = dict(prompt_tokens=s.prompt_tokens, output_tokens=s.output_tokens, distance_km=s.distance_km,
-              access=s.access, connection=s.connection, arrival=s.arrival)
+    """`estimate_sweep` with every input of the scenario as `scenario.evaluate` passes it
+    (`scenario.estimate_kwargs`: the question and a pasted document read together, earlier turns, users,
+    their pattern, the network, the engine, the device count), `arrays` replacing some."""
+    kw = scenario_mod.estimate_kwargs(hw.kind, values_of(s))
+    kw["distance_km"] = s.distance_km
     kw.update(arrays)
     return estimate_sweep(model, hw, **kw)
 
@@ -315,11 +416,10 @@ def _capacity(model: Model, hw: Hardware, s: Scenario, params_b, distance_km, de
     """Devices per server and the most conversations one server holds: the memory left after
     weights and runtime overhead over one conversation's KV cache (the estimator's memory model);
     1 on hardware whose engine does not batch (`batches_requests`)."""
-    one = _sweep(model, hw, s, params_b=params_b, distance_km=distance_km, batch=1.0, concurrent_users=1.0, devices=devices)
+    one = _sweep(model, hw, s, params_b=params_b, distance_km=distance_km, batch=1.0, concurrent_users=1.0, devices=devices,
+                 arrival="burst")
     n = one["devices_needed"]
-    kv_seq = one["kv_cache_gb"]
-    fixed = one["memory_gb"] - kv_seq  # weights + runtime overhead
-    max_batch = np.floor((n * hw.memory_gb - fixed) / kv_seq * (1 - 1e-9))
+    max_batch = one["max_concurrent_requests"]  # the estimator's KV-cache capacity, as the engine spends memory
     fits = (one["fits"] > 0.5) & (max_batch >= 1)
     if not batches_requests(hw.kind):
         max_batch = np.minimum(max_batch, 1.0)
@@ -361,7 +461,7 @@ def plan_grid(model: Model, hw: Hardware, s: Scenario, price: float | None, *, p
     # A plan is `b` conversations per server run as lock-step batches (cost = service time of a
     # batch), so its cells are computed as a burst of b whatever the users' pattern.
     r = _sweep(model, hw, s, params_b=pb[..., None], distance_km=dk[..., None], batch=batch,
-               concurrent_users=batch, arrival="burst")
+               concurrent_users=batch, arrival="burst", devices=None)
     lat = r[MEASURE_KEY[s.measure]]
     ok = (lat <= s.budget_s) & cap["fits"][..., None]
     pick = np.argmax(np.where(ok, batch, -1.0), axis=-1)              # largest batch that meets; else 1
@@ -390,9 +490,11 @@ class Grid:
     cols: tuple                # column keys (hardware ids or distances)
     plan: Plan                 # arrays of shape (len(rows), len(cols))
     ratio: np.ndarray          # latency / budget (nan where it does not fit)
-    cheapest: tuple[int, int] | None        # cheapest cell that meets the budget
-    row_cheapest: tuple[int, int] | None    # cheapest in the current size's row
+    cheapest: tuple[int, int] | None        # cheapest cell that meets the budget across its range (safe)
+    row_cheapest: tuple[int, int] | None    # the same in the current size's row
     current: tuple[int, int] | None
+    borderline: tuple[int, int] | None = None      # a cheaper cell that meets only at its estimate (its range
+    row_borderline: tuple[int, int] | None = None  # reaches past the budget), named beside the safe one
 
 
 def _cheapest(plan: Plan, mask: np.ndarray | None = None) -> tuple[int, int] | None:
@@ -425,6 +527,60 @@ def _grid(rows, cols, plan: Plan, s: Scenario, cur: tuple[int, int] | None) -> G
                 row_cheapest=_cheapest(plan, row_mask) if row_mask is not None else None, current=cur)
 
 
+def range_high(s: Scenario, catalog: Catalog, size_b: float, hardware_id: str, batch: int,
+               distance_km: float | None = None) -> float:
+    """The high end of a plan cell's range for the scenario's measure (`latency.estimate` with the cell's
+    model, device and lock-step batch, as the export computes it). Memoised (bounded): the marks and the
+    page's sentences ask for the same cells."""
+    key = (id(catalog), s, float(size_b), hardware_id, int(batch), None if distance_km is None else float(distance_km))
+    if key not in _HIGH:
+        if len(_HIGH) >= OWN_CACHE_MAX * 4:
+            _HIGH.clear()
+        _HIGH[key] = _range_high(s, catalog, size_b, hardware_id, batch, distance_km)
+    return _HIGH[key]
+
+
+_HIGH: dict[tuple, float] = {}
+
+
+def _range_high(s: Scenario, catalog: Catalog, size_b: float, hardware_id: str, batch: int,
+                distance_km: float | None) -> float:
+    entry = catalog.hardware[hardware_id]
+    kw = {**scenario_mod.estimate_kwargs(entry.kind, values_of(s)), "batch": int(batch), "concurrent_users": int(batch),
+          "arrival": "burst"}
+    e = estimate(row_model(s, catalog, size_b), entry.hardware,
+                 distance_km=s.distance_km if distance_km is None else float(distance_km), **kw)
+    return float(e.ranges[MEASURE_KEY[s.measure]][1])
+
+
+def _safe_marks(grid: Grid, s: Scenario, catalog: Catalog, by_distance: bool) -> Grid:
+    """The grid with its cheapest marks counting as meeting only what meets the budget across its range
+    (issue 31 item 3: a 27B "borderline 0.19 s, range 0.14-0.25 s" was offered where 15B meets safely);
+    a cheaper cell that meets only at its estimate is kept as `borderline`, to be named beside it."""
+    p = grid.plan
+    ok = p.meets & np.isfinite(p.cost_per_answer)
+
+    def marks(mask) -> tuple:
+        cells = sorted(zip(*np.nonzero(ok & mask)), key=lambda ij: (p.cost_per_answer[ij], p.latency_s[ij]))
+        safe = None
+        for i, j in cells:
+            hid, dist = (s.hardware_id, grid.cols[j]) if by_distance else (grid.cols[j], None)
+            if range_high(s, catalog, grid.rows[i], hid, p.batch[i, j], dist) <= s.budget_s:
+                safe = (int(i), int(j))
+                break
+        first = (int(cells[0][0]), int(cells[0][1])) if cells else None
+        return safe, (first if first != safe else None)
+
+    everywhere = np.ones(ok.shape, dtype=bool)
+    cheapest, borderline = marks(everywhere)
+    row, row_borderline = None, None
+    if grid.current is not None:
+        in_row = np.zeros(ok.shape, dtype=bool)
+        in_row[grid.current[0], :] = True
+        row, row_borderline = marks(in_row)
+    return replace(grid, cheapest=cheapest, borderline=borderline, row_cheapest=row, row_borderline=row_borderline)
+
+
 def size_hardware_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None],
                        hardware_ids: Sequence[str] | None = None, sizes: Sequence[float] | None = None) -> Grid:
     """Budget map model size x hardware at the scenario's distance, load and precision.
@@ -433,23 +589,57 @@ def size_hardware_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float
     size axis, `size_rows`). The current cell is marked when both its size and device are present."""
     hids = tuple(hardware_ids or catalog.hardware)
     sizes = tuple(float(v) for v in (sizes if sizes is not None else size_rows(catalog, s.model_size_b)))
+    s = fleet(s)
     model = scenario_model(s, catalog)
+    own = own_models(s, catalog, sizes)
     # A column does not depend on which device or size is the current one (plan_grid reads neither),
     # so picking another device or size reuses the other columns (_plan_column).
     key = replace(s, hardware_id="", model_size_b=1.0)
-    plans = [_plan_column(model, catalog.hardware[h].hardware, key, prices.get(h), sizes) for h in hids]
+    plans = [_plan_column(model, catalog.hardware[h].hardware, key, prices.get(h), sizes, own) for h in hids]
     here = float(s.model_size_b) in sizes and s.hardware_id in hids
     cur = (sizes.index(float(s.model_size_b)), hids.index(s.hardware_id)) if here else None
-    return _grid(sizes, hids, _stack(plans), s, cur)
+    return _safe_marks(_grid(sizes, hids, _stack(plans), s, cur), s, catalog, by_distance=False)
+
+
+def _rows_plan(model: Model, hw: Hardware, s: Scenario, price: float | None, sizes: Sequence[float],
+               own: Sequence[Model | None], distance_km=None) -> Plan:
+    """plan_grid over the rows `sizes` (times `distance_km`, when given, as columns): the scaled model in
+    one vectorised sweep, then each row that is a catalog model (`own`) with that model's own shape, as
+    the estimator page computes it."""
+    pb = np.asarray(sizes, dtype=float)
+    plan = plan_grid(model, hw, s, price, params_b=pb if distance_km is None else pb[:, None], distance_km=distance_km)
+    if not any(m is not None for m in own):
+        return plan
+    arrays = {f: np.array(getattr(plan, f), copy=True) for f in Plan.__dataclass_fields__}
+    for i, m in enumerate(own):
+        if m is None:
+            continue
+        row = plan_grid(m, hw, s, price, params_b=np.asarray([m.params_b]) if distance_km is not None else None,
+                        distance_km=distance_km)
+        for f, a in arrays.items():
+            a[i] = np.asarray(getattr(row, f)).reshape(a[i].shape)
+    return Plan(**arrays)
 
 
 @functools.lru_cache(maxsize=1024)
-def _plan_column(model: Model, hw: Hardware, s: Scenario, price: float | None, sizes: tuple[float, ...]) -> Plan:
-    """plan_grid over `sizes` for one device, cached (bounded; the plans' arrays are never written to).
-    Profiled on a live server: the budget map's 17 columns were a quarter of a trade-off rerun's CPU,
-    recomputed when only the current device changed."""
-    plan = plan_grid(model, hw, s, price, params_b=np.asarray(sizes, dtype=float))
+def _plan_column(model: Model, hw: Hardware, s: Scenario, price: float | None, sizes: tuple[float, ...],
+                 own: tuple = ()) -> Plan:
+    """The plans over `sizes` for one device (`_rows_plan`), cached (bounded; the plans' arrays are never
+    written to). Profiled on a live server: the budget map's 17 columns were a quarter of a trade-off
+    rerun's CPU, recomputed when only the current device changed."""
+    plan = _rows_plan(model, hw, s, price, sizes, own or (None,) * len(sizes))
     for value in vars(plan).values():  # shared by every session: read-only, so nothing can change it
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return plan
+
+
+@functools.lru_cache(maxsize=256)
+def _plan_distances(model: Model, hw: Hardware, s: Scenario, price: float | None, sizes: tuple[float, ...],
+                    own: tuple, dists: tuple[float, ...]) -> Plan:
+    """The size x distance map's plans (`_rows_plan`), cached like `_plan_column` (read-only arrays)."""
+    plan = _rows_plan(model, hw, s, price, sizes, own, distance_km=np.asarray(dists, dtype=float))
+    for value in vars(plan).values():
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
     return plan
@@ -460,12 +650,14 @@ def size_distance_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float
     """Budget map model size x distance on the scenario's hardware."""
     sizes = size_rows(catalog, s.model_size_b)
     dists = distance_cols(stops, s.distance_km)
+    s = fleet(s)
     model = scenario_model(s, catalog)
     hw = catalog.hardware[s.hardware_id].hardware
-    plan = plan_grid(model, hw, s, prices.get(s.hardware_id),
-                     params_b=np.asarray(sizes)[:, None], distance_km=np.asarray(dists)[None, :])
+    key = replace(s, hardware_id="", model_size_b=1.0, distance_km=0.0)  # what the plans read besides the axes
+    plan = _plan_distances(model, hw, key, prices.get(s.hardware_id), tuple(sizes), own_models(s, catalog, sizes),
+                           tuple(float(d) for d in dists))
     cur = (sizes.index(float(s.model_size_b)), dists.index(float(s.distance_km)))
-    return _grid(sizes, dists, plan, s, cur)
+    return _safe_marks(_grid(sizes, dists, plan, s, cur), s, catalog, by_distance=True)
 
 
 @dataclass(frozen=True)
@@ -552,7 +744,7 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Mo
     # Peak throughput and the plateau, searched on a dense log grid up to max_batch.
     probe = np.unique(np.round(np.geomspace(1, max_batch, 96)))
     rp = _sweep(model, hw, s, batch=probe, concurrent_users=probe, devices=devices)
-    thr = rp["throughput_tokens_per_s"]
+    thr = rp["server_tokens_per_s"]
     peak = float(thr.max())
     plateau = int(probe[np.argmax(thr >= PLATEAU_SHARE * peak)])
     top = max(2 * s.concurrency, 2 * min(max_batch, 20000), 2 * plateau, 16)
@@ -563,12 +755,12 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Mo
     r = _sweep(model, hw, s, batch=batch, concurrent_users=users, devices=devices)
     k = int(np.searchsorted(users, s.concurrency))
     current = dict(users=float(users[k]), batch=float(batch[k]), ttft_s=float(r["ttft_s"][k]),
-                   total_s=float(r["total_s"][k]), queue_s=float(r["queue"][k]),
+                   total_s=float(r["total_s"][k]), queue_s=sweep_wait_s(r, k, _engine(s, hw), hw.kind),
                    per_user_tokens_per_s=float(r["decode_tokens_per_s"][k]),
-                   throughput_tokens_per_s=float(r["throughput_tokens_per_s"][k]))
+                   throughput_tokens_per_s=float(r["server_tokens_per_s"][k]))
     return ConcurrencyCurve(users=users, batch=batch, ttft_s=r["ttft_s"], total_s=r["total_s"],
                             per_user_tokens_per_s=r["decode_tokens_per_s"],
-                            throughput_tokens_per_s=r["throughput_tokens_per_s"], devices=devices,
+                            throughput_tokens_per_s=r["server_tokens_per_s"], devices=devices,
                             max_batch=max_batch, plateau_users=plateau, peak_throughput=peak, fits=True,
                             current=current)
 
@@ -592,7 +784,7 @@ def _steady_curve(s: Scenario, model: Model, hw: Hardware, devices: int, kv_batc
     k = int(np.searchsorted(users, s.concurrency))
     batch = np.minimum(users, knee)
     current = dict(users=float(users[k]), batch=float(batch[k]), ttft_s=float(r["ttft_s"][k]),
-                   total_s=float(r["total_s"][k]), queue_s=float(r["queue"][k]),
+                   total_s=float(r["total_s"][k]), queue_s=sweep_wait_s(r, k, _engine(s, hw), hw.kind),
                    per_user_tokens_per_s=float(r["decode_tokens_per_s"][k]),
                    throughput_tokens_per_s=float(thr[k]))
     return ConcurrencyCurve(users=users, batch=batch, ttft_s=r["ttft_s"], total_s=r["total_s"],
@@ -638,13 +830,17 @@ class PrecisionRow:
     speed_vs_fp16: float    # tokens per second / FP16 tokens per second
 
 
-def precision_rows(s: Scenario, catalog: Catalog, batch: int = 1) -> list[PrecisionRow]:
-    """Every catalog precision at the scenario's size, hardware, context and `batch`, from `estimate`."""
-    hw = catalog.hardware[s.hardware_id].hardware
+def precision_rows(s: Scenario, catalog: Catalog) -> list[PrecisionRow]:
+    """Every catalog precision, heaviest first: the scenario with only its precision changed
+    (`scenario.evaluate`: the same users, prompt, document, network, engine and device count, so the
+    current precision's row is the headline). With "auto" devices each precision gets as many as it
+    needs: the page says so where the counts differ (`differing_devices`)."""
     out = []
     for p in sorted(catalog.precisions.values(), key=lambda p: -p.bytes_per_param):
-        e = estimate(replace(scenario_model(s, catalog), bytes_per_param=p.bytes_per_param), hw, s.prompt_tokens, s.output_tokens,
-                     batch=batch, distance_km=s.distance_km, concurrent_users=batch)
+        try:
+            _, _, e = evaluate(s, catalog, precision=p.id)
+        except ValueError:
+            continue
         out.append((p, e))
     ref = next((e for p, e in out if p.id == "fp16"), out[0][1])
     return [PrecisionRow(p.id, p.bytes_per_param, e.memory_gb, e.weights_gb, e.kv_cache_gb, e.devices_needed,
@@ -652,18 +848,30 @@ def precision_rows(s: Scenario, catalog: Catalog, batch: int = 1) -> list[Precis
                          e.decode_tokens_per_s / ref.decode_tokens_per_s) for p, e in out]
 
 
-def memory_by_context(s: Scenario, catalog: Catalog, batch: int = 1,
-                      contexts: Sequence[int] = CONTEXT_STEPS) -> dict[str, np.ndarray]:
-    """Memory (GB) for every catalog precision (rows, heaviest first) x context length (columns),
-    for `batch` conversations; the context is prompt + answer."""
-    hw = catalog.hardware[s.hardware_id].hardware
-    ctx = np.asarray(contexts, dtype=float)
-    out = {}
+def differing_devices(rows: Sequence[PrecisionRow]) -> bool:
+    """Whether the rows that fit run on different device counts (a comparison the table must name)."""
+    return len({r.devices_needed for r in rows if r.fits}) > 1
+
+
+def memory_by_context(s: Scenario, catalog: Catalog, contexts: Sequence[int] = CONTEXT_STEPS) -> dict[str, Any]:
+    """Memory (GB) for every catalog precision (heaviest first) against the tokens each conversation
+    holds (earlier turns + question + document + answer), every other input the scenario's
+    (`scenario.context_sweep`: the users, and so the requests running together, included). `held`: the
+    x values, the context steps at or above this request's own tokens, and the scenario's own point;
+    `current`: that point (the headline's memory at the current precision)."""
+    request = scenario_mod.prompt_read_tokens(values_of(s)) + s.output_tokens
+    now = request + s.context_tokens
+    held = np.asarray(sorted({float(c) for c in contexts if c >= request} | {float(now)}))
+    values = values_of(s)
+    out: dict[str, Any] = {}
     for p in sorted(catalog.precisions.values(), key=lambda p: -p.bytes_per_param):
-        r = estimate_sweep(replace(scenario_model(s, catalog), bytes_per_param=p.bytes_per_param), hw, prompt_tokens=ctx,
-                           output_tokens=1.0, batch=float(batch), concurrent_users=float(batch))
-        out[p.id] = r["memory_gb"]
-    return out
+        sized = sizing.sized_model(catalog, s.model_size_b, s.arch, p.bytes_per_param)
+        try:
+            r = scenario_mod.context_sweep(catalog, {**values, "precision": p.id}, sized, contexts=held - request)
+        except ValueError:
+            continue
+        out[p.id] = r["memory"]
+    return dict(held=held, current=float(now), series=out)
 
 
 # ------------------------------------------------------------------------------------------
@@ -710,51 +918,47 @@ def _neighbours(seq: Sequence, value, key: Callable = lambda x: x) -> tuple[Any,
     return (lower[-1] if lower else None), (higher[0] if higher else None)
 
 
-def tornado(s: Scenario, catalog: Catalog, stops: Sequence[DistanceStop], batch: int, replicas: int) -> Tornado:
-    """Move each input one notch down and up, all else fixed (same servers, same conversations per
-    server), and rank the inputs by how much the scenario's latency moves.
+def tornado(s: Scenario, catalog: Catalog, stops: Sequence[DistanceStop],
+            hardware_ids: Sequence[str] | None = None) -> Tornado:
+    """Move each input one notch down and up, all else as it is, and rank the inputs by how much the
+    scenario's latency moves. Each notch is `scenario.evaluate` of the scenario with that one input
+    changed (the headline's own evaluation, so the base is the headline's figure).
 
-    Notches: the next model size and distance on the map's ladders, the next catalog device by
-    memory bandwidth, the next catalog precision by bytes per parameter, half / double the prompt
-    and the answer, half / double the users on the same number of servers."""
+    Notches: the next model size and distance on the map's ladders, the next device by memory
+    bandwidth among `hardware_ids` (the page's device filter; default the catalog; as many of it as the
+    model needs), the next catalog precision by bytes per parameter, half / double the question and the
+    answer, half / double the users on the same server."""
     key = MEASURE_KEY[s.measure]
     hw_entry = catalog.hardware[s.hardware_id]
-    batch = max(1, int(batch))
 
-    def lat(sc: Scenario, users: int) -> float | None:
-        """Latency with `users` conversations on one server of the scenario's kind: as many as its
-        memory (and engine) allow share the batch, the rest wait in line."""
-        hw = catalog.hardware[sc.hardware_id].hardware
-        model = scenario_model(sc, catalog)
-        cap = _capacity(model, hw, sc, np.asarray(model.params_b), np.asarray(sc.distance_km))
-        if not bool(cap["fits"]):
+    def lat(**changed) -> float | None:
+        try:
+            _, _, e = evaluate(s, catalog, **changed)
+        except ValueError:
             return None
-        b = max(1, min(users, int(cap["max_batch"])))
-        e = estimate(model, hw, sc.prompt_tokens, sc.output_tokens, batch=b, distance_km=sc.distance_km,
-                     concurrent_users=users)
-        return getattr(e, key) if e.fits else None
+        return float(getattr(e, key)) if e.fits else None
 
-    base = lat(s, batch)
+    base = lat()
     notches = []
-
     lo, hi = _neighbours(size_rows(catalog, s.model_size_b), s.model_size_b)
-    notches.append(_notch("model_size", lo, hi, lambda v: lat(replace(s, model_size_b=v), batch)))
+    notches.append(_notch("model_size", lo, hi, lambda v: lat(model_size_b=v)))
     by_bw = lambda e: e.hardware.mem_bandwidth_gbs  # noqa: E731
-    lo, hi = _neighbours([e for e in catalog.hardware.values() if e.id != s.hardware_id], hw_entry, key=by_bw)
-    notches.append(_notch("hardware", lo and lo.id, hi and hi.id, lambda v: lat(replace(s, hardware_id=v), batch)))
+    pool = [catalog.hardware[h] for h in (hardware_ids or catalog.hardware) if h != s.hardware_id]
+    lo, hi = _neighbours(pool, hw_entry, key=by_bw)
+    notches.append(_notch("hardware", lo and lo.id, hi and hi.id,
+                          lambda v: lat(hardware=v, devices=scenario_mod.DEVICES_AUTO)))
     cur_p = catalog.precisions[s.precision_id]
     lo, hi = _neighbours([p for p in catalog.precisions.values() if p.bytes_per_param != cur_p.bytes_per_param],
                          cur_p, key=lambda p: p.bytes_per_param)
-    notches.append(_notch("precision", lo and lo.id, hi and hi.id, lambda v: lat(replace(s, precision_id=v), batch)))
+    notches.append(_notch("precision", lo and lo.id, hi and hi.id, lambda v: lat(precision=v)))
     lo, hi = _neighbours(distance_cols(stops, s.distance_km), s.distance_km)
-    notches.append(_notch("distance", lo, hi, lambda v: lat(replace(s, distance_km=v), batch)))
+    notches.append(_notch("distance", lo, hi, lambda v: lat(distance_km=v)))
     notches.append(_notch("prompt", max(1, s.prompt_tokens // 2) if s.prompt_tokens > 1 else None,
-                          s.prompt_tokens * 2, lambda v: lat(replace(s, prompt_tokens=v), batch)))
+                          min(s.prompt_tokens * 2, scenario_mod.PROMPT_MAX), lambda v: lat(prompt_tokens=v)))
     notches.append(_notch("output", max(1, s.output_tokens // 2) if s.output_tokens > 1 else None,
-                          s.output_tokens * 2, lambda v: lat(replace(s, output_tokens=v), batch)))
-    # Users: half / double the users on the same `replicas` servers.
+                          min(s.output_tokens * 2, scenario_mod.OUTPUT_MAX), lambda v: lat(output_tokens=v)))
     notches.append(_notch("concurrency", s.concurrency // 2 if s.concurrency > 1 else None, s.concurrency * 2,
-                          lambda u: lat(s, math.ceil(u / replicas))))
+                          lambda u: lat(concurrency=u)))
     t = Tornado(base_s=base if base is not None else math.nan, measure=s.measure, notches=notches)
     notches.sort(key=lambda n: -t.effect(n))
     return t
@@ -796,16 +1000,21 @@ EXPORT_LEAD = ("model_size_b", "precision", "bytes_per_param", "hardware_id", "u
 def export_rows(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None], grid: Grid) -> list[dict[str, Any]]:
     """One row per budget-map cell (model size x hardware): the plan's batch and server count
     from the map, and every latency, memory and range figure straight from `latency.estimate`
-    (Estimate.as_dict()) for that model, device and batch."""
+    (Estimate.as_dict()) for that cell's model (`row_model`), device and batch, with every other input
+    as the map computes it (`fleet`)."""
     rows = []
     p = grid.plan
+    s = fleet(s)
+    base = scenario_model(s, catalog)
+    own = own_models(s, catalog, grid.rows)
     for i, size in enumerate(grid.rows):
-        model = model_at_size(scenario_model(s, catalog), size)
+        model = own[i] or model_at_size(base, size)
         for j, hid in enumerate(grid.cols):
             entry = catalog.hardware[hid]
             b = int(p.batch[i, j])
-            e = estimate(model, entry.hardware, s.prompt_tokens, s.output_tokens, batch=b,
-                         distance_km=s.distance_km, concurrent_users=b, arrival="burst")  # the plan's lock-step batch
+            kw = {**scenario_mod.estimate_kwargs(entry.kind, values_of(s)),
+                  "batch": b, "concurrent_users": b, "arrival": "burst"}  # the plan's lock-step batch
+            e = estimate(model, entry.hardware, distance_km=s.distance_km, **kw)
             price = prices.get(hid)
             fits = bool(p.fits[i, j])
             lead = dict(model_size_b=float(size), precision=s.precision_id, bytes_per_param=model.bytes_per_param,

@@ -16,6 +16,7 @@ ALPHABET = "CFHKMNPRTXY3479"  # 15 characters
 LENGTH = 6
 # Look-alike groups left out (one of each would still be ambiguous when read off a projector):
 LOOK_ALIKES = ("0OQD", "1IlLJ", "2Z", "5S", "8B", "6G", "UVW", "AE")
+ROOM_PAGES = ("lesson", "join")  # the app's pages a room's addresses point at (ui/shell.py PAGES)
 _SEPARATORS = re.compile(r"[\s\-_.·]+")
 
 
@@ -29,6 +30,17 @@ def normalize(raw: str | None) -> str:
     return _SEPARATORS.sub("", str(raw or "")).upper()[:32]
 
 
+def look_alikes(raw: str | None) -> list[tuple[str, str]]:
+    """Each character typed that a room code never has because it looks like another, with its
+    group (e.g. ("O", "0OQD")), in the order typed, once each: the join page names them."""
+    seen: list[tuple[str, str]] = []
+    for ch in normalize(raw):
+        group = next((g for g in LOOK_ALIKES if ch in g.upper()), None)
+        if group and ch not in [c for c, _ in seen]:
+            seen.append((ch, group))
+    return seen
+
+
 def is_valid(code: str) -> bool:
     """Whether `code` (normalized) could be a room code at all: the length and the alphabet."""
     return len(code) == LENGTH and all(c in ALPHABET for c in code)
@@ -40,7 +52,18 @@ def join_url(page_url: str | None, code: str, page: str = "lesson", extra: dict[
     path, without the query). Without one (no browser), the path alone."""
     parts = urllib.parse.urlsplit(page_url or "")
     path = parts.path.rstrip("/")
-    if path.endswith("/" + page):
-        path = path[: -len(page) - 1]
+    for known in ROOM_PAGES:  # the page the presenter's browser is on: the app's base path is what is before it
+        if path.endswith("/" + known):
+            path = path[: -len(known) - 1]
+            break
     query = urllib.parse.urlencode({**(extra or {}), "room": code})
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, f"{path}/{page}", query, ""))
+
+
+def short_address(page_url: str | None, page: str = "join") -> str:
+    """The short join address shown on the projector, as a person types it: host (and port, and any
+    base path) and /join, without the scheme; only characters a URL may carry, nothing invisible."""
+    full = join_url(page_url, "X", page=page).split("?", 1)[0]
+    parts = urllib.parse.urlsplit(full)
+    text = f"{parts.netloc}{parts.path}" if parts.netloc else parts.path
+    return "".join(ch for ch in text if 0x21 <= ord(ch) < 0x7F and ch not in "`<>\"\\")

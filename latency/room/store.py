@@ -14,7 +14,9 @@ run whenever a room opens). Nothing personal is kept: a participant is a random 
 optional nickname.
 
 A database that cannot be reached raises `StoreDown` (the page names it); a code that names no
-room raises `NoRoom` (why: "unknown", "expired" or "invalid").
+room raises `NoRoom` (why: "unknown", "expired" or "invalid"). Nothing is ever cut to fit a column:
+a value longer than its column is refused with `ValueTooLong` naming the column, before any write
+(the page cuts a nickname itself and says so; ids come from content the content check keeps short).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import hmac
 import logging
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -36,10 +38,15 @@ from latency.room import codes
 log = logging.getLogger("latency.room")
 
 ROOM_TTL = timedelta(hours=24)
-NICKNAME_MAX = 24          # characters kept of a nickname
+NICKNAME_MAX = 24          # the longest nickname the store keeps (a longer one is refused: ValueTooLong)
+SCREEN_MAX = 80            # the longest screen: "q:" + a question id of at most 40 (migration 0002)
 FLOOD_WINDOW = timedelta(seconds=10)
 FLOOD_MAX = 20             # answer writes one participant may make per FLOOD_WINDOW
 CHANGES_MAX = 10           # times one participant may change one answer
+PRESENT_S = 30             # a participant whose phone asked within this many seconds is present
+TOUCH_S = 10               # how often a phone says it is still there (a write per phone per 10 s)
+TIMERS_S = (30, 60, 90)    # the countdowns a presenter may give a vote
+SPREAD, VOTE2 = "spread", "vote2"   # a question's peer-instruction phases (none: the first vote is open)
 MIGRATIONS = Path(__file__).with_name("migrations")
 APP_DIR = "latency-explainer"
 
@@ -48,10 +55,16 @@ rooms = sa.Table(
     "rooms", metadata,
     sa.Column("code", sa.String(16), primary_key=True),
     sa.Column("presenter_key", sa.String(64), nullable=False),
-    sa.Column("screen", sa.String(32), nullable=False),
+    sa.Column("screen", sa.String(SCREEN_MAX), nullable=False),
     sa.Column("revealed", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("lang", sa.String(8), nullable=False, server_default="ko"),
+    sa.Column("asked", sa.Text, nullable=False, server_default=""),
+    sa.Column("phases", sa.Text, nullable=False, server_default=""),
+    sa.Column("timer_for", sa.String(SCREEN_MAX), nullable=True),
+    sa.Column("timer_ends", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
 )
 participants = sa.Table(
     "participants", metadata,
@@ -62,15 +75,19 @@ participants = sa.Table(
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("burst_start", sa.DateTime(timezone=True), nullable=True),
     sa.Column("burst_count", sa.Integer, nullable=False),
+    sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),
 )
 answers = sa.Table(
     "answers", metadata,
     sa.Column("participant_id", sa.Integer, sa.ForeignKey("participants.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("question_id", sa.String(64), primary_key=True),
     sa.Column("room_code", sa.String(16), sa.ForeignKey("rooms.code", ondelete="CASCADE"), nullable=False, index=True),
-    sa.Column("choice_id", sa.String(64), nullable=False),
+    sa.Column("choice_id", sa.String(64), nullable=True),       # the first vote (empty: voted only the second time)
     sa.Column("changes", sa.Integer, nullable=False),
     sa.Column("answered_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("choice2_id", sa.String(64), nullable=True),      # the second vote, after the discussion
+    sa.Column("changes2", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("answered2_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 
@@ -78,8 +95,25 @@ class StoreDown(Exception):
     """The database cannot be reached or refused the statement (the page names it)."""
 
 
+class ValueTooLong(ValueError):
+    """A value longer than the column that would keep it: refused, never cut (issue 30 item 1)."""
+
+    def __init__(self, column: str, value: str, limit: int) -> None:
+        super().__init__(f"{column}: {len(value)} characters, the column keeps at most {limit}: {value[:40]!r}")
+        self.column, self.value, self.limit = column, value, limit
+
+
+def fits(table: sa.Table, values: Mapping[str, object]) -> None:
+    """Raise ValueTooLong for the first text value longer than its column's declared length."""
+    for name, value in values.items():
+        length = getattr(table.c[name].type, "length", None)
+        if isinstance(value, str) and length is not None and len(value) > length:
+            raise ValueTooLong(f"{table.name}.{name}", value, length)
+
+
 class NoRoom(Exception):
-    """A code that names no open room; `why` is "invalid" (cannot be a code), "unknown" or "expired"."""
+    """A code that names no open room; `why` is "invalid" (cannot be a code), "unknown", "expired",
+    or "ended" (the presenter ended it: its results stay, nobody joins)."""
 
     def __init__(self, code: str, why: str) -> None:
         super().__init__(f"room {code!r}: {why}")
@@ -89,9 +123,45 @@ class NoRoom(Exception):
 @dataclass(frozen=True)
 class Room:
     code: str
-    screen: str                 # the presenter's screen: a lesson step param ("1".., "quiz", "done") or "q:<id>"
+    screen: str                 # the presenter's screen: "lobby", a lesson step ("1"..), "q:<id>" or "done"
     revealed: frozenset[str]    # question ids the presenter revealed
     expires_at: datetime
+    lang: str = "ko"            # the presenter's language
+    asked: tuple[str, ...] = ()  # question ids the presenter opened, in order
+    phases: Mapping[str, str] = field(default_factory=dict)  # question id -> SPREAD or VOTE2
+    timer_for: str | None = None  # "qid/1" or "qid/2": the vote a countdown closes
+    timer_ends: datetime | None = None
+    ended_at: datetime | None = None
+
+    @property
+    def ended(self) -> bool:
+        return self.ended_at is not None
+
+    @property
+    def state(self) -> tuple:
+        """What every view draws from: when it changes, the views rerun (ui/room_view.py live)."""
+        return (self.screen, self.revealed, tuple(sorted(self.phases.items())), self.timer_for, self.timer_ends,
+                self.ended_at, self.lang)
+
+    def phase(self, question_id: str) -> str | None:
+        return self.phases.get(question_id)
+
+    def open_vote(self, question_id: str) -> int | None:
+        """Which vote on this question is open in the room's phase (1, 2), or None (revealed,
+        the spread shown, the room ended). A countdown that ran out closes it: see `vote_open`."""
+        if self.ended or question_id in self.revealed:
+            return None
+        phase = self.phase(question_id)
+        return 1 if phase is None else 2 if phase == VOTE2 else None
+
+    def seconds_left(self, question_id: str, vote: int, now: datetime) -> float | None:
+        """The countdown on this vote: seconds left (0 once it ran out), None without one."""
+        if self.timer_for != f"{question_id}/{vote}" or self.timer_ends is None:
+            return None
+        return max(0.0, (self.timer_ends - now).total_seconds())
+
+    def vote_open(self, question_id: str, vote: int, now: datetime) -> bool:
+        return self.open_vote(question_id) == vote and self.seconds_left(question_id, vote, now) != 0.0
 
 
 @dataclass(frozen=True)
@@ -178,8 +248,9 @@ class Store:
         return _Tx(self.engine, write=False)
 
     # --- rooms ---------------------------------------------------------------------------------
-    def open_room(self, first_screen: str = "1") -> tuple[str, str]:
+    def open_room(self, first_screen: str = "lobby", lang: str = "ko") -> tuple[str, str]:
         """A new room: (code, presenter key). Expired rooms are deleted first."""
+        fits(rooms, {"screen": first_screen, "lang": lang})
         self.purge()
         now = self.clock()
         for _ in range(20):
@@ -187,7 +258,8 @@ class Store:
             try:
                 with self._write() as conn:
                     conn.execute(rooms.insert().values(code=code, presenter_key=key, screen=first_screen, revealed="",
-                                                       created_at=now, expires_at=now + ROOM_TTL))
+                                                       created_at=now, expires_at=now + ROOM_TTL, lang=lang,
+                                                       asked="", phases=""))
                 log.info("room %s opened", code)
                 return code, key
             except IntegrityError:
@@ -195,7 +267,7 @@ class Store:
         raise StoreDown("no free room code after 20 draws")
 
     def room(self, raw_code: str | None) -> Room:
-        """The open room a code names (typed as a person typed it), or NoRoom saying why."""
+        """The room a code names (typed as a person typed it), ended or not, or NoRoom saying why."""
         code = codes.normalize(raw_code)
         if not codes.is_valid(code):
             raise NoRoom(code, "invalid")
@@ -205,7 +277,10 @@ class Store:
             raise NoRoom(code, "unknown")
         if _aware(row.expires_at) <= self.clock():
             raise NoRoom(code, "expired")
-        return Room(row.code, row.screen, frozenset(row.revealed.split()), _aware(row.expires_at))
+        phases = dict(p.split("=", 1) for p in row.phases.split() if "=" in p)
+        return Room(row.code, row.screen, frozenset(row.revealed.split()), _aware(row.expires_at), row.lang,
+                    tuple(row.asked.split()), phases, row.timer_for,
+                    _aware(row.timer_ends) if row.timer_ends else None, _aware(row.ended_at) if row.ended_at else None)
 
     def is_presenter(self, code: str, key: str | None) -> bool:
         with self._read() as conn:
@@ -213,21 +288,65 @@ class Store:
         return bool(key) and stored is not None and hmac.compare_digest(stored, str(key))
 
     def _presenter_update(self, code: str, key: str, change: Callable[[sa.Row], dict]) -> None:
-        """One transaction: check the presenter's key, then write what `change(room row)` returns."""
+        """One transaction: check the presenter's key, then write what `change(room row)` returns.
+        An ended room changes no more (PermissionError, as for a wrong key)."""
         with self._write() as conn:
             row = conn.execute(sa.select(rooms).where(rooms.c.code == code)).first()
             if row is None or not key or not hmac.compare_digest(row.presenter_key, str(key)):
                 log.warning("room %s: a change without the presenter's key was refused", code)
                 raise PermissionError(code)
-            conn.execute(rooms.update().where(rooms.c.code == code).values(**change(row)))
+            if row.ended_at is not None:
+                log.warning("room %s: a change after the room ended was refused", code)
+                raise PermissionError(code)
+            values = change(row)
+            fits(rooms, values)
+            conn.execute(rooms.update().where(rooms.c.code == code).values(**values))
 
     def set_screen(self, code: str, key: str, screen: str) -> None:
-        """The presenter moved: every participant follows to `screen`."""
-        self._presenter_update(code, key, lambda row: {"screen": screen[:32]})
+        """The presenter moved: every participant follows to `screen`; a question opened counts as asked."""
+        fits(rooms, {"screen": screen})
+
+        def change(row) -> dict:
+            values = {"screen": screen}
+            asked = row.asked.split()
+            if screen.startswith("q:") and screen[2:] not in asked:
+                values["asked"] = " ".join([*asked, screen[2:]])
+            return values
+
+        self._presenter_update(code, key, change)
+
+    def set_lang(self, code: str, key: str, lang: str) -> None:
+        """The presenter's language (phones that join by the code alone follow it)."""
+        self._presenter_update(code, key, lambda row: {"lang": lang})
 
     def reveal(self, code: str, key: str, question_id: str) -> None:
         """The presenter shows the room the answers and the right one; answering that question ends."""
         self._presenter_update(code, key, lambda row: {"revealed": " ".join(sorted(set(row.revealed.split()) | {question_id}))})
+
+    def set_phase(self, code: str, key: str, question_id: str, phase: str) -> None:
+        """Peer instruction: SPREAD closes the first vote and shows the room's spread without the
+        right answer (the room discusses); VOTE2 opens the second vote."""
+        if phase not in (SPREAD, VOTE2):
+            raise ValueError(phase)
+
+        def change(row) -> dict:
+            phases = dict(p.split("=", 1) for p in row.phases.split() if "=" in p)
+            phases[question_id] = phase
+            return {"phases": " ".join(f"{q}={v}" for q, v in sorted(phases.items()))}
+
+        self._presenter_update(code, key, change)
+
+    def set_timer(self, code: str, key: str, question_id: str, vote: int, seconds: int) -> None:
+        """A countdown that closes this vote `seconds` from now (one of TIMERS_S)."""
+        if seconds not in TIMERS_S or vote not in (1, 2):
+            raise ValueError((vote, seconds))
+        self._presenter_update(code, key, lambda row: {"timer_for": f"{question_id}/{vote}",
+                                                       "timer_ends": self.clock() + timedelta(seconds=seconds)})
+
+    def end(self, code: str, key: str) -> None:
+        """The presenter ends the session: nobody joins or answers; the results stay until the room expires."""
+        self._presenter_update(code, key, lambda row: {"ended_at": self.clock(), "timer_for": None, "timer_ends": None})
+        log.info("room %s ended", code)
 
     def purge(self) -> int:
         """Delete every expired room with its participants and answers; how many rooms."""
@@ -243,17 +362,23 @@ class Store:
 
     # --- participants --------------------------------------------------------------------------
     def join(self, code: str, nickname: str | None = None, token: str | None = None) -> Participant:
-        """A participant of the room: the one `token` names (a rejoin after a lost connection), else a new one."""
+        """A participant of the room: the one `token` names (the same phone again: its cookie), else a
+        new one. A room the presenter ended takes nobody new (NoRoom "ended"); its own come back."""
         room = self.room(code)
         if token:
             found = self.participant(room.code, token)
             if found:
+                self.touch(room.code, found.token)
                 return found
-        nick = " ".join(str(nickname or "").split())[:NICKNAME_MAX] or None
+        if room.ended:
+            raise NoRoom(room.code, "ended")
+        nick = " ".join(str(nickname or "").split()) or None
+        fits(participants, {"nickname": nick})
         token = secrets.token_urlsafe(16)
+        now = self.clock()
         with self._write() as conn:
             pid = conn.execute(participants.insert().values(room_code=room.code, token=token, nickname=nick,
-                                                            joined_at=self.clock(), burst_count=0)).inserted_primary_key[0]
+                                                            joined_at=now, burst_count=0, last_seen=now)).inserted_primary_key[0]
         return Participant(pid, token, nick)
 
     def participant(self, code: str, token: str | None) -> Participant | None:
@@ -264,31 +389,58 @@ class Store:
                                                               participants.c.token == str(token)[:64])).first()
         return Participant(row.id, row.token, row.nickname) if row else None
 
+    def touch(self, code: str, token: str) -> None:
+        """The phone is still there (its poll, every TOUCH_S)."""
+        with self._write() as conn:
+            conn.execute(participants.update().where(participants.c.room_code == code,
+                                                     participants.c.token == str(token)[:64])
+                         .values(last_seen=self.clock()))
+
+    def leave(self, code: str, token: str) -> None:
+        """The participant left the room: no longer counted as present (their answers stay)."""
+        with self._write() as conn:
+            conn.execute(participants.update().where(participants.c.room_code == code,
+                                                     participants.c.token == str(token)[:64])
+                         .values(last_seen=None))
+
     def count_participants(self, code: str) -> int:
+        """Everyone who ever joined (present or not)."""
         with self._read() as conn:
             return conn.execute(sa.select(sa.func.count()).select_from(participants)
                                 .where(participants.c.room_code == code)).scalar_one()
 
+    def count_present(self, code: str) -> int:
+        """Participants whose phone asked within PRESENT_S seconds: who left is not counted."""
+        since = self.clock() - timedelta(seconds=PRESENT_S)
+        with self._read() as conn:
+            return conn.execute(sa.select(sa.func.count()).select_from(participants)
+                                .where(participants.c.room_code == code, participants.c.last_seen >= since)).scalar_one()
+
     # --- answers -------------------------------------------------------------------------------
-    def answer(self, code: str, token: str, question_id: str, choice_id: str, valid: Iterable[str]) -> str:
-        """One participant's answer to one question; a changed answer replaces the old one.
+    def answer(self, code: str, token: str, question_id: str, choice_id: str, valid: Iterable[str], vote: int = 1) -> str:
+        """One participant's answer to one question in one vote (1, or 2 after the discussion); a
+        changed answer replaces the old one of the same vote.
 
         Refused, and named in the log, without changing anything: a choice id not in `valid`, a
-        question the presenter revealed, more than FLOOD_MAX writes in FLOOD_WINDOW or CHANGES_MAX
-        changes of one answer, a token that is no participant of the room."""
+        vote that is not open (revealed, the spread shown, its countdown over, the room ended), more
+        than FLOOD_MAX writes in FLOOD_WINDOW or CHANGES_MAX changes of one answer, a token that is
+        no participant of the room."""
         if choice_id not in set(valid):
             log.warning("room %s: invalid choice id %r for question %r refused", code, str(choice_id)[:40], question_id)
             return ANSWER_INVALID
+        fits(answers, {"question_id": question_id, "choice_id": choice_id})
         room = self.room(code)
-        if question_id in room.revealed:
+        if not room.vote_open(question_id, vote, self.clock()):
             return ANSWER_CLOSED
         try:
-            return self._answer(room, token, question_id, choice_id)
+            return self._answer(room, token, question_id, choice_id, vote)
         except IntegrityError:  # the same participant's first answer written twice at once: the second replaces
-            return self._answer(room, token, question_id, choice_id)
+            return self._answer(room, token, question_id, choice_id, vote)
 
-    def _answer(self, room: Room, token: str, question_id: str, choice_id: str) -> str:
+    def _answer(self, room: Room, token: str, question_id: str, choice_id: str, vote: int) -> str:
         now = self.clock()
+        choice_col, changes_col, at_col = ("choice_id", "changes", "answered_at") if vote == 1 else \
+            ("choice2_id", "changes2", "answered2_at")
         with self._write() as conn:
             p = conn.execute(sa.select(participants).where(participants.c.room_code == room.code,
                                                            participants.c.token == str(token)[:64])).first()
@@ -303,43 +455,68 @@ class Store:
                             room.code, p.id, FLOOD_MAX, FLOOD_WINDOW)
                 return ANSWER_FLOOD
             conn.execute(participants.update().where(participants.c.id == p.id)
-                         .values(burst_start=start, burst_count=count + 1))
-            old = conn.execute(sa.select(answers.c.choice_id, answers.c.changes)
+                         .values(burst_start=start, burst_count=count + 1, last_seen=now))
+            old = conn.execute(sa.select(answers.c[choice_col], answers.c[changes_col])
                                .where(answers.c.participant_id == p.id, answers.c.question_id == question_id)).first()
             if old is None:
                 conn.execute(answers.insert().values(participant_id=p.id, question_id=question_id, room_code=room.code,
-                                                     choice_id=choice_id, changes=0, answered_at=now))
+                                                     changes=0, changes2=0, answered_at=now,
+                                                     **{choice_col: choice_id, **({at_col: now} if vote == 2 else {})}))
                 return ANSWER_SAVED
-            if old.choice_id == choice_id:
+            before, changes = old
+            if before == choice_id:
                 return ANSWER_SAME
-            if old.changes >= CHANGES_MAX:
+            if before is not None and changes >= CHANGES_MAX:
                 log.warning("room %s: participant %d changed question %r more than %d times; refused",
                             room.code, p.id, question_id, CHANGES_MAX)
                 return ANSWER_FLOOD
             conn.execute(answers.update().where(answers.c.participant_id == p.id, answers.c.question_id == question_id)
-                         .values(choice_id=choice_id, changes=old.changes + 1, answered_at=now))
-            return ANSWER_CHANGED
+                         .values(**{choice_col: choice_id, at_col: now,
+                                    changes_col: changes + (before is not None)}))
+            return ANSWER_SAVED if before is None else ANSWER_CHANGED
 
-    def my_answer(self, code: str, token: str, question_id: str) -> str | None:
+    def my_answer(self, code: str, token: str, question_id: str, vote: int = 1) -> str | None:
+        col = answers.c.choice_id if vote == 1 else answers.c.choice2_id
         with self._read() as conn:
-            return conn.execute(sa.select(answers.c.choice_id).join(participants, participants.c.id == answers.c.participant_id)
+            return conn.execute(sa.select(col).join(participants, participants.c.id == answers.c.participant_id)
                                 .where(participants.c.room_code == code, participants.c.token == str(token)[:64],
                                        answers.c.question_id == question_id)).scalar()
 
-    def counts(self, code: str, question_id: str) -> dict[str, int]:
-        """How many chose each choice id (ids nobody chose are absent)."""
+    def my_answers(self, code: str, token: str) -> dict[str, tuple[str | None, str | None]]:
+        """Every answer of one participant: question id -> (first vote, second vote)."""
         with self._read() as conn:
-            rows = conn.execute(sa.select(answers.c.choice_id, sa.func.count())
-                                .where(answers.c.room_code == code, answers.c.question_id == question_id)
-                                .group_by(answers.c.choice_id)).all()
+            rows = conn.execute(sa.select(answers.c.question_id, answers.c.choice_id, answers.c.choice2_id)
+                                .join(participants, participants.c.id == answers.c.participant_id)
+                                .where(participants.c.room_code == code, participants.c.token == str(token)[:64])).all()
+        return {q: (c1, c2) for q, c1, c2 in rows}
+
+    def counts(self, code: str, question_id: str, vote: int = 1) -> dict[str, int]:
+        """How many chose each choice id in that vote (ids nobody chose are absent)."""
+        col = answers.c.choice_id if vote == 1 else answers.c.choice2_id
+        with self._read() as conn:
+            rows = conn.execute(sa.select(col, sa.func.count())
+                                .where(answers.c.room_code == code, answers.c.question_id == question_id, col.is_not(None))
+                                .group_by(col)).all()
         return {choice: n for choice, n in rows}
 
+    def tallies(self, code: str) -> dict[tuple[str, int], dict[str, int]]:
+        """Every count of the room: (question id, vote) -> {choice id: how many}, for the results."""
+        out: dict[tuple[str, int], dict[str, int]] = {}
+        with self._read() as conn:
+            for vote, col in ((1, answers.c.choice_id), (2, answers.c.choice2_id)):
+                rows = conn.execute(sa.select(answers.c.question_id, col, sa.func.count())
+                                    .where(answers.c.room_code == code, col.is_not(None))
+                                    .group_by(answers.c.question_id, col)).all()
+                for qid, choice, n in rows:
+                    out.setdefault((qid, vote), {})[choice] = n
+        return out
+
     def all_answers(self, code: str) -> list[tuple[str, str, str]]:
-        """Every answer of the room as (question id, participant's label, choice id), for the results."""
+        """Every first-vote answer of the room as (question id, participant's label, choice id)."""
         with self._read() as conn:
             rows = conn.execute(sa.select(answers.c.question_id, participants.c.id, participants.c.nickname, answers.c.choice_id)
                                 .join(participants, participants.c.id == answers.c.participant_id)
-                                .where(answers.c.room_code == code)
+                                .where(answers.c.room_code == code, answers.c.choice_id.is_not(None))
                                 .order_by(answers.c.question_id, participants.c.id)).all()
         return [(q, nick or f"#{pid}", choice) for q, pid, nick, choice in rows]
 

@@ -30,7 +30,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from latency.estimation import calibrate, estimator, network
+from latency.estimation import calibrate, engines, estimator, network
 from latency.charts.style import BUDGET_FILL, STAGE_COLORS, base_layout
 from latency.charts import style as chart_style
 from latency.language.errors import ContentError
@@ -119,6 +119,9 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
             Constant("quant_compute_eff", llama["quant_compute_eff"], "pct", "fitted"),
             Constant("pass_overhead_llama", llama["pass_overhead_s"] * 1e3, "ms", "fitted"),
             Constant("pass_overhead_optimized", opt["pass_overhead_s"] * 1e3, "ms", "fitted"),
+            Constant("request_overhead_vllm", opt.get("request_overhead_s", 0.0) * 1e3, "ms", "fitted"),
+            Constant("request_overhead_trtllm", engines.ENGINE_PROFILES["tensorrt-llm"].request_overhead_s * 1e3, "ms",
+                     "assumption"),
             *compute_cap,
         ],
         "decode": [
@@ -130,7 +133,12 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
             *([Constant("kv_cap_optimized", opt["kv_cap_gbs"], "gbs", "prior")] if "kv_cap_gbs" in opt else []),
             Constant("default_kv_dim", estimator.DEFAULT_KV_DIM, "plain", "cited"),
             Constant("kv_bytes", estimator.Model("x", 1.0).kv_bytes, "bytes", "cited"),
-            Constant("runtime_overhead", estimator.RUNTIME_OVERHEAD_FRACTION, "pct", "cited"),
+            Constant("memory_fraction_vllm", engines.ENGINE_PROFILES["vllm"].memory_fraction, "pct", "cited"),
+            Constant("memory_fraction_trtllm", engines.ENGINE_PROFILES["tensorrt-llm"].memory_fraction, "pct", "cited"),
+            Constant("memory_fraction_sglang", engines.ENGINE_PROFILES["sglang"].memory_fraction, "pct", "cited"),
+            Constant("runtime_memory", engines.RUNTIME_GIB, "gib", "cited"),
+            Constant("weight_only_int4", engines.WEIGHT_ONLY_INT4_BW_EFF, "pct", "assumption"),
+            Constant("weight_only_int8", engines.WEIGHT_ONLY_INT8_BW_EFF, "pct", "assumption"),
             Constant("node_size", estimator.NODE_SIZE, "plain", "cited"),
             Constant("internode_gbs", estimator.INTERNODE_GBS, "gbs", "cited"),
             Constant("internode_latency", estimator.INTERNODE_LATENCY_S * 1e6, "us", "assumption"),
@@ -193,7 +201,6 @@ def formulas(params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
     p = params or estimator.load_params()
     comb = p.get("combine", "max")
     c_fibre = fmt(network.FIBRE_KM_PER_MS)
-    mem = fmt(1.0 + estimator.RUNTIME_OVERHEAD_FRACTION)
     bound = _combine("T_c", "T_m", comb)
     k = fmt(estimator.SATURATION_SHARPNESS)
     return {
@@ -207,10 +214,10 @@ def formulas(params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
             rf"\mathrm{{RTT}}_{{\mathrm{{backbone}}}} = f + \dfrac{{2\,d\,\alpha}}{{{c_fibre}\ \mathrm{{km/ms}}}}",
         ],
         "queue": [
-            r"T_{\mathrm{queue}} = t_0 + \dfrac{\rho}{1 - \rho}\,S \;+\; \max(N - B,\ 0)\,\dfrac{S}{B}",
+            r"T_{\mathrm{queue}} = \dfrac{\rho}{1 - \rho}\,S \;+\; \max(N - B,\ 0)\,\dfrac{S}{B}",
         ],
         "prefill": [
-            rf"T_{{\mathrm{{prefill}}}} = {bound} + t_{{\mathrm{{pass}}}} + T_{{\mathrm{{comm}}}}",
+            rf"T_{{\mathrm{{prefill}}}} = t_0 + {bound} + t_{{\mathrm{{pass}}}} + T_{{\mathrm{{comm}}}}",
             r"F = \ell\,B\,\left(2\,N_a\,P + 2\,n_L\,P^2\,d_a\right)",
             r"T_c = \dfrac{F}{n\,\Pi\,s\,\eta_c}",
             r"T_m = \dfrac{\ell\,W}{n\,\beta\,\eta_b}",
@@ -224,7 +231,7 @@ def formulas(params: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
             r"T_m = \dfrac{\ell\,W + K(\bar c)}{n\,\beta\,\eta_b}",
             rf"\eta_b = \eta_{{b0}}\,\left(1 + \left(\eta_{{b0}}\,\beta / \beta_{{\mathrm{{sat}}}}\right)^{{{k}}}\right)^{{-1/{k}}}",
             r"K(c) = 2\,n_L\,d_{kv}\,b_{kv}\,c\,B",
-            rf"M = {mem}\,W + K(P + n_{{\mathrm{{out}}}})",
+            r"M = W + n\,O_{\mathrm{eng}} + K_{\mathrm{all}}",
         ],
     }
 

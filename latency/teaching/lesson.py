@@ -189,6 +189,18 @@ class Lesson:
 
 
 _ID = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
+ID_MAX = 40
+"""The longest step, question or option id: an onboarding room keeps them in its store (a screen is
+"q:<question id>" in a column of 80 characters, answers' ids in 64; latency/room/store.py refuses a
+longer value, never cuts it; tests/room/test_store.py holds the two together)."""
+
+
+def id_too_long(ident: str) -> str | None:
+    """The content check's message for an id the room's store could not keep whole; None if it fits."""
+    if len(ident) <= ID_MAX:
+        return None
+    return (f"id {ident!r} has {len(ident)} characters; at most {ID_MAX}, because an onboarding room "
+            f"keeps it in its database (latency/room/store.py)")
 
 
 def texts(file: Path, path: str, value: Any, limit: int | None = None) -> dict[str, str]:
@@ -264,6 +276,8 @@ def load_lesson(catalog: Catalog, stops: Sequence[DistanceStop], file: Path | No
             raise ContentError(file, path, f"unknown key(s) {sorted(map(str, extra))}; allowed: {sorted(allowed)}")
         if not isinstance(s.get("id"), str) or not _ID.match(s["id"]) or s["id"] in (QUIZ, DONE):
             raise ContentError(file, f"{path}.id", f"expected an id of a-z, 0-9 and _ (not {QUIZ!r} or {DONE!r}), found {s.get('id')!r}")
+        if id_too_long(s["id"]):
+            raise ContentError(file, f"{path}.id", id_too_long(s["id"]))
         path = f"steps[{i}] ({s['id']})"
         if s.get("widget") not in WIDGETS:
             raise ContentError(file, f"{path}.widget", f"expected one of {list(WIDGETS)}, found {s.get('widget')!r}")

@@ -25,7 +25,7 @@ from latency.language.errors import ContentError, read_yaml
 from latency.estimation.estimator import STAGES, Estimate
 from latency.language.i18n import CONTENT_DIR, LANGS
 from latency.estimation.places import DistanceStop
-from latency.teaching.lesson import Lesson, Scenario, _ID, parse_scenario, texts
+from latency.teaching.lesson import Lesson, Scenario, _ID, id_too_long, parse_scenario, texts
 
 QUIZ_DIR = CONTENT_DIR / "quiz"
 KINDS = ("faster", "how_long", "biggest_stage")
@@ -90,6 +90,8 @@ def load_question(file: Path, catalog: Catalog, stops: Sequence[DistanceStop], l
     qid = file.stem
     if not _ID.match(qid.replace("-", "_")):
         raise ContentError(file, "", "file name must be an id of a-z, 0-9, - and _")
+    if id_too_long(qid):
+        raise ContentError(file, "", f"file name: {id_too_long(qid)}")
     kind = raw.get("kind")
     if kind not in KINDS:
         raise ContentError(file, "kind", f"expected one of {list(KINDS)}, found {kind!r}")
@@ -113,6 +115,8 @@ def load_question(file: Path, catalog: Catalog, stops: Sequence[DistanceStop], l
         path = f"options[{i}]"
         if not isinstance(o, dict) or not isinstance(o.get("id"), str) or not _ID.match(o["id"]):
             raise ContentError(file, f"{path}.id", "every option needs an id of a-z, 0-9 and _")
+        if id_too_long(o["id"]):
+            raise ContentError(file, f"{path}.id", id_too_long(o["id"]))
         own = {"faster": "scenario", "how_long": "band", "biggest_stage": "stage"}[kind]
         extra = set(o) - {"id", "label", "feedback", own}
         if extra:

@@ -25,9 +25,11 @@ HANGUL = "[\uac00-\ud7a3]"
 # y2: ..."), and only the current point's range rules carry a y2.
 SIZE_CHART = ".st-key-est_tab [data-testid=stVegaLiteChart]"
 CURRENT_X = f"""() => {{
-    const m = document.querySelector('{SIZE_CHART} svg [aria-label*="y2: "]');
-    const x = m && /x: ([0-9.,]+)/.exec(m.getAttribute('aria-label'));
-    return x ? parseFloat(x[1].replace(/,/g, '')) : null;
+    // the current point's text alternative in the page's language, "Current setting 8.03B: ..." (issue 34 item 7;
+    // Vega's own description of raw data, "x: 8.03, y2: ...", is off)
+    const m = [...document.querySelectorAll('{SIZE_CHART} svg [aria-label]')]
+        .map(e => /([0-9][0-9.,]*)B: /.exec(e.getAttribute('aria-label'))).find(Boolean);
+    return m ? parseFloat(m[1].replace(/,/g, '')) : null;
 }}"""
 
 
@@ -90,8 +92,8 @@ def test_a_shared_link_opens_the_same_scenario(page, app_url):
              precision="fp8", output_tokens="64", use_case="code_autocomplete")
     size = page.locator(".st-key-model_size_b input[type=range]")
     assert size.get_attribute("aria-valuetext") == "70.6B"
-    assert page.locator(".st-key-hardware input").input_value() == "L4 · data-centre GPU"  # the box's short form
-    page.locator(f"{MAIN} [data-testid=stCaptionContainer]", has_text="NVIDIA L4: data-centre GPU").first.wait_for()  # whole, under it
+    assert page.locator(".st-key-hardware input").input_value() == "L4 · data centre"  # the box's short form
+    page.locator(f"{MAIN} [data-testid=stCaptionContainer]", has_text="NVIDIA L4: data centre").first.wait_for()  # whole, under it
     assert page.locator(".st-key-distance_km input[type=range]").get_attribute("aria-valuetext").startswith("Seoul→US West")
     assert "Real-time code autocompletion" in page.locator(".st-key-use_case input").input_value()
     assert current_x(page) == pytest.approx(70.6)

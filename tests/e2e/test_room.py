@@ -1,8 +1,16 @@
-"""The onboarding room in real browsers: a presenter (projector, 1920x1080) and two participants
-(phones, 390x844), each in its own browser context, through a whole room: open, join, follow the
-presenter without a reload, answer, reveal, the results. On SQLite (Korean, one server) and on
-PostgreSQL (English, two `streamlit run` processes on one database: the presenter and one phone on
-the first, the other phone on the second; the presenter must see every answer).
+"""The onboarding room in real browsers (issues 25, 30): a presenter (projector, 1920x1080) and two
+participants (phones, 390x844), each in its own browser context, through a WHOLE room: the lobby,
+every lesson step, every one of the 12 questions (open, answered, counted, revealed; the first with
+peer instruction: the spread, a second vote under a countdown, the reveal of both votes), the
+results, the CSV, and the presenter ending the room. On SQLite (one server) and on PostgreSQL (two
+`streamlit run` processes on one database: the presenter and one phone on the first, the other phone
+on the second; the presenter must see every answer), in Korean and in English.
+
+Phone one joins through the QR code's address, phone two by typing the code on /join (lower case,
+spaces) with a nickname over the limit; phone two then re-scans the QR code and is the same person.
+The presenter moves with PageDown (a clicker) and the forward button. Every projected screen is
+checked against presenter mode's rules (text 24 px or more, 4.5:1, nothing overlapping, the whole
+screen on one screen); tests/e2e/test_room_fits.py checks them at 1366x768 too.
 
 Screenshots: test-artifacts/room-<db>-<lang>-*.png (projected screen, notes view, phones); look at them.
 """
@@ -10,6 +18,8 @@ Screenshots: test-artifacts/room-<db>-<lang>-*.png (projected screen, notes view
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import os
 import re
 from urllib.parse import parse_qs, urlsplit
@@ -23,9 +33,9 @@ from latency.language import i18n
 from latency.room import store as room_store
 from latency.room.store import Store
 from latency.teaching import lesson, quiz
-from tests.e2e.conftest import HANGUL, IN_CI, MAIN, PHONE, shot, streamlit_server, wait_idle
+from tests.e2e.conftest import ARTIFACTS, HANGUL, IN_CI, MAIN, PHONE, shot, streamlit_server, wait_idle
 from tests.e2e.layout import main_text, problems, text_boxes
-from tests.e2e.test_presenter_readable import MIN_CONTRAST, MIN_PX, SIZES_JS
+from tests.e2e.test_presenter_readable import FIT_JS, MIN_CONTRAST, MIN_PX, SIZES_JS
 from tests.e2e.test_accessibility import tab_until
 
 pytestmark = pytest.mark.e2e
@@ -79,11 +89,24 @@ def button(page, key: str):
     return page.locator(f".st-key-{key} button").first
 
 
-def readable_from_the_back(page) -> None:
-    """The projected screen: every text at least MIN_PX and 4.5:1 (chart text included), nothing overlapping."""
-    bad = [(text, px, round(c, 2)) for text, px, c in page.evaluate(SIZES_JS) if px < MIN_PX or c < MIN_CONTRAST]
-    assert not bad, bad[:10]
-    assert problems(text_boxes(page)) == []
+def fits_problems(page, name: str) -> list[str]:
+    """The projected screen against presenter mode's rules: every text at least MIN_PX and 4.5:1
+    (chart text included), nothing overlapping, and the whole screen without scrolling."""
+    page.wait_for_function("() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))"
+                           ".every(c => c.querySelector('svg.main-svg text'))", timeout=T)
+    found = [f"{name}: {text!r} at {px:g} px, {c:.2f}:1" for text, px, c in page.evaluate(SIZES_JS)
+             if px < MIN_PX or c < MIN_CONTRAST]
+    found += [f"{name}: {p}" for p in problems(text_boxes(page))]
+    fit = page.evaluate(FIT_JS)
+    if fit["scroll"] > fit["inner"] + 2 or fit["last"] > fit["inner"] + 2:
+        found.append(f"{name}: does not fit: main area {fit['scroll']} px, last element ends at {fit['last']:.0f} px, "
+                     f"screen {fit['inner']} px")
+    return found
+
+
+def readable_from_the_back(page, name: str = "screen") -> None:
+    found = fits_problems(page, name)
+    assert not found, found[:10]
 
 
 def heading(page, text: str):
@@ -105,18 +128,51 @@ def answer_by_keyboard(phone, q, option, shot_name: str) -> None:
         settled(phone)
 
 
-@pytest.mark.parametrize("db, lang", [("sqlite", "ko"), ("postgresql", "en")])
+def choose(phone, q, option, lang: str, vote: int = 1) -> None:
+    phone.locator(f".st-key-room_q{'' if vote == 1 else '2'}_{q.id}").get_by_text(option.label[lang], exact=True).click()
+
+
+def right_and_wrong(q):
+    return (next(o for o in q.options if o.id == RIGHT[q.id]), next(o for o in q.options if o.id != RIGHT[q.id]))
+
+
+def see(page, text: str, timeout: int = FOLLOW_MS) -> None:
+    expect(page.locator(MAIN).get_by_text(text, exact=True).first).to_be_visible(timeout=timeout)
+
+
+def lobby_checks(presenter, s, code: str, url: str) -> str:
+    """The lobby readable from the back of the room; returns the QR code's address (its alt text)."""
+    box = presenter.locator(".st-key-room_lobby_code p").bounding_box()
+    assert box["height"] >= 120 and presenter.locator(".st-key-room_lobby_code p").inner_text() == code, box
+    qr = presenter.locator(MAIN).locator("[data-testid=stImage] img").first
+    assert qr.bounding_box()["height"] >= PROJECTOR["height"] / 3, qr.bounding_box()
+    alt = qr.get_attribute("alt")
+    address = presenter.locator(".st-key-room_lobby_address code")
+    host = urlsplit(url).netloc
+    assert address.inner_text() == f"{host}/join"  # the short address, nothing invisible in it
+    assert float(address.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 48
+    assert alt.startswith(s("room_qr_alt", code=code, url="")), alt
+    return alt.split(" ")[-1]
+
+
+@pytest.mark.parametrize("db, lang", [("sqlite", "ko"), ("sqlite", "en"), ("postgresql", "ko"), ("postgresql", "en")])
 def test_a_whole_room(browser, db, lang):
+    """Phone one answers every question right on its first vote, except question 1, where both
+    phones are wrong on the first vote and phone one is right after the discussion; phone two is
+    right on the even-numbered questions only. So the expected results are counted by hand: on
+    question 1, first vote 0 of 2 right, second vote 1 of 2; on every other question 2 answers, 2
+    right on the even ones and 1 on the odd ones; phone one's score 12 of 12, phone two's 6 of 12."""
     s = i18n.strings("lesson", lang)
     with servers(db) as (urls, db_url):
         store = Store(db_url)
-        contexts = [browser.new_context(viewport=PROJECTOR, locale="ko-KR")] + [
-            browser.new_context(viewport=PHONE, locale="ko-KR", is_mobile=True, has_touch=True) for _ in range(2)]
+        contexts = [browser.new_context(viewport=PROJECTOR, locale="ko-KR", accept_downloads=True)] + [
+            browser.new_context(viewport=PHONE, locale="ko-KR", is_mobile=True, has_touch=True) for _ in range(3)]
+        found: list[str] = []
         try:
-            presenter, one, two = (c.new_page() for c in contexts)
-            for p in (presenter, one, two):
+            presenter, one, two, late = (c.new_page() for c in contexts)
+            for p in (presenter, one, two, late):
                 p.set_default_timeout(T)
-            # the presenter opens a room from presenter mode
+            # the presenter opens a room from presenter mode: its lobby
             presenter.goto(f"{urls[0]}/lesson?step=1&present=1&lang={lang}")
             settled(presenter)
             button(presenter, "room_open").click()
@@ -124,95 +180,237 @@ def test_a_whole_room(browser, db, lang):
             settled(presenter)
             query = parse_qs(urlsplit(presenter.url).query)
             code, key = query["room"][0], query["key"][0]
-            join = f"{urls[0]}/lesson?room={code}"
-            expect(presenter.locator(MAIN).get_by_text(join).first).to_be_visible(timeout=T)  # the browser's own address
-            expect(presenter.locator(MAIN).locator("[data-testid=stImage] img").first).to_be_visible(timeout=T)  # the QR code
-            expect(presenter.locator(MAIN).get_by_text(s("room_code_big", code=code))).to_be_visible(timeout=T)
+            see(presenter, s("room_lobby_here", n=0))
+            qr_url = lobby_checks(presenter, s, code, urls[0])
+            assert qr_url == f"{urls[0]}/lesson?lang={lang}&room={code}"  # the presenter's language travels
             no_error(presenter), check_language(presenter, lang)
-            readable_from_the_back(presenter)
-            shot(presenter, f"room-{db}-{lang}-projector-join", full_page=False)
+            found += fits_problems(presenter, "lobby")
+            shot(presenter, f"room-{db}-{lang}-projector-lobby", full_page=False)
+            shot_scaled(presenter, f"room-{db}-{lang}-projector-lobby-third")
 
-            # two phones join, one on each server where there are two
-            for k, (phone, nick) in enumerate([(one, "<b>Ana</b>"), (two, "")]):
-                phone.goto(f"{urls[k % len(urls)]}/lesson?room={code}&lang={lang}")
-                settled(phone)
-                phone.locator(".st-key-room_nick input").fill(nick)
-                phone.locator("[data-testid=stFormSubmitButton] button").click()
-                phone.wait_for_url(re.compile(r"[?&]p="), timeout=T)
-                settled(phone)
-                expect(heading(phone, LESSON.steps[0].title[lang])).to_be_visible(timeout=T)
+            # phone one: the QR code's address; phone two: types the code on /join (on the second server)
+            one.goto(qr_url)
+            settled(one)
+            check_language(one, lang)
+            one.locator(".st-key-room_nick input").fill("<b>Ana</b>")
+            one.locator("[data-testid=stFormSubmitButton] button").first.click()
+            settled(one)
+            see(one, s("room_lobby_wait"), T)
+            two.goto(f"{urls[-1]}/join")
+            settled(two)
+            two.locator(".st-key-join_typed input").fill(f" {code[:3].lower()} {code[3:]} ")
+            # no Streamlit English under the box ("Press Enter to submit form"), in either language
+            assert "Press Enter" not in two.locator(MAIN).inner_text()
+            shot(two, f"room-{db}-{lang}-phone-join-page", full_page=False)
+            two.locator("[data-testid=stFormSubmitButton] button").first.click()
+            two.wait_for_url(re.compile(rf"/lesson\?.*room={code}"), timeout=T)
+            settled(two)
+            check_language(two, lang)  # the room's language, though /join was opened without one
+            long_nick = "Kim Minji, platform team"  # 24 characters: within the limit
+            two.locator(".st-key-room_nick input").fill(long_nick + " lead")
+            two.locator("[data-testid=stFormSubmitButton] button").first.click()
+            settled(two)
+            see(two, s("room_nick_cut", n=room_store.NICKNAME_MAX, nick=long_nick), T)
+            assert "p=" not in two.url  # the participant is never in the address
             expect(one.locator(MAIN).get_by_text("<b>Ana</b>", exact=False)).to_be_visible(timeout=T)  # as text
             assert one.locator(MAIN).locator("b", has_text="Ana").count() == 0
-            shot(one, f"room-{db}-{lang}-phone-step1", full_page=False)
-            expect(presenter.locator(MAIN).get_by_text(s("room_joined", n=2))).to_be_visible(timeout=FOLLOW_MS)
-
-            # the presenter moves on: both phones follow, without a reload
-            button(presenter, "room_next").click()
-            for phone in (one, two):
-                expect(heading(phone, LESSON.steps[1].title[lang])).to_be_visible(timeout=FOLLOW_MS)
-            shot(presenter, f"room-{db}-{lang}-projector-step2", full_page=False)
-
-            # the notes view on the presenter's laptop: the notes, not on the projected screen
-            laptop = contexts[0].new_page()
-            laptop.goto(f"{urls[0]}/lesson?notes=1&room={code}&key={key}&lang={lang}")
-            settled(laptop)
-            expect(laptop.locator(MAIN).get_by_text(LESSON.steps[1].notes[lang][:40])).to_be_visible(timeout=T)
-            expect(presenter.locator(MAIN).get_by_text(LESSON.steps[1].notes[lang][:40])).to_have_count(0)
-            shot(laptop, f"room-{db}-{lang}-notes", full_page=False)
-
-            # a question: each phone answers; a changed answer replaces the first
-            q = QUESTIONS[0]
-            store.set_screen(code, key, f"q:{q.id}")
-            wrong = next(o for o in q.options if o.id != RIGHT[q.id])
-            right = next(o for o in q.options if o.id == RIGHT[q.id])
-            for phone in (one, two):
-                expect(heading(phone, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
-                if phone is two:  # issue 23 item 4: the answer buttons by keyboard alone
-                    answer_by_keyboard(phone, q, wrong, f"room-{db}-{lang}-phone-keyboard-answer")
-                else:
-                    phone.locator(f".st-key-room_q_{q.id}").get_by_text(wrong.label[lang], exact=True).click()
-                expect(phone.locator(MAIN).get_by_text(s("room_your_answer", answer=wrong.label[lang]))).to_be_visible(timeout=T)
-            one.locator(f".st-key-room_q_{q.id}").get_by_text(right.label[lang], exact=True).click()
-            expect(one.locator(MAIN).get_by_text(s("room_your_answer", answer=right.label[lang]))).to_be_visible(timeout=T)
-            shot(one, f"room-{db}-{lang}-phone-question", full_page=False)
-            expect(heading(presenter, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
-            # every answer, from both processes, reaches the presenter's screen
-            expect(presenter.locator(MAIN).get_by_text(s("room_answered", n=2, total=2))).to_be_visible(timeout=FOLLOW_MS)
-            button(presenter, "room_reveal").click()
-            settled(presenter)
-            chart = presenter.locator(MAIN).locator("[data-testid=stPlotlyChart]").first
-            chart.locator(".main-svg").first.wait_for()
-            alt = s("room_chart_alt", rows="; ".join(
-                s("room_chart_right" if o.id == right.id else "room_chart_row", label=o.label[lang],
-                  n=1 if o.id in (right.id, wrong.id) else 0) for o in q.options))
-            expect(presenter.locator(MAIN).get_by_text(alt)).to_be_visible(timeout=T)
-            expect(presenter.locator(MAIN).get_by_text(s("room_right_answer", answer=right.label[lang]))).to_be_visible(timeout=T)
-            no_error(presenter), check_language(presenter, lang)
-            readable_from_the_back(presenter)
-            shot(presenter, f"room-{db}-{lang}-projector-reveal", full_page=False)
-            expect(one.locator(MAIN).get_by_text(s("room_mine_right", answer=right.label[lang]))).to_be_visible(timeout=FOLLOW_MS)
-            expect(two.locator(MAIN).get_by_text(s("room_mine_wrong", answer=wrong.label[lang]))).to_be_visible(timeout=FOLLOW_MS)
-            shot(two, f"room-{db}-{lang}-phone-reveal", full_page=False)
-
-            # a phone that lost its connection and reloads is the same participant
-            two.reload()
+            see(presenter, s("room_lobby_here", n=2))
+            # phone two re-scans the QR code: the same participant, no second join
+            two.goto(qr_url)
             settled(two)
-            expect(two.locator(MAIN).get_by_text(s("room_mine_wrong", answer=wrong.label[lang]))).to_be_visible(timeout=T)
-            assert store.count_participants(code) == 2
+            see(two, s("room_lobby_wait"), T)
+            assert two.locator(".st-key-room_nick input").count() == 0 and store.count_participants(code) == 2
+            shot(one, f"room-{db}-{lang}-phone-lobby", full_page=False)
 
-            # the results: the room's score per question, and the CSV
-            store.set_screen(code, key, "done")
+            # every lesson step, by the clicker's PageDown (one PageUp back and forth, one right arrow, on the way)
+            for k, step in enumerate(LESSON.steps, 1):
+                presenter.keyboard.press("ArrowRight" if k == 4 else "PageDown")  # the arrows move it too
+                expect(heading(presenter, step.title[lang])).to_be_visible(timeout=T)
+                if k == 2:
+                    presenter.keyboard.press("PageUp")
+                    expect(heading(presenter, LESSON.steps[0].title[lang])).to_be_visible(timeout=T)
+                    presenter.keyboard.press("PageDown")
+                    expect(heading(presenter, step.title[lang])).to_be_visible(timeout=T)
+                for phone in (one, two):
+                    expect(heading(phone, step.title[lang])).to_be_visible(timeout=FOLLOW_MS)
+                settled(presenter)
+                no_error(presenter)
+                found += fits_problems(presenter, f"step {k}")
+                if k == 2:
+                    shot(presenter, f"room-{db}-{lang}-projector-step2", full_page=False)
+                    # the notes view on the presenter's laptop: the notes, not on the projected screen
+                    laptop = contexts[0].new_page()
+                    laptop.goto(f"{urls[0]}/lesson?notes=1&room={code}&key={key}&lang={lang}")
+                    settled(laptop)
+                    expect(laptop.locator(MAIN).get_by_text(step.notes[lang][:40])).to_be_visible(timeout=T)
+                    expect(presenter.locator(MAIN).get_by_text(step.notes[lang][:40])).to_have_count(0)
+                    shot(laptop, f"room-{db}-{lang}-notes", full_page=False)
+                    laptop.close()
+                    # the code strip on every later screen: 36 px or more
+                    strip = presenter.locator(".st-key-room_strip strong", has_text=code)
+                    assert float(strip.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 36
+                    # the presenter's own controls are folded away: not on the projected screen
+                    expect(presenter.locator(MAIN).get_by_text(s("room_end"))).to_have_count(0)
+                    expect(presenter.locator(MAIN).get_by_text(s("notes_open"))).to_have_count(0)
+
+            # every question: open, both phones answer, the presenter sees both counted, reveal
+            for n, q in enumerate(QUESTIONS, 1):
+                button(presenter, "room_next").click()
+                expect(heading(presenter, q.question[lang])).to_be_visible(timeout=T)
+                right, wrong = right_and_wrong(q)
+                for phone in (one, two):
+                    expect(heading(phone, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
+                    no_error(phone)
+                settled(presenter)
+                found += fits_problems(presenter, f"question {n} open")
+                if n == 1:
+                    phone_vote_checks(one, two, presenter, s, q, right, wrong, lang, db, found)
+                    continue
+                mine_two = right if n % 2 == 0 else wrong
+                choose(two, q, mine_two, lang)
+                choose(one, q, right, lang)
+                see(one, s("room_your_answer", answer=right.label[lang]), T)
+                see(two, s("room_your_answer", answer=mine_two.label[lang]), T)
+                # every answer, from both processes, reaches the presenter's screen
+                see(presenter, s("room_answered", n=2, total=2))
+                button(presenter, "room_next").click()  # forward on an open question: reveal
+                alt = s("room_chart_alt", rows="; ".join(
+                    s("room_chart_right" if o.id == right.id else "room_chart_row", label=o.label[lang],
+                      n=(1 + (mine_two.id == o.id)) if o.id == right.id else int(o.id == mine_two.id)) for o in q.options))
+                see(presenter, alt, T)
+                see(presenter, s("room_right_answer", answer=right.label[lang]), T)
+                settled(presenter)
+                no_error(presenter)
+                found += fits_problems(presenter, f"question {n} revealed")
+                see(one, s("room_mine_right", answer=right.label[lang]))
+                see(two, s("room_mine_right" if n % 2 == 0 else "room_mine_wrong", answer=mine_two.label[lang]))
+
+            # the results: the learning gain, every question asked, the CSV
+            button(presenter, "room_next").click()
             expect(heading(presenter, s("room_results_title"))).to_be_visible(timeout=FOLLOW_MS)
-            expect(button(presenter, "room_csv")).to_be_visible(timeout=T)
-            with presenter.expect_download() as dl:
-                button(presenter, "room_csv").click()
-            csv_text = open(dl.value.path(), encoding="utf-8-sig").read().splitlines()
-            assert csv_text[1].endswith(",2,1,50%"), csv_text[:2]
-            readable_from_the_back(presenter)
+            see(presenter, s("room_gain", first="0%", second="50%", n=1), T)
+            settled(presenter)
+            found += fits_problems(presenter, "results")
             shot(presenter, f"room-{db}-{lang}-projector-results", full_page=False)
-            for phone in (one, two):
+            check_csv(presenter, s, lang)
+            total = len(QUESTIONS)
+            for phone, right_n in ((one, total), (two, total // 2)):
+                see(phone, s("room_my_score", right=right_n, total=total))
                 no_error(phone), check_language(phone, lang)
+            shot(one, f"room-{db}-{lang}-phone-results", full_page=False)
+
+            # the presenter ends the room: phones show it with their score; nobody new joins
+            presenter.locator(".st-key-room_menu_box button").first.click()
+            button(presenter, "room_end").click()
+            expect(heading(presenter, s("room_ended_title"))).to_be_visible(timeout=T)
+            for phone, right_n in ((one, total), (two, total // 2)):
+                expect(heading(phone, s("room_ended_title"))).to_be_visible(timeout=FOLLOW_MS)
+                see(phone, s("room_my_score", right=right_n, total=total))
+            shot(two, f"room-{db}-{lang}-phone-ended", full_page=True)
+            settled(presenter)
+            found += fits_problems(presenter, "ended")
+            check_csv(presenter, s, lang)  # still exportable
+            late.goto(qr_url)
+            settled(late)
+            see(late, s("room_ended", code=code), T)
+            assert late.locator(".st-key-room_nick input").count() == 0
+            assert not found, "\n".join(found[:30])
         finally:
             for c in contexts:
                 c.close()
             store.engine.dispose()
+
+
+def phone_vote_checks(one, two, presenter, s, q, right, wrong, lang: str, db: str, found: list[str]) -> None:
+    """Question 1 with peer instruction: both phones wrong on the first vote (phone two by keyboard
+    alone; a changed answer replaces the first), tap targets, the reconnecting banner, the spread
+    without the answer, a second vote under a countdown, the reveal of both votes."""
+    options = one.locator(f".st-key-room_q_{q.id} [data-testid=stRadioOption]")
+    boxes = [options.nth(i).bounding_box() for i in range(options.count())]
+    assert all(b["height"] >= 44 for b in boxes), boxes  # tap targets
+    assert all(b2["y"] - (b1["y"] + b1["height"]) >= 8 for b1, b2 in zip(boxes, boxes[1:])), boxes  # space between
+    choose(one, q, right, lang)
+    see(one, s("room_your_answer", answer=right.label[lang]), T)
+    choose(one, q, wrong, lang)  # a mis-tap changed: what is saved shows at once
+    see(one, s("room_your_answer", answer=wrong.label[lang]), T)
+    answer_by_keyboard(two, q, wrong, f"room-{db}-{lang}-phone-keyboard-answer")
+    see(two, s("room_your_answer", answer=wrong.label[lang]), T)
+    shot(one, f"room-{db}-{lang}-phone-vote", full_page=False)
+    # the connection drops: the phone says it is reconnecting and what it saved
+    banner = one.locator(".st-key-room_reconnecting")
+    expect(banner).to_be_hidden()
+    one.context.set_offline(True)
+    expect(banner).to_be_visible(timeout=T)
+    expect(banner).to_contain_text(s("room_saved_one", answer=wrong.label[lang]))
+    shot(one, f"room-{db}-{lang}-phone-reconnecting", full_page=False)
+    one.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=T)
+    see(presenter, s("room_answered", n=2, total=2))
+    # peer instruction: the spread without the right answer, the room discusses
+    button(presenter, "room_spread").click()
+    spread = s("room_spread_alt", rows="; ".join(s("room_chart_row", label=o.label[lang], n=2 if o.id == wrong.id else 0)
+                                              for o in q.options))
+    see(presenter, spread, T)
+    see(presenter, s("room_discuss"), T)
+    expect(presenter.locator(MAIN).get_by_text(s("room_right_answer", answer=right.label[lang]))).to_have_count(0)
+    settled(presenter)
+    found += fits_problems(presenter, "question 1 spread")
+    shot(presenter, f"room-{db}-{lang}-projector-spread", full_page=False)
+    see(one, s("room_vote_closed_phone"))
+    # forward: the second vote, with a 30 s countdown on the projector and the phones
+    button(presenter, "room_next").click()
+    see(presenter, s("room_answered2", n=0, total=2), T)
+    button(presenter, "room_timer_30").click()
+    for page in (presenter, one):
+        expect(page.locator(MAIN).get_by_text(re.compile(re.escape(s("room_timer_left", t="")) + r"0:[0-3]\d"))).to_be_visible(timeout=FOLLOW_MS)
+    settled(presenter)
+    found += fits_problems(presenter, "question 1 second vote")
+    choose(one, q, right, lang, vote=2)
+    choose(two, q, wrong, lang, vote=2)
+    see(one, s("room_your_answer", answer=right.label[lang]), T)
+    see(two, s("room_your_answer", answer=wrong.label[lang]), T)
+    shot(one, f"room-{db}-{lang}-phone-second-vote", full_page=False)
+    see(presenter, s("room_answered2", n=2, total=2))
+    button(presenter, "room_next").click()  # forward: reveal both votes
+    both = s("room_chart_alt2", rows="; ".join(
+        s("room_chart_row2", label=s("room_right_mark", label=o.label[lang]) if o.id == right.id else o.label[lang],
+          n=2 if o.id == wrong.id else 0, m=1 if o.id in (right.id, wrong.id) else 0) for o in q.options))
+    see(presenter, both, T)
+    settled(presenter)
+    no_error(presenter), check_language(presenter, lang)
+    found += fits_problems(presenter, "question 1 revealed, two votes")
+    shot(presenter, f"room-{db}-{lang}-projector-reveal-two-votes", full_page=False)
+    first, second = s("room_vote_first"), s("room_vote_second")
+    see(one, s("room_mine_vote", vote=second, answer=right.label[lang], verdict=s("room_verdict_right")))
+    see(two, s("room_mine_vote", vote=first, answer=wrong.label[lang], verdict=s("room_verdict_wrong")))
+
+
+def check_csv(presenter, s, lang: str) -> None:
+    """The CSV: one row per question and option, counts of each vote, which is right, no names."""
+    with presenter.expect_download() as dl:
+        button(presenter, "room_csv").click()
+    rows = list(csv.reader(io.StringIO(open(dl.value.path(), encoding="utf-8-sig").read())))
+    assert rows[0] == [s("room_col_number"), s("room_col_question"), s("room_col_option"), s("room_col_correct"),
+                       s("room_col_vote1"), s("room_col_vote2")]
+    expected = []
+    for n, q in enumerate(QUESTIONS, 1):
+        right, wrong = right_and_wrong(q)
+        for o in q.options:
+            if n == 1:
+                counts = [str(2 if o.id == wrong.id else 0), str(1 if o.id in (right.id, wrong.id) else 0)]
+            else:
+                two_right = n % 2 == 0
+                first = (1 + two_right) if o.id == right.id else int(o.id == wrong.id and not two_right)
+                counts = [str(first), ""]
+            expected.append([str(n), q.question[lang], o.label[lang], s("room_yes" if o.id == right.id else "room_no"), *counts])
+    assert rows[1:] == expected
+    assert not any("Ana" in cell or "Kim" in cell for row in rows for cell in row)  # no personal data
+
+
+def shot_scaled(page, name: str) -> None:
+    """The projected screen as seen from the back of a room: the screenshot scaled to a third."""
+    from PIL import Image
+
+    path = shot(page, name + "-full", full_page=False)
+    with Image.open(path) as im:
+        im.resize((im.width // 3, im.height // 3), Image.LANCZOS).save(ARTIFACTS / f"{name}.png")

@@ -9,7 +9,7 @@ import io
 import pytest
 
 from latency import estimate
-from latency.exploring import tradeoffs as T
+from latency.estimation import sizing
 from latency.estimation.catalog import load_catalog
 from tests.e2e.conftest import PHONE, open_app, shot, wait_idle
 
@@ -106,11 +106,11 @@ def test_csv_download_has_estimator_columns(page, app_url):
         assert col in rows[0]
     # The downloaded values are latency.estimate's for that row's model, device and batch.
     row = next(r for r in rows if r["hardware_id"] == "h100-sxm" and float(r["model_size_b"]) == 8.03)
-    s = T.Scenario(concurrency=int(row["users"]))
-    model = T.model_at_size(T.scenario_model(s, CAT), 8.03)
+    model = sizing.sized_model(CAT, 8.03, "dense", 2.0).model  # the estimator page's model for 8.03B (Llama 3.1 8B)
     e = estimate(model, CAT.hardware["h100-sxm"].hardware, int(float(row["prompt_tokens"])),
                  int(float(row["output_tokens"])), batch=int(row["batch_per_server"]),
-                 distance_km=float(row["distance_km"]), concurrent_users=int(row["batch_per_server"]))
+                 distance_km=float(row["distance_km"]), concurrent_users=int(row["batch_per_server"]),
+                 arrival="burst")  # a plan's conversations run as one lock-step batch
     for key, value in e.as_dict().items():
         if isinstance(value, float):
             assert float(row[key]) == pytest.approx(value, rel=5e-4, abs=1e-12), key  # 4 significant digits

@@ -42,10 +42,14 @@ T0 = load_params()["engines"]["optimized"]["request_overhead_s"]  # serving API 
 
 def test_default_queue_is_zero_and_network_at_zero_km_is_access_only():
     e = estimate(L8B, H100)
-    # the optimized engine's only default wait is its API's per-request time (t0, fitted_params.json)
-    assert e.breakdown["queue"] == T0 > 0.0
-    assert estimate(L8B, H100, serving_api=False).breakdown["queue"] == 0.0
+    # With one user nobody else is waited for (decision 2): the queue is 0; the serving engine's own
+    # per-request time (t0, fitted_params.json) is part of the prefill stage and named overhead_s.
+    assert e.breakdown["queue"] == 0.0 and e.overhead_s == T0 > 0.0
+    internal = estimate(L8B, H100, serving_api=False)
+    assert internal.breakdown["queue"] == 0.0 and internal.overhead_s == 0.0
+    assert e.breakdown["prefill"] == pytest.approx(internal.breakdown["prefill"] + T0)
     assert estimate(L8B, H100, engine="llama.cpp").breakdown["queue"] == 0.0
+    assert estimate(L8B, H100, engine="llama.cpp").overhead_s == 0.0
     assert e.breakdown["network"] == pytest.approx(0.0094)  # wired (fibre, FCC MBA 9.4 ms), warm: 1 round trip
     assert estimate(L8B, H100, access="none").breakdown["network"] == 0.0
 
@@ -116,7 +120,7 @@ def test_bad_model_names_the_field(field, value):
 BAD_CALLS = [
     ("prompt_tokens", 0), ("prompt_tokens", -3), ("prompt_tokens", float("nan")), ("output_tokens", 0),
     ("output_tokens", float("inf")), ("batch", 0), ("batch", -1), ("distance_km", -1), ("distance_km", float("nan")),
-    ("distance_km", float("inf")), ("engine", "vllm"), ("access", "satellite"), ("connection", "lukewarm"),
+    ("distance_km", float("inf")), ("engine", "deepspeed-mii"), ("access", "satellite"), ("connection", "lukewarm"),
     ("utilization", 1.0), ("utilization", -0.1), ("concurrent_users", -1), ("devices", 0), ("devices", 1.5),
 ]
 
@@ -168,34 +172,45 @@ def test_access_networks_are_ordered_like_the_published_figures():
 
 def test_queue_mm1_and_users_share_the_batch_until_the_kv_cache_is_full():
     idle = estimate(L8B, H100)
-    service = idle.breakdown["prefill"] + idle.breakdown["decode"]
+    service = idle.breakdown["prefill"] - idle.overhead_s + idle.breakdown["decode"]
     half = estimate(L8B, H100, utilization=0.5)
-    assert half.breakdown["queue"] == pytest.approx(service + T0)  # rho/(1-rho) = 1
+    assert half.breakdown["queue"] == pytest.approx(service)  # rho/(1-rho) = 1
     # 16 users of an 8B model on an 80 GB H100: all fit in the KV cache, nobody waits.
     both = estimate(L8B, H100, batch=8, concurrent_users=16)
-    assert both.breakdown["queue"] == T0 and both.running_batch == 16
+    assert both.breakdown["queue"] == 0.0 and both.running_batch == 16
 
 
-# A device sized by hand so that exactly 4 requests' KV caches fit beside the weights:
-# weights 8.03 x 2 = 16.06 GB, x 1.2 = 19.272 GB; KV per token 2 x 32 x 1024 x 2 B = 131,072 B;
-# one request of 512 + 256 tokens = 0.100663296 GB; memory 19.272 + 0.45 GB -> floor(0.45 / 0.1007) = 4.
+# A device sized by hand so that vLLM's KV budget holds exactly 4 running requests (memory as the
+# engine spends it, latency/estimation/engines.py): weights 8.03 x 2 = 16.06 GB; runtime 3.5 GiB
+# = 3.758 GB (aiconfigurator other_mem); activations 2 B x 8,192 tokens x 4,096 x 11 = 0.738 GB;
+# KV per token 2 x 32 x 1024 x 2 B = 131,072 B. vLLM takes blocks as tokens arrive, so a running
+# request of 512 + 256 tokens holds 512 + 128 on average = 0.08389 GB; a budget of 4.5 of those
+# (0.37749 GB) within 0.9 of the device: (16.06 + 3.758 + 0.738 + 0.37749) / 0.9 GB = 23.26 GB,
+# quoted in GiB (/ 1.073741824).
 SHAPED_8B = Model(name="8B", params_b=8.03, layers=32, hidden_size=4096, kv_heads=8, head_dim=128)
+_HELD_GB = 640 * 131072 / 1e9
+_SMALL_GB = (16.06 + 3.5 * 1.073741824 + 2 * 8192 * 4096 * 11 / 1e9 + 4.5 * _HELD_GB) / 0.9
 SMALL = Hardware(name="small", kind="datacenter_gpu", mem_bandwidth_gbs=3350, peak_tflops=989.4,
-                 memory_gb=19.272 + 0.45)
+                 memory_gb=_SMALL_GB / 1.073741824)
 
 
-def test_kv_capacity_is_memory_left_beside_the_weights_over_one_request():
+def test_kv_capacity_is_the_engines_kv_budget_over_what_one_request_holds():
     e = estimate(SHAPED_8B, SMALL, concurrent_users=3)
-    assert e.max_concurrent_requests == 4
-    assert e.running_batch == 3 and e.breakdown["queue"] == T0
-    assert e.kv_cache_gb == pytest.approx(3 * 768 * 131072 / 1e9)
+    assert e.max_concurrent_requests == 4 and e.kv_budget_gb == pytest.approx(4.5 * _HELD_GB, rel=1e-6)
+    assert e.running_batch == 3 and e.breakdown["queue"] == 0.0
+    assert e.kv_cache_gb == pytest.approx(3 * _HELD_GB)
+    # TensorRT-LLM reserves the whole request (512 + 256 tokens) and 0.9 x 0.985 of what is free.
+    trt = estimate(SHAPED_8B, SMALL, concurrent_users=3, engine="tensorrt-llm")
+    free = _SMALL_GB - 16.06 - 3.5 * 1.073741824 - 2 * 8192 * 4096 * 11 / 1e9
+    assert trt.kv_budget_gb == pytest.approx(0.9 * 0.985 * free, rel=1e-6)
+    assert trt.max_concurrent_requests == int(0.9 * 0.985 * free / (768 * 131072 / 1e9))
 
 
 def test_users_beyond_the_kv_capacity_wait_littles_law():
-    e = estimate(SHAPED_8B, SMALL, concurrent_users=10)
+    e = estimate(SHAPED_8B, SMALL, concurrent_users=10, arrival="burst")
     assert e.running_batch == 4
-    service = e.breakdown["prefill"] + e.breakdown["decode"]
-    assert e.breakdown["queue"] == pytest.approx((10 - 4) * service / 4 + T0)  # W = (N - B) x S / B
+    service = e.breakdown["prefill"] - e.overhead_s + e.breakdown["decode"]
+    assert e.breakdown["queue"] == pytest.approx((10 - 4) * service / 4)  # W = (N - B) x S / B
 
 
 def test_llama_cpp_runs_parallel_slots_instead_of_queueing_users():
@@ -219,7 +234,8 @@ def test_serving_engine_first_token_waits_for_half_the_prompts_on_average():
     batch_prefill = 9 * 8192 / e.prefill_tokens_per_s
     assert e.bottleneck["prefill"] == "compute"
     # The k-th of 9 prompts waits for k prompts' compute: (9 + 1) / 2 of 9 on average.
-    assert e.breakdown["prefill"] - overhead == pytest.approx((batch_prefill - overhead) * (9 + 1) / (2 * 9))
+    own = e.breakdown["prefill"] - e.overhead_s  # the engine's request handling comes on top
+    assert own - overhead == pytest.approx((batch_prefill - overhead) * (9 + 1) / (2 * 9))
 
 
 def test_per_user_and_whole_server_rates_are_labelled():
@@ -234,7 +250,7 @@ def test_issue_example_70b_fp8_two_h100s_many_users_no_longer_queue_one_by_one()
     l70 = Model(name="70B", params_b=70.6, bytes_per_param=1.0, layers=80, hidden_size=8192, kv_heads=8,
                 head_dim=128)
     five = estimate(l70, H100, prompt_tokens=5000, concurrent_users=5, devices=2)
-    assert five.breakdown["queue"] == T0 and five.ttft_s < 2.0  # was 36 s (one at a time)
+    assert five.breakdown["queue"] == 0.0 and five.ttft_s < 2.0  # was 36 s (one at a time)
 
 
 def test_context_tokens_are_read_every_decode_step_but_cost_no_prefill_tokens():
@@ -268,7 +284,7 @@ def test_decode_is_memory_bound_at_batch_one_with_known_order_of_magnitude():
 def test_fp8_uses_twice_the_tensor_rate_on_the_optimized_engine():
     fp16 = Model(name="m", params_b=7.0, bytes_per_param=2.0)
     fp8 = replace(fp16, bytes_per_param=1.0)
-    long = dict(prompt_tokens=4096, output_tokens=1, access="none")
+    long = dict(prompt_tokens=4096, output_tokens=1, access="none", serving_api=False)  # the engine alone
     t16 = estimate(fp16, H100, **long).breakdown["prefill"]
     t8 = estimate(fp8, H100, **long).breakdown["prefill"]
     assert 1.6 < t16 / t8 < 2.0  # compute-bound: ~2x, less the fixed overhead
@@ -410,3 +426,162 @@ def test_many_users_take_their_ranges_from_the_serving_benchmark():
     assert one.ranges["tpot_s"] == pytest.approx((one.tpot_s * bands["decode"][0], one.tpot_s * bands["decode"][1]))
     # the serving band is the wider one (the benchmark's TTFT errors are large): honest, not narrower
     assert thi / tlo > bands["prefill"][1] / bands["prefill"][0]
+
+
+# --- Decision 2: the queue is only the wait for others; the engine's own time is per engine ------
+
+@pytest.mark.parametrize("arrival", ["steady", "burst"])
+@pytest.mark.parametrize("engine", [None, "optimized", "vllm", "tensorrt-llm", "sglang", "llama.cpp"])
+def test_one_user_at_zero_utilization_waits_for_nobody(engine, arrival):
+    e = estimate(L8B, H100, engine=engine, arrival=arrival, concurrent_users=1)
+    assert e.breakdown["queue"] == 0.0
+    assert 0.0 <= e.overhead_s < e.breakdown["prefill"]
+    sweep = estimate_sweep(L8B, H100, engine=engine, arrival=arrival, distance_km=np.array([0.0, 500.0]))
+    assert np.all(sweep["queue"] == 0.0)
+    assert np.allclose(sweep["overhead"], e.overhead_s)
+
+
+def test_request_overhead_is_per_engine_from_its_sources():
+    from latency.estimation import engines
+    by = {name: estimate(L8B, H100, engine=name).overhead_s for name in ("vllm", "tensorrt-llm", "sglang", "llama.cpp")}
+    assert by["vllm"] == T0                                   # fitted on the vLLM benchmark's c=1 rows
+    assert by["sglang"] == T0                                 # carried over (same front-end design)
+    assert by["tensorrt-llm"] == engines.ENGINE_PROFILES["tensorrt-llm"].request_overhead_s < T0 / 5
+    assert by["llama.cpp"] == 0.0
+    assert estimate(L8B, H100, engine="nim").serving_engine == "tensorrt-llm"
+    assert estimate(L8B, H100).serving_engine == "vllm" and estimate(L8B, H100).engine == "optimized"
+    with pytest.raises(ValueError, match="engine must be one of"):
+        estimate(L8B, H100, engine="magic")
+
+
+# --- Decision 4: speculative decoding inputs ----------------------------------------------------
+
+L70 = Model(name="70B", params_b=70.6, bytes_per_param=2.0, layers=80, hidden_size=8192, kv_heads=8, head_dim=128)
+
+
+def test_speculative_decoding_off_is_the_plain_estimate():
+    off, plain = estimate(L70, H100, devices=4, spec_tokens=0, spec_accept=0.9), estimate(L70, H100, devices=4)
+    assert (off.tpot_s, off.ttft_s, off.memory_gb) == (plain.tpot_s, plain.ttft_s, plain.memory_gb)
+
+
+def test_tokens_per_verification_is_leviathan_eq_1():
+    from latency.estimation.estimator import tokens_per_verification
+    assert tokens_per_verification(4.0, 0.7) == pytest.approx((1 - 0.7**5) / (1 - 0.7))  # 2.773
+    assert tokens_per_verification(4.0, 1.0) == 5.0 and tokens_per_verification(0.0, 0.5) == 1.0
+    assert tokens_per_verification(3.0, 0.0) == 1.0
+
+
+def test_speculative_decoding_speeds_one_user_and_slows_a_full_server():
+    one = estimate(L70, H100, devices=4)
+    fast = estimate(L70, H100, devices=4, spec_tokens=4, spec_accept=0.7)
+    # batch 1, memory-bound: one weight read verifies 5 tokens and yields 2.77 on average; the draft
+    # head's 4 steps cost little. Published: EAGLE 2.7-3.5x on LLaMA2-Chat 70B at batch 1.
+    assert 2.0 < one.tpot_s / fast.tpot_s < 2.8
+    assert fast.breakdown["prefill"] == pytest.approx(one.breakdown["prefill"])  # the first token is unchanged
+    # 256 users in steady use: decode is compute-bound, verifying 5 tokens per stream costs 5x the
+    # FLOPs for 2.77 tokens: a loss (vLLM blog, Oct 2024: 1.4x slowdown at high QPS on 4 x H100).
+    busy = estimate(L70, H100, devices=4, concurrent_users=256)
+    busy_spec = estimate(L70, H100, devices=4, concurrent_users=256, spec_tokens=4, spec_accept=0.7)
+    assert busy_spec.tpot_s > busy.tpot_s and busy_spec.server_tokens_per_s < busy.server_tokens_per_s
+
+
+def test_a_draft_that_is_never_accepted_only_costs():
+    plain = estimate(L70, H100, devices=4)
+    wasted = estimate(L70, H100, devices=4, spec_tokens=4, spec_accept=0.0, spec_draft_b=1.0)
+    assert wasted.tpot_s > plain.tpot_s
+    assert wasted.memory_gb > plain.memory_gb  # the draft model's weights sit beside the target's
+
+
+@pytest.mark.parametrize("field,value", [("spec_tokens", -1), ("spec_tokens", 2.5), ("spec_tokens", 99),
+                                         ("spec_accept", 1.5), ("spec_accept", float("nan")),
+                                         ("spec_draft_b", 0.0), ("spec_draft_b", 500.0)])
+def test_bad_speculative_inputs_name_the_field(field, value):
+    kw = dict(spec_tokens=4, spec_accept=0.7)
+    kw[field] = value
+    with pytest.raises(ValueError, match=field):
+        estimate(L70, H100, devices=4, **kw)
+    with pytest.raises(ValueError, match=field):
+        estimate_sweep(L70, H100, devices=4, **kw)
+
+
+def test_sweep_takes_the_speculative_inputs():
+    users = np.array([1.0, 16.0, 256.0])
+    sweep = estimate_sweep(L70, H100, devices=4, concurrent_users=users, spec_tokens=4, spec_accept=0.7)
+    for i, u in enumerate(users):
+        e = estimate(L70, H100, devices=4, concurrent_users=float(u), spec_tokens=4, spec_accept=0.7)
+        assert sweep["tpot_s"][i] == pytest.approx(e.tpot_s, rel=1e-9)
+
+
+# --- Issue 32 item 1: memory as the engines spend it; item 3: FP4 and a model given by its file ------
+
+H100_FP8 = replace(H100, fp8=True)
+A100 = Hardware(name="A100 80GB", kind="datacenter_gpu", mem_bandwidth_gbs=2039, peak_tflops=312, memory_gb=80)
+B200 = Hardware(name="B200", kind="datacenter_gpu", mem_bandwidth_gbs=8000, peak_tflops=2250, memory_gb=180,
+                fp8=True, fp4_speedup=4.0)
+L70_FP8 = replace(L70, bytes_per_param=1.0)
+
+
+def test_70b_fp8_on_two_h100s_holds_50_long_prompts_without_a_cliff():
+    """Issue 32: 5,000-token prompts, 50 users: the published benchmark measures 0.83 s to the first
+    token with no cliff; the estimate said 44 requests fit and 6.6 s. FP8 weights keep an FP8 KV cache
+    (163,840 B per token) and TensorRT-LLM sets aside 0.9 x 0.985 of the memory free after weights."""
+    kw = dict(devices=2, prompt_tokens=5000, output_tokens=500, engine="tensorrt-llm")
+    fifty = estimate(L70_FP8, H100_FP8, concurrent_users=50, **kw)
+    assert fifty.kv_bytes == 1.0 and fifty.weight_format == "fp8"
+    device_gb = 80 * 2**30 / 1e9
+    overhead = 3.5 * 2**30 / 1e9 + 358612992 / 1e9 + 2 * 8192 * 8192 * 6.5 / 1e9
+    budget = 2 * 0.9 * 0.985 * (device_gb - 70.6 / 2 - overhead)
+    assert fifty.kv_budget_gb == pytest.approx(budget, rel=1e-9)
+    assert fifty.max_concurrent_requests == int(budget / (5500 * 163840 / 1e9)) > 50
+    assert fifty.breakdown["queue"] == 0.0 and fifty.ttft_s < 1.0
+    one = estimate(L70_FP8, H100_FP8, concurrent_users=1, **kw)
+    assert fifty.ttft_s < 2 * one.ttft_s  # no cliff below the knee
+
+
+def test_70b_int8_runs_on_one_80gb_gpu_and_weight_only_pays_dequantisation():
+    """gpt-fast ran Llama-2-70B int8 on one A100 80GB; the old 1.2 x weights rule put it on two."""
+    l2 = Model(name="Llama 2 70B", params_b=68.98, bytes_per_param=1.0, layers=80, hidden_size=8192, kv_heads=8,
+               head_dim=128, low_precision_compute=False)
+    e = estimate(l2, A100, prompt_tokens=5, output_tokens=200, access="none", serving_api=False)
+    assert e.devices_needed == 1 and e.fits and e.weight_format == "int8"
+    w8a8 = estimate(replace(l2, low_precision_compute=None), A100, prompt_tokens=5, output_tokens=200,
+                    access="none", serving_api=False)
+    assert w8a8.tpot_s < e.tpot_s  # weight-only INT8 streams its weights slower (engines.WEIGHT_ONLY_INT8_BW_EFF)
+    int4 = estimate(replace(l2, bytes_per_param=0.55, low_precision_compute=None), A100, prompt_tokens=5,
+                    output_tokens=200, access="none", serving_api=False)
+    assert int4.weight_format == "int4"
+    ratio = e.tpot_s / int4.tpot_s  # the bytes alone would say 1 / 0.55 = 1.8x faster
+    assert 1.0 < ratio < 1.0 / 0.55 * 0.85
+
+
+def test_fp4_weights_use_fp4_tensor_cores_on_a_b200_only():
+    m = Model(name="70B", params_b=70.6, bytes_per_param=0.5625, layers=80, hidden_size=8192, kv_heads=8, head_dim=128)
+    fp4 = estimate(m, B200, prompt_tokens=8192, output_tokens=2, access="none", serving_api=False)
+    fp8 = estimate(replace(m, bytes_per_param=1.0), B200, prompt_tokens=8192, output_tokens=2, access="none",
+                   serving_api=False)
+    assert fp4.weight_format == "fp4" and fp4.kv_bytes == 1.0
+    assert fp4.bottleneck["prefill"] == "compute"
+    assert 1.6 < fp8.breakdown["prefill"] / fp4.breakdown["prefill"] < 2.05  # 4x vs 2x tensor rate
+    on_h100 = estimate(m, H100_FP8, prompt_tokens=8192, output_tokens=2, access="none", serving_api=False)
+    assert on_h100.weight_format == "int4"  # no FP4 tensor cores: a 4-bit weight-only format
+    forced = estimate(replace(m, weight_format="int4"), B200, prompt_tokens=8192, output_tokens=2, access="none",
+                      serving_api=False)
+    assert forced.weight_format == "int4" and forced.breakdown["prefill"] > fp4.breakdown["prefill"]
+
+
+def test_a_model_given_by_its_file_size():
+    """Unsloth's "UD-Q4_K_XL" GGUF prints no bits per weight, only its file size."""
+    m = Model(name="8B UD-Q4_K_XL", params_b=8.03, file_gb=5.0)
+    assert m.bytes_per_param == pytest.approx(5.0 / 8.03)
+    e = estimate(m, RTX4090)
+    assert e.weights_gb == pytest.approx(5.0)
+    assert estimate(replace(m, file_gb=4.0), RTX4090).tpot_s < e.tpot_s
+    with pytest.raises(ValueError, match="file_gb"):
+        Model(name="x", params_b=8.0, file_gb=-1.0)
+
+
+def test_a_setup_that_does_not_fit_names_the_devices_it_needs():
+    e = estimate(L70, H100, devices=1)  # 141 GB of FP16 weights on one 80 GB GPU
+    assert not e.fits and not e.timing_valid and e.min_devices == 2 and e.devices_needed == 1
+    ok = estimate(L70, H100)
+    assert ok.fits and ok.timing_valid and ok.devices_needed == ok.min_devices == 2

@@ -158,3 +158,92 @@ def test_more_users_never_speed_up_a_user_and_raise_throughput_until_the_cache_i
     assert b.running_batch >= a.running_batch
     if many <= a.max_concurrent_requests:  # below saturation the whole server gets faster
         assert b.throughput_tokens_per_s >= a.throughput_tokens_per_s * (1 - 1e-12)
+
+
+# --- Issue 31 item 2 / decision 5: figures that obey physics and each other ------------------------
+# Each is named in docs/estimator.md ("Properties the estimate keeps") with its reason.
+
+from latency.estimation.estimator import SERVING_ENGINES, estimate_sweep  # noqa: E402
+
+all_engines = st.sampled_from((None,) + ENGINES + SERVING_ENGINES)
+arrivals = st.sampled_from(("steady", "burst"))
+all_bpps = st.sampled_from((2.0, 1.0625, 1.0, 0.611, 0.5625, 0.55))
+
+
+@st.composite
+def any_hardware(draw):
+    hw = draw(hardware())
+    return replace(hw, fp8=draw(st.sampled_from((None, True))), fp4_speedup=draw(st.sampled_from((None, 4.0))))
+
+
+@given(hw=any_hardware(), size=sizes, bpp=all_bpps, engine=all_engines, arrival=arrivals,
+       u1=st.integers(0, 5000), u2=st.integers(0, 5000), c1=st.integers(0, 131072), c2=st.integers(0, 131072),
+       prompt=st.integers(1, 50_000), output=st.integers(1, 20_000), n=st.sampled_from((None, 1, 2, 8)))
+def test_memory_needed_never_falls_as_users_or_context_grow(hw, size, bpp, engine, arrival, u1, u2, c1, c2,
+                                                            prompt, output, n):
+    """Decision 5: memory_gb counts the KV cache of every user's request at the precision the engine
+    keeps it, so more users or a longer conversation never need less memory (issue 31: FP16 stayed
+    at 171 GB from 1 to 50 users while FP8 grew)."""
+    m = Model(name="m", params_b=size, bytes_per_param=bpp)
+    kw = dict(engine=engine, arrival=arrival, prompt_tokens=prompt, output_tokens=output, devices=n)
+    few, many = sorted((u1, u2))
+    short, long_ = sorted((c1, c2))
+    a = estimate(m, hw, concurrent_users=few, context_tokens=short, **kw)
+    b = estimate(m, hw, concurrent_users=many, context_tokens=short, **kw)
+    c = estimate(m, hw, concurrent_users=few, context_tokens=long_, **kw)
+    assert b.memory_gb >= a.memory_gb * (1 - 1e-12) and c.memory_gb >= a.memory_gb * (1 - 1e-12)
+    assert b.kv_cache_gb >= a.kv_cache_gb * (1 - 1e-12) and c.kv_cache_gb >= a.kv_cache_gb * (1 - 1e-12)
+    assert a.memory_gb >= a.weights_gb + a.kv_cache_gb  # weights + every request's KV + the engine's own
+    if many > few and many <= 256 and a.kv_cache_gb > 0:  # below every engine's running cap, each user counts
+        assert b.kv_cache_gb > a.kv_cache_gb or few == 0
+
+
+@given(hw=any_hardware(), req=request(), size=sizes, bpp=all_bpps, engine=all_engines, arrival=arrivals,
+       context=st.integers(0, 131072))
+def test_whole_server_rate_over_whole_requests_is_at_most_users_times_one_streaming_speed(
+        hw, req, size, bpp, engine, arrival, context):
+    """A whole-server rate counted over whole requests (the first-token wait included) can never
+    exceed every running user streaming at their own speed all the time: server_tokens_per_s <=
+    running streams x decode_tokens_per_s (issue 31: 26.1 tokens/s for the server beside 31.4 per
+    user for one user is consistent; the reverse would not be)."""
+    req = dict(req, engine=engine, arrival=arrival, utilization=0.0)
+    m = Model(name="m", params_b=size, bytes_per_param=bpp)
+    e = estimate(m, hw, context_tokens=context, **req)
+    users = max(e.running_batch, req["batch"])
+    assert e.server_tokens_per_s <= users * e.decode_tokens_per_s * (1 + 1e-9)
+    assert e.server_tokens_per_s <= max(req["concurrent_users"], req["batch"], 1) * e.decode_tokens_per_s * (1 + 1e-9)
+
+
+@given(hw=any_hardware(), req=request(), size=sizes, bpp=all_bpps, engine=all_engines, arrival=arrivals,
+       context=st.integers(0, 131072))
+def test_one_user_never_waits_for_others(hw, req, size, bpp, engine, arrival, context):
+    """With one user (and no utilisation given) nobody else is there: the queue stage is 0 on every
+    engine, steady or burst; the engine's own request handling is part of the prefill stage."""
+    req = dict(req, engine=engine, arrival=arrival, utilization=0.0, concurrent_users=1, batch=1)
+    m = Model(name="m", params_b=size, bytes_per_param=bpp)
+    e = estimate(m, hw, context_tokens=context, **req)
+    assert e.breakdown["queue"] == 0.0
+    assert 0.0 <= e.overhead_s <= e.breakdown["prefill"]
+    s = estimate_sweep(m, hw, context_tokens=context, **{k: v for k, v in req.items()})
+    assert float(s["queue"]) == 0.0
+
+
+@given(hw=any_hardware(), req=request(), size=sizes, bpp=all_bpps, engine=all_engines,
+       n=st.sampled_from((None, 1, 2, 4, 64)))
+def test_a_setup_that_does_not_fit_says_so_and_what_it_would_need(hw, req, size, bpp, engine, n):
+    """A set-up that cannot run (the weights and one whole request do not fit on the devices, or it
+    needs more devices than the hardware allows) says so (fits False), flags its stage times as not
+    real (timing_valid False) and names the devices it would need (min_devices: the fewest that hold
+    the weights and one whole request); one that fits needs no more devices than it has."""
+    req = dict(req, engine=engine)
+    m = Model(name="m", params_b=size, bytes_per_param=bpp)
+    e = estimate(m, hw, devices=n, **req)
+    assert e.timing_valid == e.fits
+    max_dev = hw.resolved("max_devices")
+    if e.fits:
+        assert e.min_devices <= e.devices_needed <= max_dev and e.max_concurrent_requests >= 1
+        assert e.devices_for_users >= e.min_devices
+    else:
+        assert e.min_devices > e.devices_needed or e.min_devices > max_dev or e.devices_needed > max_dev
+    if n is None:  # the fewest devices that hold `batch` requests: at least what one request needs
+        assert e.devices_needed >= e.min_devices

@@ -33,8 +33,24 @@ def case_scenario(case, **kw) -> T.Scenario:
     return T.Scenario(budget_s=case.budget_s, measure=case.measure, **kw)
 
 
+def page_model(s: T.Scenario, size: float, precision: str | None = None):
+    """The model the estimator page builds for a size (the catalog's where the size is one)."""
+    return sizing.sized_model(CAT, size, s.arch, CAT.precisions[precision or s.precision_id].bytes_per_param).model
+
+
+def oracle(s: T.Scenario, **changed):
+    """`latency.estimate` called directly with every input of the scenario (the expected values)."""
+    v = dict(size=s.model_size_b, hardware=s.hardware_id, precision=s.precision_id, users=s.concurrency,
+             prompt=s.prompt_tokens, output=s.output_tokens, distance=s.distance_km, devices=None)
+    v.update(changed)
+    return estimate(page_model(s, v["size"], v["precision"]), CAT.hardware[v["hardware"]].hardware,
+                    prompt_tokens=v["prompt"] + s.document_tokens, output_tokens=v["output"], batch=1,
+                    distance_km=v["distance"], access=s.access, connection=s.connection, concurrent_users=v["users"],
+                    context_tokens=s.context_tokens, arrival=s.arrival, devices=v["devices"])
+
+
 def cell_estimate(s: T.Scenario, size: float, hid: str, batch: int, distance_km: float | None = None):
-    model = T.model_at_size(T.scenario_model(s, CAT), size)
+    model = page_model(s, size)
     return estimate(model, CAT.hardware[hid].hardware, s.prompt_tokens, s.output_tokens, batch=batch,
                     distance_km=s.distance_km if distance_km is None else distance_km, concurrent_users=batch,
                     arrival="burst")  # a plan's b conversations run as one lock-step batch
@@ -105,12 +121,11 @@ def test_max_batch_is_what_memory_holds_and_local_runners_serve_one_at_a_time():
         if not T.batches_requests(entry.kind):
             assert curve.max_batch == 1, hid
             continue
+        # what memory holds is the estimator's own KV-cache capacity, as the engine spends memory (decision 5)
         model = T.scenario_model(s, CAT)
-        full = estimate(model, entry.hardware, s.prompt_tokens, s.output_tokens, batch=curve.max_batch)
-        over = estimate(model, entry.hardware, s.prompt_tokens, s.output_tokens, batch=curve.max_batch + 1)
-        assert full.memory_gb <= curve.devices * entry.hardware.memory_gb
-        assert over.memory_gb > curve.devices * entry.hardware.memory_gb
-        assert full.devices_needed == curve.devices
+        one = estimate(model, entry.hardware, s.prompt_tokens, s.output_tokens, distance_km=s.distance_km)
+        assert curve.max_batch == one.max_concurrent_requests, hid
+        assert one.devices_needed == curve.devices
 
 
 def test_steady_curve_knee_is_where_running_requests_stop_growing_and_the_wait_climbs_after():
@@ -153,17 +168,30 @@ def test_cheapest_marks_are_the_cheapest_cells_that_meet_the_budget_and_follow_p
     grid = T.size_hardware_grid(s, CAT, PRICES)
     p = grid.plan
     ok = p.meets & np.isfinite(p.cost_per_answer)
-    assert grid.cheapest is not None and ok[grid.cheapest]
-    assert p.cost_per_answer[grid.cheapest] == pytest.approx(np.min(p.cost_per_answer[ok]))
+    # "meets" counts only what meets across its range (issue 31 item 3): the range's high end within the budget
+    safe = np.zeros(ok.shape, dtype=bool)
+    for i, j in zip(*np.nonzero(ok)):
+        e = cell_estimate(s, grid.rows[i], grid.cols[j], int(p.batch[i, j]))
+        safe[i, j] = e.ranges["total_s"][1] <= s.budget_s
+    assert grid.cheapest is not None and safe[grid.cheapest]
+    assert p.cost_per_answer[grid.cheapest] == pytest.approx(np.min(p.cost_per_answer[safe]))
+    if grid.borderline is not None:  # cheaper, meets at its estimate only
+        assert ok[grid.borderline] and not safe[grid.borderline]
+        assert p.cost_per_answer[grid.borderline] == pytest.approx(np.min(p.cost_per_answer[ok]))
+    else:
+        assert np.min(p.cost_per_answer[ok]) == pytest.approx(np.min(p.cost_per_answer[safe]))
     i = grid.rows.index(70.6)
-    assert grid.row_cheapest[0] == i
-    assert p.cost_per_answer[grid.row_cheapest] == pytest.approx(np.min(p.cost_per_answer[i][ok[i]]))
-    # Making the row's cheapest device 1000x dearer moves the mark to another device.
-    hid = grid.cols[grid.row_cheapest[1]]
+    if grid.row_cheapest is None:
+        assert not safe[i].any()
+    else:
+        assert grid.row_cheapest[0] == i
+        assert p.cost_per_answer[grid.row_cheapest] == pytest.approx(np.min(p.cost_per_answer[i][safe[i]]))
+    # Making the cheapest device 100x dearer moves the mark to another device.
+    hid = grid.cols[grid.cheapest[1]]
     prices, notices = T.resolve_prices(CAT, {hid: str(PRICES[hid] * 100)})
     assert not notices
     again = T.size_hardware_grid(s, CAT, prices)
-    assert again.row_cheapest is not None and again.cols[again.row_cheapest[1]] != hid
+    assert again.cheapest is not None and again.cols[again.cheapest[1]] != hid
 
 
 def test_no_cheapest_mark_when_nothing_meets_the_budget():
@@ -202,7 +230,7 @@ def test_grid_axes_are_slider_steps_and_lean():
 @pytest.mark.parametrize("hid", ["h100-sxm", "l4"])
 def test_concurrency_curve_trades_per_user_speed_for_throughput_then_queues(hid):
     s = T.Scenario(hardware_id=hid, concurrency=30)
-    c = T.concurrency_curve(s, CAT)
+    c = T.concurrency_curve(s, CAT, model=page_model(s, s.model_size_b))  # as the page passes it
     assert c.fits and c.max_batch > 1
     inside = c.users <= c.max_batch
     assert np.all(np.diff(c.per_user_tokens_per_s[inside]) <= 1e-9)
@@ -214,13 +242,12 @@ def test_concurrency_curve_trades_per_user_speed_for_throughput_then_queues(hid)
     beyond = c.users > c.max_batch
     assert beyond.any(), "the x range reaches past the point where queueing starts"
     assert np.all(np.diff(c.ttft_s[beyond]) > 0)
-    # The current point is the estimator at that load.
-    model = T.scenario_model(s, CAT)
-    e = estimate(model, CAT.hardware[hid].hardware, s.prompt_tokens, s.output_tokens, batch=30,
-                 distance_km=s.distance_km, concurrent_users=30)
+    # The current point is the estimator at that load, as the headline computes it (the estimator decides
+    # how many of the 30 run together)
+    e = oracle(s, users=30)
     assert c.current["ttft_s"] == pytest.approx(e.ttft_s, rel=1e-9)
     assert c.current["per_user_tokens_per_s"] == pytest.approx(e.decode_tokens_per_s, rel=1e-9)
-    more = T.concurrency_curve(replace(s, concurrency=300), CAT)
+    more = T.concurrency_curve(replace(s, concurrency=300), CAT, model=page_model(s, s.model_size_b))
     assert more.current["per_user_tokens_per_s"] < c.current["per_user_tokens_per_s"]
 
 
@@ -258,14 +285,12 @@ def test_pareto_front_ignores_missing_values():
 # --------------------------------------------------------------------------------------------
 
 def test_precision_rows_are_the_estimator_for_each_catalog_precision():
-    s = T.Scenario(model_size_b=70.6, hardware_id="h100-sxm")
-    rows = T.precision_rows(s, CAT, batch=4)
+    s = T.Scenario(model_size_b=70.6, hardware_id="h100-sxm", concurrency=4, document_tokens=3000, context_tokens=2000)
+    rows = T.precision_rows(s, CAT)
     assert {r.precision_id for r in rows} == set(CAT.precisions)
     assert [r.bytes_per_param for r in rows] == sorted((r.bytes_per_param for r in rows), reverse=True)
-    for r in rows:
-        model = replace(T.scenario_model(s, CAT), bytes_per_param=CAT.precisions[r.precision_id].bytes_per_param)
-        e = estimate(model, CAT.hardware["h100-sxm"].hardware, s.prompt_tokens, s.output_tokens, batch=4,
-                     distance_km=s.distance_km, concurrent_users=4)
+    for r in rows:  # the scenario with only its precision changed: the same users, document, conversation
+        e = oracle(s, precision=r.precision_id)
         assert (r.memory_gb, r.devices_needed, r.fits) == (pytest.approx(e.memory_gb), e.devices_needed, e.fits)
         assert r.tokens_per_s == pytest.approx(e.decode_tokens_per_s)
     fp16 = next(r for r in rows if r.precision_id == "fp16")
@@ -273,17 +298,30 @@ def test_precision_rows_are_the_estimator_for_each_catalog_precision():
     assert q4.memory_vs_fp16 < 0.5 and fp16.memory_vs_fp16 == 1
     # 70B in FP16 is split over several H100s (so it is fast); INT4 fits on fewer: it buys devices, not speed.
     assert fp16.devices_needed > q4.devices_needed
+    assert T.differing_devices(rows)  # the page then names the GPU counts beside the table
     small = {r.precision_id: r for r in T.precision_rows(replace(s, model_size_b=8.03), CAT)}
     assert small["q4_k_m"].speed_vs_fp16 > 1 and small["q4_k_m"].devices_needed == small["fp16"].devices_needed
+    assert not T.differing_devices(list(small.values()))
+    # A device count the user fixed holds for every row
+    fixed = T.precision_rows(replace(s, devices=4), CAT)
+    assert {r.devices_needed for r in fixed if r.fits} == {4}
 
 
 def test_memory_grows_with_context_and_bytes():
-    mem = T.memory_by_context(T.Scenario(model_size_b=8.03), CAT, batch=8)
-    for series in mem.values():
-        assert len(series) == len(T.CONTEXT_STEPS) and np.all(np.diff(series) > 0)
+    s = T.Scenario(model_size_b=8.03, concurrency=8, document_tokens=1500)
+    mem = T.memory_by_context(s, CAT)
+    held = mem["held"]
+    request = s.prompt_tokens + s.document_tokens + s.output_tokens
+    assert held[0] == request and mem["current"] == request  # no earlier turns: the request itself
+    assert set(T.CONTEXT_STEPS) - set(held) == {c for c in T.CONTEXT_STEPS if c < request}
+    for series in mem["series"].values():
+        assert len(series) == len(held) and np.all(np.diff(series) > 0)
     order = sorted(CAT.precisions, key=lambda p: -CAT.precisions[p].bytes_per_param)
-    assert list(mem) == order
-    assert mem["fp16"][0] > mem["q4_k_m"][0]
+    assert list(mem["series"]) == order
+    assert mem["series"]["fp16"][0] > mem["series"]["q4_k_m"][0]
+    # The scenario's own point is the estimate's memory (the headline's)
+    for pid, series in mem["series"].items():
+        assert series[list(held).index(mem["current"])] == pytest.approx(oracle(s, precision=pid).memory_gb)
 
 
 # --------------------------------------------------------------------------------------------
@@ -296,18 +334,14 @@ TEMPLATES = dict(ratio="{top}>{bottom} x{ratio}", only="only {top}; not {bottom}
 
 def test_tornado_notches_are_direct_estimates_ranked_by_effect():
     s = T.Scenario(model_size_b=8.03, concurrency=8, budget_s=2.0, measure="total")
-    t = T.tornado(s, CAT, STOPS, batch=8, replicas=1)
+    t = T.tornado(s, CAT, STOPS)
     assert {n.factor for n in t.notches} == set(T.FACTORS)
     effects = [t.effect(n) for n in t.notches]
     assert effects == sorted(effects, reverse=True)
-    model = T.scenario_model(s, CAT)
-    hw = CAT.hardware[s.hardware_id].hardware
-    base = estimate(model, hw, s.prompt_tokens, s.output_tokens, batch=8, distance_km=s.distance_km, concurrent_users=8)
-    assert t.base_s == pytest.approx(base.total_s)
+    assert t.base_s == pytest.approx(oracle(s).total_s)  # the headline's own figure
     out = next(n for n in t.notches if n.factor == "output")
     assert (out.low_value, out.high_value) == (128, 512)
-    e = estimate(model, hw, s.prompt_tokens, 512, batch=8, distance_km=s.distance_km, concurrent_users=8)
-    assert out.high_s == pytest.approx(e.total_s)
+    assert out.high_s == pytest.approx(oracle(s, output=512).total_s)
     size = next(n for n in t.notches if n.factor == "model_size")
     rows = T.size_rows(CAT, s.model_size_b)
     k = rows.index(s.model_size_b)
@@ -322,13 +356,14 @@ def test_tornado_notches_are_direct_estimates_ranked_by_effect():
 
 def test_tornado_users_double_on_the_same_servers():
     s = T.Scenario(model_size_b=8.03, concurrency=10)
-    t = T.tornado(s, CAT, STOPS, batch=5, replicas=2)
+    t = T.tornado(s, CAT, STOPS)
     users = next(n for n in t.notches if n.factor == "concurrency")
     assert (users.low_value, users.high_value) == (5, 20)
-    model = T.scenario_model(s, CAT)
-    e = estimate(model, CAT.hardware[s.hardware_id].hardware, s.prompt_tokens, s.output_tokens, batch=10,
-                 distance_km=s.distance_km, concurrent_users=10)
-    assert users.high_s == pytest.approx(e.total_s)
+    assert users.high_s == pytest.approx(oracle(s, users=20).total_s)
+    # the device notch stays inside the page's device filter
+    cloud = T.map_hardware(CAT, "cloud", s.hardware_id)
+    hw = next(n for n in T.tornado(s, CAT, STOPS, cloud).notches if n.factor == "hardware")
+    assert {hw.low_value, hw.high_value} - {None} <= set(cloud)
 
 
 def test_tornado_summary_templates_for_edge_cases():
@@ -434,11 +469,11 @@ def test_the_map_does_not_depend_on_which_device_is_current_but_marks_it():
     prices = T.catalog_prices(catalog)
     hids = [a.hardware_id, b.hardware_id]
     ga, gb = (T.size_hardware_grid(s, catalog, prices, hids) for s in (a, b))
-    sizes = np.asarray(ga.rows, dtype=float)
-    for j, h in enumerate(hids):
-        direct = T.plan_grid(T.scenario_model(a, catalog), catalog.hardware[h].hardware, a, prices.get(h), params_b=sizes)
-        np.testing.assert_allclose(ga.plan.latency_s[:, j], direct.latency_s)
-        np.testing.assert_allclose(gb.plan.latency_s[:, j], direct.latency_s)
+    for j, h in enumerate(hids):  # each row with the model the estimator page builds for its size
+        direct = [float(T.plan_grid(page_model(a, size), catalog.hardware[h].hardware, a, prices.get(h)).latency_s)
+                  for size in ga.rows]
+        np.testing.assert_allclose(ga.plan.latency_s[:, j], direct)
+        np.testing.assert_allclose(gb.plan.latency_s[:, j], direct)
     assert ga.current[1] == 0 and gb.current[1] == 1
 
 

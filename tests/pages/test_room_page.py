@@ -57,55 +57,103 @@ def join(lang: str, code: str, nick: str = ""):
     return at
 
 
-def test_a_whole_room_presenter_and_two_phones(lang):
+def labels_of(q, lang):
+    return {o.id: i18n.md(o.label[lang]) for o in q.options}
+
+
+def test_the_lobby_shows_the_code_the_qr_with_its_alt_text_the_short_address_and_who_is_here(lang):
     presenter, code, key = open_room(lang)
+    assert store().room(code).screen == "lobby" and store().room(code).lang == lang
     text = all_text(presenter)
-    assert s(lang)("room_code_big", code=code) in text and f"room={code}" in text
-    assert presenter.get("image"), "the QR code image is on the projected screen"
+    assert code in text and "/join`" in text  # the short address, as code text
+    image = presenter.get("image")[0].proto.imgs[0]
+    assert image.alt.startswith(s(lang)("room_qr_alt", code=code, url="")) and f"room={code}" in image.alt
+    assert f"lang={lang}" in image.alt  # the QR opens the room in the presenter's language
+    assert s(lang)("room_lobby_here", n=0) in text
+    join(lang, code, "Ana")
+    presenter.run()
+    assert s(lang)("room_lobby_here", n=1) in all_text(presenter)
+    # the presenter's own controls are in the closed menu, never on the projected screen itself
+    assert [b for b in presenter.button if b.key == "room_end"]
+    presenter.button(key="room_next").click().run()
+    assert store().room(code).screen == "1"
+
+
+def test_a_whole_room_with_peer_instruction_on_the_first_question(lang):
+    presenter, code, key = open_room(lang)
     one, two = join(lang, code, HOSTILE), join(lang, code)
     assert i18n.md(HOSTILE) in all_text(one) and "<b>" not in all_text(one)  # the nickname as text
-    # the presenter moves: both phones follow on their next run (the browser test times the follow)
-    presenter.button(key="room_next").click().run()
+    presenter.button(key="room_next").click().run()  # the lobby to step 1
+    presenter.button(key="room_next").click().run()  # step 2
     for phone in (one, two):
         phone.run()
         assert [h.value for h in phone.header] == [LESSON.steps[1].title[lang]]
         assert not phone.expander  # no speaker notes on a phone
-    # to the first question: one answer per phone, a change replaces the old one
     q = QUESTIONS[0]
     store().set_screen(code, key, f"q:{q.id}")
-    wrong = next(o.id for o in q.options if o.id != RIGHT[q.id])
-    for phone in (one, two):
+    right = RIGHT[q.id]
+    wrong = next(o.id for o in q.options if o.id != right)
+    labels = labels_of(q, lang)
+    for phone in (one, two):  # first vote: both wrong
         phone.run()
         phone.radio(key=f"room_q_{q.id}").set_value(wrong).run()
         no_exception(phone)
-    one.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()
-    assert store().counts(code, q.id) == {RIGHT[q.id]: 1, wrong: 1}
+        assert s(lang)("room_your_answer", answer=labels[wrong]) in [x.value for x in phone.success]
     presenter.run()
     assert s(lang)("room_answered", n=2, total=2) in all_text(presenter)
-    presenter.button(key="room_reveal").click().run()
+    assert s(lang)("room_reveal") in [b.label for b in presenter.button if b.key == "room_next"]
+    presenter.button(key="room_spread").click().run()  # peer instruction: the spread without the answer
     no_exception(presenter)
-    labels = {o.id: i18n.md(o.label[lang]) for o in q.options}
-    alt = next(c.value for c in presenter.caption if c.value.startswith(s(lang)("room_chart_alt", rows="")))
-    assert s(lang)("room_chart_right", label=labels[RIGHT[q.id]], n=1) in alt
-    assert s(lang)("room_chart_row", label=labels[wrong], n=1) in alt
-    assert s(lang)("room_right_answer", answer=labels[RIGHT[q.id]]) in [x.value for x in presenter.success]
-    assert presenter.get("plotly_chart")
+    assert store().room(code).phase(q.id) == "spread"
+    spread = s(lang)("room_spread_alt", rows="; ".join(s(lang)("room_chart_row", label=labels[o.id], n=2 if o.id == wrong else 0)
+                                                          for o in q.options))
+    assert spread in [c.value for c in presenter.caption]
+    assert s(lang)("room_right_answer", answer=labels[right]) not in all_text(presenter)  # not yet
+    one.run()
+    assert not one.radio and s(lang)("room_vote_closed_phone") in [i.value for i in one.info]
+    presenter.button(key="room_next").click().run()  # forward: the second vote
+    assert store().room(code).phase(q.id) == "vote2"
     one.run(), two.run()
-    assert s(lang)("room_mine_right", answer=labels[RIGHT[q.id]]) in [x.value for x in one.success]
-    assert s(lang)("room_mine_wrong", answer=labels[wrong]) in [x.value for x in two.error]
-    # the results: the room's score per question and its CSV
+    one.radio(key=f"room_q2_{q.id}").set_value(right).run()   # one changes their mind after the discussion
+    two.radio(key=f"room_q2_{q.id}").set_value(wrong).run()
+    presenter.run()
+    assert s(lang)("room_answered2", n=2, total=2) in all_text(presenter)
+    presenter.button(key="room_next").click().run()  # forward: reveal
+    no_exception(presenter)
+    both = s(lang)("room_chart_alt2", rows="; ".join(
+        s(lang)("room_chart_row2", label=s(lang)("room_right_mark", label=labels[o.id]) if o.id == right else labels[o.id],
+                n=2 if o.id == wrong else 0, m=1 if o.id in (right, wrong) else 0) for o in q.options))
+    assert both in [c.value for c in presenter.caption]
+    assert s(lang)("room_right_answer", answer=labels[right]) in [x.value for x in presenter.success]
+    one.run()
+    mine = [m.value for m in one.markdown]
+    assert s(lang)("room_mine_vote", vote=s(lang)("room_vote_first"), answer=labels[wrong], verdict=s(lang)("room_verdict_wrong")) in mine
+    assert s(lang)("room_mine_vote", vote=s(lang)("room_vote_second"), answer=labels[right], verdict=s(lang)("room_verdict_right")) in mine
+    # question 2 voted once, both right; then the results
+    q2 = QUESTIONS[1]
+    store().set_screen(code, key, f"q:{q2.id}")
+    for phone in (one, two):
+        phone.run()
+        phone.radio(key=f"room_q_{q2.id}").set_value(RIGHT[q2.id]).run()
+    store().reveal(code, key, q2.id)
     store().set_screen(code, key, "done")
     presenter.run()
-    table = presenter.table[0].value
-    assert list(table.iloc[0, 0:2]) == [2, 1] and list(table.iloc[1, 0:2]) == [0, 0]
+    no_exception(presenter)
+    gain = s(lang)("room_gain", first="0%", second="50%", n=1)
+    assert f"**{gain}**" in [m.value for m in presenter.markdown]
+    # the CSV: one row per question asked and option, counts per vote, which is right; nobody's name
     csv = presenter.get("download_button")[0]
-    assert csv.proto.label == s(lang)("room_download")
+    assert csv.proto.label == s(lang)("room_download_short")
     one.run()
-    assert s(lang)("room_my_score", right=1, total=len(QUESTIONS)) in [h.value for h in one.subheader]
+    assert s(lang)("room_my_score", right=2, total=2) in [h.value for h in one.subheader]  # of the 2 asked
+    two.run()
+    assert s(lang)("room_my_score", right=1, total=2) in [h.value for h in two.subheader]
 
 
 def test_the_projected_screen_never_shows_notes_the_notes_view_does(lang):
     presenter, code, key = open_room(lang)
+    store().set_screen(code, key, "1")
+    presenter.run()
     notes_text = i18n.md(LESSON.steps[0].notes[lang])
     assert notes_text not in all_text(presenter) and not presenter.expander
     notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
@@ -147,13 +195,109 @@ def test_an_expired_room_is_named(lang):
     assert at.error[0].value == s(lang)("room_expired", code=code)
 
 
-def test_a_lost_connection_rejoins_the_same_participant(lang):
+def test_the_participant_is_never_in_the_address_and_stays_the_same_in_its_session(lang):
+    """The token lives in this session and the browser's cookie (the browser test reopens the page);
+    an address someone copies never carries it."""
     _, code, _ = open_room(lang)
     phone = join(lang, code, "Ana")
-    token = qp(phone, "p")
-    again = run_page("lesson", lang, {"room": code, "p": token})  # a new session: the phone reloaded
-    assert not again.text_input and store().count_participants(code) == 1
-    assert s(lang)("room_welcome_nick", code=code, nick="Ana") in all_text(again)
+    assert "p" not in phone.query_params
+    phone.run()
+    assert not phone.text_input and store().count_participants(code) == 1
+    assert s(lang)("room_welcome_nick", code=code, nick="Ana") in all_text(phone)
+
+
+def test_who_leaves_the_room_is_no_longer_counted_as_here(lang):
+    presenter, code, _ = open_room(lang)
+    one, two = join(lang, code, "a"), join(lang, code, "b")
+    presenter.run()
+    assert s(lang)("room_lobby_here", n=2) in all_text(presenter)
+    two.button(key="room_leave").click().run()
+    no_exception(two)
+    assert two.text_input(key="room_nick")  # this phone is out: it may join again
+    presenter.run()
+    assert s(lang)("room_lobby_here", n=1) in all_text(presenter)
+    assert store().count_participants(code) == 2  # their answers stay in the room's results
+
+
+def test_a_nickname_over_the_limit_is_cut_with_a_note_never_dropped(lang):
+    _, code, _ = open_room(lang)
+    long = "Kim Minji from the platform team"  # 32 characters
+    phone = join(lang, code, long)
+    kept = long[: room_store.NICKNAME_MAX].rstrip()
+    assert s(lang)("room_nick_cut", n=room_store.NICKNAME_MAX, nick=kept) in [i.value for i in phone.info]
+    assert s(lang)("room_welcome_nick", code=code, nick=kept) in all_text(phone)
+
+
+def test_a_countdown_that_ran_out_closes_the_vote_on_the_phone(lang):
+    _, code, key = open_room(lang)
+    phone = join(lang, code)
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    earlier = Store(room_store.database_url(), clock=lambda: datetime.now(timezone.utc) - timedelta(seconds=31))
+    earlier.set_timer(code, key, q.id, 1, 30)  # set 31 s ago: over a second ago
+    phone.run()
+    assert not phone.radio and s(lang)("room_timer_over") in [w.value for w in phone.warning]
+    store().set_timer(code, key, q.id, 1, 60)
+    phone.run()
+    assert phone.radio and any(s(lang)("room_timer_left", t="") in m.value for m in phone.markdown)
+
+
+def test_the_presenter_ends_the_room_phones_see_the_results_nobody_new_joins(lang):
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    phone.run()
+    phone.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()
+    presenter.run()
+    presenter.button(key="room_end").click().run()
+    no_exception(presenter)
+    assert store().room(code).ended
+    assert s(lang)("room_ended_title") in [h.value for h in presenter.header]
+    assert presenter.get("download_button") and not [b for b in presenter.button if b.key == "room_next"]
+    phone.run()
+    assert s(lang)("room_ended_title") in [h.value for h in phone.header]
+    assert s(lang)("room_my_score", right=1, total=1) in [h.value for h in phone.subheader]
+    late = run_page("lesson", lang, {"room": code})
+    assert not late.text_input and s(lang)("room_ended", code=code) in [e.value for e in late.error]
+
+
+def test_the_presenters_own_expired_room_speaks_to_the_presenter(lang):
+    old = Store(room_store.database_url(), clock=lambda: datetime.now(timezone.utc) - timedelta(hours=25))
+    code, key = old.open_room()
+    at = run_page("lesson", lang, {"room": code, "key": key, "present": "1"})
+    assert [e.value for e in at.error] == [s(lang)("room_expired_presenter", code=code)]
+
+
+@pytest.mark.parametrize("typed", ["{lower}", " {a} {b} ", "{a}-{b}"])
+def test_the_join_page_takes_the_code_typed_any_way_in_the_rooms_language(lang, typed):
+    _, code, _ = open_room("en" if lang == "ko" else "ko")  # the presenter speaks the other language
+    at = run_page("join", lang)
+    no_exception(at)
+    assert [t.value for t in at.title] == [s(lang)("join_title")]
+    at.text_input(key="join_typed").input(typed.format(lower=code.lower(), a=code[:3].lower(), b=code[3:]))
+    next(b for b in at.button if b.proto.is_form_submitter).click().run()
+    no_exception(at)
+    other = "en" if lang == "ko" else "ko"
+    assert qp(at, "room") == code and qp(at, "lang") == other and at.text_input(key="room_nick")
+
+
+def test_the_join_page_names_look_alike_letters(lang):
+    at = run_page("join", lang)
+    at.text_input(key="join_typed").input("cf0 hk1")
+    next(b for b in at.button if b.proto.is_form_submitter).click().run()
+    message = at.error[0].value
+    assert "'0'" in message and "'1'" in message and "O" in message and "I" in message
+    assert message.startswith(s(lang)("join_lookalike", chars="", alphabet="")[:6])
+
+
+def test_the_start_page_has_the_code_field(lang):
+    _, code, _ = open_room(lang)
+    at = run_page("", lang)
+    at.text_input(key="start_room_typed").input(code)
+    next(b for b in at.button if b.proto.is_form_submitter and "start_room" in str(b.proto.form_id)).click().run()
+    no_exception(at)
+    assert qp(at, "room") == code
 
 
 def test_a_database_that_is_down_is_named_and_the_lesson_works(lang, monkeypatch):

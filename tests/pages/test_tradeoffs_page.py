@@ -32,7 +32,7 @@ TAB_OF = {"map_hw": "map", "map_dist": "map", "concurrency": "concurrency", "par
           "tornado": "tornado"}
 CHARTS = tuple(TAB_OF)
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-DEFAULT = scenario.defaults(STOPS, {u.id: u for u in CASES})
+DEFAULT = scenario.defaults(STOPS, {u.id: u for u in CASES}, page="tradeoffs")  # the page opens on its own target (PAGE_DEFAULTS)
 
 
 def open_tab(at, tab: str, lang: str = "en"):
@@ -482,7 +482,7 @@ def test_a_glossary_link_opens_the_tab_it_names(view):
 def test_every_device_on_the_cost_chart_is_named_on_its_label_or_below_the_chart(lang):
     """Each plotted device (its hover names it) has an annotation with its short name on the chart,
     or its full name and numbers in the caption under the chart; no name is drawn twice."""
-    at = run_page("tradeoffs", lang)
+    at = run_page("tradeoffs", lang, {"device_scope": "all"})
     fig = figure(at, "pareto", lang)
     hovers = [h for trace in fig["data"] if trace.get("mode") == "markers" and trace.get("name") != "" for h in
               (trace.get("customdata") or [])]
@@ -531,3 +531,44 @@ def test_arrival_control_switches_between_steady_use_and_a_burst(lang):
     captions = [c.value for c in at.caption]
     knee = scenario.evaluate(CAT, dict(DEFAULT, concurrency=40000))[2].running_batch  # far past the cap
     assert s("conc_knee", max_batch=f"{knee:,}") in captions, [c for c in captions if "knee" in c or "꺾" in c]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_device_filter_applies_to_the_cost_chart(lang):
+    """Issue 31 item 4: the cost chart plotted laptop chips with "Cloud GPUs" chosen."""
+    at = run_page("tradeoffs", lang)
+    assert at.session_state["device_scope"] == "cloud"
+    fig = figure(at, "pareto", lang)
+    hovers = [h for trace in fig["data"] if trace.get("mode") == "markers" and trace.get("name") != "" for h in
+              (trace.get("customdata") or [])]
+    plotted = {h.split("<br>")[0] for h in hovers}
+    cloud = {CAT.hardware[h].label(lang) for h in CAT.hardware if CAT.hardware[h].price_basis == "cloud_on_demand"}
+    assert plotted and plotted <= cloud, plotted - cloud
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_gpu_count_and_the_document_are_inputs_and_the_headline_names_the_count(lang):
+    """Issue 31 item 3 / 33 item 4: GPU count on every page that estimates; the pasted document beside the
+    question; a model that does not fit the chosen count says what it would need, as the estimator does."""
+    query = {"model_size_b": "405", "devices": "2", "concurrency": "50", "document_tokens": "5000"}
+    at = run_page("tradeoffs", lang, query)
+    assert at.selectbox(key="devices").value == 2
+    assert at.number_input(key="document_tokens").value == 5000
+    (box,) = at.error
+    _, _, est = scenario.evaluate(CAT, {**DEFAULT, "model_size_b": 405.0, "devices": 2, "concurrency": 50,
+                                        "document_tokens": 5000})
+    assert not est.fits
+    need = est.min_devices  # what the estimator says it would need
+    f = formats.get(lang)
+    assert f.gb(est.memory_gb) in box.value and f.count(2, "devices") in box.value and str(need) in box.value
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_inputs_in_force_that_the_page_does_not_show_are_named(lang):
+    at = run_page("tradeoffs", lang, {"engine": "llama.cpp", "connection": "cold"})
+    names, est = strings("scenario", lang), strings("estimator", lang)
+    caption = next(c.value for c in at.caption if names("unseen_inputs", items="").split("{")[0][:12] in c.value)
+    assert names("input_engine") in caption and est("engine_llama.cpp") in caption
+    assert names("input_connection") in caption and est("connection_cold") in caption
+    plain = run_page("tradeoffs", lang)
+    assert not any(names("unseen_inputs", items="")[:12] in c.value for c in plain.caption)

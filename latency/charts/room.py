@@ -1,0 +1,90 @@
+"""The onboarding room's charts (issue 30 items 4, 5): a question's votes (the spread without the
+right answer, the first vote beside the second, the right option marked) and the room's results
+(share right per question on the first and the second vote). Data in, plotly figure out; every
+text arrives in the page's language, numbers already formatted (latency/language/formats.py).
+Counts and shares stand at the bars, so the page writes the same numbers out as text beside them."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Sequence
+
+import plotly.graph_objects as go
+
+from latency.charts.style import FONT_FAMILY, INK, SECOND_VOTE, STAGE_COLORS, base_layout
+
+RIGHT_COLOR = STAGE_COLORS["decode"]   # the palette's green, 5.5:1 on white: the right answer (one vote shown)
+OTHER_COLOR = STAGE_COLORS["network"]  # the palette's slate, 7.6:1 on white: every other option, and the first vote
+SECOND_COLOR = SECOND_VOTE             # blue-700, 6.7:1 on white (WebAIM contrast checker): the second vote
+
+
+def _wrap(text: str, width: int) -> str:
+    safe = text.replace("<", "‹").replace(">", "›")  # plotly reads a few HTML tags in labels: shown as text
+    return "<br>".join(textwrap.wrap(safe, width=width, break_long_words=False)) or safe
+
+
+def vote_bars(labels: Sequence[str], first: Sequence[int], second: Sequence[int] | None = None, *,
+              right: int | None = None, names: tuple[str, str] = ("", ""), font_size: int = 14,
+              wrap: int = 22, height: int | None = None) -> go.Figure:
+    """One question's votes, one row per option (first on top), its count at the bar's end. Without
+    `second`: one bar per option, the right one green once `right` is given (the spread before the
+    reveal has no right). With `second`: the first vote (slate) beside the second (blue), legend
+    `names` above; the page marks the right option in its label."""
+    ys = [_wrap(x, wrap) for x in labels][::-1]
+    n = len(labels)
+    fig = go.Figure()
+    text = dict(textposition="outside", cliponaxis=False, hoverinfo="skip",
+                textfont=dict(size=font_size, family=FONT_FAMILY, color=INK))
+    if second is None:
+        colors = [RIGHT_COLOR if right is not None and i == n - 1 - right else OTHER_COLOR for i in range(n)]
+        xs = list(first)[::-1]
+        fig.add_bar(x=xs, y=ys, orientation="h", marker=dict(color=colors), text=[str(x) for x in xs], **text)
+        top = max([*first, 1])
+    else:
+        # plotly stacks grouped horizontal bars bottom-up: the second vote first, so the first vote sits on top
+        for vote, color, name in ((second, SECOND_COLOR, names[1]), (first, OTHER_COLOR, names[0])):
+            xs = list(vote)[::-1]
+            fig.add_bar(x=xs, y=ys, orientation="h", marker=dict(color=color), name=name,
+                        text=[str(x) for x in xs], **text)
+        top = max([*first, *second, 1])
+    lines = sum(y.count("<br>") + 1 for y in ys)
+    base_layout(fig, height=height or round(font_size * 1.5 * lines + font_size * (2.6 if second else 1.6) * n) + 20
+                + (font_size * 2 if second is not None else 0))
+    fig.update_layout(
+        font=dict(family=FONT_FAMILY, size=font_size, color=INK), showlegend=second is not None,
+        barmode="group", bargap=0.25, bargroupgap=0.05,
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, traceorder="reversed",
+                    font=dict(size=font_size, color=INK)),
+        xaxis=dict(visible=False, range=[0, top * 1.3], fixedrange=True),
+        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=INK)),
+        margin=dict(l=10, r=10, t=10 + (font_size * 2 if second is not None else 0), b=10),
+    )
+    return fig
+
+
+def results_bars(titles: Sequence[str], first: Sequence[float | None], second: Sequence[float | None],
+                 texts: Sequence[str], *, names: tuple[str, str], font_size: int = 14, height: int | None = None) -> go.Figure:
+    """The room's share right per question (0 to 1): the first vote (slate) and, where the room voted
+    again, the second (blue), one row per question (first on top); `texts` stand at the end of each
+    row ("48% → 79%"), so each row carries one line of text however thin its bars."""
+    ys = [t.replace("<", "‹").replace(">", "›") for t in titles][::-1]
+    n = len(titles)
+    fig = go.Figure()
+    ends = [max(a or 0, b or 0) for a, b in zip(first, second)][::-1]
+    fig.add_bar(x=[(x or 0) * 100 for x in second][::-1], y=ys, orientation="h", marker=dict(color=SECOND_COLOR),
+                name=names[1], hoverinfo="skip")
+    fig.add_bar(x=[(x or 0) * 100 for x in first][::-1], y=ys, orientation="h", marker=dict(color=OTHER_COLOR),
+                name=names[0], hoverinfo="skip")
+    fig.add_scatter(x=[e * 100 for e in ends], y=ys, mode="text", text=[f" {x}" for x in texts][::-1], textposition="middle right",
+                    textfont=dict(size=font_size, family=FONT_FAMILY, color=INK), hoverinfo="skip", showlegend=False,
+                    cliponaxis=False)
+    base_layout(fig, height=height or round(font_size * 1.9 * n + font_size * 3) + 20)
+    fig.update_layout(
+        font=dict(family=FONT_FAMILY, size=font_size, color=INK), barmode="group", bargap=0.3, bargroupgap=0.0,
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, traceorder="reversed",
+                    font=dict(size=font_size, color=INK)),
+        xaxis=dict(visible=False, range=[0, 150], fixedrange=True),
+        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=INK)),
+        margin=dict(l=10, r=10, t=font_size * 2 + 10, b=10),
+    )
+    return fig

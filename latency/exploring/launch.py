@@ -1,0 +1,325 @@
+"""The launch check (issue 33): one set-up judged the way a launch review asks, every figure from the
+one scenario evaluation (`latency.estimation.scenario.evaluate`). Pure Python, never streamlit.
+
+    c = check(catalog, values)      # values: the scenario (scenario.KEYS), as the page shows them
+
+What a `Check` holds and where each figure comes from:
+
+* first-token wait, typical: `Estimate.ttft_s` of the set-up; its range `Estimate.ranges["ttft_s"]`
+  (the calibration's errors: meant to hold ~80% of measurements, wider where `Estimate.calibrated`
+  is False: the device kind and engine had no calibration rows, "extrapolated").
+* first-token wait at the 95th percentile of users (`p95_ttft`): the typical wait plus the spread of
+  the part of it that is waiting for other users. That part is the set-up's first-token wait minus
+  the same set-up's with one user (both `evaluate`); the estimator gives its mean. How it spreads
+  over users depends on how they arrive:
+  - steady use (people sending at moments of their own): waiting times in a queue fed by many
+    independent users spread like an exponential distribution (Kingman 1961, "The single server
+    queue in heavy traffic", the G/G/1 wait's heavy-traffic limit; exact for the M/M/c queue's wait
+    given one waits), whose 95th percentile is ln(20) = 3.0 times its mean (`P95_EXPONENTIAL`);
+  - a burst (everyone at once): the k-th of N prompts waits for k prompts (the serving engine's
+    first-come first-served prefill, latency.estimation.estimator.FIRST_TOKEN_AFTER_WHOLE_BATCH), so the
+    waits are spread evenly from none to twice the mean: the 95th percentile is 1.9 times the mean
+    (`P95_UNIFORM`); llama.cpp prefills the batch together, so there every user waits the same;
+  - one user: no one to wait for; network jitter is not modelled, so the 95th percentile is the typical wait.
+  Its range is the typical figure's range scaled to it (the same relative errors).
+* speed per user (`decode_tokens_per_s`), whole answer (`total_s`), the stages (`breakdown`).
+* pass or fail: `latency.exploring.verdict.verdict` of the target's figure (first token or whole answer)
+  and its range, as the estimator page judges it: "within" only when even the range's high end is.
+* the most users at once within the target (`max_users`): the largest number of users, up to the
+  input's cap (scenario.CONCURRENCY_MAX), for which `evaluate` with that many users still passes;
+  found by bisection over users (the wait never falls as users are added: tested as a property).
+  `max_users_typical`: the same for the typical figure alone; between the two the set-up is borderline.
+* devices needed: devices per server (`Estimate.devices_needed`) times the servers the stated users
+  and traffic need: users at once / the most one server keeps within the target, and requests a day /
+  the answers one server gives a day at this load (86,400 s x answers served together / seconds
+  each takes, the same rate the cost per answer uses). Where no number of servers keeps even one user
+  within the target, the servers the traffic needs (the set-up as stated; `servers_for_users` None).
+* cost per 1,000 answers: `latency.exploring.tradeoffs.headline`, the figure the estimator and the trade-off
+  page show (devices x price per hour x busy seconds / (3,600 x answers served together)); per month:
+  the servers needed, kept on for the month (730 h = 8,760 h / 12), at the catalog's price, and beside it
+  what the stated answers would cost if only the busy time were paid (cost per answer x answers).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from latency.estimation import scenario
+from latency.estimation.catalog import Catalog
+from latency.estimation.estimator import STAGES
+from latency.exploring import tradeoffs
+from latency.exploring.verdict import Verdict, verdict
+from latency.language import formats
+
+HOURS_PER_MONTH = 8760.0 / 12.0
+"""Hours in an average month (365 days x 24 h / 12 = 730): a server kept on for a month."""
+DAYS_PER_MONTH = 365.0 / 12.0
+SECONDS_PER_DAY = 86400.0
+P95_EXPONENTIAL = math.log(20.0)
+"""95th percentile of an exponential distribution over its mean: -ln(1 - 0.95) = ln 20 = 3.0."""
+P95_UNIFORM = 1.9
+"""95th percentile of a uniform distribution on [0, 2m] over its mean m: 0.95 x 2 = 1.9."""
+MEASURE_KEY = {"ttft": "ttft_s", "total": "total_s"}
+MEASURED_STAGES = {"ttft": ("network", "queue", "prefill"), "total": STAGES}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One set-up's launch check. Times in seconds, money in US dollars (nan where there is no price
+    or the model does not fit). `users_searched` False: `max_users` was not searched (a lever's
+    candidate), and servers for users assume one server when the set-up passes."""
+
+    values: Mapping[str, Any]
+    est: Any                                # latency.Estimate of `values`
+    entry: Any                              # the HardwareEntry
+    sized: Any                              # the SizedModel
+    fits: bool
+    measure: str
+    budget_s: float
+    value_s: float                          # the target's figure (first token or whole answer)
+    value_range: tuple[float, float]
+    verdict: Verdict | None                 # None when the model does not fit
+    margin_s: float                         # target - value (negative: over by that much)
+    ttft_s: float
+    ttft_range: tuple[float, float]
+    alone_ttft_s: float                     # the same set-up with one user
+    wait_others_s: float                    # ttft_s - alone_ttft_s: waiting for other users (mean)
+    p95_rule: str                           # "exponential" | "uniform" | "alone"
+    p95_ttft_s: float
+    p95_range: tuple[float, float]
+    tps_user: float
+    tps_range: tuple[float, float]
+    total_s: float
+    total_range: tuple[float, float]
+    dominant: str                           # the stage that takes most of the target's span
+    dominant_share: float
+    max_users: int | None                   # most users at once within the target across its range (None: not searched)
+    max_users_capped: bool                  # max_users is the input's cap: it may serve more
+    max_users_typical: int | None           # most users at once whose typical figure is within (borderline beyond max_users)
+    devices_per_server: int
+    servers_for_users: int | None           # None: no number of servers meets the target
+    servers_for_users_typical: int | None   # the same for the typical figure alone (borderline beyond servers_for_users)
+    servers_for_traffic: int
+    servers: int | None                     # None only when the model does not fit
+    devices_total: int | None
+    answers_per_server_day: float
+    price_usd_per_hour: float | None
+    cost_per_1k: float
+    monthly_usd: float
+    busy_share: float                       # share of the servers' time the stated traffic keeps busy
+    busy_monthly_usd: float                 # the stated answers at the cost per answer (busy time only)
+    over_budget: bool
+    calibrated: bool
+    cached_tokens: int
+    users_searched: bool = True
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def passes(self) -> bool:
+        """Meets the target across its range and is within the monthly cost limit (if one is set)."""
+        return self.verdict is not None and self.verdict.kind == "within" and not self.over_budget
+
+    @property
+    def kind(self) -> str:
+        """"pass", "borderline", "fail" (the target), "no_fit"; a cost over the limit is `over_budget`."""
+        if self.verdict is None:
+            return "no_fit"
+        return {"within": "pass", "uncertain": "borderline", "over": "fail"}[self.verdict.kind]
+
+
+def target_verdict(est, measure: str, budget_s: float) -> Verdict | None:
+    """The estimator page's verdict of a set-up against its target (display rounding as printed)."""
+    if not est.fits:
+        return None
+    key = MEASURE_KEY[measure]
+    lo, hi = est.ranges[key]
+    return verdict(getattr(est, key), lo, hi, budget_s, shown=formats.seconds_value)
+
+
+def _passes_at(catalog: Catalog, values: Mapping[str, Any], users: int, safe: bool) -> bool:
+    try:
+        _, _, est = scenario.evaluate(catalog, {**values, "concurrency": int(users)})
+    except ValueError:
+        return False
+    v = target_verdict(est, values["measure"], float(values["budget_s"]))
+    if v is None:
+        return False
+    if safe:
+        return v.kind == "within"
+    return getattr(est, MEASURE_KEY[values["measure"]]) <= float(values["budget_s"])
+
+
+def max_users(catalog: Catalog, values: Mapping[str, Any], safe: bool = True) -> tuple[int, bool]:
+    """(the most users at once the set-up keeps within its target, whether that is the input's cap).
+
+    safe: within across the estimate's range (the pass rule); False: the typical figure within.
+    0 when not even one user is. Bisection over 1..CONCURRENCY_MAX with `evaluate`."""
+    cap = scenario.CONCURRENCY_MAX
+    if not _passes_at(catalog, values, 1, safe):
+        return 0, False
+    if _passes_at(catalog, values, cap, safe):
+        return cap, True
+    lo, hi = 1, cap  # passes at lo, fails at hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _passes_at(catalog, values, mid, safe):
+            lo = mid
+        else:
+            hi = mid
+    return lo, False
+
+
+def p95_rule(values: Mapping[str, Any], est, wait_others_s: float) -> str:
+    """How waiting for other users spreads over users (see the module docstring)."""
+    if int(values["concurrency"]) <= 1 or wait_others_s <= 0:
+        return "alone"
+    if values.get("arrival", "steady") == "burst":
+        return "uniform" if est.engine == "optimized" else "alone"
+    return "exponential"
+
+
+def p95_ttft(ttft_s: float, wait_others_s: float, rule: str) -> float:
+    """First-token wait of the 95th-percentile user: the typical wait with its waiting-for-others part
+    stretched from its mean to its 95th percentile."""
+    factor = {"exponential": P95_EXPONENTIAL, "uniform": P95_UNIFORM, "alone": 1.0}[rule]
+    return ttft_s + (factor - 1.0) * max(wait_others_s, 0.0)
+
+
+def dominant_stage(breakdown: Mapping[str, float], measure: str) -> tuple[str, float]:
+    """The stage that takes the largest share of the target's span (first token: network, queue,
+    prefill; whole answer: all four), and that share."""
+    stages = MEASURED_STAGES[measure]
+    span = sum(breakdown[k] for k in stages)
+    key = max(stages, key=lambda k: breakdown[k])
+    return key, (breakdown[key] / span if span > 0 else 0.0)
+
+
+def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True) -> Check:
+    """The launch check of one set-up (every figure from `scenario.evaluate`; see the module docstring)."""
+    values = dict(values)
+    sized, entry, est = scenario.evaluate(catalog, values)
+    measure, budget = values["measure"], float(values["budget_s"])
+    users = int(values["concurrency"])
+    if users > 1:
+        _, _, alone = scenario.evaluate(catalog, {**values, "concurrency": 1})
+        alone_ttft = float(alone.ttft_s)
+    else:
+        alone_ttft = float(est.ttft_s)
+    wait_others = max(float(est.ttft_s) - alone_ttft, 0.0)
+    rule = p95_rule(values, est, wait_others)
+    p95 = p95_ttft(float(est.ttft_s), wait_others, rule)
+    lo, hi = est.ranges["ttft_s"]
+    scale = p95 / est.ttft_s if est.ttft_s > 0 else 1.0
+    v = target_verdict(est, measure, budget)
+    key = MEASURE_KEY[measure]
+    value = float(getattr(est, key))
+    dom, share = dominant_stage(est.breakdown, measure)
+
+    if search_users and est.fits:
+        most, capped = max_users(catalog, values)
+        typical, _ = max_users(catalog, values, safe=False)
+    else:
+        most, capped, typical = None, False, None
+    per_server = int(est.devices_needed)
+    if most is not None:
+        servers_users = math.ceil(users / most) if most >= 1 else None
+    else:  # not searched: one server when it passes
+        servers_users = 1 if v is not None and v.kind == "within" else None
+    servers_typical = math.ceil(users / typical) if typical else None
+
+    head = tradeoffs.headline(catalog, values, tradeoffs.catalog_prices(catalog))
+    service = est.breakdown["prefill"] + est.breakdown["decode"]
+    per_day = SECONDS_PER_DAY * head.batch / service if est.fits and service > 0 else 0.0
+    requests = int(values.get("requests_per_day", 0) or 0)
+    servers_traffic = math.ceil(requests / per_day) if per_day > 0 else 0
+    # Servers: as many as the users at once need within the target and the day's requests need; where no
+    # number of servers keeps the users within it, the set-up as stated (enough servers for the traffic)
+    # is what the monthly cost counts, and `servers_for_users` None says the target is out of reach.
+    servers = max(servers_users or 1, servers_traffic, 1) if est.fits else None
+    devices_total = servers * per_server if servers is not None else None
+    price = entry.price_usd_per_hour
+    cost_1k = float(head.cost_per_1k_answers) if price is not None and est.fits else math.nan
+    monthly = (devices_total * price * HOURS_PER_MONTH if price is not None and devices_total is not None and est.fits
+               else math.nan)
+    busy = requests / (servers * per_day) if servers and per_day > 0 else math.nan
+    busy_monthly = cost_1k / 1000.0 * requests * DAYS_PER_MONTH if math.isfinite(cost_1k) else math.nan
+    limit = float(values.get("monthly_budget_usd", 0) or 0)
+    over = limit > 0 and (not math.isfinite(monthly) or monthly > limit)
+    return Check(
+        values=values, est=est, entry=entry, sized=sized, fits=bool(est.fits), measure=measure, budget_s=budget,
+        value_s=value, value_range=tuple(est.ranges[key]), verdict=v, margin_s=budget - value,
+        ttft_s=float(est.ttft_s), ttft_range=(lo, hi), alone_ttft_s=alone_ttft, wait_others_s=wait_others,
+        p95_rule=rule, p95_ttft_s=p95, p95_range=(lo * scale, hi * scale),
+        tps_user=float(est.decode_tokens_per_s), tps_range=tuple(est.ranges["decode_tokens_per_s"]),
+        total_s=float(est.total_s), total_range=tuple(est.ranges["total_s"]), dominant=dom, dominant_share=share,
+        max_users=most, max_users_capped=capped, max_users_typical=typical, devices_per_server=per_server, servers_for_users=servers_users,
+        servers_for_users_typical=servers_typical,
+        servers_for_traffic=servers_traffic, servers=servers, devices_total=devices_total,
+        answers_per_server_day=per_day, price_usd_per_hour=price, cost_per_1k=cost_1k, monthly_usd=monthly,
+        busy_share=busy, busy_monthly_usd=busy_monthly, over_budget=over, calibrated=bool(est.calibrated),
+        cached_tokens=scenario.cached_prompt_tokens(values), users_searched=search_users)
+
+
+# --------------------------------------------------------------------------------------------
+# Two set-ups side by side
+# --------------------------------------------------------------------------------------------
+
+COMPARED_KEYS = tuple(k for k in scenario.KEYS if k not in ("use_case", "device_scope", "distance_km"))
+"""The inputs the side-by-side view lists (the distance follows the two places; a custom distance is
+listed under the server region)."""
+
+
+def differing_keys(a: Mapping[str, Any], b: Mapping[str, Any], keys=COMPARED_KEYS) -> list[str]:
+    """The inputs whose values differ between two set-ups (distance included when the places are custom)."""
+    out = [k for k in keys if a.get(k) != b.get(k)]
+    if a.get("distance_km") != b.get("distance_km") and "server_place" not in out and "users_place" not in out:
+        out.append("distance_km")
+    return out
+
+
+@dataclass(frozen=True)
+class Difference:
+    """B against A: time (the target's figure, A's measure) in seconds (negative: B is sooner) and
+    monthly cost as a ratio (nan where either has no cost)."""
+
+    measure: str
+    time_delta_s: float
+    cost_ratio: float
+    cost_per_1k_ratio: float
+
+
+def difference(a: Check, b: Check) -> Difference:
+    key = MEASURE_KEY[a.measure]
+    ta, tb = getattr(a.est, key), getattr(b.est, key)
+    ratio = b.monthly_usd / a.monthly_usd if a.monthly_usd > 0 else math.nan
+    ratio_1k = b.cost_per_1k / a.cost_per_1k if a.cost_per_1k > 0 else math.nan
+    return Difference(a.measure, float(tb - ta) if a.fits and b.fits else math.nan, ratio, ratio_1k)
+
+
+# --------------------------------------------------------------------------------------------
+# Which devices the calibration measured
+# --------------------------------------------------------------------------------------------
+
+def _core(name: str) -> str:
+    """A device name without its bracketed details, spaces and case ("NVIDIA H100 SXM 80GB" -> "nvidiah100sxm80gb")."""
+    return name.split(" (")[0].replace(" ", "").lower()
+
+
+def measured_hardware(catalog: Catalog, report: Mapping[str, Any] | None = None) -> frozenset[str]:
+    """Catalog hardware ids with published measurements of that very device in the calibration
+    (latency/estimation/calibration_report.json: its compute and serving rows' devices), matched by name
+    (the catalog's "NVIDIA H100 SXM" is the calibration's "NVIDIA H100 SXM 80GB"). A device outside it is
+    estimated from the fit of its kind: the launch check marks its figures "extrapolated" even where
+    `Estimate.calibrated` (its kind and engine had rows) is True, as for the AMD MI300X."""
+    if report is None:
+        from latency.teaching.explain import load_report
+        report = load_report()
+    names = {_core(r["device"]) for key in ("compute_rows", "serving_rows") for r in report.get(key, []) if r.get("device")}
+    out = set()
+    for hid, entry in catalog.hardware.items():
+        mine = _core(entry.label("en"))
+        if any(n.startswith(mine) or mine.startswith(n) for n in names):
+            out.add(hid)
+    return frozenset(out)

@@ -1,0 +1,119 @@
+"""Launch check (issue 33): a PM's set-up judged on one screen. Every input of the set-up in five rows,
+then the verdict against the target, the first-token wait typical and for 95% of users, speed per
+user, the whole answer, the most users within the target, devices, cost per 1,000 answers and per
+month, how sure the estimate is; a Markdown and PNG summary for a meeting; two set-ups side by side;
+what to change when it fails.
+
+Reads top to bottom: strings and cached data, the scenario (URL, saved copy, default: ui/state.py),
+inputs (ui/launch_inputs.py), the launch check (latency.exploring.launch: every figure from
+scenario.evaluate), sections (ui/launch_view.py, ui/launch_compare.py, ui/launch_levers.py).
+"""
+
+import streamlit as st
+
+from latency.charts import launch_card
+from latency.estimation import places as places_mod
+from latency.estimation import scenario
+from latency.exploring import explorer, launch, levers
+from latency.language import formats
+from latency.language.errors import ContentError
+from latency.language.i18n import Strings
+from latency.teaching import content
+from ui import launch_compare, launch_inputs, launch_levers, launch_view, scenario_inputs, shell, state
+
+s = shell.page_strings("launch")
+lang = shell.current_lang()
+sc = shell.strings("scenario")
+est = shell.strings("estimator")
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def load(lang: str, signature: str) -> tuple:
+    """The explorer's data and the named places (signature keys the cache: an edited file is reloaded)."""
+    return explorer.load(lang), places_mod.load_places()
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def option_labels(lang: str, signature: str) -> dict[str, dict]:
+    return scenario_inputs.all_option_texts(est, load(lang, signature)[0], formats.get(lang), lang)
+
+
+try:
+    signature = content.files_signature()
+    data, places = load(lang, signature)
+    labels = option_labels(lang, signature)
+    f = formats.get(lang)
+except ContentError as err:
+    shell.show_content_error(err)
+    st.stop()
+
+# --- the scenario: URL values the app did not write win, else the saved copy, else the default -----
+KEYS = scenario.KEYS
+specs = scenario.specs(data.catalog, data.default, list(data.use_cases), [p.id for p in places])
+
+
+def implied(from_url):
+    return scenario.implied_by_use_case(from_url, data.use_cases)
+
+
+from_link = launch_inputs.url_sets(("users_place", "server_place", "distance_km"))
+state.restore(KEYS, specs, data.default, steps=launch_inputs.steps(data), known=(state.VIEW, launch_compare.B_URL),
+              implied=implied)
+place_notices = launch_inputs.sync_places(places, data.distances, places_win=bool(from_link) and "distance_km" not in from_link)
+launch_compare.restore_b(specs, data.default, implied)
+view = state.requested_view(("change", "compare"))
+if view:
+    st.session_state["launch_tab"] = s(f"tab_{view}")
+
+names = Strings(area="scenario", lang=lang, table={**sc.table, **{k: v for k, v in s.table.items() if k.startswith("input_")}},
+                on_error=sc.on_error)  # notices name the launch check's own inputs too
+w = launch_view.Words(s, est, f, data, places, labels, lang)
+
+st.title(s("title"))
+st.caption(s("intro"))
+for n in list(st.session_state.get(state.NOTICES, [])) + place_notices:
+    st.warning(state.notice_text(names, n, w.value, specs), icon=":material/link_off:")
+
+verdict_slot = st.empty()  # the verdict goes above the inputs: a PM sees pass or fail while changing them
+values = launch_inputs.show(s, est, data, labels, places, f, lang, specs)
+
+
+def evaluate(v, search_users=True):
+    return launch.check(data.catalog, v, search_users=search_users)
+
+
+c = evaluate(values)
+with verdict_slot.container():
+    launch_view.show_verdict(w, c)
+st.header(s("result_heading"))
+st.caption(w.setup(values))
+launch_view.show_check(w, c, key="launch", verdict=False)
+
+# --- share and export --------------------------------------------------------------------------
+query = {**scenario.to_query(values), "lang": lang}
+link = launch_view.share_link(st.context.url, query)
+row = st.container(horizontal=True, vertical_alignment="center")  # wraps on narrow screens
+row.page_link("pages/launch.py", label=s("share_link"), icon=":material/link:", query_params=query, help=s("share_link_help"))
+row.download_button(s("export_md"), data=lambda: launch_view.summary_markdown(w, c, link), file_name="launch-check.md",
+                       mime="text/markdown", on_click="ignore", icon=":material/description:", key="launch_md")
+row.download_button(s("export_png"), data=lambda: launch_view.summary_png(w, c, link), file_name="launch-check.png",
+                       mime="image/png", on_click="ignore", icon=":material/image:", key="launch_png")
+
+# --- what to change, and two set-ups side by side (only the open tab computes) -------------------
+tabs = dict(zip(("change", "compare"), st.tabs([s("tab_change"), s("tab_compare")], key="launch_tab", on_change="rerun")))
+with tabs["change"]:
+    if tabs["change"].open is not False:
+        found, tried = levers.suggest(data.catalog, values, data.sizes, places,
+                                      [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
+                                      evaluate=lambda v: evaluate(v, search_users=False))
+        launch_levers.section(w, c, values, found, tried, lang, pairs=lambda: levers.pairs(
+            data.catalog, values, data.sizes, places, [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
+            evaluate=lambda v: evaluate(v, search_users=False)))
+with tabs["compare"]:
+    if tabs["compare"].open:
+        launch_compare.section(w, c, values, evaluate, specs, data.default, implied, lang,
+                               notice=lambda n: state.notice_text(names, n, w.value, specs))
+st.page_link("pages/estimator.py", label=s("open_estimator"), icon=":material/timer:", query_params=query)
+st.page_link("pages/how-it-works.py", label=est("how_link"), icon=":material/functions:")
+state.mirror(KEYS, known=(state.VIEW, launch_compare.B_URL))
+launch_compare.mirror_b()

@@ -1,0 +1,130 @@
+"""The launch check in Chromium, as a PM uses it: at 1366 x 768 every input of the set-up is on the
+first screen without scrolling, in both languages; the Markdown and PNG summaries download; and
+screenshots at phone (390), tablet (768), desktop (1366) and projector (1920) width, with no
+overlapping or clipped text (tests/e2e/layout.py)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from latency.language import i18n
+from tests.e2e.conftest import HANGUL, MAIN, open_app, shot
+from tests.e2e.layout import problems, text_boxes
+
+pytestmark = pytest.mark.e2e
+
+INPUT_KEYS = ("model_size_b", "arch", "precision", "hardware", "devices", "users_place", "server_place", "access",
+              "connection", "engine", "concurrency", "arrival", "requests_per_day", "prompt_tokens", "document_tokens",
+              "context_tokens", "output_tokens", "budget_s", "measure", "monthly_budget_usd", "prefix_share",
+              "prefix_cache", "spec_tokens", "spec_accept", "min_model_b")
+LAPTOP_SCREEN = {"width": 1366, "height": 768}
+
+
+def drawn(page) -> None:
+    """Wait until the inputs and figures are drawn, not only the run finished (a screenshot taken at the
+    end of the run showed grey placeholders where the select boxes and metrics come)."""
+    page.wait_for_function(f"() => !document.querySelector('{MAIN} [data-testid=stSkeleton]')")  # Streamlit loads widget code lazily
+    page.locator(".st-key-min_model_b [data-testid=stSelectbox]").first.wait_for(state="visible")
+    page.locator("[data-testid=stMetricValue]").last.wait_for(state="visible")
+    page.wait_for_function("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
+WIDTHS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 768, "height": 1024},
+          "desktop": LAPTOP_SCREEN, "projector": {"width": 1920, "height": 1080}}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_every_input_is_on_the_first_screen_at_1366(browser, app_url, lang):
+    context = browser.new_context(viewport=LAPTOP_SCREEN)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        open_app(page, app_url, "launch", lang=lang)
+        s = i18n.strings("launch", lang)
+        page.get_by_text(s("title"), exact=True).first.wait_for()
+        drawn(page)
+        off = []
+        for key in INPUT_KEYS:
+            box = page.locator(f".st-key-{key}").first.bounding_box()
+            if box is None or box["y"] < 0 or box["y"] + box["height"] > LAPTOP_SCREEN["height"] or box["x"] + box["width"] > LAPTOP_SCREEN["width"]:
+                off.append((key, box))
+        shot(page, f"launch-first-screen-{lang}", full_page=False)
+        assert not off, off
+        # each box shows a label the reader can read, in the page's language
+        labels = page.locator(f"{MAIN} [data-testid=stWidgetLabel]").all_inner_texts()
+        assert len([t for t in labels if t.strip()]) >= len(INPUT_KEYS)
+        if lang == "en":
+            assert not [t for t in labels if HANGUL.search(t)]
+    finally:
+        context.close()
+
+
+def test_the_summaries_download(browser, app_url):
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        open_app(page, app_url, "launch", lang="en", concurrency="50", devices="2", model_size_b="70.6", precision="fp8",
+                 prompt_tokens="5000")
+        s = i18n.strings("launch", "en")
+        with page.expect_download() as md:
+            page.get_by_role("button", name=s("export_md")).click()
+        text = open(md.value.path(), encoding="utf-8").read()
+        assert text.startswith("# Launch check") and "Fails" in text and "launch?" in text and "concurrency=50" in text
+        with page.expect_download() as png:
+            page.get_by_role("button", name=s("export_png")).click()
+        img = Image.open(io.BytesIO(open(png.value.path(), "rb").read()))
+        assert img.format == "PNG" and img.width == 1240
+        img.save(shot(page, "launch-summary-en", full_page=False).with_name("launch-summary-png-en.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_screenshots_without_overlapping_text(browser, app_url, lang, width):
+    context = browser.new_context(viewport=WIDTHS[width])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        open_app(page, app_url, "launch", lang=lang, document_tokens="60000")
+        drawn(page)
+        shot(page, f"launch-{width}-{lang}", full_page=False)
+        found = problems(text_boxes(page))
+        # the whole page in one picture: Streamlit scrolls inside its main area, so the window grows to it
+        height = page.evaluate(f"() => document.querySelector('{MAIN}').scrollHeight")
+        page.set_viewport_size({"width": WIDTHS[width]["width"], "height": min(int(height) + 40, 8000)})
+        page.wait_for_function(f"() => document.querySelector('{MAIN}').clientHeight >= Math.min({int(height)}, 7900) - 100")
+        page.wait_for_function("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
+        page.locator("[data-testid=stMetricValue]").last.wait_for(state="visible")
+        page.locator("[data-testid=stPageLink]").last.wait_for(state="visible")
+        shot(page, f"launch-{width}-{lang}-whole", full_page=False)
+        found += problems(text_boxes(page))
+        assert not found, found[:5]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+def test_two_set_ups_side_by_side_read_cleanly(browser, app_url, lang, width):
+    """A link with both set-ups (b=) opens the side-by-side view with every figure of both, no text clipped."""
+    import urllib.parse
+    context = browser.new_context(viewport=WIDTHS[width])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        b = urllib.parse.quote(urllib.parse.urlencode({"model_size_b": "405", "concurrency": "8"}))
+        open_app(page, app_url, "launch", lang=lang, view="compare", b=b)
+        drawn(page)
+        height = page.evaluate(f"() => document.querySelector('{MAIN}').scrollHeight")
+        page.set_viewport_size({"width": WIDTHS[width]["width"], "height": min(int(height) + 40, 12000)})
+        page.wait_for_function(f"() => document.querySelector('{MAIN}').clientHeight >= Math.min({int(height)}, 11900) - 100")
+        page.wait_for_function("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
+        assert page.locator("[data-testid=stMetricValue]").count() == 3 * 8
+        shot(page, f"launch-compare-{width}-{lang}", full_page=False)
+        found = problems(text_boxes(page))
+        assert not found, found[:5]
+    finally:
+        context.close()

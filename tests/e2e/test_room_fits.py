@@ -1,0 +1,147 @@
+"""Every projected screen of a room read from the back of the room (issue 30 item 6) at 1366x768, in
+Korean and English (tests/e2e/test_room.py checks the same screens at 1920x1080 as it walks a room): the lobby, every lesson step, every question open and revealed
+after two votes, the spread while the room discusses, the second vote under a countdown and a
+single-vote reveal (the spread and second vote on question 1 and the question with the longest
+options; one vote revealed on question 2), the results and
+the ended room. Each screen against presenter mode's rules (tests/e2e/test_presenter_readable.py):
+text 24 px or more and 4.5:1, nothing overlapping, the whole screen without scrolling. The room is
+moved and answered through the store (three participants), so the browser only draws it.
+
+Screenshots: test-artifacts/room-fit-<size>-<lang>-<screen>.png; look at them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from latency.language import i18n
+from latency.room import store as room_store
+from latency.room.store import SPREAD, VOTE2, Store
+from tests.e2e.conftest import MAIN, shot
+from tests.e2e.test_accessibility import axe_ready  # noqa: F401  (the fixture: axe-core installed)
+from tests.e2e.test_room import LESSON, QUESTIONS, RIGHT, T, fits_problems, heading, settled
+
+pytestmark = pytest.mark.e2e
+SIZES = {"1920": {"width": 1920, "height": 1080}, "1366": {"width": 1366, "height": 768}}
+LONGEST = max(QUESTIONS, key=lambda q: sum(len(o.label["ko"]) + len(o.label["en"]) for o in q.options))
+
+
+def see(page, text: str) -> None:
+    expect(page.locator(MAIN).get_by_text(text, exact=True).first).to_be_visible(timeout=T)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("size", ["1366"])  # 1920x1080: tests/e2e/test_room.py, on every screen it walks
+def test_every_projected_room_screen_fits_and_reads_from_the_back(browser, app_url, size, lang):
+    s = i18n.strings("lesson", lang)
+    store = Store(room_store.database_url())
+    store.migrate()  # the server migrates on its first room; this test may come first
+    code, key = store.open_room("lobby", lang)
+    people = [store.join(code, name) for name in ("a", "b", "c")]
+    context = browser.new_context(viewport=SIZES[size], locale="ko-KR")
+    page = context.new_page()
+    page.set_default_timeout(T)
+    found: list[str] = []
+
+    def check(name: str, shoot: bool = False) -> None:
+        settled(page)
+        found.extend(fits_problems(page, name))
+        if shoot:
+            shot(page, f"room-fit-{size}-{lang}-{name.replace(' ', '-')}", full_page=False)
+
+    try:
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang={lang}")
+        settled(page)
+        see(page, s("room_lobby_here", n=3))
+        check("lobby", shoot=True)
+        for k, step in enumerate(LESSON.steps, 1):
+            store.set_screen(code, key, str(k))
+            expect(heading(page, step.title[lang])).to_be_visible(timeout=T)
+            check(f"step {k}", shoot=k in (1, 5))
+        for n, q in enumerate(QUESTIONS, 1):
+            right = RIGHT[q.id]
+            wrong = [o.id for o in q.options if o.id != right]
+            store.set_screen(code, key, f"q:{q.id}")
+            for p, choice in zip(people, [wrong[0], wrong[-1], right]):
+                store.answer(code, p.token, q.id, choice, [o.id for o in q.options])
+            see(page, s("room_answered", n=3, total=3))
+            check(f"question {n} open", shoot=n == 1)
+            if n == 2 and q is not LONGEST:  # one vote, then the reveal
+                store.reveal(code, key, q.id)
+                expect(page.locator(MAIN).get_by_text(s("room_chart_alt", rows=""), exact=False).first).to_be_visible(timeout=T)
+                check(f"question {n} revealed one vote", shoot=n == 2)
+                continue
+            if n == 1 or q is LONGEST:  # the spread and the second vote under a countdown, drawn
+                store.set_phase(code, key, q.id, SPREAD)
+                see(page, s("room_discuss"))
+                check(f"question {n} spread", shoot=n == 1)
+                store.set_phase(code, key, q.id, VOTE2)
+                store.set_timer(code, key, q.id, 2, 90)
+                expect(page.locator(MAIN).get_by_text(s("room_timer_left", t=""), exact=False).first).to_be_visible(timeout=T)
+                check(f"question {n} second vote", shoot=n == 1)
+            else:
+                store.set_phase(code, key, q.id, SPREAD)
+                store.set_phase(code, key, q.id, VOTE2)
+            for p, choice in zip(people, [right, wrong[0], right]):
+                store.answer(code, p.token, q.id, choice, [o.id for o in q.options], vote=2)
+            store.reveal(code, key, q.id)
+            expect(page.locator(MAIN).get_by_text(s("room_chart_alt2", rows=""), exact=False).first).to_be_visible(timeout=T)
+            check(f"question {n} revealed two votes", shoot=n == 1)
+        store.set_screen(code, key, "done")
+        expect(heading(page, s("room_results_title"))).to_be_visible(timeout=T)
+        check("results", shoot=True)
+        store.end(code, key)
+        expect(heading(page, s("room_ended_title"))).to_be_visible(timeout=T)
+        check("ended", shoot=True)
+        assert not found, "\n".join(found[:40])
+    finally:
+        context.close()
+        store.engine.dispose()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_axe_finds_nothing_on_the_rooms_screens(browser, app_url, axe_ready, lang):
+    """axe-core (WCAG 2.2 AA tags, as tests/e2e/test_accessibility.py runs it) on the projected lobby,
+    a phone's join form, a phone during a vote and after the reveal, and the ended room on both."""
+    from tests.e2e.test_accessibility import STREAMLIT_ONLY, axe_violations
+
+    s = i18n.strings("lesson", lang)
+    store = Store(room_store.database_url())
+    store.migrate()
+    code, key = store.open_room("lobby", lang)
+    q = QUESTIONS[0]
+    projector = browser.new_context(viewport=SIZES["1920"]).new_page()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    found: list[str] = []
+
+    def axe(page, name: str) -> None:
+        settled(page)
+        found.extend(f"{name} [{v['id']}] {v['help']}: {v['target']} {v['html']!r}" for v in axe_violations(page)
+                     if (v["id"], v["region"]) not in STREAMLIT_ONLY)
+
+    try:
+        projector.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang={lang}")
+        axe(projector, "lobby")
+        phone.goto(f"{app_url}/lesson?room={code}&lang={lang}")
+        axe(phone, "join form")
+        phone.locator(".st-key-room_nick input").fill("Ana")
+        phone.locator("[data-testid=stFormSubmitButton] button").first.click()
+        see(phone, s("room_lobby_wait"))
+        store.set_screen(code, key, f"q:{q.id}")
+        expect(heading(phone, q.question[lang])).to_be_visible(timeout=T)
+        phone.locator(f".st-key-room_q_{q.id} [data-testid=stRadioOption]").first.click()
+        axe(phone, "phone vote")
+        store.reveal(code, key, q.id)
+        see(phone, s("room_right_answer", answer=q.options[[o.id for o in q.options].index(RIGHT[q.id])].label[lang]))
+        axe(phone, "phone reveal")
+        axe(projector, "projector reveal")
+        store.end(code, key)
+        expect(heading(phone, s("room_ended_title"))).to_be_visible(timeout=T)
+        axe(phone, "phone ended")
+        axe(projector, "projector ended")
+        assert not found, "\n".join(found[:20])
+    finally:
+        projector.context.close()
+        phone.context.close()
+        store.engine.dispose()

@@ -1,0 +1,368 @@
+"""The launch check page (pages/launch.py) in AppTest, in both languages, as a PM uses it: every input
+on the page and in the URL, its figures against `latency.estimate` called directly and against the
+estimator page opened with the same URL, the exports, two set-ups side by side, and every "what to
+change" link opening a set-up that passes."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import urllib.parse
+
+import pytest
+from PIL import Image
+
+from latency import estimate
+from latency.estimation import places, scenario, sizing
+from latency.estimation.catalog import load_catalog
+from latency.exploring import explorer, launch
+from latency.language import formats, i18n
+from tests.conftest import all_text, run_page
+
+HANGUL = re.compile("[\uac00-\ud7a3]")
+CAT = load_catalog()
+DATA = explorer.load("ko")
+PLACES = places.load_places()
+DEFAULT = dict(DATA.default)
+INPUT_KEYS = ("model_size_b", "arch", "precision", "hardware", "devices", "users_place", "server_place", "access",
+              "connection", "engine", "concurrency", "arrival", "requests_per_day", "prompt_tokens", "document_tokens",
+              "context_tokens", "output_tokens", "budget_s", "measure", "monthly_budget_usd", "prefix_share",
+              "prefix_cache", "spec_tokens", "spec_accept", "min_model_b")
+FIFTY_USERS = dict(model_size_b="70.6", devices="2", precision="fp8", concurrency="50", prompt_tokens="5000")
+
+
+def page(lang: str, **query):
+    at = run_page("launch", lang, {k: str(v) for k, v in query.items()})
+    assert not at.exception, at.exception[0].value
+    return at
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def strings(lang: str):
+    return i18n.strings("launch", lang), i18n.strings("estimator", lang), formats.get(lang)
+
+
+def direct(values: dict):
+    """latency.estimate of a set-up with no caching or speculative decoding, inputs worked out here."""
+    bpp = CAT.precisions[values["precision"]].bytes_per_param
+    model = sizing.sized_model(CAT, float(values["model_size_b"]), values["arch"], bpp).model
+    return estimate(model, CAT.hardware[values["hardware"]].hardware,
+                    prompt_tokens=int(values["prompt_tokens"]) + int(values["document_tokens"]),
+                    output_tokens=int(values["output_tokens"]), distance_km=float(values["distance_km"]),
+                    access=values["access"], connection=values["connection"], concurrent_users=int(values["concurrency"]),
+                    context_tokens=int(values["context_tokens"]), arrival=values["arrival"],
+                    devices=None if values["devices"] == "auto" else int(values["devices"]))
+
+
+def test_page_renders_every_input_and_figure_in_its_language(lang):
+    at = page(lang)
+    s, _, _ = strings(lang)
+    text = all_text(at)
+    assert s("title") in text
+    keys = {w.key for kind in ("selectbox", "number_input") for w in getattr(at, kind)}
+    assert set(INPUT_KEYS) <= keys, set(INPUT_KEYS) - keys
+    labels = [m.label for m in at.metric]
+    assert labels == [s(k) for k in ("m_ttft", "m_p95", "m_tps", "m_total", "m_users", "m_devices", "m_cost_1k", "m_monthly")]
+    assert at.success and s("verdict_pass", measure="", value="", budget="", range="", margin="")[:2] in at.success[0].value
+    if lang == "en":
+        options = [o for w in at.selectbox for o in w.options]
+        assert not HANGUL.search(text), HANGUL.findall(text)[:10]
+        assert not [o for o in options if HANGUL.search(o)]
+    else:
+        assert HANGUL.search(text)
+    assert [b.proto.label for b in at.get("download_button")] == [s("export_md"), s("export_png")]
+
+
+def test_first_visit_writes_the_whole_set_up_into_the_url():
+    at = page("ko")
+    for key in scenario.KEYS:
+        assert key in at.query_params, key
+    assert at.query_params["users_place"] == "seoul" and at.query_params["server_place"] == "tokyo"
+
+
+SETUPS = [dict(), FIFTY_USERS, dict(document_tokens="60000"),
+          dict(model_size_b="1.24", hardware="l4", distance_km="9029", concurrency="8", output_tokens="64"),
+          dict(model_size_b="70.6", precision="int4_awq", hardware="h100-sxm", concurrency="32", arrival="burst"),
+          dict(hardware="mi300x", model_size_b="405", concurrency="16", connection="cold")]
+
+
+@pytest.mark.parametrize("query", SETUPS, ids=range(len(SETUPS)))
+def test_figures_are_the_estimators_for_the_same_url(query, lang):
+    """The launch check and the estimator page, opened with one URL, print the same first token, speed,
+    whole answer and cost per 1,000 answers; both equal latency.estimate's, formatted here."""
+    if "hardware" in query and query["hardware"] not in CAT.hardware:
+        pytest.skip("device not in the catalog")
+    launch_at, est_at = page(lang, **query), run_page("estimator", lang, query)
+    assert not est_at.exception
+    s, es, f = strings(lang)
+    got = metrics(launch_at)
+    theirs = metrics(est_at)
+    values = {**DEFAULT, **{k: scenario.specs(CAT, DEFAULT, list(DATA.use_cases))[k].parse(v)[0] for k, v in query.items()}}
+    e = direct(values)
+    if not e.fits:
+        assert es("metric_memory_needed") in theirs and s("m_memory") in got
+        assert got[s("m_memory")] == theirs[es("metric_memory_needed")] == f.gb(e.memory_gb)
+        return
+    assert got[s("m_ttft")] == theirs[es("metric_ttft")] == f.seconds(e.ttft_s)
+    assert got[s("m_tps")] == theirs[es("metric_tps")] == formats.number(e.decode_tokens_per_s)
+    assert got[s("m_total")] == theirs[es("metric_total")] == f.seconds(e.total_s)
+    price = CAT.hardware[values["hardware"]].price_usd_per_hour
+    cost = 1000 * e.devices_needed * price * (e.breakdown["prefill"] + e.breakdown["decode"]) / (3600 * e.running_batch)
+    assert got[s("m_cost_1k")] == f.usd(cost)
+    assert any(f.usd(cost) in c.value for c in est_at.caption), "the estimator's cost line gives another figure"
+
+
+def test_every_input_changes_what_the_page_shows():
+    at = page("en")
+    changes = [("model_size_b", 70.6), ("arch", "moe"), ("precision", "fp8"), ("hardware", "h200-sxm"), ("devices", 2),
+               ("users_place", "london"), ("server_place", "virginia"), ("access", "lte"), ("connection", "cold"),
+               ("engine", "llama.cpp"), ("concurrency", 40), ("arrival", "burst"), ("requests_per_day", 2_000_000),
+               ("prompt_tokens", 3000), ("document_tokens", 20000), ("context_tokens", 8192), ("output_tokens", 64),
+               ("budget_s", 0.5), ("measure", "total"), ("monthly_budget_usd", 500.0), ("prefix_share", 0.5),
+               ("prefix_cache", "on"), ("min_model_b", 8.03)]
+    def seen():
+        return (tuple(metrics(at).items()), tuple(a.value for a in at.markdown), tuple(c.value for c in at.caption),
+                tuple(a.value for kind in ("success", "warning", "error") for a in getattr(at, kind)))
+
+    before = seen()
+    for key, value in changes:
+        widget = next(w for kind in ("selectbox", "number_input") for w in getattr(at, kind) if w.key == key)
+        widget.set_value(value).run()
+        assert not at.exception, (key, at.exception[0].value)
+        after = seen()
+        assert after != before, f"changing {key} changed nothing"
+        assert at.query_params[key] == scenario.url_value(value), key
+        before = after
+
+
+def test_places_set_the_distance_and_a_distance_alone_finds_its_places():
+    at = page("en", users_place="seoul", server_place="san_francisco")
+    assert at.session_state["distance_km"] == 9029.0
+    at = page("en", distance_km="4672")  # the estimator's Seoul -> Singapore stop
+    assert (at.session_state["users_place"], at.session_state["server_place"]) == ("seoul", "singapore")
+    at = page("en", distance_km="2000")  # no two places are 2,000 km apart: another distance
+    assert at.session_state["server_place"] == scenario.PLACE_CUSTOM
+    assert at.selectbox(key="distance_km").value == 2000.0
+
+
+def test_a_shared_link_reopens_the_same_check(lang):
+    first = page(lang, **FIFTY_USERS)
+    link = {k: v for k, v in first.query_params.items() if k != "lang"}
+    second = page(lang, **link)
+    assert metrics(second) == metrics(first)
+    assert [a.value for a in second.error] == [a.value for a in first.error]
+
+
+def test_bad_url_values_are_named_in_the_readers_language(lang):
+    at = page(lang, requests_per_day="lots", spec_accept="2", users_place="atlantis", prefix_cache="maybe")
+    warnings = " ".join(w.value for w in at.warning)
+    s, _, _ = strings(lang)
+    for key in ("requests_per_day", "spec_accept", "users_place", "prefix_cache"):
+        assert s(f"input_{key}") in warnings, key
+    assert metrics(at)[s("m_ttft")] == metrics(page(lang))[s("m_ttft")]
+
+
+def test_the_fifty_user_set_up_fails_and_says_why(lang):
+    """Issue 33's first question: 50 users on two H100s with 5,000-token prompts."""
+    at = page(lang, **FIFTY_USERS)
+    s, es, f = strings(lang)
+    c = launch.check(CAT, {**DEFAULT, "model_size_b": 70.6, "devices": 2, "precision": "fp8", "concurrency": 50,
+                           "prompt_tokens": 5000})
+    assert not c.passes
+    m = metrics(at)
+    assert m[s("m_p95")] == f.seconds(c.p95_ttft_s)
+    assert m[s("m_users")] == f.count(c.max_users, "users")
+    assert m[s("m_devices")] == s("m_devices_value", n=f"{c.devices_total:,}")
+    text = all_text(at)
+    assert es(f"stage_{c.dominant}") in text
+    assert "Kingman" in text
+
+
+# --------------------------------------------------------------------------------------------
+# Exports
+# --------------------------------------------------------------------------------------------
+
+def words(lang: str):
+    from ui import launch_view, scenario_inputs
+    s, es, f = strings(lang)
+    labels = scenario_inputs.all_option_texts(es, DATA, f, lang)
+    return launch_view.Words(s, es, f, DATA, PLACES, labels, lang)
+
+
+def test_the_markdown_summary_holds_every_figure_and_the_link(lang):
+    from ui import launch_view
+    w = words(lang)
+    c = launch.check(CAT, {**DEFAULT, "concurrency": 20})
+    link = "http://example.test/launch?model_size_b=8.03"
+    text = launch_view.summary_markdown(w, c, link)
+    for label, value, _, _ in w.metrics(c):
+        assert value in text and label in text
+    assert w.verdict(c) in text and link in text
+    assert text.count("\n| ") >= 8
+
+
+def test_the_png_summary_is_one_page(lang):
+    from ui import launch_view
+    w = words(lang)
+    for values in ({**DEFAULT}, {**DEFAULT, "document_tokens": 60000}, {**DEFAULT, "model_size_b": 2000.0, "devices": 1}):
+        data = launch_view.summary_png(w, launch.check(CAT, values), "http://example.test/launch?x=1")
+        img = Image.open(io.BytesIO(data))
+        assert img.format == "PNG" and img.width == 1240 and 400 < img.height < 1754  # A4 at 150 dpi is 1240 x 1754
+
+
+# --------------------------------------------------------------------------------------------
+# Two set-ups side by side
+# --------------------------------------------------------------------------------------------
+
+def test_keep_a_copy_change_a_and_read_the_difference(lang):
+    at = page(lang, view="compare")
+    s, _, f = strings(lang)
+    at.button(key="launch_keep_b").click().run()
+    at.selectbox(key="devices").set_value(2).run()
+    assert not at.exception
+    a = launch.check(CAT, {**DEFAULT, "devices": 2})
+    b = launch.check(CAT, DEFAULT)
+    d = launch.difference(a, b)
+    sentence = s("diff_sentence", time=s("diff_sooner" if d.time_delta_s < 0 else "diff_later", dt=f.seconds(abs(d.time_delta_s)),
+                                         measure=s("measure_ttft")),
+                 cost=s("diff_cost", ratio=f.ratio(d.cost_ratio) if d.cost_ratio >= 1 else f.percent(d.cost_ratio)))
+    assert any(sentence in m.value for m in at.markdown), sentence
+    table = next(m.value for m in at.markdown if m.value.startswith(f"| {s('col_input')}"))
+    assert f"**{s('name_devices')}** {s('differs_mark')}" in table
+    assert table.count(s("differs_mark")) == 1
+    assert "b" in at.query_params
+    # both columns carry every figure
+    assert len(at.metric) == 3 * 8
+
+
+def test_a_pasted_shared_link_becomes_b_and_a_link_with_b_reopens_both(lang):
+    at = page(lang, view="compare")
+    at.text_input(key="launch_b_link").set_value("http://localhost:8501/launch?" + urllib.parse.urlencode(FIFTY_USERS)).run()
+    assert not at.exception
+    assert at.session_state["launch_b"]["concurrency"] == 50
+    link = {k: v for k, v in at.query_params.items() if k != "lang"}
+    again = page(lang, **link)
+    assert again.session_state["launch_b"]["concurrency"] == 50
+    assert len(again.metric) == 3 * 8
+    at.text_input(key="launch_b_link").set_value("no link here").run()
+    assert any(strings(lang)[0]("paste_b_empty") in w.value for w in at.warning)
+
+
+def test_swap_brings_b_into_the_inputs_and_remove_clears_it():
+    at = page("en", view="compare")
+    at.button(key="launch_keep_b").click().run()
+    at.selectbox(key="devices").set_value(4).run()
+    at.button(key="launch_swap").click().run()
+    assert at.selectbox(key="devices").value == "auto" and at.session_state["launch_b"]["devices"] == 4
+    at.button(key="launch_clear_b").click().run()
+    assert "launch_b" not in at.session_state and "b" not in at.query_params
+    assert any(strings("en")[0]("compare_empty") in i.value for i in at.info)
+
+
+# --------------------------------------------------------------------------------------------
+# What to change
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query", [FIFTY_USERS, dict(document_tokens="60000"),
+                                   dict(budget_s="0.2", measure="ttft", server_place="san_francisco")],
+                         ids=["fifty_users", "contract", "autocomplete_us_west"])
+def test_every_suggestion_opens_a_set_up_that_passes(query):
+    at = page("en", **query)
+    s, _, _ = strings("en")
+    assert not at.success or not at.success[0].value.startswith("Passes")
+    links = [p for p in at.get("page_link") if p.proto.page.endswith("launch") and p.proto.label[:1].isdigit()]
+    assert links
+    for link in links:
+        params = dict(urllib.parse.parse_qsl(link.proto.query_string)) if link.proto.query_string else {}
+        params.pop("lang", None)
+        opened = page("en", **params)
+        assert opened.success and opened.success[0].value.startswith("Passes"), (link.proto.label, [e.value for e in opened.error])
+
+
+def test_two_changes_together_are_worked_out_when_asked():
+    at = page("en", document_tokens="60000", budget_s="0.5")
+    s, _, _ = strings("en")
+    assert not [p for p in at.get("page_link") if p.proto.label[:1].isdigit()]
+    at.button(key="launch_pairs").click().run()
+    assert not at.exception
+    links = [p for p in at.get("page_link") if p.proto.label[:1].isdigit()]
+    assert links and all(s("lever_and").strip() in p.proto.label for p in links)
+    params = dict(urllib.parse.parse_qsl(links[0].proto.query_string))
+    params.pop("lang", None)
+    assert page("en", **params).success
+
+
+def test_an_amd_gpu_is_marked_extrapolated(lang):
+    s, _, f = strings(lang)
+    at = page(lang, hardware="mi300x")
+    first = next(m for m in at.metric if m.label == s("m_ttft"))
+    assert first.proto.delta.startswith(s("m_extrapolated", range="").split("·")[0].strip())
+    assert any(s("sure_extrapolated_device", hardware="").split(":")[0].replace("*", "") in m.value.replace("*", "")
+               for m in at.markdown)
+    h100 = page(lang)
+    first = next(m for m in h100.metric if m.label == s("m_ttft"))
+    assert "·" not in first.proto.delta
+
+
+@pytest.mark.parametrize("where", ["b", "b_value"])
+def test_a_hostile_b_link_puts_no_words_or_links_in_the_apps_mouth(where):
+    from tests.pages.test_hostile_urls import PAYLOADS, problems, rendered_strings
+    for name, payload in PAYLOADS.items():
+        b = payload if where == "b" else urllib.parse.urlencode({"model_size_b": payload, payload: "1", "hardware": payload})
+        at = page("en", b=b, view="compare")
+        found = problems(rendered_strings(at))
+        assert not found, (name, found[:3])
+        at.text_input(key="launch_b_link").set_value("http://x/launch?" + b).run()
+        assert not at.exception
+        found = problems(rendered_strings(at))
+        assert not found, (name, found[:3])
+
+
+def test_a_suggested_device_without_measurements_is_marked_extrapolated():
+    """Issue 31: the cheapest set-up offered an AMD GPU with no word that its figures are extrapolated."""
+    at = page("en", devices="2", concurrency="50", prompt_tokens="5000")
+    s, _, _ = strings("en")
+    links = [p for p in at.get("page_link") if p.proto.label[:1].isdigit()]
+    amd = [i for i, p in enumerate(links) if "MI300X" in p.proto.label]
+    assert amd, [p.proto.label for p in links]
+    captions = " ".join(c.value for c in at.caption)
+    assert s("lever_extrapolated_device", hardware="AMD Instinct MI300X").replace("*", "")[:30] in captions.replace("*", "").replace("\\", "")
+
+
+def test_the_estimator_link_opens_the_same_set_up_with_the_same_figures():
+    at = page("en", **FIFTY_USERS)
+    s, es, _ = strings("en")
+    (link,) = [p for p in at.get("page_link") if p.proto.label == s("open_estimator")]
+    params = dict(urllib.parse.parse_qsl(link.proto.query_string))
+    params.pop("lang", None)
+    est = run_page("estimator", "en", params)
+    assert not est.exception
+    assert metrics(est)[es("metric_ttft")] == metrics(at)[s("m_ttft")]
+    assert metrics(est)[es("metric_total")] == metrics(at)[s("m_total")]
+
+
+def test_a_size_is_named_after_a_catalog_model_only_of_the_chosen_architecture():
+    """235B is Qwen3-235B-A22B only as a mixture of experts; as a dense model it is a size, nothing more."""
+    moe = page("en", model_size_b="235", arch="moe")
+    dense = page("en", model_size_b="235", arch="dense")
+    label = lambda at: next(o for o in at.selectbox(key="model_size_b").options if o.startswith("Qwen3") or o == "235B")
+    assert label(moe).startswith("Qwen3-235B") and label(dense) == "235B"
+    assert "Qwen3" in " ".join(c.value for c in moe.caption) and "Qwen3" not in " ".join(c.value for c in dense.caption)
+
+
+@pytest.mark.parametrize("hid", list(CAT.hardware))
+def test_every_device_opens_with_its_figures_or_what_it_would_need(hid):
+    """Every catalog device, priced or not, fitting or not: no exception, a verdict, and either the eight
+    figures or the memory it would need (a 70B model on a phone does not fit)."""
+    for size in ("8.03", "70.6"):
+        at = page("en", hardware=hid, model_size_b=size)
+        assert at.success or at.warning or at.error
+        assert len(at.metric) in (8, 1)
+        c = launch.check(CAT, {**DEFAULT, "hardware": hid, "model_size_b": float(size)})
+        assert (len(at.metric) == 8) == c.fits
+        if CAT.hardware[hid].price_usd_per_hour is None and c.fits:
+            assert metrics(at)[strings("en")[0]("m_monthly")] == "–"

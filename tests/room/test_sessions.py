@@ -1,0 +1,128 @@
+"""A whole session in the store (issue 30 items 2-5): the room's language, the questions asked,
+peer instruction (spread, second vote), a countdown that closes a vote, presence, the presenter
+ending the room, and a database of the previous migration upgrading with its answers. Expected
+values are counted by hand from what each test writes; time moves only with the test's clock."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from latency.room import store as room_store
+from latency.room.store import NoRoom, SPREAD, VOTE2, Store
+
+CHOICES = ("fast", "slow", "same")
+SAVED, CLOSED = room_store.ANSWER_SAVED, room_store.ANSWER_CLOSED
+
+
+def test_a_room_opens_in_the_lobby_in_the_presenters_language(store):
+    code, key = store.open_room(lang="en")
+    room = store.room(code)
+    assert (room.screen, room.lang, room.asked, room.ended) == ("lobby", "en", (), False)
+    store.set_lang(code, key, "ko")
+    assert store.room(code).lang == "ko"
+
+
+def test_questions_opened_count_as_asked_once_in_order(store):
+    code, key = store.open_room()
+    for screen in ("1", "q:q2", "q:q1", "q:q2", "done"):
+        store.set_screen(code, key, screen)
+    assert store.room(code).asked == ("q2", "q1")
+
+
+def test_peer_instruction_first_vote_spread_second_vote_reveal(store):
+    code, key = store.open_room()
+    a, b = store.join(code, "a"), store.join(code, "b")
+    assert store.answer(code, a.token, "q1", "slow", CHOICES) == SAVED
+    assert store.answer(code, b.token, "q1", "fast", CHOICES, vote=2) == CLOSED  # no second vote yet
+    store.set_phase(code, key, "q1", SPREAD)  # the first vote closes; the room sees the spread
+    assert store.room(code).open_vote("q1") is None
+    assert store.answer(code, b.token, "q1", "slow", CHOICES) == CLOSED
+    store.set_phase(code, key, "q1", VOTE2)
+    assert store.room(code).open_vote("q1") == 2
+    assert store.answer(code, a.token, "q1", "fast", CHOICES, vote=2) == SAVED
+    assert store.answer(code, b.token, "q1", "fast", CHOICES, vote=2) == SAVED  # b voted only the second time
+    assert store.counts(code, "q1") == {"slow": 1} and store.counts(code, "q1", vote=2) == {"fast": 2}
+    assert store.my_answers(code, a.token) == {"q1": ("slow", "fast")}
+    assert store.my_answers(code, b.token) == {"q1": (None, "fast")}
+    assert store.tallies(code) == {("q1", 1): {"slow": 1}, ("q1", 2): {"fast": 2}}
+    store.reveal(code, key, "q1")
+    assert store.answer(code, a.token, "q1", "same", CHOICES, vote=2) == CLOSED
+    assert store.all_answers(code) == [("q1", "a", "slow")]  # the first votes only
+
+
+def test_a_countdown_closes_its_vote_when_it_ends(store, clock):
+    code, key = store.open_room()
+    p = store.join(code)
+    store.set_timer(code, key, "q1", 1, 30)
+    assert store.room(code).seconds_left("q1", 1, clock()) == 30
+    clock.advance(seconds=29)
+    assert store.answer(code, p.token, "q1", "fast", CHOICES) == SAVED
+    clock.advance(seconds=1)
+    assert store.room(code).seconds_left("q1", 1, clock()) == 0
+    assert store.answer(code, p.token, "q1", "slow", CHOICES) == CLOSED
+    assert store.answer(code, p.token, "q2", "slow", CHOICES) == SAVED  # another question: no countdown
+    with pytest.raises(ValueError):
+        store.set_timer(code, key, "q1", 1, 45)  # only 30, 60 or 90 s
+
+
+def test_who_left_is_not_counted_as_present(store, clock):
+    code, _ = store.open_room()
+    a, b = store.join(code, "a"), store.join(code, "b")
+    assert store.count_present(code) == 2
+    clock.advance(seconds=20)
+    store.touch(code, a.token)            # a's phone still asks; b's closed
+    clock.advance(seconds=room_store.PRESENT_S - 10)
+    assert store.count_present(code) == 1 and store.count_participants(code) == 2
+    store.leave(code, a.token)
+    assert store.count_present(code) == 0
+    assert store.join(code, token=a.token) == a and store.count_present(code) == 1  # the same phone again
+
+
+def test_the_presenter_ends_the_room_nobody_joins_or_answers_the_results_stay(store, clock):
+    code, key = store.open_room()
+    a = store.join(code, "a")
+    store.set_screen(code, key, "q:q1")
+    store.answer(code, a.token, "q1", "fast", CHOICES)
+    with pytest.raises(PermissionError):
+        store.end(code, "not the key")
+    store.end(code, key)
+    room = store.room(code)
+    assert room.ended and room.open_vote("q1") is None
+    with pytest.raises(NoRoom) as err:
+        store.join(code, "late")
+    assert err.value.why == "ended"
+    assert store.join(code, token=a.token) == a  # their own come back to see the results
+    assert store.answer(code, a.token, "q1", "slow", CHOICES) == CLOSED
+    with pytest.raises(PermissionError):
+        store.set_screen(code, key, "1")  # the old presenter address no longer moves it
+    assert store.tallies(code) == {("q1", 1): {"fast": 1}}
+    clock.advance(hours=24)
+    with pytest.raises(NoRoom) as err:
+        store.room(code)
+    assert err.value.why == "expired"
+
+
+def test_a_database_of_the_previous_migration_upgrades_with_its_answers(backend_url, clock):
+    s = Store(backend_url, clock=clock)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(room_store.MIGRATIONS))
+    with s.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+        now = clock()
+        conn.execute(sa.text("INSERT INTO rooms (code, presenter_key, screen, revealed, created_at, expires_at) "
+                             "VALUES ('CFHKMN', 'k', 'q:q2', '', :now, :later)"), {"now": now, "later": now + room_store.ROOM_TTL})
+        conn.execute(sa.text("INSERT INTO participants (id, room_code, token, nickname, joined_at, burst_count) "
+                             "VALUES (1, 'CFHKMN', 't', 'a', :now, 0)"), {"now": now})
+        for q in ("q1", "q2"):
+            conn.execute(sa.text("INSERT INTO answers (participant_id, question_id, room_code, choice_id, changes, answered_at) "
+                                 "VALUES (1, :q, 'CFHKMN', 'fast', 0, :now)"), {"q": q, "now": now})
+    s.migrate()
+    room = s.room("CFHKMN")
+    assert (room.screen, room.lang, room.asked, room.ended) == ("q:q2", "ko", ("q1", "q2"), False)
+    assert s.tallies("CFHKMN") == {("q1", 1): {"fast": 1}, ("q2", 1): {"fast": 1}}
+    assert s.answer("CFHKMN", "t", "q2", "slow", CHOICES) == room_store.ANSWER_CHANGED
+    s.engine.dispose()

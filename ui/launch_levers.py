@@ -1,0 +1,138 @@
+"""What to change (issue 33 item 3): the levers that make a failing set-up pass (or bring it under its
+monthly cost limit), cheapest first, each a link that opens its set-up in the launch check; then the
+levers that are not enough alone, with their best figure, and those not tried, with why.
+The suggestions are `latency.exploring.levers.suggest`: each one a launch check of the changed inputs."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import streamlit as st
+
+from latency.estimation import scenario
+from latency.exploring import levers as L
+from latency.exploring.launch import Check
+from latency.language.i18n import md
+from ui import launch_view, state
+
+STAGE_MOVE_SHARE = 0.05  # a stage is named as moved when it changes by 5% of the target's span or more
+
+
+def change_text(w: launch_view.Words, sug: L.Suggestion, base: Mapping[str, Any]) -> str:
+    """What the lever changes from the set-up `base`, in words ("Precision FP16 → FP8")."""
+    parts = []
+    for key in sug.changed:
+        if key == "distance_km" and "server_place" in sug.changed:
+            continue
+        before = w.value(key, base[key]) if key in base else ""
+        parts.append(w.s("change_part", name=w.name(key), before=md(before), after=md(w.value(key, sug.values[key]))))
+    return ", ".join(parts)
+
+
+def stage_moves(w: launch_view.Words, base: Check, c: Check) -> str:
+    """The stages the lever moves, before → after (the same four stages as the launch check)."""
+    span = max(base.value_s, 1e-9)
+    moved = [(k, base.est.breakdown[k], c.est.breakdown[k]) for k in ("network", "queue", "prefill", "decode")
+             if abs(c.est.breakdown[k] - base.est.breakdown[k]) >= STAGE_MOVE_SHARE * span]
+    if not moved or not base.fits:
+        return ""
+    return w.s("stage_moves", moves=", ".join(
+        w.s("stage_move", stage=w.stage(k), before=w.f.seconds(a), after=w.f.seconds(b)) for k, a, b in moved))
+
+
+def quality_text(w: launch_view.Words, sug: L.Suggestion) -> str:
+    q = sug.quality
+    if q is None:
+        return ""
+    if q == "precision":
+        p = w.data.catalog.precisions[sug.values["precision"]]
+        return w.s("quality_precision", note=md(p.quality.get(w.lang, "")), source=md(p.quality_source))
+    return w.s(f"quality_{q}")
+
+
+def result_text(w: launch_view.Words, base: Check, c: Check) -> str:
+    s, f = w.s, w.f
+    if c.kind == "no_fit":
+        return s("lever_no_fit")
+    cost = w.money(c.monthly_usd) if math.isfinite(c.monthly_usd) else s("lever_no_price")
+    if math.isfinite(c.monthly_usd) and math.isfinite(base.monthly_usd) and base.monthly_usd > 0:
+        ratio = c.monthly_usd / base.monthly_usd
+        cost = (s("lever_cost_same", cost=cost) if abs(ratio - 1.0) < 0.005
+                else s("lever_cost_vs", cost=cost, ratio=w.share_of(ratio)))
+    return s(f"lever_result_{c.kind}", measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s),
+             margin=f.seconds(abs(c.margin_s)), range=f.range(*c.value_range), cost=cost)
+
+
+def lever_name(w: launch_view.Words, lever: str) -> str:
+    """A lever's name; two together ("precision+moe") joined."""
+    return w.s("lever_and").join(w.s(f"lever_{part}") for part in lever.split("+"))
+
+
+def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int, lang: str) -> None:
+    """One suggestion: a link that opens its set-up here, and under it the stages it moves and the quality it trades."""
+    s = w.s
+    label = s("lever_link", n=n, lever=lever_name(w, sug.lever), change=change_text(w, sug, base.values), result=result_text(w, base, sug.check))
+    st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
+                 query_params={**scenario.to_query(sug.values), "lang": lang})
+    quality = [quality_text(w, L.Suggestion(part, sug.values, sug.changed, sug.check)) for part in sug.lever.split("+")]
+    why = w.extrapolated(sug.check)
+    extrapolated = s(f"lever_extrapolated_{why}", hardware=md(sug.check.entry.label(w.lang))) if why else ""
+    notes = [t for t in [extrapolated, stage_moves(w, base, sug.check), *quality,
+                         s("lever_streaming_note", total=w.f.seconds(sug.check.total_s)) if "streaming" in sug.lever.split("+") else ""]
+             if t]
+    if notes:
+        st.caption(" ".join(notes))
+
+
+PAIRS_ASKED = "launch_pairs_for"
+
+
+def pairs_section(w: launch_view.Words, base: Check, values: Mapping[str, Any], pairs, lang: str) -> None:
+    """Two changes together, computed when asked (up to a few hundred launch checks): a button, then the
+    passing pairs cheapest first, or a sentence that none does."""
+    s = w.s
+    key = scenario.to_query(values)
+    if st.button(s("pairs_button"), key="launch_pairs", icon=":material/join_inner:", help=s("pairs_help")):
+        st.session_state[PAIRS_ASKED] = key
+    if st.session_state.get(PAIRS_ASKED) != key:
+        return
+    found = pairs()
+    if not found:
+        st.info(s("pairs_none"))
+        return
+    st.markdown(f"**{s('pairs_heading')}**")
+    for i, sug in enumerate(found, 1):
+        suggestion_link(w, base, sug, i, lang)
+
+
+def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found: list, tried: list, lang: str,
+            pairs=lambda: []) -> None:
+    s = w.s
+    st.segmented_control(s("in_device_scope"), list(scenario.DEVICE_SCOPES), key="device_scope", required=True,
+                         format_func=lambda v: s(f"scope_{v}"), on_change=state.touched, help=s("in_device_scope_help"))
+    st.caption(s("levers_quality_note"))
+    if base.passes:
+        st.success(s("levers_passing"))
+    elif base.kind == "pass" and base.over_budget:
+        st.warning(s("levers_over_budget"))
+    if found:
+        st.markdown(f"**{s('levers_cheaper_heading' if base.passes else 'levers_found_heading')}**")
+        for i, sug in enumerate(found, 1):
+            suggestion_link(w, base, sug, i, lang)
+    elif not base.passes:
+        st.error(s("levers_none"))
+        pairs_section(w, base, values, pairs, lang)
+    if tried:
+        with st.expander(s("levers_tried_heading"), expanded=not found):
+            lines = []
+            for t in tried:
+                name = s(f"lever_{t.lever}")
+                if t.best is not None and t.reason in ("not_enough", "no_saving", "over_budget"):
+                    lines.append(s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best, base.values),
+                                   result=result_text(w, base, t.best.check)))
+                elif t.reason == "not_enough":
+                    lines.append(s("lever_not_enough_nofit", lever=name))
+                else:
+                    lines.append(s(f"lever_skip_{t.reason}", lever=name))
+            st.markdown("\n".join(f"- {line}" for line in lines))

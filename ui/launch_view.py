@@ -1,0 +1,337 @@
+"""The launch check's figures (latency.exploring.launch.Check) in words and metrics, and the one-page
+summary built from the same words for the Markdown and PNG exports. Every number comes from the
+`Check`, i.e. from `scenario.evaluate` with the inputs on screen."""
+
+from __future__ import annotations
+
+import math
+import urllib.parse
+from typing import Any, Mapping, Sequence
+
+import streamlit as st
+
+from latency.charts import launch_card
+from latency.estimation import scenario
+from latency.estimation.estimator import STAGES
+from latency.exploring import launch
+from latency.exploring.launch import Check
+from latency.language import formats
+from latency.language.i18n import Strings, md
+
+KIND_ALERT = {"pass": st.success, "borderline": st.warning, "fail": st.error, "no_fit": st.error}
+
+
+def link_source(url: str | None) -> str:
+    """A price source's link part only (the catalog adds the arithmetic in brackets)."""
+    return (url or "").split(" ")[0]
+
+
+def source_link(url: str | None) -> str:
+    """A catalog price source as a Markdown link named by its site ("[lambda.ai](https://...)"); catalog
+    content, checked by latency/estimation/catalog.py, never URL or user text. A source without a link is
+    named as such."""
+    link = link_source(url)
+    host = urllib.parse.urlsplit(link).netloc
+    if not host or not link.startswith("https://"):
+        return md(url or "–")
+    return f"[{md(host)}]({link})"
+
+
+class Words:
+    """The launch check's sentences in the reader's language: one place that turns a `Check` into
+    text, for the screen, the side-by-side view, the lever list and the exports alike."""
+
+    def __init__(self, s: Strings, est: Strings, f, data, places: Sequence[Any], labels: Mapping[str, Mapping], lang: str):
+        self.s, self.est, self.f, self.data, self.lang, self.labels = s, est, f, data, lang, labels
+        self.place = {p.id: p.label[lang] for p in places} | {scenario.PLACE_CUSTOM: s("place_custom")}
+        self.measured = launch.measured_hardware(data.catalog)
+
+    # --- values -----------------------------------------------------------------------------
+    def value(self, key: str, v: Any) -> str:
+        """One input's value as the page names it (never an id)."""
+        s, f = self.s, self.f
+        if key in ("model_size_b", "min_model_b"):
+            if key == "min_model_b" and v <= self.data.sizes[0]:
+                return s("min_model_none")
+            return f.size_b(v)
+        if key == "hardware":
+            entry = self.data.catalog.hardware.get(v)
+            return entry.label(self.lang) if entry else str(v)
+        if key == "precision":
+            p = self.data.catalog.precisions.get(v)
+            return p.label(self.lang) if p else str(v)
+        if key in ("users_place", "server_place"):
+            return self.place.get(v, str(v))
+        if key == "distance_km":
+            return f.km(float(v))
+        if key in ("prompt_tokens", "document_tokens", "context_tokens", "output_tokens"):
+            return f.count(v, "tokens")
+        if key == "concurrency":
+            return f.count(v, "users")
+        if key == "requests_per_day":
+            return s("per_day", n=formats.number(float(v), 3) if v >= 1000 else f"{int(v):,}")
+        if key == "budget_s":
+            return f.seconds(float(v))
+        if key == "measure":
+            return s(f"measure_{v}")
+        if key == "monthly_budget_usd":
+            return s("no_limit") if not v else f.usd(float(v))
+        if key in ("prefix_share", "spec_accept"):
+            return f.percent(float(v))
+        if key == "prefix_cache":
+            return s(f"prefix_cache_{v}")
+        if key == "spec_tokens":
+            return s("spec_off") if not v else f.count(v, "tokens")
+        if key == "device_scope":
+            return s(f"scope_{v}")
+        if key in self.labels and v in self.labels[key]:
+            return self.labels[key][v]
+        return scenario.url_value(v)
+
+    def money(self, usd: float) -> str:
+        """Dollars inside Markdown text: "$" escaped, so two amounts in one line never open a formula."""
+        return md(self.f.usd(usd))
+
+    def servers(self, n: int) -> str:
+        return self.s("servers_one" if int(n) == 1 else "servers", n=f"{int(n):,}")
+
+    def name(self, key: str) -> str:
+        return self.s(f"name_{key}")
+
+    def setup(self, v: Mapping[str, Any]) -> str:
+        """The set-up in one sentence (what a meeting needs to know to read the figures)."""
+        s = self.s
+        devices = (s("devices_auto_short") if v["devices"] == scenario.DEVICES_AUTO else self.f.count(v["devices"], "devices"))
+        where = (s("setup_where", users=md(self.value("users_place", v["users_place"])), server=md(self.value("server_place", v["server_place"])),
+                   km=self.f.km(float(v["distance_km"])))
+                 if v["server_place"] != scenario.PLACE_CUSTOM else s("setup_where_custom", km=self.f.km(float(v["distance_km"]))))
+        entry = next((m for m in self.data.catalog.models.values() if abs(m.model.params_b - float(v["model_size_b"])) < 1e-9
+                      and m.model.arch == v["arch"]), None)
+        model = self.f.size_b(float(v["model_size_b"]))
+        model = s("size_option", name=entry.label(self.lang), size=model) if entry else model
+        text = s("setup_sentence", model=md(model), arch=self.value("arch", v["arch"]),
+                 precision=md(self.value("precision", v["precision"]).split(" (")[0]),
+                 hardware=md(self.value("hardware", v["hardware"])), devices=devices, where=where,
+                 users=self.f.count(v["concurrency"], "users"), arrival=self.value("arrival", v["arrival"]),
+                 requests=self.value("requests_per_day", v["requests_per_day"]),
+                 prompt=self.f.count(v["prompt_tokens"], "tokens"), document=self.f.count(v["document_tokens"], "tokens"),
+                 output=self.f.count(v["output_tokens"], "tokens"))
+        extras = []
+        if int(v.get("context_tokens", 0)):
+            extras.append(s("setup_context", n=self.f.count(v["context_tokens"], "tokens")))
+        if v.get("prefix_cache") == "on":
+            extras.append(s("setup_cache", share=self.f.percent(float(v["prefix_share"]))))
+        if int(v.get("spec_tokens", 0) or 0):
+            extras.append(s("setup_spec", n=self.f.count(v["spec_tokens"], "tokens"), accept=self.f.percent(float(v["spec_accept"]))))
+        if v.get("connection") == "cold":
+            extras.append(self.value("connection", "cold"))
+        target = s("setup_target", budget=self.f.seconds(float(v["budget_s"])), measure=s(f"measure_{v['measure']}"))
+        return " ".join([text] + ([s("setup_extras", extras=", ".join(extras))] if extras else []) + [target])
+
+    # --- figures ----------------------------------------------------------------------------
+    def verdict(self, c: Check) -> str:
+        s, f = self.s, self.f
+        if c.kind == "no_fit":
+            return s("l_verdict_no_fit", memory=f.gb(c.est.memory_gb), hardware=md(c.entry.label(self.lang)))
+        args = dict(measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s), budget=f.seconds(c.budget_s),
+                    range=f.range(*c.value_range), margin=f.seconds(abs(c.margin_s)))
+        return s(f"verdict_{c.kind}", **args)
+
+    def stage(self, key: str) -> str:
+        return self.est(f"stage_{key}")
+
+    def dominant(self, c: Check) -> str:
+        if c.kind == "no_fit":
+            return ""
+        key = "dominant_ttft" if c.measure == "ttft" else "dominant_total"
+        return self.s(key, stage=self.stage(c.dominant), share=self.f.percent(c.dominant_share),
+                      what=self.s(f"dominant_what_{c.dominant}"))
+
+    def p95_how(self, c: Check) -> str:
+        s, f = self.s, self.f
+        if c.p95_rule == "alone":
+            return s("p95_alone" if int(c.values["concurrency"]) <= 1 else "p95_same")
+        return s(f"p95_{c.p95_rule}", wait=f.seconds(c.wait_others_s), alone=f.seconds(c.alone_ttft_s),
+                 users=f.count(c.values["concurrency"], "users"), p95=f.seconds(c.p95_ttft_s))
+
+    def extrapolated(self, c: Check) -> str:
+        """"" where the estimate stands on measurements of this device kind and engine and of this device;
+        else why it is extrapolated."""
+        if not c.calibrated:
+            return "kind"
+        return "" if c.entry.id in self.measured else "device"
+
+    def sureness(self, c: Check) -> str:
+        s = self.s
+        text = s("sure_range", range=self.f.range(*c.ttft_range), total=self.f.range(*c.total_range))
+        why = self.extrapolated(c)
+        if why == "kind":
+            return text + " " + s("sure_extrapolated")
+        if why == "device":
+            return text + " " + s("sure_extrapolated_device", hardware=md(c.entry.label(self.lang)))
+        return text + " " + s("sure_calibrated")
+
+    def users_line(self, c: Check) -> str:
+        s, f = self.s, self.f
+        if c.max_users is None or c.kind == "no_fit":
+            return ""
+        if c.max_users == 0:
+            return s("users_none")
+        most = f.count(c.max_users, "users")
+        text = s("users_capped" if c.max_users_capped else "users_most", most=most)
+        if c.max_users_typical and c.max_users_typical > c.max_users:
+            text += " " + s("users_borderline", typical=f.count(c.max_users_typical, "users"))
+        return text
+
+    def devices_value(self, c: Check) -> str:
+        """The count alone (the label names what is counted): "100 devices" does not fit a metric at 1366 px."""
+        return "–" if c.devices_total is None else self.s("m_devices_value", n=f"{c.devices_total:,}")
+
+    def share_of(self, ratio: float) -> str:
+        """A cost against another: "2.1×" from 1 up, "35%" below (0.02 read as "0×")."""
+        return self.f.ratio(ratio) if ratio >= 1 else self.f.percent(ratio)
+
+    def devices_line(self, c: Check) -> str:
+        s, f = self.s, self.f
+        if c.kind == "no_fit":
+            return ""
+        if c.servers_for_users is None:
+            return s("devices_never", per=f.count(c.devices_per_server, "devices"), servers=self.servers(c.servers),
+                     devices=f.count(c.devices_total, "devices"))
+        text = s("devices_line", servers=self.servers(c.servers), per=f.count(c.devices_per_server, "devices"),
+                 hardware=md(c.entry.label(self.lang)), for_users=self.servers(c.servers_for_users or 0),
+                 for_traffic=self.servers(c.servers_for_traffic),
+                 per_day=formats.number(c.answers_per_server_day, 3))
+        typical = c.servers_for_users_typical
+        if typical is not None and c.servers_for_users and typical < c.servers_for_users:
+            servers = max(typical, c.servers_for_traffic, 1)
+            devices = servers * c.devices_per_server
+            price = c.entry.price_usd_per_hour
+            monthly = self.money(devices * price * launch.HOURS_PER_MONTH) if price is not None else "–"
+            text += " " + s("devices_borderline", servers=self.servers(servers), devices=f.count(devices, "devices"),
+                            monthly=monthly)
+        return text
+
+    def cost_line(self, c: Check) -> str:
+        s, f = self.s, self.f
+        e = c.entry
+        if e.price_usd_per_hour is None:
+            return s("l_cost_no_price", hardware=md(e.label(self.lang)))
+        if c.kind == "no_fit":
+            return s("l_cost_no_fit")
+        text = s("l_cost_line", hourly=self.money(e.price_usd_per_hour), basis=self.est(f"price_basis_{e.price_basis}"),
+                 date=md(e.price_date or ""), source=source_link(e.price_source))
+        if math.isfinite(c.monthly_usd):
+            text += " " + s("monthly_line", hours=formats.number(730, 3), busy=f.percent(min(c.busy_share, 1.0)) if math.isfinite(c.busy_share) else "–",
+                            busy_cost=self.money(c.busy_monthly_usd) if math.isfinite(c.busy_monthly_usd) else "–",
+                            requests=self.value("requests_per_day", c.values["requests_per_day"]))
+        return text
+
+    def budget_line(self, c: Check) -> str:
+        limit = float(c.values.get("monthly_budget_usd", 0) or 0)
+        if limit <= 0 or not math.isfinite(c.monthly_usd):
+            return ""
+        key = "budget_over" if c.over_budget else "budget_within"
+        return self.s(key, monthly=self.money(c.monthly_usd), limit=self.money(limit))
+
+    def notes(self, c: Check) -> list[str]:
+        """Inputs the figures use that a reader could miss, named beside them."""
+        s, f, v = self.s, self.f, c.values
+        out = []
+        if c.cached_tokens:
+            out.append(s("note_cached", n=f.count(c.cached_tokens, "tokens"), share=f.percent(float(v["prefix_share"]))))
+        if int(v.get("spec_tokens", 0) or 0):
+            out.append(s("note_spec", n=f.count(v["spec_tokens"], "tokens"), accept=f.percent(float(v["spec_accept"]))))
+        if float(v["model_size_b"]) < float(v.get("min_model_b", 0) or 0):
+            out.append(s("note_below_min", size=f.size_b(float(v["model_size_b"])), floor=f.size_b(float(v["min_model_b"]))))
+        return out
+
+    def metrics(self, c: Check) -> list[tuple[str, str, str, str]]:
+        """(label, value, small print, help) of every figure, in the order the page shows them."""
+        s, f = self.s, self.f
+        if c.kind == "no_fit":
+            need = self.f.count(math.ceil(c.est.memory_gb / c.entry.hardware.memory_gb), "devices")
+            return [(s("m_memory"), f.gb(c.est.memory_gb), s("m_memory_small", need=need), "")]
+        users = ("–" if c.max_users is None else (s("at_least", v=f"{c.max_users:,}") if c.max_users_capped
+                                                   else f.count(c.max_users, "users")))
+        users_small = (s("m_users_small", n=f"{c.max_users_typical:,}")
+                       if c.max_users_typical and c.max_users is not None and c.max_users_typical > c.max_users else "")
+        servers_small = s("m_devices_small", servers=self.servers(c.servers),
+                          per=f.count(c.devices_per_server, "devices")) if c.servers_for_users else s("m_devices_never")
+        no = "–"
+        return [
+            (s("m_ttft"), f.seconds(c.ttft_s),
+             s("m_extrapolated", range=f.range(*c.ttft_range)) if self.extrapolated(c) else f.range(*c.ttft_range), s("m_ttft_help")),
+            (s("m_p95"), f.seconds(c.p95_ttft_s), f.range(*c.p95_range), s("m_p95_help")),
+            (s("m_tps"), formats.number(c.tps_user), f.range(*c.tps_range, kind="tps"), s("m_tps_help")),
+            (s("m_total"), f.seconds(c.total_s), f.range(*c.total_range), s("m_total_help")),
+            (s("m_users"), users, users_small, s("m_users_help")),
+            (s("m_devices"), self.devices_value(c), servers_small, s("m_devices_help")),
+            (s("m_cost_1k"), f.usd(c.cost_per_1k) if math.isfinite(c.cost_per_1k) else no, s("m_cost_1k_small"), s("m_cost_1k_help")),
+            (s("m_monthly"), f.usd(c.monthly_usd) if math.isfinite(c.monthly_usd) else no,
+             s("m_monthly_small", requests=self.value("requests_per_day", c.values["requests_per_day"])), s("m_monthly_help")),
+        ]
+
+    def stage_times(self, c: Check) -> list[tuple[str, float]]:
+        return [(self.stage(k), float(c.est.breakdown[k])) for k in STAGES]
+
+    def lines(self, c: Check) -> list[str]:
+        """The sentences under the figures, in order."""
+        out = [self.dominant(c), self.p95_how(c), self.users_line(c), self.devices_line(c), self.cost_line(c),
+               self.budget_line(c), self.sureness(c) if c.kind != "no_fit" else ""] + self.notes(c)
+        return [t for t in out if t]
+
+
+def show_verdict(w: Words, c: Check) -> None:
+    """Pass, borderline or fail against the target (and a cost over the monthly limit)."""
+    KIND_ALERT[c.kind](w.verdict(c))
+    if c.over_budget:
+        st.warning(w.budget_line(c))
+
+
+def show_check(w: Words, c: Check, key: str, verdict: bool = True) -> None:
+    """The verdict, the figures as metrics (two rows of four, each with its small print) and the sentences."""
+    if verdict:
+        show_verdict(w, c)
+    figures = w.metrics(c)
+    for start in range(0, len(figures), 4):
+        row = st.container(horizontal=True, gap="small", horizontal_alignment="distribute", key=f"{key}_m{start}")
+        for label, value, small, helptext in figures[start:start + 4]:
+            row.metric(label, value, delta=small or None, delta_color="off", delta_arrow="off", width=170,
+                       help=helptext or None)
+    stages = w.stage_times(c)
+    if c.fits:
+        shown = w.f.seconds_list([t for _, t in stages])
+        st.caption(w.s("stages_line", stages=" · ".join(f"{n} {t}" for (n, _), t in zip(stages, shown))))
+    st.markdown("\n".join(f"- {line}" for line in w.lines(c) if line != w.budget_line(c) or not c.over_budget))
+
+
+def summary_markdown(w: Words, c: Check, link: str) -> str:
+    """The one-page summary for a meeting, in Markdown: the verdict, the set-up, every figure, the notes and the link."""
+    s = w.s
+    rows = [f"| {md(label)} | {md(value)} | {md(small)} |" for label, value, small, _ in w.metrics(c)]
+    stages = " · ".join(f"{n} {t}" for (n, _), t in zip(w.stage_times(c), w.f.seconds_list([t for _, t in w.stage_times(c)])))
+    parts = [f"# {s('export_title')}", "", f"**{w.verdict(c)}**", "", w.setup(c.values), "",
+             f"| {s('export_col_figure')} | {s('export_col_value')} | {s('export_col_range')} |", "|---|---|---|", *rows, ""]
+    if c.fits:
+        parts += [s("stages_line", stages=stages), ""]
+    parts += [f"- {line}" for line in w.lines(c)]
+    parts += ["", s("export_link", link=link), "", s("export_footer")]
+    return "\n".join(parts) + "\n"
+
+
+def share_link(url: str | None, query: Mapping[str, str]) -> str:
+    """The address that reopens this check: the page's own address with the scenario's query."""
+    base = urllib.parse.urlsplit(url or "")
+    path = base.path if base.path.rstrip("/").endswith("launch") else base.path.rstrip("/") + "/launch"
+    return urllib.parse.urlunsplit((base.scheme, base.netloc, path, urllib.parse.urlencode(query), ""))
+
+
+def summary_png(w: Words, c: Check, link: str) -> bytes:
+    """The same one-page summary as a PNG (latency/charts/launch_card.py)."""
+    rows = [(label, value, small) for label, value, small, _ in w.metrics(c)]
+    times = w.stage_times(c)
+    shown = w.f.seconds_list([t for _, t in times])
+    stages = [(k, f"{name} {t}", sec) for k, (name, sec), t in zip(STAGES, times, shown)] if c.fits else []
+    return launch_card.png(w.s("export_title"), c.kind, w.verdict(c), w.setup(c.values), rows, stages, w.lines(c),
+                           w.s("export_link", link=link), w.s("export_footer"))

@@ -1,0 +1,286 @@
+"""A participant's phone in a room (issue 30 items 3, 4, 7).
+
+One person per phone: the participant's token is kept in a cookie (`latency_room_<CODE>`, set by a
+small constant script through st.html, read back through `st.context.cookies` when the page is opened
+again), so re-scanning the QR code or reopening the address resumes the same participant, with their
+nickname and answers; "leave the room" forgets it and the presenter no longer counts them. The token
+is never in the address, so a copied address never makes another phone this participant.
+
+On a question: the options as tap targets at least 44 px high with space between (a mis-tap shows
+at once what was saved); the second vote after a discussion; the countdown; the reveal with the
+first vote beside the second. When the connection drops, a banner (shown by a constant script that
+watches Streamlit's own connection state) says it is reconnecting and what was saved. At the end, or
+once the presenter ends the room: the room's results and the phone's own score over the questions
+asked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import streamlit as st
+
+from latency.charts.style import CHOSEN_FILL, NOFIT, SECOND_VOTE
+from latency.language.i18n import Strings, clip, md
+from latency.room import codes, store as room_store
+from latency.room.store import NoRoom, SPREAD, StoreDown
+from latency.teaching import quiz
+from ui import lesson_steps, room_results
+from ui.room_view import DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, live, position, question_of, vote_for, vote_now
+
+COOKIE = "latency_room_{code}"
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+PHONE_CSS = f"""<style>
+.st-key-room_answers [data-testid="stElementContainer"], .st-key-room_answers [data-testid="stRadio"] {{ width: 100% !important; }}
+.st-key-room_answers [role="radiogroup"] {{ gap: 12px; width: 100%; }}
+.st-key-room_answers [role="radiogroup"] > div {{ width: 100%; }}
+.st-key-room_answers [data-testid="stRadioOption"] {{ min-height: 52px; width: 100%; box-sizing: border-box; margin: 0;
+  padding: 10px 12px; border: 1px solid {NOFIT}; border-radius: 10px; align-items: center; }}
+.st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) {{ border: 2px solid {SECOND_VOTE}; background: {CHOSEN_FILL}; }}
+.st-key-room_reconnecting, .st-key-room_phone_head {{ display: none; }}
+html.room-offline .st-key-room_reconnecting {{ display: block; position: sticky; top: 0; z-index: 1000; }}
+</style>"""
+# Answer options: each a tap target 52 px high or more with 12 px between (WCAG 2.5.8 asks 24 px; Apple's
+# and the guide's 44 px), the one chosen outlined in blue-700 (6.7:1); borders in slate-500 (4.8:1).
+# A constant script: Streamlit marks its app element with the connection's state; while it is not
+# CONNECTED (or the browser is offline) the page shows the reconnecting banner drawn (hidden) below.
+RECONNECT_JS = """<script>
+if (!window.__roomOffline) {
+  window.__roomOffline = setInterval(() => {
+    const app = document.querySelector('[data-testid=stApp]');
+    const state = app && app.getAttribute('data-test-connection-state');
+    const off = !navigator.onLine || (state && state !== 'CONNECTED');
+    document.documentElement.classList.toggle('room-offline', !!off);
+  }, 500);
+}
+</script>"""
+
+
+# --- who this phone is ----------------------------------------------------------------------------
+def _cookie_name(code: str) -> str:
+    return COOKIE.format(code=code)
+
+
+def token_of(code: str) -> str | None:
+    """This phone's participant token for the room: this session's, else the cookie the browser
+    sent when the page was opened (unless this phone left the room)."""
+    if st.session_state.get(f"room_left_{code}"):
+        return st.session_state.get(f"room_token_{code}")
+    return st.session_state.get(f"room_token_{code}") or st.context.cookies.get(_cookie_name(code))
+
+
+def _cookie_js(code: str, token: str, max_age: int) -> str:
+    if not codes.is_valid(code) or not _TOKEN.match(token):
+        return ""
+    value = f"{_cookie_name(code)}={token}; path=/; max-age={max_age}; samesite=lax"
+    return f"<script>document.cookie = {json.dumps(value)};</script>"
+
+
+def remember(code: str, token: str) -> None:
+    """Keep the token in the browser for the room's life, so this phone stays this participant."""
+    if st.context.cookies.get(_cookie_name(code)) == token:
+        return
+    script = _cookie_js(code, token, int(room_store.ROOM_TTL.total_seconds()))
+    if script:
+        st.html(script, unsafe_allow_javascript=True)
+
+
+def _leave(c: Ctx) -> None:
+    try:
+        c.store.leave(c.room.code, c.token or "")
+    except StoreDown:
+        st.session_state[DOWN_KEY] = True
+    st.session_state[f"room_left_{c.room.code}"] = True
+    st.session_state.pop(f"room_token_{c.room.code}", None)
+    st.session_state["room_forget"] = (c.room.code, c.token or "")
+
+
+# --- entry ----------------------------------------------------------------------------------------
+def phone_view(s: Strings, c: Ctx) -> None:
+    head = st.container(key="room_phone_head")  # style and scripts only: folded away, so no gap above the page
+    head.html(PHONE_CSS + RECONNECT_JS, unsafe_allow_javascript=True)  # constant: no content, no input
+    forget = st.session_state.pop("room_forget", None)
+    if forget:
+        head.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
+    me = c.store.participant(c.room.code, token_of(c.room.code))
+    if me is None:
+        if c.room.ended:
+            st.error(s("room_ended", code=c.room.code), icon=":material/stop_circle:")
+        else:
+            join_form(s, c)
+        return
+    st.session_state[f"room_token_{c.room.code}"] = me.token
+    with head:
+        remember(c.room.code, me.token)
+    c = c.with_token(me.token)
+    cut = st.session_state.pop("room_nick_cut", None)
+    if cut:
+        st.info(s("room_nick_cut", n=room_store.NICKNAME_MAX, nick=md(cut)), icon=":material/content_cut:")
+    # Follow the presenter: a new room screen replaces whatever this phone looked back at.
+    if st.session_state.get("room_seen") != (c.room.code, c.room.screen):
+        if st.session_state.get("room_seen"):
+            lesson_steps.ask_scroll_top()  # the new screen opens at its top (on the next run: see lesson_steps)
+        st.session_state["room_seen"] = (c.room.code, c.room.screen)
+        st.session_state.pop("room_own", None)
+        lesson_steps.scroll_top_if_asked()
+    v = vote_now(c)
+    reconnecting(s, c, v)
+    live(c, s, counts=False, drawn_over=v.over)
+    if c.room.ended:
+        st.header(s("room_ended_title"), anchor=False)
+        st.markdown(s("room_ended_phone"))
+        room_results.my_score(s, c)
+        room_results.room_results(s, c, s("room_results_title"), present=False, chart=False)
+        return
+    welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)
+    st.caption(welcome)
+    own = st.session_state.get("room_own")
+    screen = own if own in c.screens and position(c, own) < position(c, current(c)) else current(c)
+    if screen != current(c):
+        st.info(s("room_own_note", n=position(c, current(c))), icon=":material/history:")  # the lobby is screen 0
+    body(s, c, screen, v)
+    back, _, follow = st.columns([1, 1, 1])
+    i = position(c, screen)
+    if i > 1:  # the lobby is no screen to look back at
+        back.button(s("room_own_back"), key="room_own_back", icon=":material/arrow_back:", width="stretch",
+                    on_click=st.session_state.__setitem__, args=("room_own", c.screens[i - 1]))
+    if screen != current(c):
+        follow.button(s("room_follow"), key="room_follow", icon=":material/arrow_forward:", icon_position="right",
+                      type="primary", width="stretch", on_click=st.session_state.pop, args=("room_own", None))
+    st.button(s("room_leave"), key="room_leave", icon=":material/logout:", on_click=_leave, args=(c,))
+
+
+def reconnecting(s: Strings, c: Ctx, v: Vote) -> None:
+    """Hidden until the connection drops (RECONNECT_JS): says so, and what this phone has saved."""
+    saved = s("room_saved_screen")
+    if v.question is not None and v.vote is not None:
+        mine = c.store.my_answer(c.room.code, c.token or "", v.question.id, v.vote)
+        saved = s("room_saved_one", answer=_label(c, v.question, mine)) if mine else s("room_saved_none")
+    with st.container(key="room_reconnecting"):
+        st.warning(s("room_reconnecting", saved=saved), icon=":material/wifi_off:")
+
+
+def join_form(s: Strings, c: Ctx) -> None:
+    st.subheader(s("room_join_title"), anchor=False)
+    st.markdown(f"**{s('room_code_big', code=c.room.code)}**")
+    with st.form("room_join_form", enter_to_submit=False):  # no English "Press Enter to submit form" under the box
+        st.text_input(s("room_nick_label"), key="room_nick")
+        st.form_submit_button(s("room_join_button"), type="primary", icon=":material/login:",
+                              on_click=_join, args=(c,))
+
+
+def _join(c: Ctx) -> None:
+    """Join with the nickname typed; one longer than the store keeps is cut here and the phone says so."""
+    nick = " ".join(str(st.session_state.get("room_nick") or "").split())
+    if len(nick) > room_store.NICKNAME_MAX:
+        nick = nick[: room_store.NICKNAME_MAX].rstrip()
+        st.session_state["room_nick_cut"] = nick
+    try:
+        me = c.store.join(c.room.code, nick or None)
+    except StoreDown:
+        st.session_state[DOWN_KEY] = True
+        return
+    except NoRoom:
+        return  # ended or expired meanwhile: the next run says which
+    st.session_state[f"room_token_{c.room.code}"] = me.token
+    st.session_state.pop(f"room_left_{c.room.code}", None)
+    st.session_state["room_touched"] = 0.0
+
+
+def code_form(s: Strings, err: NoRoom, presenter: bool = False) -> None:
+    """An unknown, expired, ended or mistyped code: say which, and let the reader type it again."""
+    from ui import room_join
+
+    shown = md(clip(err.code or "", 16))
+    if presenter and err.why == "expired":
+        st.error(s("room_expired_presenter", code=shown), icon=":material/error:")
+        return
+    message = room_join.lookalike_message(s, err.code) if err.why == "invalid" else None
+    st.error(message or s(f"room_{err.why}", code=shown, example=codes.ALPHABET[:codes.LENGTH]), icon=":material/error:")
+    room_join.code_field(s, "room_code")
+
+
+# --- one screen -----------------------------------------------------------------------------------
+def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
+    q = question_of(c, screen)
+    if q is not None:
+        question(s, c, q, v if screen == current(c) else vote_for(c, q))
+    elif screen == DONE:
+        room_results.my_score(s, c)
+        room_results.room_results(s, c, s("room_results_title"), present=False, chart=False)
+    elif screen == LOBBY:
+        st.subheader(s("room_lobby_wait"), anchor=False)
+    else:
+        n = int(screen)
+        lesson_steps.step(s, c.les.steps[n - 1], n, c.d, notes=False)
+
+
+def _label(c: Ctx, q: quiz.Question, option_id: str | None) -> str:
+    return md(next((o.label[c.d.lang] for o in q.options if o.id == option_id), "–"))
+
+
+def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
+    st.caption(s("room_question_kicker", n=c.questions.index(q) + 1, total=len(c.questions)))
+    st.header(md(q.question[c.d.lang]), anchor=False)
+    first, second = c.store.my_answers(c.room.code, c.token or "").get(q.id, (None, None))
+    if q.id in c.room.revealed:
+        revealed(s, c, q, first, second)
+        return
+    if c.room.phase(q.id) == SPREAD:
+        st.info(s("room_vote_closed_phone"), icon=":material/forum:")
+        if first:
+            st.markdown(s("room_my_first", answer=_label(c, q, first)))
+        room_results.votes_chart(s, c, q, reveal=False, key=f"room_spread_{q.id}")
+        return
+    vote = v.vote
+    if vote == 2:
+        st.markdown(f"**{s('room_vote2_kicker')}**")
+        if first:
+            st.caption(s("room_my_first", answer=_label(c, q, first)))
+    mine = first if vote == 1 else second
+    if v.over:
+        st.warning(s("room_timer_over"), icon=":material/timer_off:")
+        if mine:
+            st.success(s("room_saved_one", answer=_label(c, q, mine)), icon=":material/check:")
+        return
+    ids = [o.id for o in q.options]
+    labels = {o.id: md(o.label[c.d.lang]) for o in q.options}
+    with st.container(key="room_answers"):
+        st.radio(s("quiz_number", n=c.questions.index(q) + 1), ids, index=ids.index(mine) if mine in ids else None,
+                 format_func=labels.get, key=f"room_q{'' if vote == 1 else '2'}_{q.id}", on_change=_answer,
+                 args=(c, q, vote or 1), label_visibility="collapsed")
+    result = st.session_state.pop("room_answer_result", None)
+    if result in (room_store.ANSWER_FLOOD, room_store.ANSWER_CLOSED, room_store.ANSWER_INVALID):
+        st.warning(s("room_answer_refused"))
+    elif mine is not None:
+        st.success(s("room_your_answer", answer=labels[mine]), icon=":material/check:")
+    st.caption(s("room_wait_reveal"))
+
+
+def _answer(c: Ctx, q: quiz.Question, vote: int) -> None:
+    choice = st.session_state.get(f"room_q{'' if vote == 1 else '2'}_{q.id}")
+    if choice is None:
+        return
+    try:
+        st.session_state["room_answer_result"] = c.store.answer(c.room.code, c.token or "", q.id, choice,
+                                                                [o.id for o in q.options], vote=vote)
+    except StoreDown:
+        st.session_state[DOWN_KEY] = True
+
+
+def revealed(s: Strings, c: Ctx, q: quiz.Question, first: str | None, second: str | None) -> None:
+    right = c.outcomes[q.id].right
+    if c.store.counts(c.room.code, q.id, 2):  # the room voted twice: both of this phone's votes
+        for name, mine in ((s("room_vote_first"), first), (s("room_vote_second"), second)):
+            verdict = s("room_verdict_none") if mine is None else s("room_verdict_right" if mine == right else "room_verdict_wrong")
+            st.markdown(s("room_mine_vote", vote=name, answer=_label(c, q, mine), verdict=verdict))
+    elif first is None:
+        st.info(s("room_mine_none"))
+    elif first == right:
+        st.success(s("room_mine_right", answer=_label(c, q, first)), icon=":material/check_circle:")
+    else:
+        st.error(s("room_mine_wrong", answer=_label(c, q, first)), icon=":material/cancel:")
+    room_results.votes_chart(s, c, q, reveal=True, key=f"room_chart_{q.id}")
+    st.success(s("room_right_answer", answer=_label(c, q, right)), icon=":material/lightbulb:")
+    room_results.why(s, c, q)

@@ -1,0 +1,311 @@
+"""The presenter's two views of a room (issue 30 items 2, 4, 6): the projected screen and the notes view.
+
+Projected (?present=1&room=CODE&key=KEY): the lobby (the code at 180 px, 128 px on a 768-line
+screen, the QR half the screen's height, the short /join address at 56 px, who is here, live); later screens keep
+one row on top: back, a strip with the join address and the code (40 px), forward, and the
+presenter's menu (a closed popover: the notes link, ending the room, leaving it), so nothing only
+the presenter needs stands on the projected screen. Forward walks a question: an open vote is
+revealed, or, with peer instruction, "show the spread, discuss" closes the first vote, forward opens
+the second, forward reveals; then the next screen. PageDown/PageUp (what clickers send) and the
+arrow keys move the room. Every screen fits 1920x1080 and 1366x768 with text of 24 px or more
+(tests/e2e/test_room_fits.py), on presenter mode's stylesheet (ui/lesson_steps.py PRESENT_CSS).
+
+Notes (?notes=1&room=CODE&key=KEY): the presenter's laptop: what the room sees, the speaker notes,
+the right answer and its why before the reveal, the same controls and counts, the CSV.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from latency.language.i18n import Strings, md
+from latency.room import codes
+from latency.room.store import SPREAD, TIMERS_S, VOTE2, StoreDown
+from latency.teaching import quiz
+from ui import lesson_steps, room_results
+from ui.room_view import DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, live, position, question_of, vote_now
+
+BAR_KEY = "room_bar"
+ROOM_CSS = """<style>
+[data-testid="stMain"] .st-key-room_lobby_code p { font-size: 180px !important; line-height: 1.25 !important;
+  letter-spacing: 0.08em; font-weight: 700; margin: 0; }
+[data-testid="stMain"] .st-key-room_lobby_address p, [data-testid="stMain"] .st-key-room_lobby_address code {
+  font-size: 56px !important; line-height: 1.2 !important; }
+[data-testid="stMain"] .st-key-room_strip p, [data-testid="stMain"] .st-key-room_strip code {
+  font-size: 40px !important; line-height: 1.2 !important; }
+[data-testid="stMain"] .st-key-room_strip code, [data-testid="stMain"] .st-key-room_strip strong { white-space: nowrap; }
+[data-testid="stMain"] .st-key-room_strip { flex: 1 1 0; min-width: 0; }
+[data-testid="stMain"] .st-key-room_live_big p { font-size: 40px !important; }
+[data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-primary"],
+[data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-secondary"] { min-width: 0; padding: 0.3em 0.9em; white-space: nowrap; }
+@media (max-height: 900px) {
+[data-testid="stMain"] .st-key-room_lobby_code p { font-size: 128px !important; }
+[data-testid="stMain"] .st-key-room_lobby_address p, [data-testid="stMain"] .st-key-room_lobby_address code { font-size: 48px !important; }
+[data-testid="stMain"] .st-key-room_strip p, [data-testid="stMain"] .st-key-room_strip code { font-size: 36px !important; }
+[data-testid="stMain"] .st-key-room_live_big p { font-size: 36px !important; }
+}
+</style>"""
+# Clickers send PageDown / PageUp; the arrows are the buttons' own `shortcut`s. A constant script (no
+# content, no input): a key press outside a text field clicks the forward or back button of the room.
+KEYS_JS = """<script>
+if (!window.__roomKeys) {
+  window.__roomKeys = true;
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest && e.target.closest('input, textarea, select, [contenteditable=true]')) return;
+    const key = {PageDown: 'room_next', PageUp: 'room_back'}[e.key];
+    const button = key && document.querySelector('.st-key-' + key + ' button');
+    if (button) { e.preventDefault(); button.click(); }
+  });
+}
+</script>"""
+QR_PX = 560  # the QR code's side: 52% of a 1080-line screen; on a 768-line one its column keeps it near 500 px (a third at least)
+
+
+def style() -> None:
+    st.html(ROOM_CSS)
+    st.html(KEYS_JS, unsafe_allow_javascript=True)
+
+
+# --- what the presenter does ------------------------------------------------------------------
+def _act(change, *args) -> None:
+    """A presenter's change to the room; a database that is down is named on the next run."""
+    try:
+        change(*args)
+    except StoreDown:
+        st.session_state[DOWN_KEY] = True
+    except PermissionError:
+        pass  # the room ended meanwhile (another tab): the next run shows it
+
+
+def _move(c: Ctx, screen: str) -> None:
+    _act(c.store.set_screen, c.room.code, c.key or "", screen)
+    lesson_steps.ask_scroll_top()
+
+
+def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
+    """What "forward" does now: reveal an open question, open the second vote after the spread, or
+    move to the next screen; None on the last screen."""
+    q = v.question
+    if q is not None and q.id not in c.room.revealed:
+        if c.room.phase(q.id) == SPREAD:
+            return s("room_vote2_button"), _act, (c.store.set_phase, c.room.code, c.key or "", q.id, VOTE2)
+        return s("room_reveal"), _act, (c.store.reveal, c.room.code, c.key or "", q.id)
+    i = position(c, current(c))
+    if i >= len(c.screens) - 1:
+        return None
+    return s("room_start" if current(c) == LOBBY else "next"), _move, (c, c.screens[i + 1])
+
+
+def controls(s: Strings, c: Ctx, v: Vote, container) -> None:
+    """Back and forward in `container`: the arrow before "back", after forward; ← → and PageUp/PageDown."""
+    i = position(c, current(c))
+    if i > 0 and container is not None:
+        container.button(s("back"), key="room_back", on_click=_move, args=(c, c.screens[i - 1]),
+                         icon=":material/arrow_back:", shortcut="Left")
+    step = forward(s, c, v)
+    if step:
+        label, action, args = step
+        st.button(label, key="room_next", on_click=action, args=args, type="primary", icon=":material/arrow_forward:",
+                  icon_position="right", shortcut="Right")
+
+
+def peer_controls(s: Strings, c: Ctx, v: Vote) -> None:
+    """On an open vote: peer instruction (the first vote only) and a countdown (none running yet)."""
+    q = v.question
+    if q is None or not v.accepting:
+        return
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="room_peer"):
+        if v.vote == 1:
+            st.button(s("room_spread_button"), key="room_spread", help=s("room_spread_help"), icon=":material/forum:",
+                      on_click=_act, args=(c.store.set_phase, c.room.code, c.key or "", q.id, SPREAD))
+        if v.left is None:
+            st.caption(s("room_timer_label"), width="content")
+            for n in TIMERS_S:
+                st.button(s("room_timer_button", n=n), key=f"room_timer_{n}", icon=":material/timer:",
+                          on_click=_act, args=(c.store.set_timer, c.room.code, c.key or "", q.id, v.vote, n))
+
+
+def menu(s: Strings, c: Ctx) -> None:
+    """The presenter's own controls, folded in a popover so the projected screen never shows them."""
+    with st.container(key="room_menu_box", width="content"):
+        with st.popover(s("room_menu"), icon=":material/more_vert:", help=s("room_menu_help")):
+            notes_url = codes.join_url(st.context.url, c.room.code, extra={"notes": "1", "lang": c.d.lang, "key": c.key or ""})
+            st.link_button(s("notes_open"), notes_url, icon=":material/speaker_notes:")
+            if not c.room.ended:
+                st.button(s("room_end"), key="room_end", help=s("room_end_help"), icon=":material/stop_circle:",
+                          on_click=_act, args=(c.store.end, c.room.code, c.key or ""))
+            st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
+                         query_params={"step": "1", "lang": c.d.lang})
+
+
+def join_address(c: Ctx) -> str:
+    return codes.short_address(st.context.url)
+
+
+# --- the projected screen ---------------------------------------------------------------------------
+def projected_view(s: Strings, c: Ctx) -> None:
+    style()
+    if c.d.lang != c.room.lang and not c.room.ended:
+        _act(c.store.set_lang, c.room.code, c.key or "", c.d.lang)  # phones that join by the code follow it
+    if c.room.ended:
+        ended(s, c, projected=True)
+        return
+    v = vote_now(c)
+    screen = current(c)
+    if screen == LOBBY:
+        lobby(s, c, v)
+        return
+    own_live = v.question is not None and v.question.id not in c.room.revealed  # its counts stand beside it
+    with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
+        back = st.container(width="content")
+        with st.container(key="room_strip"):
+            st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
+            if not own_live:
+                live(c, s, counts=False, drawn_over=v.over)
+        with st.container(width="content", horizontal=True, gap="medium"):
+            controls(s, c, v, back)
+            if screen == DONE:
+                room_results.download(s, c, short=True)
+        menu(s, c)
+    body(s, c, screen, v)
+
+
+def lobby(s: Strings, c: Ctx, v: Vote) -> None:
+    """The first screen: how to join, readable from the back of the room, and who is here, live."""
+    url = codes.join_url(st.context.url, c.room.code, page="lesson", extra={"lang": c.d.lang})
+    qr, words = st.columns([2, 3], gap="large", vertical_alignment="center")
+    qr.image(room_qr(url), width=QR_PX, output_format="PNG", alt=s("room_qr_alt", code=c.room.code, url=url))
+    with words:
+        st.header(s("room_join_title"), anchor=False)
+        st.markdown(s("room_lobby_open"))
+        with st.container(key="room_lobby_address"):
+            st.markdown(f"`{join_address(c)}`")
+        st.markdown(s("room_lobby_type"))
+        with st.container(key="room_lobby_code"):
+            st.markdown(c.room.code)
+        st.caption(s("room_lobby_scan"))
+        live(c, s, counts=True, drawn_over=v.over, big=True)
+    with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
+        st.space("stretch")
+        controls(s, c, v, None)
+        menu(s, c)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def room_qr(url: str) -> bytes:
+    """The join address as a QR code, PNG bytes (segno, error correction M, a quiet zone of 4 modules)."""
+    import io
+
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(buf, kind="png", scale=10, border=4)
+    return buf.getvalue()
+
+
+def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
+    q = question_of(c, screen)
+    if q is not None:
+        question(s, c, q, v)
+    elif screen == DONE:
+        room_results.room_results(s, c, s("room_results_title"), present=True)
+    else:
+        n = int(screen)
+        lesson_steps.step(s, c.les.steps[n - 1], n, c.d, notes=False)
+
+
+def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
+    """A question on the projected screen: open (its options, the count, peer instruction, countdown),
+    its spread without the answer while the room discusses, the second vote, or revealed."""
+    st.caption(s("room_question_kicker", n=c.questions.index(q) + 1, total=len(c.questions)))
+    st.header(md(q.question[c.d.lang]), anchor=False)
+    left, right = st.columns([3, 2], gap="large")
+    phase = c.room.phase(q.id)
+    if q.id in c.room.revealed:
+        with left:
+            room_results.votes_chart(s, c, q, reveal=True, key=f"room_chart_{q.id}", height=380)
+        with right:
+            st.success(s("room_right_answer", answer=_label(c, q, c.outcomes[q.id].right)), icon=":material/lightbulb:")
+            room_results.why(s, c, q)
+        return
+    if phase == SPREAD or phase == VOTE2:
+        with left:
+            room_results.votes_chart(s, c, q, reveal=False, key=f"room_spread_{q.id}", height=380)
+        with right:
+            if phase == SPREAD:
+                st.info(s("room_discuss"), icon=":material/forum:")
+            live(c, s, counts=True, drawn_over=v.over, big=True)
+            peer_controls(s, c, v)
+        return
+    with left:
+        st.markdown("\n".join(f"- {md(o.label[c.d.lang])}" for o in q.options))
+    with right:
+        live(c, s, counts=True, drawn_over=v.over, big=True)
+        peer_controls(s, c, v)
+
+
+def _label(c: Ctx, q: quiz.Question, option_id: str) -> str:
+    return md(next(o.label[c.d.lang] for o in q.options if o.id == option_id))
+
+
+def ended(s: Strings, c: Ctx, projected: bool) -> None:
+    """The presenter ended the room: its results, the CSV, and the way out."""
+    if projected:
+        with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
+            with st.container(key="room_strip"):
+                st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
+            room_results.download(s, c, short=True)
+            menu(s, c)
+    room_results.room_results(s, c, s("room_ended_title"), present=projected, note=s("room_ended_presenter"))
+    if not projected:
+        room_results.download(s, c)
+
+
+# --- the notes view -------------------------------------------------------------------------------
+NOTES_CSS = "<style>[data-testid=stMain] button kbd { display: none !important; }</style>"
+"""The notes view's back/next carry ← → (the laptop's keys); the badge Streamlit adds for a shortcut
+would double the arrow icons (presenter mode's stylesheet hides it the same way)."""
+
+
+def notes_view(s: Strings, c: Ctx) -> None:
+    """The presenter's laptop: what the room sees, the notes, the counts; the same controls."""
+    st.html(NOTES_CSS)
+    st.html(KEYS_JS, unsafe_allow_javascript=True)
+    if c.room.ended:
+        ended(s, c, projected=False)
+        return
+    screen = current(c)
+    v = vote_now(c)
+    i = position(c, screen)
+    st.header(s("notes_title", n=i + 1, total=len(c.screens)), anchor=False)
+    st.caption(s("notes_screen", title=screen_title(s, c, screen)))
+    with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
+        back = st.container(width="content")
+        controls(s, c, v, back)
+        menu(s, c)
+    live(c, s, counts=True, drawn_over=v.over)
+    q = v.question
+    if q is not None:
+        peer_controls(s, c, v)
+        if c.room.phase(q.id) or q.id in c.room.revealed:
+            room_results.votes_chart(s, c, q, reveal=q.id in c.room.revealed, key=f"room_notes_chart_{q.id}")
+        st.success(s("room_right_answer", answer=_label(c, q, c.outcomes[q.id].right)), icon=":material/lightbulb:")
+        room_results.why(s, c, q)
+    elif screen == DONE:
+        room_results.room_results(s, c, s("room_results_title"), present=False)
+        room_results.download(s, c)
+    elif screen == LOBBY:
+        st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
+    else:
+        st.markdown(md(c.les.steps[int(screen) - 1].notes[c.d.lang]))
+
+
+def screen_title(s: Strings, c: Ctx, screen: str) -> str:
+    q = question_of(c, screen)
+    if q is not None:
+        return s("room_question_kicker", n=c.questions.index(q) + 1, total=len(c.questions))
+    if screen == DONE:
+        return s("room_results_title")
+    if screen == LOBBY:
+        return s("room_join_title")
+    return md(c.les.steps[int(screen) - 1].title[c.d.lang])

@@ -1,0 +1,148 @@
+"""A room's results (issue 30 items 3-5): the room's learning gain in one line, the share right per
+question asked on the first vote and after the discussion (one chart that fits a projector's screen,
+its numbers written out beside it), the CSV (one row per question and option, counts per vote, which
+option is right, no personal data), and a participant's own score over the questions asked.
+Numbers from latency/room/results.py on the store's tallies; words from content/ui/lesson.yaml."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from latency.charts.room import results_bars, vote_bars
+from latency.language.i18n import Strings, md
+from latency.room import results
+from latency.teaching import quiz
+from ui import charts
+from ui.room_view import Ctx, asked
+
+
+def short_title(s: Strings, c: Ctx, q: quiz.Question) -> str:
+    """"3. Laptop vs datacenter": the question's number in the quiz and its short title (content)."""
+    return f"{c.questions.index(q) + 1}. {s(f'room_short_{q.id}')}"
+
+
+def _share(c: Ctx, x: float | None) -> str:
+    return "–" if x is None else c.d.f.percent(x)
+
+
+def scores(c: Ctx) -> tuple[list[quiz.Question], list[results.VoteScore], dict]:
+    qs = asked(c)
+    tallies = c.store.tallies(c.room.code)
+    return qs, results.vote_scores([(q.id, c.outcomes[q.id].right) for q in qs], tallies), tallies
+
+
+def gain_line(s: Strings, c: Ctx, got: list[results.VoteScore]) -> str:
+    g = results.gain(got)
+    if g.first_all is None:
+        return s("room_gain_none")
+    if g.questions_twice:
+        return s("room_gain", first=_share(c, g.first_twice), second=_share(c, g.second_twice), n=g.questions_twice)
+    return s("room_gain_once", first=_share(c, g.first_all), n=len(got))
+
+
+def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | None = None, chart: bool = True,
+                 note: str | None = None) -> None:
+    """The room's results: title (and a `note` under it), the gain line, the chart and its numbers
+    as text (a phone: a list)."""
+    qs, got, _ = scores(c)
+    st.header(title, anchor=False)
+    if note:
+        st.caption(note)
+    st.markdown(f"**{gain_line(s, c, got)}**")
+    if not qs:
+        st.info(s("room_results_none"))
+        return
+    titles = [short_title(s, c, q) for q in qs]
+    texts = [_share(c, x.share1) if x.share2 is None else s("room_share_pair", first=_share(c, x.share1), second=_share(c, x.share2))
+             for x in got]
+    if not chart:  # a phone: the same numbers as a list, one line per question
+        st.markdown("  \n".join(md(s("room_results_row", title=t, value=v)) for t, v in zip(titles, texts)))
+        return
+    font = 24 if present else 14
+    fig = results_bars(titles, [x.share1 for x in got], [x.share2 for x in got], texts,
+                       names=(s("room_vote_first"), s("room_vote_second")), font_size=font,
+                       height=height or (round(font * 1.45 * len(qs) + font * 2.6) + 20))
+    alt = s("room_results_alt", rows="; ".join(s("room_results_row", title=t, value=v) for t, v in zip(titles, texts)))
+    charts.show(fig, f"room_results_{len(qs)}", alt=alt, table=False)  # the numbers stand at the bars and in `alt`
+    if not present:  # the laptop's notes view: the same numbers as text too (the projector has no room for them)
+        st.caption(md(alt))
+
+
+def csv_bytes(s: Strings, c: Ctx) -> bytes:
+    qs, _, tallies = scores(c)
+    rows = results.option_rows([(q.id, q.question[c.d.lang], [(o.id, o.label[c.d.lang]) for o in q.options],
+                                 c.outcomes[q.id].right) for q in qs], tallies, s("room_yes"), s("room_no"))
+    header = [s("room_col_number"), s("room_col_question"), s("room_col_option"), s("room_col_correct"),
+              s("room_col_vote1"), s("room_col_vote2")]
+    return results.csv_text(header, rows).encode("utf-8-sig")
+
+
+def download(s: Strings, c: Ctx, short: bool = False) -> None:
+    """The CSV's button; `short` on the projector's top row (the long label, which says what CSV is, as its help)."""
+    st.download_button(s("room_download_short") if short else s("room_download"), csv_bytes(s, c),
+                       file_name=f"room-{c.room.code}.csv", mime="text/csv", icon=":material/download:", key="room_csv",
+                       help=s("room_download") if short else None)
+
+
+def my_score(s: Strings, c: Ctx) -> None:
+    """A participant's score over the questions asked (final answer: the second vote where they voted again)."""
+    qs = asked(c)
+    if not qs:
+        st.subheader(s("room_my_score_none"), anchor=False)
+        return
+    mine = c.store.my_answers(c.room.code, c.token or "")
+    right = results.my_score([(q.id, c.outcomes[q.id].right) for q in qs], mine)
+    st.subheader(s("room_my_score", right=right, total=len(qs)), anchor=False)
+
+
+def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str, height: int | None = None) -> None:
+    """One question's votes: the first vote's spread (no right answer before the reveal); at the
+    reveal the first vote beside the second when the room voted twice, the right option marked.
+    The same numbers as a caption under it."""
+    ids = [o.id for o in q.options]
+    first = [n for _, n in results.distribution(c.store.counts(c.room.code, q.id, 1), ids)]
+    two = c.store.counts(c.room.code, q.id, 2) if reveal else {}
+    second = [n for _, n in results.distribution(two, ids)] if two else None
+    right = ids.index(c.outcomes[q.id].right) if reveal else None
+    raw = [o.label[c.d.lang] for o in q.options]  # plotly text, not Markdown: the labels unescaped
+    if reveal and second is not None:
+        raw = [s("room_right_mark", label=x) if i == right else x for i, x in enumerate(raw)]
+    font = 24 if c.d.present else 14
+    wrap = (14 if c.d.lang == "ko" else 24) if c.d.present else (12 if c.d.lang == "ko" else 22)
+    fig = votes_figure(tuple(raw), tuple(first), tuple(second) if second else None, right,
+                       (s("room_vote_first"), s("room_vote_second")), font, wrap, height)
+    labels = [md(o.label[c.d.lang]) for o in q.options]
+    if second is not None:
+        rows = "; ".join(s("room_chart_row2", label=s("room_right_mark", label=lab) if i == right else lab, n=a, m=b)
+                         for i, (lab, a, b) in enumerate(zip(labels, first, second)))
+        alt = s("room_chart_alt2", rows=rows)
+    elif reveal:
+        rows = "; ".join(s("room_chart_right" if i == right else "room_chart_row", label=lab, n=n)
+                         for i, (lab, n) in enumerate(zip(labels, first)))
+        alt = s("room_chart_alt", rows=rows)
+    else:
+        rows = "; ".join(s("room_chart_row", label=lab, n=n) for lab, n in zip(labels, first))
+        alt = s("room_spread_alt", rows=rows)
+    # each count is written out just below (the caption is the chart's text alternative too)
+    st.plotly_chart(charts.Prebuilt(fig), config=charts.CONFIG, key=key, alt=alt)  # plain data: nothing rebuilt
+    st.caption(alt)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def votes_figure(labels: tuple[str, ...], first: tuple[int, ...], second: tuple[int, ...] | None, right: int | None,
+                 names: tuple[str, str], font: int, wrap: int, height: int | None) -> dict:
+    """The votes chart as plain data (plotly's JSON): built once for every phone that shows the same
+    counts and carried as it is (ui/charts.py Prebuilt); a figure built per phone cost 16 ms of the
+    server's CPU, and 60 phones redraw at once when the presenter reveals."""
+    import json
+
+    import plotly.io as pio
+
+    fig = vote_bars(labels, list(first), list(second) if second else None, right=right, names=names,
+                    font_size=font, wrap=wrap, height=height)
+    return json.loads(pio.to_json(fig, validate=False))
+
+
+def why(s: Strings, c: Ctx, q: quiz.Question) -> None:
+    outcome = c.outcomes[q.id]
+    st.markdown(f"**{s('quiz_why')}** " + md(quiz.fill(q.explanation[c.d.lang], outcome.seconds[outcome.right], c.d.f.seconds)))
