@@ -134,8 +134,9 @@ def test_term_entry_at_desktop_and_phone(browser, app_url, term_id, lang):
 def test_glossary_search_and_term_links_survive_language_and_page_changes(page, app_url):
     open_app(page, app_url, "", lang="en")
     main = page.locator(MAIN)
-    main.get_by_role("textbox").fill("배치")
-    main.get_by_role("textbox").press("Enter")
+    search = main.get_by_role("textbox", name=i18n.strings("glossary", "en")("search_label"))  # not the room code's box
+    search.fill("배치")
+    search.press("Enter")
     wait_idle(page)
     title = content.load_term("batch-inference", "en").title
     expect(main.get_by_text("1 term", exact=True)).to_be_visible(timeout=30_000)  # the Korean name found one entry
