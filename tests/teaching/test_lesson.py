@@ -321,3 +321,16 @@ def test_the_lesson_runs_the_one_scenario_evaluation():
                                concurrent_users=sc.users)
             assert sc.run(CATALOG).total_s == pytest.approx(by_hand.total_s, rel=1e-12), (step.id, option)
             assert sc.run(CATALOG).ttft_s == pytest.approx(by_hand.ttft_s, rel=1e-12), (step.id, option)
+
+
+def test_content_check_names_a_question_without_its_room_short_title(monkeypatch):
+    """A quiz question with no `room_short_<id>` in content/ui/lesson.yaml broke the room's results
+    screen; the content check names it before a room does (issue 30 item 1: nothing breaks mid-session)."""
+    from latency.language import i18n
+    from latency.teaching import quiz as quiz_module
+
+    words = i18n.load_area("lesson")
+    gone = next(k for k in words if k.startswith(quiz_module.ROOM_SHORT))
+    monkeypatch.setattr(quiz_module, "load_area", lambda area: {k: v for k, v in words.items() if k != gone})
+    found = [e for e in quiz_module.check() if gone in str(e)]
+    assert len(found) == 1, [str(e) for e in quiz_module.check()]
