@@ -1,19 +1,25 @@
-"""Glossary (the start page, URL `/`): every term with its one-line summary, searchable by its Korean or
-English name; each opens its entry on the Learn page (`learn?term=<id>`)."""
+"""The start page (URL `/`): what the app teaches in one sentence, three ways in (the 15-minute lesson, the
+calculator, a 10-second "feel it" of 0.2 s against 3 s played right here), then the glossary: every term with
+its one-line summary, searchable by its Korean or English name; each opens its entry (`learn?term=<id>`)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import streamlit as st
 
-from latency.teaching import content, glossary
+from latency.estimation import scenario
+from latency.estimation.catalog import load_catalog
+from latency.language import formats
 from latency.language.i18n import LANGS, md
-from ui import plain_words, shell, style
+from latency.teaching import claims, content, feel, glossary
+from ui import feel_player, plain_words, shell, style
 
 s = shell.page_strings("glossary")
 lang = shell.current_lang()
 shell.drop_unknown_url_keys()
+f = formats.get(lang)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -22,16 +28,43 @@ def load_index(terms_dir: str, signature: str) -> tuple[tuple[glossary.IndexEntr
     return glossary.index(Path(terms_dir), LANGS)
 
 
+@st.cache_data(show_spinner=False, max_entries=4)
+def feel_pace(lang: str, signature: str) -> tuple[float, str, str, float]:
+    """The pace both "feel it" answers stream at: the calculator's default set-up, evaluated once
+    (scenario.evaluate), with the model and chip it names beside the answers."""
+    catalog = load_catalog()
+    values = claims.full_values(catalog, {})
+    sized, hw, est = scenario.evaluate(catalog, values)
+    return est.decode_tokens_per_s, f"{values['model_size_b']:g}B", hw.label(lang), values["distance_km"]
+
+
 entries, problems = load_index(str(content.TERMS_DIR), content.files_signature(content.TERMS_DIR))
+
+# --- 1. what the app teaches, and three ways in ------------------------------------------------------
 st.title(s("title"))
-st.caption(s("intro"))
-st.header(s("start_heading"))
-with st.container(horizontal=True):
-    st.page_link("pages/lesson.py", label=s("start_lesson"), icon=":material/school:", query_params={"lang": lang})
-    st.page_link("pages/estimator.py", label=s("start_estimator"), icon=":material/timer:", query_params={"lang": lang})
+st.markdown(s("pitch"))
+with st.container(horizontal=True, gap="small", key="start_doors"):
+    lesson_door = st.button(s("start_lesson"), type="primary", icon=":material/school:", key="start_lesson")
+    estimator_door = st.button(s("start_estimator"), icon=":material/calculate:", key="start_estimator")
+    feel_door = st.button(s("start_feel"), icon=":material/play_arrow:", key="start_feel")
+still = st.toggle(s("feel_still"), key="start_feel_still")  # reduced motion: the race's timing as text, nothing played
+if lesson_door:
+    st.switch_page("pages/lesson.py", query_params={"lang": lang})
+if estimator_door:
+    st.switch_page("pages/estimator.py", query_params={"lang": lang})
+if feel_door:  # 0.2 s against 3 s, side by side, the same answer at the same pace: only the wait differs
+    tps, size, chip, km = feel_pace(lang, content.files_signature())
+    sample = feel.load_samples()[lang]
+    tokens = feel.split_tokens(sample.answer, sample.chars_per_token)
+    st.caption(s("feel_setup", size=size, chip=md(chip), km=f.km(km), tps=f.tps_per_user(tps)))
+    feel_player.race(s, f, tokens, [(s("feel_fast"), feel.Pace(0.2, tps)), (s("feel_slow"), feel.Pace(3.0, tps))],
+                     sleep=time.sleep, clock=time.monotonic, still=still)
+
+# --- 2. the glossary ------------------------------------------------------------------------------
+st.header(s("terms_heading"))
+st.caption(s("terms_intro"))
 plain_words.show_met(shell.strings("plain_words"),  # the cards' technical words, before the cards
                      [s("search_placeholder"), *(x for e in entries for x in (e.titles.get(lang, ""), e.summaries.get(lang, "")))])
-st.header(s("terms_heading"))
 query = st.text_input(s("search_label"), placeholder=s("search_placeholder"), key="glossary_query", max_chars=60)
 shown = glossary.search(entries, query)
 

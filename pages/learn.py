@@ -1,9 +1,11 @@
 """Learn page (URL `learn?term=<id>`): one glossary entry (content/terms/<id>.<lang>.yaml) as a learning path.
 
-Title, definition and 30-second summary first, with links into the tools; then the details in tabs;
-then the "you might also wonder" questions, which jump to the sections below them. Every claim the
-estimator can test carries the estimator's verdict, computed now (latency/teaching/claims.py). `?term=` picks
-the entry and stays in the URL, so a language switch or a trip to another page keeps it.
+The entry's text as written and in its order: title, definition and 30-second summary, links into the
+tools, the details in tabs, then the "you might also wonder" questions, which jump to the sections below
+them. Under a claim the estimator finds misleading, one short note in plain words with a link to the
+set-up; every check, with its set-ups and figures (computed now, latency/teaching/claims.py), in one fold
+at the end. `?term=` picks the entry and stays in the URL, so a language switch or a trip to another
+page keeps it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from latency.teaching import claims, content
 from latency.language.errors import ContentError
 from latency.language.i18n import md
 from latency.estimation.scenario import clip_raw
-from ui import shell, term_sections as sec
+from ui import shell, term_claims, term_sections as sec
 
 s = shell.page_strings("learn")
 lang = shell.current_lang()
@@ -64,7 +66,7 @@ except (ContentError, ValueError) as err:  # a check the estimator rejects: say 
 cl = sec.Claims(s, catalog, lang, results)
 
 # --- 1. what it is, in thirty seconds, and where to try it ---------------------------------------
-sec.header(term, shell.strings("plain_words"))
+sec.header(term, shell.strings("plain_words"), s)
 sec.summary(s, term, cl)
 sec.tools(s, term, lang)
 
@@ -89,3 +91,6 @@ sec.misconceptions(s, term.misconceptions, cl)
 sec.phrases(s, term.phrases, cl)
 sec.term_links(s, "related", term.related, lang, available)
 sec.term_links(s, "read_next", term.read_next, lang, available)
+
+# --- 4. what the calculator checked: set-ups, specs and figures, folded ---------------------------
+term_claims.fold(s, catalog, lang, term, results)

@@ -97,16 +97,22 @@ if screen == lesson.QUIZ:
         shell.show_content_error(err)
     else:
         with top:
-            plain_words.show_met(pw, jargon.strings_of(questions, lang))
+            plain_words.show_met(pw, [s("quiz_intro", n=len(questions)), *jargon.strings_of(questions, lang),
+                                      *(x.title[lang] for x in les.steps)])  # the review links name the steps
         lesson_steps.quiz_screen(s, les, questions, outcomes, data)
 elif screen == lesson.DONE:
+    with top:  # the finish screen repeats every step's takeaway: their words, defined before them
+        plain_words.show_met(pw, [x.takeaway[lang] for x in les.steps])
     lesson_steps.finish(s, les, data)
 else:
     shown = les.steps[number - 1]  # the step's own texts and the strings of its one interaction
     widget_keys = (f"{shown.widget}_", "stage_text_") if shown.widget == "stages" else (f"{shown.widget}_",)
     with top:
         plain_words.show_met(pw, [*jargon.strings_of(shown, lang), s("ttft"), s("total"),  # the two times' labels
-                                  *(v for k, v in s.table.items() if k.startswith(widget_keys))])
+                                  *(v for k, v in s.table.items() if k.startswith(widget_keys)),
+                                  *(s(f"stage_{k}") for k in ("network", "queue", "prefill", "decode")),  # the chart's legend
+                                  s("cost_metric"), s("scenario_line", model="", hardware="", devices="", distance="",
+                                                      prompt="", output="")])
     lesson_steps.step(s, shown, number, data)
 
 if present:

@@ -15,9 +15,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
+from latency.exploring import tradeoffs
 from latency.teaching import feel, lesson, quiz
 from latency.estimation.catalog import Catalog
-from latency.charts.lesson import stage_bars
+from latency.charts.lesson import stage_bars, widened
 from latency.charts.style import INK
 from latency.estimation.estimator import STAGES
 from latency.language.formats import Formats
@@ -61,7 +62,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] code,
 [data-testid="stMain"] [data-testid="stTable"] th,
 [data-testid="stMain"] [data-testid="stTable"] td { font-size: 24px !important; color: __INK__ !important; opacity: 1 !important; }
-[data-testid="stMain"] h1 { font-size: 56px !important; }
+[data-testid="stMain"] h1 { font-size: 44px !important; line-height: 1.25 !important; padding: 0 0 0.2em !important; }
 [data-testid="stMain"] h2 { font-size: 44px !important; line-height: 1.25 !important; padding: 0 0 0.2em !important; }
 [data-testid="stMain"] [data-testid="stAlertContainer"] { padding-top: 0.6rem; padding-bottom: 0.6rem; }
 [data-testid="stMain"] h3 { font-size: 36px !important; }
@@ -87,7 +88,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
 [data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 24px !important; line-height: 1.38 !important; }
-[data-testid="stMain"] h2 { font-size: 36px !important; }
+[data-testid="stMain"] h1, [data-testid="stMain"] h2 { font-size: 36px !important; }
 [data-testid="stMain"] [data-testid="stMetricValue"],
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 36px !important; }
 [data-testid="stMain"] [data-testid="stBaseButton-primary"],
@@ -131,16 +132,18 @@ def stage_names(s: Strings, prefix: str = "stage_") -> dict[str, str]:
     return {k: s(f"{prefix}{k}") for k in STAGES}
 
 
-def option_label(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
-    """How a step's option reads on screen: a model or device name, a place, a count."""
+def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bool = False) -> str:
+    """How a step's option reads on screen: a model or device name, a place, a count. `button`: on a choice
+    button, a chip by its name without the catalog's details ("Apple M4 Max · 노트북 칩"), so six fit a phone."""
     if step.widget == "model":
         return d.catalog.models[option].label(d.lang)
     if step.widget == "hardware":  # the chip with its plain class, as on the explorer pages ("노트북 칩")
-        return s("hardware_short", name=d.catalog.hardware[option].label(d.lang),
-                 kind=scenario_inputs.hardware_class(d.catalog, d.lang, option))
-    if step.widget == "distance":
+        name = d.catalog.hardware[option].label(d.lang)
+        kind = scenario_inputs.hardware_class(d.catalog, d.lang, option)
+        return s("hardware_pill", name=name.split(" (")[0], kind=kind) if button else s("hardware_short", name=name, kind=kind)
+    if step.widget == "distance":  # a button or a bar: the place's short name ("미국 서부"), the step says "from Seoul"
         stop = next(x for x in d.stops if x.id == option)
-        return s("distance_km", name=stop.label[d.lang], km=d.f.km(stop.km))
+        return s("distance_km", name=(stop.short if button else stop.label)[d.lang], km=d.f.km(stop.km))
     if step.widget == "users":
         return d.f.count(option, "users")
     if step.widget == "timeline":
@@ -153,10 +156,12 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
 
 
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
+    """The example's set-up, every input named."""
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
+    users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
     st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang), hardware=d.catalog.hardware[sc.hardware].label(d.lang),
-                 devices=d.f.count(est.devices_needed, "devices"), distance=where,
+                 devices=d.f.count(est.devices_needed, "devices"), distance=where + users,
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
 
 
@@ -165,12 +170,17 @@ def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str,
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
                      fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14,
                      legend_columns=2 if d.present and max(map(len, (names or stage_names(s)).values())) <= SHORT_NAME else 1,
-                     labels_above=d.present)
+                     labels_above=True,  # each row's name on its own line: at 390 px a name beside its bar was cut
+                     label_width_px=PROJECTED_LABEL_PX if d.present else None)
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
     charts.show(fig, key, table=not d.present)
+    if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said under the chart (beside it
+        with numbers(d):      # on the projected screen, where the chart's column has no room left)
+            st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
 
 
+PROJECTED_LABEL_PX = 600  # a row label wraps at this estimate on the projected chart (label_px overestimates Hangul by about a third; the column is about 520 px at 1366)
 SHORT_NAME = 10  # characters: a stage name this short stands in half the projected chart's width (two legend columns)
 
 
@@ -266,6 +276,13 @@ def present_link(s: Strings, param: str, d: Data) -> None:
                  icon=":material/co_present:", query_params=query)
 
 
+def screen_heading(text: str, d: Data) -> None:
+    """A screen's own title: under the page's h1 in the lesson, the h1 itself in presenter mode, which
+    shows no page title (issue 34 item 7: a projected screen's headings started at h2). Presenter mode's
+    stylesheet draws that h1 at the h2's size, so the step still fits one screen."""
+    (st.title if d.present else st.header)(text, anchor=False)
+
+
 # --- one step -----------------------------------------------------------------------------------
 def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = True) -> None:
     """One step. The speaker notes fold under it for a reader alone; never on a projected screen
@@ -292,7 +309,7 @@ def projected_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     interaction is in the normal lesson: moving its input redraws this step only."""
     words, live = st.columns([11, 10], gap="medium")
     with words:
-        st.header(md(step_.title[d.lang]), anchor=False)
+        screen_heading(md(step_.title[d.lang]), d)
         st.markdown(bold_only(step_.body[d.lang]))
         side = st.container()  # the times (and cost) of the steps that show them: `numbers`
         st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
@@ -303,7 +320,7 @@ def projected_step(s: Strings, step_: lesson.Step, d: Data) -> None:
 
 def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
     """The notes view of a presenter without a room (?notes=1&step=N): that step's title and notes."""
-    st.header(s("notes_title", n=number, total=lesson.screens(les)), anchor=False)
+    st.title(s("notes_title", n=number, total=lesson.screens(les)), anchor=False)  # the view's only heading: h1
     if number <= len(les.steps):
         st.caption(md(les.steps[number - 1].title[d.lang]))
         st.markdown(md(les.steps[number - 1].notes[d.lang]))
@@ -319,9 +336,10 @@ def interaction(s: Strings, step_: lesson.Step, d: Data) -> None:
 
 def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Restaurant analogy: the answer length (dishes) stretches the serving part of the timeline."""
-    n = st.select_slider(s("timeline_label"), options=list(step_.options), value=step_.scenario.output_tokens
-                         if step_.scenario.output_tokens in step_.options else step_.options[1],
-                         format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}")
+    # Buttons, not a slider: every choice is named on a phone (a slider's end labels ran into its thumb's value).
+    n = st.segmented_control(s("timeline_label"), list(step_.options), default=step_.scenario.output_tokens
+                             if step_.scenario.output_tokens in step_.options else step_.options[1], required=True,
+                             format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}")
     sc = lesson.vary(step_, n, d.catalog, d.stops)
     est = sc.run(d.catalog)
     chart(s, [(s("rest_row"), est.breakdown)], d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}",
@@ -338,7 +356,8 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
                  hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
-    still = st.toggle(s("feel_still"), key=f"lesson_still_{step_.id}", help=s("feel_still_help"))  # reduced motion
+    # reduced motion; no help icon: Streamlit names it "Help for ..." in English on a Korean page
+    still = st.toggle(s("feel_still"), key=f"lesson_still_{step_.id}")
     if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
         sample = feel.load_samples()[d.lang]
         tokens, pace = feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s)
@@ -368,16 +387,26 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Model, hardware, distance or users: one input over the step's options; start vs choice."""
     options = list(step_.options)
     start = lesson.start_option(step_)
-    # The slider opens on the last option, the far end of the step's range, so the change shows at once.
-    choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1],
-                              format_func=lambda v: option_label(s, step_, v, d), key=f"lesson_w_{step_.id}")
+    # The choices as buttons, each named (a slider named only its two ends, and they ran into its thumb's
+    # value on a phone); the last, the far end of the step's range, is chosen first, so the change shows at once.
+    # On the projected screen (1366 px and wider) a slider keeps the step on one screen; it names every stop there.
+    if d.present:
+        choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1],
+                                  format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
+    else:
+        choice = st.segmented_control(s(f"{step_.widget}_label"), options, default=options[-1], required=True,
+                                      format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
     base_sc = lesson.vary(step_, start, d.catalog, d.stops)
     sc = lesson.vary(step_, choice, d.catalog, d.stops)
-    base, est = base_sc.run(d.catalog), sc.run(d.catalog)
-    rows = [(s("row_start", label=option_label(s, step_, start, d)), base.breakdown),
-            (s("row_choice", label=option_label(s, step_, choice, d)), est.breakdown)]
+    # One evaluation per set-up: the estimator page's own (scenario.evaluate inside tradeoffs.headline), so
+    # its times and its cost per 1,000 answers are the estimator's for the same inputs (issue 31 item 1).
+    head = tradeoffs.headline(d.catalog, {**sc.values(d.catalog), "measure": "total", "budget_s": float("inf")},
+                              tradeoffs.catalog_prices(d.catalog))
+    base, est = base_sc.run(d.catalog), head.estimate
+    rows = [(s("row_start", label=option_label(s, step_, start, d, button=True)), base.breakdown),
+            (s("row_choice", label=option_label(s, step_, choice, d, button=True)), est.breakdown)]
     chart(s, rows, d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}")
-    cost = lesson.cost_per_1k(d.catalog, sc, est) if step_.widget == "users" else None
+    cost = head.cost_per_1k_answers if step_.widget == "users" and head.cost_per_1k_answers == head.cost_per_1k_answers else None
     hw = d.catalog.hardware[sc.hardware]
     with numbers(d):  # on the projected screen the cost stands in the times' row (one row less)
         times(s, est, d, more=[(s("cost_metric"), d.f.usd(cost))] if cost is not None and d.present else ())
@@ -408,7 +437,7 @@ WIDGETS = {"timeline": timeline, "feel": feel_step, "stages": stages_step, "mode
 def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], outcomes: Mapping[str, quiz.Outcome],
                 d: Data) -> None:
     """All questions in one form; after marking: right or not, why (every option's feedback), score, review links."""
-    st.header(s("quiz_title"), anchor=False)
+    screen_heading(s("quiz_title"), d)
     st.caption(s("quiz_intro", n=len(questions)))
     labels = {q.id: {o.id: md(o.label[d.lang]) for o in q.options} for q in questions}
     with st.form("lesson_quiz"):
@@ -464,8 +493,8 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
 
 
 def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:
-    st.header(s("finish_title"), anchor=False)
-    st.subheader(s("finish_learned"), anchor=False)
+    screen_heading(s("finish_title"), d)
+    (st.header if d.present else st.subheader)(s("finish_learned"), anchor=False)  # one level under the screen's title
     st.markdown("\n".join(f"{k}. {md(x.takeaway[d.lang])}" for k, x in enumerate(les.steps, 1)))
     sc = les.finish
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)

@@ -13,9 +13,10 @@ import streamlit as st
 from latency.language import jargon
 from latency.language.i18n import Strings
 
-ESTIMATOR_TERMS = ("token", "ttft", "tpot", "prefill", "decode", "kv_cache", "network", "handshake", "queue", "batching",
-                   "weights", "bandwidth", "compute", "precision", "fp16", "fp8", "w8a8", "int4", "q4_k_m", "moe",
-                   "looped", "tensor_parallel", "engine", "range", "throughput")
+ESTIMATOR_TERMS = ("llm", "token", "ttft", "tpot", "streaming", "target_time", "sla", "prefill", "decode", "kv_cache", "network",
+                   "handshake", "queue", "batching", "gpu", "weights", "parameters", "bandwidth", "compute", "precision",
+                   "quantization", "fp16", "fp8", "w8a8", "int4", "q4_k_m", "llama_cpp", "moe", "looped", "tensor_parallel",
+                   "engine", "range", "throughput", "tradeoff")
 TRADEOFF_TERMS = ESTIMATOR_TERMS
 
 

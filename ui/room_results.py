@@ -18,7 +18,7 @@ from ui.room_view import Ctx, asked
 
 def short_title(s: Strings, c: Ctx, q: quiz.Question) -> str:
     """"3. Laptop vs datacenter": the question's number in the quiz and its short title (content)."""
-    return f"{c.questions.index(q) + 1}. {s(f'room_short_{q.id}')}"
+    return f"{c.questions.index(q) + 1}. {s(f'{quiz.ROOM_SHORT}{q.id}')}"
 
 
 def _share(c: Ctx, x: float | None) -> str:

@@ -7,7 +7,7 @@ content/ui/scenario.yaml.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
@@ -143,8 +143,22 @@ def unseen(keys: Sequence[str], values: dict[str, Any], default: dict[str, Any],
     names = shell.strings("scenario")
     items = [names("unseen_item", name=names(f"input_{k}"), value=value_text(k, values[k]))
              for k in keys if k in values and values[k] != default.get(k)]
+    items += launch_items(names, formats.get(names.lang), values)
     if items:
         st.caption(names("unseen_inputs", items=md(", ".join(items))))
+
+
+def launch_items(names: Strings, f, values: Mapping[str, Any]) -> list[str]:
+    """The launch check's inputs that change the estimate and are switched on (`scenario.launch_inputs_in_force`),
+    in words: the explorer pages do not show them, so they name them beside their inputs."""
+    on = scenario.launch_inputs_in_force(values)
+    out = []
+    if "prefix_cache" in on:
+        out.append(names("unseen_prefix_cache", share=f.percent(on["prefix_cache"])))
+    if "spec_tokens" in on:
+        k, accept = on["spec_tokens"]
+        out.append(names("unseen_spec", k=k, accept=f.percent(accept)))
+    return out
 
 
 def device_class(entry, lang: str, names: Strings | None = None) -> str:

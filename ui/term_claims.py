@@ -1,56 +1,39 @@
-"""The estimator's verdict on one claim, shown under the entry's own wording (issue 9 item 1).
+"""What the estimator says about an entry's claims (issue 34 item 1, issue 31 item 1).
 
-The source sentence stays as written; this box is the app's voice: a coloured badge (holds / holds
-under conditions / does not hold), one sentence with the computed numbers, the entry's plain-words
-reason (`note`) and links that open the estimator on the scenario the sentence quotes. The verdict
-itself comes from `latency.teaching.claims` (pure, computed at run time from `latency.estimate`).
+The entry's text stays as written. The app speaks in two places only:
+
+* `note`: under a claim the estimator finds misleading (a check that does not hold everywhere), ONE short
+  note in plain words that says what is true and when: the check's `note` ("더 정확히 말하면: ..."), or for
+  a meeting phrase or a use, the `better` phrasing beside it, with one link that opens the set-up where
+  the claim does not hold in the calculator. No verdict badge, no figure: figures are in the fold.
+* `fold`: at the end of the page, one closed expander ("계산기로 확인한 내용") with every check: the claim
+  it tests, what the calculator found, and each set-up with its full specs and its figures.
+
+Every figure comes from `latency.teaching.claims` (each set-up through `scenario.evaluate`, the one
+evaluation every page uses). A set-up is written with every input that differs from the calculator's
+default (`setup`), and the defaults are named once at the fold's top, so two lines that read the same
+are the same set-up and show the same figures (tests/pages/test_entry_checks.py holds that).
 """
 
 from __future__ import annotations
 
 import re
+import urllib.parse
 from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from latency.teaching import claims
-from latency.language import formats
 from latency.estimation import scenario
 from latency.estimation.catalog import Catalog
+from latency.language import formats
 from latency.language.i18n import Strings, md
-from ui import scenario_inputs
+from latency.teaching import claims, content
 
-BADGE = {"holds": ("green", ":material/check_circle:"), "conditional": ("orange", ":material/rule:"),
-         "fails": ("red", ":material/cancel:")}
-DEFAULT_OUTPUT = scenario.DEFAULTS["output_tokens"]
+DEFAULTS = scenario.DEFAULTS
 
 
 def value_text(s: Strings, measure: str, value: float) -> str:
     return s(f"unit_{measure}", v=formats.seconds_number(value))
-
-
-def bound_text(s: Strings, measure: str, bound: tuple[float | None, float | None]) -> str:
-    lo, hi = bound
-    if lo is not None and hi is not None:
-        return s("bound_range", min=formats.seconds_number(lo), max=value_text(s, measure, hi))
-    if hi is not None:
-        return s("bound_max", max=value_text(s, measure, hi))
-    return s("bound_min", min=value_text(s, measure, lo))
-
-
-def where(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any], plain: bool = False,
-          keep: frozenset = frozenset()) -> str:
-    """A set-up in a few words: '39.8B Loop · NVIDIA H100 SXM · FP16 / BF16 (16-bit) · 1,149 km'; `plain`:
-    the chip by its everyday class and no precision ('39.8B Loop · data-centre GPU · 1,149 km'), except the
-    inputs in `keep` (those the compared set-up changes), which keep their full names."""
-    return " · ".join(where_parts(s, catalog, lang, values, plain, keep))
-
-
-def where_changed(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any], other: Mapping[str, Any],
-                  plain: bool = False, keep: frozenset = frozenset()) -> str:
-    """Only what differs in `other` (the compared set-up): '8.03B · NVIDIA L4'."""
-    base = set(where_parts(s, catalog, lang, values, plain, keep))
-    return " · ".join(p for p in where_parts(s, catalog, lang, other, plain, keep) if p not in base)
 
 
 def bits(catalog: Catalog, precision: str) -> int:
@@ -60,121 +43,146 @@ def bits(catalog: Catalog, precision: str) -> int:
     return int(digits[-1]) if digits else round(8 * entry.bytes_per_param)
 
 
-def changed_inputs(values: Mapping[str, Any], others: Sequence[Mapping[str, Any]], catalog: Catalog | None = None) -> frozenset:
-    """The inputs that differ between a set-up and the ones it is compared with, and that a short set-up
-    would leave out (chip name, precision, a single user, the default answer length); "precision_full"
-    where two formats have the same bits (FP8 against INT8) and only their names tell them apart."""
-    if catalog is not None and any(o.get("precision") != values.get("precision") and
-                                   bits(catalog, o["precision"]) == bits(catalog, values["precision"]) for o in others):
-        return changed_inputs(values, others) | {"precision_full"}
-    return frozenset(k for k in ("arch", "hardware", "precision", "concurrency", "output_tokens", "prompt_tokens",
-                                 "context_tokens", "connection", "engine")
-                     if any(o.get(k) != values.get(k) for o in others))
-
-
-def where_parts(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any], plain: bool = False,
-                keep: frozenset = frozenset()) -> list[str]:
-    # a dense model goes unnamed ("8B"), except against a Loop or MoE model: then both sides say their kind
-    arch = "" if values["arch"] == "dense" and "arch" not in keep else " " + s(f"arch_{values['arch']}")
-    hw = catalog.hardware[values["hardware"]]
-    chip = hw.label(lang) if not plain or "hardware" in keep else scenario_inputs.hardware_class(catalog, lang, values["hardware"])
-    parts = [f"{formats.size_number(float(values['model_size_b']))}B{arch}", chip]
-    if not plain or "precision_full" in keep:
-        parts.append(catalog.precisions[values["precision"]].label(lang))
-    elif "precision" in keep:  # in plain words: the bits per number ("4비트"), format names folded below
-        parts.append(s("where_bits", n=bits(catalog, values["precision"])))
+def setup(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any]) -> str:
+    """A set-up with every input the estimate depends on that differs from the calculator's default, and
+    always the model, the chip, the number format and the distance: '70.6B · NVIDIA H100 SXM · FP16 / BF16
+    (16-bit) · 1,149 km · 32 users at once'. The defaults left out are named once (`defaults_line`)."""
+    arch = "" if values["arch"] == "dense" else " " + s(f"arch_{values['arch']}")
+    precision = catalog.precisions[values["precision"]]  # its name and bits: "FP8 · 8비트" (the catalog's long label
+    # carries words a reader does not have, "부동소수점", "bpw")
+    parts = [f"{formats.size_number(float(values['model_size_b']))}B{arch}", catalog.hardware[values["hardware"]].label(lang),
+             precision.label(lang).split(" (")[0] + " · " + s("where_bits", n=bits(catalog, values["precision"]))]
     km = float(values["distance_km"])
-    parts.append(s("where_local") if values.get("access") == "none" or km == 0 else f"{km:,.0f} km")
-    if int(values["concurrency"]) > 1:
+    parts.append(s("where_local") if values.get("access") == "none" else f"{km:,.0f} km")
+    devices = values.get("devices", scenario.DEVICES_AUTO)
+    if devices != scenario.DEVICES_AUTO:
+        parts.append(s("where_devices", n=int(devices)))
+    if int(values["concurrency"]) != DEFAULTS["concurrency"]:
         parts.append(s("where_users", n=int(values["concurrency"])))
-    elif "concurrency" in keep:  # compared with many users: say this one is alone, never a blank side
-        parts.append(s("where_alone"))
-    if int(values["output_tokens"]) != DEFAULT_OUTPUT or "output_tokens" in keep:
-        parts.append(s("where_output", n=int(values["output_tokens"])))
-    # what only a comparison needs said: the one input the two set-ups differ in
-    if "prompt_tokens" in keep:
+    if values.get("arrival", "steady") != DEFAULTS["arrival"]:
+        parts.append(s(f"where_arrival_{values['arrival']}"))
+    if int(values["prompt_tokens"]) != DEFAULTS["prompt_tokens"]:
         parts.append(s("where_prompt", n=int(values["prompt_tokens"])))
-    if "context_tokens" in keep:
+    if int(values.get("document_tokens", 0) or 0):
+        parts.append(s("where_document", n=int(values["document_tokens"])))
+    if int(values["output_tokens"]) != DEFAULTS["output_tokens"]:
+        parts.append(s("where_output", n=int(values["output_tokens"])))
+    if int(values.get("context_tokens", 0) or 0):
         parts.append(s("where_context", n=int(values["context_tokens"])))
-    if "connection" in keep:
+    if values["connection"] != DEFAULTS["connection"]:
         parts.append(s(f"where_{values['connection']}"))
-    if "engine" in keep:
+    if values.get("access") not in (DEFAULTS["access"], "none"):
+        parts.append(s(f"where_access_{values['access']}"))
+    if values["engine"] != DEFAULTS["engine"]:
         parts.append(s("where_engine_" + str(values["engine"]).replace(".", "_")))
-    return parts
+    return " · ".join(parts)
 
 
-def compared(r: claims.ClaimResult) -> list[Mapping[str, Any]]:
-    """The set-ups the sentence names: the one shown, then the counter-example or the compared one."""
-    out = [r.shown.values]
-    if r.counter is not None and r.counter is not r.shown:
-        out.append(r.counter.values)
-    if r.bound is None and r.shown.other_values:
-        out.append(r.shown.other_values)
-    return out
+def defaults_line(s: Strings) -> str:
+    """The inputs a set-up line leaves out, named (issue 31 item 1: an input the reader does not see is named)."""
+    return s("fold_defaults", prompt=DEFAULTS["prompt_tokens"], output=DEFAULTS["output_tokens"])
 
 
-def sentence(s: Strings, catalog: Catalog, lang: str, r: claims.ClaimResult) -> str:
-    """One sentence why, with the estimator's numbers; set-ups in plain words (the chip by its class, the
-    precision only where the compared set-up changes it): the full specs are folded below (`show`)."""
+def misleading(results: Mapping[str, claims.ClaimResult], checks: Sequence[Any]) -> claims.ClaimResult | None:
+    """The first check on a claim that finds it misleading, else None: a check that does not hold in every
+    set-up it tries, except a `contrast` check (the text itself says "here, not there"), which misleads only
+    where it holds everywhere or nowhere."""
+    def misleads(c) -> bool:
+        verdict = results[c.id].verdict
+        return verdict != "conditional" if getattr(c, "contrast", False) else verdict != "holds"
+    return next((results[c.id] for c in checks if c.id in results and misleads(c)), None)
+
+
+def link(values: Mapping[str, Any], lang: str) -> str:
+    """The calculator's address on this set-up, relative to the app (every scenario input in the query)."""
+    return "estimator?" + urllib.parse.urlencode({**claims.link_values(values), "lang": lang})
+
+
+def note(s: Strings, lang: str, results: Mapping[str, claims.ClaimResult], checks: Sequence[Any],
+         better: str | None = None) -> bool:
+    """Under a claim the estimator finds misleading: one short note in plain words (the item's `better`
+    phrasing, else the check's `note`) and one link to the set-up where the claim does not hold."""
+    r = misleading(results, checks)
+    if r is None:
+        return False
+    text = s("better_lead", text=md(better)) if better else s("note_lead", text=md(r.check.note or ""))
+    where = r.counter if r.counter is not None else r.shown
+    # the link in the note's own box (a relative address, so it works under any base path): a page link
+    # under it took a line of its own for each of a page's notes (issue 34: the entry in six phone screens)
+    st.info(f"{text} [{s('note_open')}]({link(where.values, lang)})", icon=":material/lightbulb:")
+    return True
+
+
+def cell(s: Strings, klass: content.ComparisonClass, row: str, results: Mapping[str, claims.ClaimResult]) -> str:
+    """A comparison table cell as Markdown: the entry's words, with `{value}` (an app-written entry's estimate)
+    filled from the row's check, its first set-up, so the table shows the calculator's own figure."""
+    text = getattr(klass, row)
+    if "{value}" not in text:
+        return md(text)
+    check = next((c for c in klass.checks if c.row == row and c.id in results), None)
+    value = value_text(s, check.measure, results[check.id].outcomes[0].value) if check else "?"
+    return value.join(md(part) for part in text.split("{value}"))
+
+
+# --- the fold at the end of the page ---------------------------------------------------------------
+def claim_label(s: Strings, term: content.Term, where: str, obj: Any, check: content.Check) -> str:
+    """Which sentence of the entry a check tests, in a few words: a heading, a title, a table cell."""
+    if isinstance(obj, content.Summary):
+        return obj.heading
+    if isinstance(obj, content.TextBlock):
+        return obj.heading
+    if isinstance(obj, content.Example):
+        return f"{term.examples.heading} · {obj.title}"
+    if isinstance(obj, content.ComparisonClass):
+        row = getattr(term.comparison.rows, check.row) if check.row else ""
+        text = getattr(obj, check.row).replace("{value}", "…") if check.row else ""
+        return f"{term.comparison.heading} · {obj.short_name} · {row}: {text}"
+    if isinstance(obj, content.Use):
+        return f"{term.uses.heading} · {obj.name}"
+    if isinstance(obj, content.Misconception):
+        return f"{term.misconceptions.heading} · {obj.myth}"
+    if isinstance(obj, content.Phrase):
+        return f"{term.phrases.heading} · “{obj.text}”"
+    return where
+
+
+def outcome_line(s: Strings, catalog: Catalog, lang: str, r: claims.ClaimResult, o: claims.Outcome) -> str:
     c = r.check
-    shown, counter = r.shown, r.counter
-    keep = changed_inputs(shown.values, compared(r)[1:], catalog)
-    show = lambda o: md(where(s, catalog, lang, o.values, plain=True, keep=keep))  # noqa: E731
-    val = lambda x: value_text(s, c.measure, x)  # noqa: E731
-    common = dict(measure=s(f"measure_name_{c.measure}"), where=show(shown), value=val(shown.value))
+    line = s("fold_line", setup=md(setup(s, catalog, lang, o.values)), measure=s(f"measure_name_{c.measure}"),
+             value=value_text(s, c.measure, o.value))
+    if c.measure == "total" and r.bound is not None:
+        line += s("fold_ttft", ttft=value_text(s, "ttft", o.ttft_s))
+    if o.other_values is not None and o.other is not None:
+        line += s("fold_versus", setup=md(setup(s, catalog, lang, o.other_values)), value=value_text(s, c.measure, o.other))
+    return line
+
+
+def finding(s: Strings, r: claims.ClaimResult) -> str:
+    """What the calculator found, in plain words (no verdict words of a jury: see the module docstring)."""
+    c = r.check
     if r.bound is not None:
-        bound = bound_text(s, c.measure, r.bound)
-        if r.verdict == "conditional" and counter is not None and shown.outcome == "holds":
-            k = sum(o.outcome == "holds" for o in r.outcomes)
-            return s("why_bound_conditional", n=len(r.outcomes), k=k, bound=bound, where=show(shown),
-                     value=val(shown.value), where_not=show(counter), value_not=val(counter.value))
-        if shown.outcome == "first_token" or (r.verdict == "conditional" and counter is None):
-            return s("why_bound_first_token", bound=bound, ttft=value_text(s, "ttft", shown.ttft_s), **common)
-        return s(f"why_bound_{'holds' if shown.outcome == 'holds' else 'fails'}", bound=bound, **common)
-    if r.verdict == "conditional" and counter is not None:
-        k = sum(o.outcome == "holds" for o in r.outcomes)
-        return s("why_versus_conditional", n=len(r.outcomes), k=k, where_not=show(counter),
-                 value_not=val(counter.value), other_not=val(counter.other))
-    other_where = where_changed(s, catalog, lang, shown.values, shown.other_values, plain=True, keep=keep) or \
-        where_changed(s, catalog, lang, shown.values, shown.other_values)
-    return s(f"why_versus_{'holds' if r.verdict == 'holds' else 'fails'}", other_where=md(other_where),
-             other=val(shown.other), **common)
+        lo, hi = r.bound
+        bound = (s("bound_range", min=formats.seconds_number(lo), max=value_text(s, c.measure, hi)) if lo is not None and hi is not None
+                 else s("bound_max", max=value_text(s, c.measure, hi)) if hi is not None
+                 else s("bound_min", min=value_text(s, c.measure, lo)))
+        return s(f"fold_bound_{r.verdict}", measure=s(f"measure_name_{c.measure}"), bound=bound)
+    return s(f"fold_versus_{r.verdict}_{c.expect}", measure=s(f"measure_name_{c.measure}"))
 
 
-def estimator_link(label: str, values: Mapping[str, Any], lang: str) -> None:
-    st.page_link("pages/estimator.py", label=label, icon=":material/calculate:",
-                 query_params={**claims.link_values(values), "lang": lang})
-
-
-def show(s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult],
-         checks: Sequence[Any], row_labels: bool = False, seen: set | None = None) -> None:
-    """The verdict box of each check (in the entry's order) on one claim. `seen` (one set per page run)
-    holds the sentences already shown: a check the page has already shown gets one line that says so."""
-    for check in checks:
-        r = results.get(check.id)
-        if r is None:
-            continue
-        color, icon = BADGE[r.verdict]
-        text = sentence(s, catalog, lang, r)
-        if seen is not None and (r.verdict, text) in seen:
-            with st.container(horizontal=True, gap="small"):
-                st.badge(s("verdict_" + r.verdict), icon=icon, color=color)
-                st.caption(s("check_seen") + (f" {md(check.note)}" if check.note else ""))  # the claim's own reason stays
-            continue
-        if seen is not None:
-            seen.add((r.verdict, text))
-        with st.container(border=True, key=f"claim_{check.id}"):
-            label = s("check_label") + (f" · {s('check_row_' + check.row)}" if row_labels and check.row else "")
-            with st.container(horizontal=True, gap="small"):  # the verdict stays whole on a phone; the label wraps
-                st.badge(s("verdict_" + r.verdict), icon=icon, color=color)
-                st.caption(label)
-            if check.scenarios == claims.REPRESENTATIVE:
-                text += " " + s("why_representative", n=len(r.outcomes), k=sum(o.outcome == "holds" for o in r.outcomes))
-            st.caption(text + (f" {md(check.note)}" if check.note else ""))
-            with st.expander(s("setup_details"), icon=":material/tune:"):  # chips, formats and bits per weight
-                st.caption("\n\n".join(md(where(s, catalog, lang, v)) for v in compared(r)))
-            if r.verdict == "conditional" and r.counter is not None and r.counter is not r.shown:
-                estimator_link(s("open_holds"), r.shown.values, lang)
-                estimator_link(s("open_counter"), r.counter.values, lang)
-            else:
-                estimator_link(s("open_shown"), r.shown.values, lang)
+def fold(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: Mapping[str, claims.ClaimResult]) -> None:
+    """One closed expander at the page's end: every check of the entry, in the page's order."""
+    checks = [(where, obj, c) for where, obj, c in term.checks() if c.id in results]
+    if not checks:
+        return
+    with st.expander(s("fold_heading"), icon=":material/calculate:"):
+        st.caption(s("fold_intro") + " " + defaults_line(s))
+        last = None
+        for where, obj, c in checks:
+            r = results[c.id]
+            label = claim_label(s, term, where, obj, c)
+            if label != last:
+                st.markdown(f"**{md(label)}**")
+                last = label
+            said = f" {md(c.note)}" if c.note else ""  # the check's plain words, here too
+            lines = [finding(s, r) + said] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
+            st.markdown("\n".join(f"- {x}" for x in lines[:1]) + "\n" + "\n".join(f"    - {x}" for x in lines[1:]))

@@ -1,7 +1,8 @@
 """The sections of a glossary entry (pages/learn.py), one plain function each, data in as arguments.
 
-Every claim the estimator can test is followed by its verdict box (ui/term_claims.py); every
-`source:` of the entry is shown as a "Source" link beside the text it backs.
+The entry's text, as written and in its order. Under a claim the estimator finds misleading, one short
+note in the app's voice (ui/term_claims.note); everything the calculator checked is folded at the end
+(ui/term_claims.fold). Every `source:` of the entry is shown as a "Source" link beside the text it backs.
 """
 
 from __future__ import annotations
@@ -23,18 +24,15 @@ TOOL_ICONS = {"estimator": ":material/timer:", "tradeoffs": ":material/balance:"
 
 
 class Claims:
-    """What every section needs to show verdicts: strings, catalog, language and the results."""
+    """What every section needs to add the app's note under a misleading claim: strings, catalog, language
+    and the results of the entry's checks (latency/teaching/claims.py)."""
 
     def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult]):
         self.s, self.catalog, self.lang, self.results = s, catalog, lang, results
-        self.seen: set = set()  # the checks this page has shown: each at most once (ui/term_claims.show)
 
-    def all_hold(self, checks: Sequence[Any]) -> bool:
-        """Every check on a claim holds (or it has none): the entry's "fact" label may stand."""
-        return all(self.results[c.id].verdict == "holds" for c in checks if c.id in self.results)
-
-    def show(self, checks: Sequence[Any], row_labels: bool = False) -> None:
-        term_claims.show(self.s, self.catalog, self.lang, self.results, checks, row_labels, self.seen)
+    def note(self, checks: Sequence[Any], better: str | None = None) -> bool:
+        """The one plain-words note under a claim the estimator finds misleading (ui/term_claims.note)."""
+        return term_claims.note(self.s, self.lang, self.results, checks, better)
 
 
 def source(s: Strings, url: str | None) -> None:
@@ -46,13 +44,15 @@ def seconds(s: Strings, value: float) -> str:
     return s("seconds", value=f"{value:g}")
 
 
-def header(term: content.Term, pw: Strings) -> None:
+def header(term: content.Term, pw: Strings, s: Strings | None = None) -> None:
     """Title, original name, then the entry's technical words in plain words (ui/plain_words.py, every text
-    of the entry below), then its definition: a word is explained before the reader first meets it."""
+    of the entry below and the page's own labels beside them), then its definition: a word is explained
+    before the reader first meets it."""
     st.title(md(term.title), anchor="top")
     if term.original:
         st.caption(md(term.original))
-    plain_words.show_met(pw, jargon.strings_of(term))
+    labels = [s("use_budget_badge", value=""), s("budget_label"), s("abandon_label"), s("fold_heading")] if s else []
+    plain_words.show_met(pw, [*jargon.strings_of(term), *labels])
     st.markdown(md(term.definition))
 
 
@@ -62,7 +62,7 @@ def summary(s: Strings, term: content.Term, cl: Claims) -> None:
         st.markdown(md(term.summary.text))
         st.markdown(f"**→ {md(term.summary.takeaway)}**")
         source(s, term.summary.source)
-    cl.show(term.summary.checks)
+    cl.note(term.summary.checks)
 
 
 def tools(s: Strings, term: content.Term, lang: str) -> None:
@@ -85,7 +85,7 @@ def block(s: Strings, b: content.TextBlock, cl: Claims) -> None:
     st.subheader(md(b.heading), anchor=False)
     st.markdown(md(b.text))
     source(s, b.source)
-    cl.show(b.checks)
+    cl.note(b.checks)
 
 
 def understand(s: Strings, u: content.Understand, cl: Claims) -> None:
@@ -100,7 +100,7 @@ def example_card(s: Strings, example: content.Example, cl: Claims) -> None:
     st.markdown(md(example.text))
     source(s, example.source)
     if example.budget_s is None:
-        st.caption(s("no_figure"))
+        pass  # the entry gives no figure for this example: nothing to add
     elif example.abandon_s is None:
         st.metric(s("budget_label"), seconds(s, example.budget_s))
     else:
@@ -109,7 +109,7 @@ def example_card(s: Strings, example: content.Example, cl: Claims) -> None:
         right.metric(s("abandon_label"), seconds(s, example.abandon_s))
     if example.measure:
         st.caption(s(f"measure_{example.measure}"))
-    cl.show(example.checks)
+    cl.note(example.checks)
 
 
 def examples(s: Strings, ex: content.Section, cl: Claims) -> None:
@@ -121,25 +121,21 @@ def examples(s: Strings, ex: content.Section, cl: Claims) -> None:
 
 def comparison(s: Strings, cmp: content.Comparison, cl: Claims) -> None:
     rows = cmp.rows
+    cells = ("size", "latency", "hardware", "deployment")  # a cell may carry the calculator's figure ({value})
     table = pd.DataFrame(
-        {md(c.name): [md(c.size), md(c.latency), md(c.hardware), md(c.deployment)] for c in cmp.classes},
+        {md(c.name): [term_claims.cell(s, c, r, cl.results) for r in cells] for c in cmp.classes},
         index=[md(rows.size), md(rows.latency), md(rows.hardware), md(rows.deployment)],
     )
     st.table(table)
+    if cmp.table_note:
+        st.caption(md(cmp.table_note))
     source(s, cmp.source)
-    for c in cmp.classes:
-        if c.checks:
-            st.markdown(f"**{md(c.name)}** — {md(rows.latency)}: {md(c.latency)} · {md(rows.hardware)}: {md(c.hardware)}")
-            cl.show(c.checks, row_labels=True)
-    with st.expander(md(cmp.numbers_heading)):
-        st.caption(md(cmp.numbers_note))
-        numbers = pd.DataFrame(
-            {md(c.short_name): [s("range", min=f"{c.size_b.min:g}", max=f"{c.size_b.max:g}"),
-                                s("range", min=f"{c.latency_s.min:g}", max=f"{c.latency_s.max:g}")]
-             for c in cmp.classes},
-            index=[s("numbers_size"), s("numbers_latency")],
-        )
-        st.table(numbers)
+    for c in cmp.classes:  # a cell the estimator finds misleading: its note under the table, naming the cell
+        for row in ("size", "latency", "hardware", "deployment"):
+            checks = [k for k in c.checks if k.row == row]
+            if term_claims.misleading(cl.results, checks) is not None:
+                st.markdown(f"**{md(c.short_name)} · {md(getattr(rows, row))}: {term_claims.cell(s, c, row, cl.results)}**")
+                cl.note(checks)
 
 
 def why(s: Strings, section: content.Section) -> None:
@@ -149,7 +145,8 @@ def why(s: Strings, section: content.Section) -> None:
 
 def questions(term: content.Term) -> None:
     st.header(md(term.questions.heading), anchor="questions")  # no glyph: "▶" was read out as part of the heading
-    st.markdown("\n".join(f"- [{md(q.label)}](#{q.target.replace('_', '-')})" for q in term.questions.items))
+    # one paragraph of links, "·" between them: a list took a line and its spacing each (issue 34: six screens)
+    st.markdown(" · ".join(f"[{md(q.label)}](#{q.target.replace('_', '-')})" for q in term.questions.items))
 
 
 def section_heading(name: str, heading: str) -> None:
@@ -158,14 +155,15 @@ def section_heading(name: str, heading: str) -> None:
 
 def uses(s: Strings, section: content.Section, cl: Claims) -> None:
     section_heading("uses", section.heading)
-    for use in section.items:
-        line = f"**{md(use.name)}** — {md(use.text)}"
-        if use.url:
-            line += f" · [{s('source_link')}]({use.url})"
-        st.markdown(line)
-        if use.budget_s is not None:
-            st.badge(md(s("use_budget_badge", value=seconds(s, use.budget_s))), icon=":material/timer:", color="blue")
-        cl.show(use.checks)
+    with st.container(gap="small"):
+        for use in section.items:
+            line = f"**{md(use.name)}** — {md(use.text)}"
+            if use.url:
+                line += f" · [{s('source_link')}]({use.url})"
+            if use.budget_s is not None:  # the use's target beside its words, a badge in the same paragraph
+                line += f"  \n:blue-badge[:material/timer: {md(s('use_budget_badge', value=seconds(s, use.budget_s)))}]"
+            st.markdown(line)
+            cl.note(use.checks, use.better)
 
 
 FIRST_ROLE = "pm"  # the app's readers are mostly product managers: their tip shows first (the entry's order stays)
@@ -184,44 +182,40 @@ def role_tips(s: Strings, section: content.Section) -> None:
         st.session_state["learn_role"] = options[0]
     role = st.segmented_control(s("role_label"), options=options, format_func=lambda rid: md(roles[rid].role),
                                 key="learn_role", required=True)
-    st.info(md(roles[role].tip), icon=":material/lightbulb:")
-    source(s, roles[role].source)
+    with st.container(border=True):  # the entry's tip, not the app's note (those are the blue boxes)
+        st.markdown(md(roles[role].tip))
+        source(s, roles[role].source)
 
 
 def misconceptions(s: Strings, mis: content.Misconceptions, cl: Claims) -> None:
     section_heading("misconceptions", mis.heading)
-    for item in mis.items:
-        myth_col, fact_col = st.columns(2)
-        with myth_col.container(border=True):
-            st.markdown(f":red[:material/close:] **{md(mis.myth_label)}**  \n{md(item.myth)}")
-        with fact_col.container(border=True):
-            if cl.all_hold(item.checks):  # the entry's "fact" label only where the estimator agrees
-                st.markdown(f":green[:material/check:] **{md(mis.fact_label)}**  \n{md(item.fact)}")
-            else:  # the app does not call "fact" what it then finds does not always hold
-                st.markdown(f":material/format_quote: **{s('entry_says')}**  \n{md(item.fact)}")
+    for item in mis.items:  # noqa: B007  # the myth and the entry's own answer in one box, the app's note (if any) under it
+        with st.container(border=True):
+            st.markdown(f":red[:material/close:] **{md(mis.myth_label)}**: {md(item.myth)}  \n"
+                        f":green[:material/check:] **{md(mis.fact_label)}**: {md(item.fact)}")
             source(s, item.source)
-        cl.show(item.checks)
+        cl.note(item.checks)
 
 
 def phrases(s: Strings, section: content.Section, cl: Claims) -> None:
     section_heading("phrases", section.heading)
     for phrase in section.items:
-        with st.container(border=True):
-            st.markdown(f":material/forum: {md(phrase.text)}")
-            if phrase.figure is not None:
-                st.badge(md(s("figure_badge", label=phrase.figure.label, value=seconds(s, phrase.figure.value_s))),
-                         color="gray")
+        with st.container(border=True, gap="small"):
+            line = f":material/forum: {md(phrase.text)}"
+            if phrase.figure is not None:  # the figure the phrase names, a badge in the same paragraph
+                line += f"  \n:gray-badge[{md(s('figure_badge', label=phrase.figure.label, value=seconds(s, phrase.figure.value_s)))}]"
+            st.markdown(line)
             source(s, phrase.source)
-        cl.show(phrase.checks)
+            cl.note(phrase.checks, phrase.better)  # the corrected phrasing beside the phrase, in its box
 
 
 def term_links(s: Strings, name: str, section: content.Section, lang: str, available: Sequence[str]) -> None:
     """A link to the entry where one exists in this language, else the name and description."""
     section_heading(name, section.heading)
-    for link in section.items:
-        if link.term and link.term in available:
-            st.page_link("pages/learn.py", label=md(link.name), icon=":material/menu_book:",
-                         query_params={"term": link.term, "lang": lang})
-            st.caption(md(link.text))
-        else:
-            st.markdown(f"**{md(link.name)}** — {md(link.text)}")
+    with st.container(gap="small"):
+        for link in section.items:  # one line each: the name and what it is, the whole line the link
+            if link.term and link.term in available:
+                st.page_link("pages/learn.py", label=f"**{md(link.name)}** — {md(link.text)}", icon=":material/menu_book:",
+                             query_params={"term": link.term, "lang": lang})
+            else:
+                st.markdown(f"**{md(link.name)}** — {md(link.text)}")

@@ -18,7 +18,7 @@ from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from ui import shell, state, style
-from ui.scenario_inputs import hardware_caption, hardware_choice
+from ui.scenario_inputs import hardware_caption, hardware_choice, launch_items
 
 KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
         "output_tokens", "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
@@ -177,9 +177,10 @@ def unseen(fmt: Formats, values: Mapping[str, Any]) -> None:
     """The inputs in force that this page does not show (set on the estimator page or by a link), named
     under the inputs where they differ from the default (issue 33 item 4)."""
     shown = [k for k in OTHER_KEYS if k in values and values[k] != scenario.DEFAULTS.get(k)]
-    if shown:
-        est = shell.strings("estimator", fmt.lang)
-        items = [fmt.names("unseen_item", name=fmt.names(f"input_{k}"), value=est(f"{k}_{values[k]}")) for k in shown]
+    est = shell.strings("estimator", fmt.lang)
+    items = [fmt.names("unseen_item", name=fmt.names(f"input_{k}"), value=est(f"{k}_{values[k]}")) for k in shown]
+    items += launch_items(fmt.names, fmt.f, values)
+    if items:
         st.caption(fmt.names("unseen_inputs", items=md(", ".join(items))))
 
 

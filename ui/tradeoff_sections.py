@@ -12,6 +12,7 @@ import streamlit as st
 
 from latency.charts import tradeoffs as C
 from latency.charts.style import INK, STAGE_COLORS, TOTAL
+from latency.exploring import launch
 from latency.exploring import tradeoffs as T
 from latency.exploring.stages import page_stages, stage_shares
 from latency.estimation.estimator import devices_for_memory
@@ -136,6 +137,13 @@ def cheapest(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> None:
         lines.append(s("cheapest_row", **plan_words(fmt, sc, grid, grid.row_cheapest)))
     if grid.row_borderline is not None and grid.row_borderline != grid.borderline:
         lines.append(s("cheapest_borderline", **plan_words(fmt, sc, grid, grid.row_borderline)))
+    named = [c for c in (grid.cheapest, grid.borderline, grid.row_cheapest, grid.row_borderline) if c is not None]
+    measured = launch.measured_hardware(fmt.catalog)
+    guessed = dict.fromkeys(h for h in (T.summarize(grid, *c).hardware_id for c in named)
+                            if h in fmt.catalog.hardware and h not in measured)
+    lines += [s("cheapest_extrapolated", hardware=md(fmt.hw(h))) for h in guessed]
+    if grid.cheapest is not None and T.summarize(grid, *grid.cheapest).model_size_b < sc.model_size_b:
+        lines.append(s("cheapest_quality"))
     st.markdown("\n\n".join(lines))
 
 

@@ -90,6 +90,21 @@ output tokens (the estimator's defaults), no earlier conversation, users in stea
 again when the answer arrives; "burst": all at once), judged against the support chatbot's budget (budget_s / measure None = the use case's own)."""
 
 
+def launch_inputs_in_force(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The launch check's inputs that change this set-up's estimate (`LAUNCH_ESTIMATE_KEYS`) and are
+    switched on: "prefix_cache" -> the share of the prompt read from the KV cache; "spec_tokens" ->
+    (draft tokens per step, acceptance rate). A page that does not show these inputs names them
+    beside its figures (issue 31 item 1, issue 33 item 4); empty when none is in force."""
+    out: dict[str, Any] = {}
+    share = float(values.get("prefix_share", 0.0) or 0.0)
+    if values.get("prefix_cache", "off") == "on" and share > 0:
+        out["prefix_cache"] = share
+    k = int(values.get("spec_tokens", 0) or 0)
+    if k > 0:
+        out["spec_tokens"] = (k, float(values.get("spec_accept", 0.0) or 0.0))
+    return out
+
+
 def implied_by_use_case(from_url: Mapping[str, Any], use_cases: Mapping[str, Any]) -> dict[str, Any]:
     """What a use case given in the URL brings with it: its own target time and the moment it
     applies to, unless the URL sets them itself (`?use_case=code_autocomplete` alone means 0.2 s to

@@ -83,7 +83,8 @@ class Check:
     bound: Bound | None  # relation (a): the measure lies in [min, max]
     versus: Scenario | None  # relation (b): compared with the scenario with these keys changed ...
     expect: str | None  # ... the measure is "lower" or "higher"
-    note: str | None  # the reason in plain words
+    note: str | None  # what is true and when, in plain words (shown under the claim where the check finds it misleading)
+    contrast: bool = False  # the text itself says "in some set-ups, not in others": holding in some is what it claims
 
 
 @dataclass(frozen=True)
@@ -168,10 +169,9 @@ class ComparisonClass:
 class Comparison:
     heading: str
     rows: ComparisonRows
-    numbers_heading: str
-    numbers_note: str
     classes: tuple[ComparisonClass, ...]
     source: str | None = None
+    table_note: str | None = None  # what the table's figures rest on (an app-written entry's estimates and their inputs)
 
 
 @dataclass(frozen=True)
@@ -189,6 +189,7 @@ class Use:
     budget_s: float | None
     measure: str | None
     checks: tuple[Check, ...] = ()
+    better: str | None = None  # the use said as the estimator finds it, shown beside it where a check does not hold
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,7 @@ class Phrase:
     figure: Figure | None
     source: str | None = None
     checks: tuple[Check, ...] = ()
+    better: str | None = None  # the phrase said as the estimator finds it, shown beside it where a check does not hold
 
 
 @dataclass(frozen=True)
@@ -405,6 +407,12 @@ def _choice(options: Sequence[str]) -> Parser:
             return value
         return ctx.fail(path, f"expected one of {list(options)}, found {_kind(value)}")
     return parse
+
+
+def _flag(ctx: _Ctx, value: Any, path: tuple) -> Any:
+    if isinstance(value, bool):
+        return value
+    return ctx.fail(path, f"expected true or false, found {_kind(value)}")
 
 
 def _number(ctx: _Ctx, value: Any, path: tuple) -> Any:
@@ -611,6 +619,7 @@ def _checks(in_class: bool = False) -> Parser:
         "measure": _choice(CHECK_MEASURES), "scenarios": _scenarios,
         "bound": _nullable(_obj(Bound, {"min": _nullable(_number), "max": _nullable(_number)}, _bound_rule)),
         "versus": _nullable(_scenario()), "expect": _nullable(_choice(CHECK_EXPECT)), "note": _nullable(_text),
+        "contrast": _default(_flag, False),
     }, _check_rule(in_class))), ())
 
 
@@ -655,8 +664,7 @@ _TERM_SPEC: dict[str, Parser] = {
     "comparison": _obj(Comparison, {
         "heading": _text,
         "rows": _obj(ComparisonRows, {"size": _text, "latency": _text, "hardware": _text, "deployment": _text}),
-        "numbers_heading": _text,
-        "numbers_note": _text,
+        "table_note": _default(_nullable(_text), None),
         "classes": _list(_obj(ComparisonClass, {
             "id": _ID, "name": _text, "short_name": _text, "size": _text, "size_b": _RANGE,
             "latency": _text, "latency_s": _RANGE, "hardware": _text, "deployment": _text,
@@ -668,7 +676,7 @@ _TERM_SPEC: dict[str, Parser] = {
     "questions": _section(_obj(Question, {"label": _text, "target": _choice(JUMP_TARGETS)})),
     "uses": _section(_obj(Use, {
         "id": _ID, "name": _text, "text": _text, "url": _nullable(_URL_P),
-        "budget_s": _nullable(_number), "measure": _MEASURE, "checks": _checks(),
+        "budget_s": _nullable(_number), "measure": _MEASURE, "checks": _checks(), "better": _default(_nullable(_text), None),
     }, _budget_rule)),
     "role_tips": _section(_obj(RoleTip, {"id": _ID, "role": _text, "tip": _text, "source": _SOURCE})),
     "misconceptions": _obj(Misconceptions, {
@@ -681,7 +689,7 @@ _TERM_SPEC: dict[str, Parser] = {
         "figure": _nullable(_obj(Figure, {
             "value_s": _number, "kind": _choice(FIGURE_KINDS), "label": _text, "measure": _choice(MEASURES),
         })),
-        "source": _SOURCE, "checks": _checks(),
+        "source": _SOURCE, "checks": _checks(), "better": _default(_nullable(_text), None),
     })),
     "related": _section(_obj(TermLink, {"name": _text, "text": _text, "term": _nullable(_TERM_REF)})),
     "read_next": _section(_obj(TermLink, {"name": _text, "text": _text, "term": _nullable(_TERM_REF)})),

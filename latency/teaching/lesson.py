@@ -20,7 +20,6 @@ Every problem is a `ContentError(file, path, problem)` naming the step.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,10 +27,11 @@ from typing import Any, Mapping, Sequence
 
 from latency.estimation.catalog import Catalog
 from latency.language.errors import ContentError, read_yaml
-from latency.estimation.estimator import DEFAULT_ENGINE, STAGES, Estimate, estimate
+from latency.estimation import scenario as scenario_mod
+from latency.estimation.estimator import STAGES, Estimate
 from latency.language.i18n import CONTENT_DIR, LANGS
 from latency.estimation.places import DistanceStop
-from latency.estimation.scenario import CONCURRENCY_MAX, ENGINE_AUTO, OUTPUT_MAX, PROMPT_MAX, serving_inputs
+from latency.estimation.scenario import CONCURRENCY_MAX, OUTPUT_MAX, PROMPT_MAX
 
 LESSON_FILE = CONTENT_DIR / "lesson.yaml"
 WIDGETS = ("timeline", "feel", "stages", "model", "hardware", "distance", "users", "myths")
@@ -68,22 +68,29 @@ class Scenario:
     output_tokens: int = 256
     users: int = 1
 
-    def run(self, catalog: Catalog) -> Estimate:
-        """The estimate for this request (the same call the estimator page makes)."""
+    def values(self, catalog: Catalog) -> dict[str, Any]:
+        """The scenario as the explorer pages' inputs (`latency.estimation.scenario.KEYS`): the default
+        scenario with this request's model, chip, distance, lengths and users. Every other input keeps
+        its default (one wired user on a reused connection, the engine picked for the chip), so the
+        lesson, the quiz and the estimator give one figure for one set-up (issue 31 item 1)."""
         entry = catalog.models[self.model]
-        hw = catalog.hardware[self.hardware]
-        model = entry.model_at(self.precision or entry.default_precision)
-        kw = serving_inputs(ENGINE_AUTO, DEFAULT_ENGINE[hw.kind], self.users)
-        return estimate(model, hw.hardware, self.prompt_tokens, self.output_tokens, distance_km=self.distance_km,
-                        devices=self.devices, **kw)
+        values = dict(scenario_mod.DEFAULTS)
+        values.update(model_size_b=entry.model.params_b, arch=entry.model.architecture or "dense",
+                      precision=self.precision or entry.default_precision, hardware=self.hardware,
+                      devices=self.devices or scenario_mod.DEVICES_AUTO, distance_km=float(self.distance_km),
+                      prompt_tokens=self.prompt_tokens, output_tokens=self.output_tokens, concurrency=self.users)
+        return values
+
+    def run(self, catalog: Catalog) -> Estimate:
+        """The estimate for this request: the one evaluation of a set-up every page uses
+        (`latency.estimation.scenario.evaluate`)."""
+        return scenario_mod.evaluate(catalog, self.values(catalog))[2]
 
     def estimator_query(self, catalog: Catalog) -> dict[str, str]:
-        """URL values that open the estimator page on this scenario."""
-        entry = catalog.models[self.model]
-        return {"model_size_b": f"{entry.model.params_b:g}", "hardware": self.hardware,
-                "distance_km": f"{self.distance_km:g}", "precision": self.precision or entry.default_precision,
-                "prompt_tokens": str(self.prompt_tokens), "output_tokens": str(self.output_tokens),
-                "concurrency": str(self.users), **({"devices": str(self.devices)} if self.devices else {})}
+        """URL values that open the estimator page on this scenario (every input, so it shows this set-up)."""
+        values = self.values(catalog)
+        return {k: scenario_mod.url_value(values[k]) for k in scenario_mod.KEYS
+                if k in values and k not in ("use_case", "budget_s", "measure", "device_scope")}
 
 
 SCENARIO_KEYS = ("model", "hardware", "distance", "precision", "devices", "prompt_tokens", "output_tokens", "users")
@@ -348,17 +355,6 @@ def axis_max(step: Step, catalog: Catalog, stops: Sequence[DistanceStop]) -> flo
     """The largest total over the step's options, so its chart axis stays put while the slider moves."""
     totals = [vary(step, o, catalog, stops).run(catalog).total_s for o in step.options] if step.widget in VARIED else []
     return max(totals + [step.scenario.run(catalog).total_s]) * 1.05
-
-
-def cost_per_1k(catalog: Catalog, sc: Scenario, est: Estimate) -> float | None:
-    """Rental cost of 1,000 answers, USD: hourly price x devices x busy time / answers served at once.
-
-    The price is the catalog's (content/hardware.yaml, with its source); None when it has none."""
-    price = catalog.hardware[sc.hardware].price_usd_per_hour
-    if price is None or not math.isfinite(est.total_s):
-        return None
-    batch = sc.users if est.engine == "optimized" else 1
-    return price * est.devices_needed * est.total_s / 3600.0 / batch * 1000.0
 
 
 # --------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 from latency.estimation.catalog import Catalog
 from latency.language.errors import ContentError, read_yaml
 from latency.estimation.estimator import STAGES, Estimate
-from latency.language.i18n import CONTENT_DIR, LANGS
+from latency.language.i18n import CONTENT_DIR, LANGS, UI_DIR, load_area
 from latency.estimation.places import DistanceStop
 from latency.teaching.lesson import Lesson, Scenario, _ID, id_too_long, parse_scenario, texts
 
@@ -254,9 +254,24 @@ def check(directory: Path | None = None) -> list[ContentError]:
     errors: list[ContentError] = []
     if len(files) < QUIZ_MIN:
         errors.append(ContentError(directory or QUIZ_DIR, "", f"{len(files)} question files; the quiz needs at least {QUIZ_MIN}"))
+    try:
+        room_words = load_area("lesson") if directory is None else None
+    except ContentError as err:  # the strings file's own problems are the UI check's to report
+        room_words = None
     for f in files:
         try:
-            errors += problems(load_question(f, catalog, stops, lesson), catalog)
+            q = load_question(f, catalog, stops, lesson)
+            errors += problems(q, catalog)
         except ContentError as err:
             errors.append(err)
+            continue
+        if room_words is not None and f"{ROOM_SHORT}{q.id}" not in room_words:
+            errors.append(ContentError(UI_DIR / "lesson.yaml", f"{ROOM_SHORT}{q.id}",
+                                       "missing: the room's results screen names each question by this short title "
+                                       "(ko and en); add it when a question is added or renamed"))
     return errors
+
+
+ROOM_SHORT = "room_short_"
+"""content/ui/lesson.yaml keys `room_short_<question id>`: a question's short title on the room's results
+screen (ui/room_results.py). A question without one broke the results screen (a ContentError in the room)."""

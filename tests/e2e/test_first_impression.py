@@ -52,6 +52,7 @@ def test_a_glossary_card_opens_its_entry_from_anywhere_on_it(browser, app_url):
         size = lambda loc: loc.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
         assert size(title) > size(summary)
         shot(page, "glossary-ko-phone", full_page=False)
+        summary.scroll_into_view_if_needed()  # the cards stand under the start page's doors
         box = summary.bounding_box()  # a tap on the one-line summary, not on the title link itself
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.wait_for_function(f"() => location.pathname.endsWith('/learn') && location.search.includes('term={entry.id}')")

@@ -98,7 +98,7 @@ def test_every_step_reads_from_the_back(tab, app_url, size):
         found += [f"step {k}: {t!r} at {px:g} px" for t, px, _ in texts if px < MIN_PX]
         found += [f"step {k}: {t!r} contrast {c:.2f}" for t, _, c in texts if c < MIN_CONTRAST]
         found += [f"step {k}: {p}" for p in problems(text_boxes(page))]
-        title = page.locator(MAIN).locator("h2").first
+        title = page.locator(MAIN).locator("h1").first  # the step's title is the projected screen's h1 (issue 34 item 7)
         body = page.locator(MAIN).locator("[data-testid=stMarkdown] p").first  # the step's body
         t_px, b_px = (float(x.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) for x in (title, body))
         assert t_px >= 1.3 * b_px, (k, t_px, b_px)

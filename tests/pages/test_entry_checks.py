@@ -1,79 +1,168 @@
-"""The entry and the estimator side by side (issue 26, item 2), on every term entry in every language:
-each estimator check at most once a page, the set-ups' specs (chip names, formats, bits per weight) folded
-behind a details control, and every comparison names both sides."""
+"""A term entry is the entry, explained (issue 34 item 1), with one figure per set-up (issue 31 item 1), on
+every entry in both languages.
+
+- The body has no verdict words ("원문", "성립", "비교 대상"); under a claim the calculator finds misleading
+  stands ONE note with ONE link to the set-up where it does not hold; a claim that holds gets none.
+- Every check is in the one fold at the end ("계산기로 확인한 내용"), with its set-ups and figures; the figure
+  on each line is the estimate of the set-up that line names, computed here with `latency.estimate`
+  directly (an independent path), and two lines that name the same set-up and measure show the same figure.
+- The set-up line names every input the estimate depends on that differs from the default: two set-ups
+  with the same line are the same estimate (a property over every input).
+"""
 
 from __future__ import annotations
 
+import itertools
 import re
+import urllib.parse
 
 import pytest
 
+from latency.estimation import scenario
 from latency.estimation.catalog import load_catalog
-from latency.language import i18n
-from latency.language.i18n import LANGS
+from latency.estimation.estimator import estimate
+from latency.language.i18n import LANGS, strings
 from latency.teaching import claims, content
 from tests.conftest import in_order, run_page
+from ui import term_claims
 
 TERM_LANGS = [(t, lang) for t in content.term_ids() for lang in LANGS]
-ARROW = " → "  # a check's sentence: set-up → what the estimate finds
-BLANK_SIDE = re.compile(r"(비교 대상|compared with)\s*→")
+CATALOG = load_catalog()
+VERDICT_WORDS = {"ko": ("원문", "성립", "비교 대상", "조건부"), "en": ("Holds", "Does not hold", "As the entry says", "the entry says")}
+LINE = re.compile(r"^\s*- (?P<setup>.+?) → (?P<rest>.+)$")
 
 
-def _captions(node):
-    """(caption text, inside an expander) in page order."""
-    return ((str(el.value), inside) for el, inside in in_order(node) if getattr(el, "type", "") == "caption")
+def _fold_and_body(at):
+    """(texts outside the fold, texts inside it), each in page order: markdown, captions, alerts."""
+    body, fold = [], []
+    for el, inside in in_order(at.main):
+        try:
+            value = el.value
+        except Exception:  # an element without a value (a page link, a chart)
+            continue
+        if isinstance(value, str) and value:
+            (fold if inside else body).append(value)
+    return body, fold
+
+
+def _results(term_id: str, lang: str):
+    term = content.load_term(term_id, lang)
+    return term, claims.run_term(term, CATALOG)
 
 
 @pytest.mark.parametrize("term_id,lang", TERM_LANGS)
-def test_each_check_once_specs_folded_and_both_sides_named(term_id, lang):
+def test_the_body_has_no_verdicts_and_one_note_per_misleading_claim(term_id, lang):
     at = run_page("learn", lang, {"term": term_id})
-    assert not at.exception
-    captions = list(_captions(at.main))
-    sentences = [t for t, folded in captions if ARROW in t and not folded]
-    assert sentences, "no estimator check on the page"
-    assert len(sentences) == len(set(sentences)), [t[:80] for t in sentences if sentences.count(t) > 1][:2]
-    assert not [t for t in sentences if BLANK_SIDE.search(t)], [t[:120] for t in sentences if BLANK_SIDE.search(t)][:2]
-    assert not [t for t, folded in captions if not folded and "bpw" in t]
-    # a chip's catalog name stands in a sentence only where the compared set-up uses another chip;
-    # each check's chip is named in the details folded below it
-    catalog = load_catalog()
-    term = content.load_term(term_id, lang)
-    results = claims.run_term(term, catalog)
-    folded_text = "\n".join(t for t, folded in captions if folded)
+    assert not at.exception, at.exception
+    term, results = _results(term_id, lang)
+    body, _fold = _fold_and_body(at)
+    body_text = "\n".join(body)
+    assert not [w for w in VERDICT_WORDS[lang] if w in body_text], [w for w in VERDICT_WORDS[lang] if w in body_text]
+    assert "check_circle" not in body_text and not [m for m in body if m.startswith(":green-badge") or ":red-badge" in m]
+    infos = [str(i.value) for i in at.info]
+    s = strings("learn", lang)
+    notes = [i for i in infos if s("note_open") in i]
+    claims_seen = {}
+    for where, obj, check in term.checks():
+        claims_seen.setdefault(id(obj), (where, obj, []))[2].append(check)
+    expected = 0
+    for where, obj, checks in claims_seen.values():
+        cells = {c.row for c in checks} if where.startswith("comparison") else {None}
+        for row in cells:  # a comparison column: one note per misleading cell; elsewhere one per claim
+            mine = [c for c in checks if c.row == row] if row else checks
+            r = term_claims.misleading(results, mine)
+            better = getattr(obj, "better", None)
+            if r is None:
+                continue
+            expected += 1
+            said = better if better else r.check.note
+            assert said, f"{term_id} {lang} {where}: a misleading claim with nothing said under it ({r.check.id})"
+            match = [n for n in notes if said.replace("'", "") in n.replace("\\", "").replace("'", "")]
+            assert len(match) == 1, (where, said[:40], len(match))
+            where_values = (r.counter or r.shown).values
+            url = re.search(r"\]\((estimator\?[^)]*)\)", match[0]).group(1)
+            query = dict(urllib.parse.parse_qsl(url.split("?", 1)[1]))
+            assert query == {**claims.link_values(where_values), "lang": lang}, where
+    assert len(notes) == expected, (len(notes), expected)
+
+
+@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
+def test_the_fold_holds_every_check_and_each_line_is_the_estimate_of_its_set_up(term_id, lang):
+    """Issue 31 item 1: every figure the page shows for a set-up is that set-up's estimate, computed here
+    on a path of its own (`latency.estimate` on the catalog model and chip, not scenario.evaluate), and
+    two lines that read the same set-up and measure never show different figures."""
+    at = run_page("learn", lang, {"term": term_id})
+    term, results = _results(term_id, lang)
+    s = strings("learn", lang)
+    (fold,) = [e for e in at.expander if e.label == s("fold_heading")]
+    text = "\n".join(str(m.value) for m in fold.markdown).replace("\\", "")
+    assert s("fold_defaults", prompt=512, output=256).rstrip(".") in "\n".join(str(c.value) for c in fold.caption)
+    names = {m: s(f"measure_name_{m}") for m in ("ttft", "total", "tokens_per_s", "server_tokens_per_s", "memory_gb", "devices")}
+    seen: dict[tuple[str, str], str] = {}
+    lines = [m for m in (LINE.match(x) for x in text.split("\n")) if m]
+    assert len(lines) >= sum(len(r.outcomes) for r in results.values())
+    for m in lines:
+        measure = next(k for k, name in names.items() if m["rest"].startswith(name + " "))
+        value = re.split(r" \(|; ", m["rest"][len(names[measure]) + 1:])[0]
+        key = (m["setup"], measure)
+        assert seen.setdefault(key, value) == value, f"{key}: {seen[key]} and {value} on one page"
     for r in results.values():
-        sides = [r.shown.values] + ([r.counter.values] if r.counter is not None else []) + \
-                ([r.shown.other_values] if r.bound is None and r.shown.other_values else [])
-        chips = {v["hardware"] for v in sides}
-        name = catalog.hardware[r.shown.values["hardware"]].label(lang)
-        assert name in folded_text, (r.check.id, name)
-        archs = {v["arch"] for v in sides}
-        if len(archs) > 1:  # a Loop or MoE model against a standard one: the sentence names both kinds
-            s = i18n.strings("learn", lang)
-            text = next(t for t in sentences if t.startswith(f"{r.shown.values['model_size_b']:g}") or
-                        s(f"arch_{r.shown.values['arch']}") in t)
-            assert all(s(f"arch_{a}") in text for a in archs), (r.check.id, text)
-        if len(chips) == 1:
-            assert not [t for t in sentences if name in t and t.startswith(f"{r.shown.values['model_size_b']:g}")], r.check.id
+        for o in r.outcomes:
+            line = term_claims.setup(s, CATALOG, lang, o.values).replace("\\", "")
+            shown = seen.get((line, r.check.measure))
+            assert shown is not None, (r.check.id, line)
+            assert shown == term_claims.value_text(s, r.check.measure, _independent(o.values, r.check.measure)), (r.check.id, line)
 
 
-@pytest.mark.parametrize("term_id,lang", TERM_LANGS)
-def test_no_fact_label_on_a_claim_the_app_then_rejects_on_any_entry(term_id, lang):
-    """The misconception cards of every entry: the entry's 'fact' label only where every estimator check on
-    that fact holds (verdicts straight from latency.estimate); otherwise the card says 'what the entry says'."""
-    from latency.language import i18n
+def _independent(values, measure: str) -> float:
+    """The estimate of a set-up straight from `latency.estimate` (model and chip from the catalog)."""
+    entry = next(m for m in CATALOG.models.values() if m.model.params_b == float(values["model_size_b"])
+                 and (m.model.architecture or "dense") == values["arch"])
+    hw = CATALOG.hardware[values["hardware"]]
+    model = entry.model_at(CATALOG.precisions[values["precision"]])
+    engine = None if values["engine"] == "auto" else values["engine"]
+    devices = None if values["devices"] == "auto" else int(values["devices"])
+    est = estimate(model, hw.hardware, int(values["prompt_tokens"]) + int(values.get("document_tokens") or 0),
+                   int(values["output_tokens"]), distance_km=float(values["distance_km"]), engine=engine,
+                   access=values["access"], connection=values["connection"], concurrent_users=int(values["concurrency"]),
+                   context_tokens=int(values["context_tokens"]), devices=devices, arrival=values.get("arrival", "steady"))
+    return claims.measure_value(est, measure)  # engine None: estimate() picks it by the chip, as "auto" does
 
-    term = content.load_term(term_id, lang)
-    results = claims.run_term(term, load_catalog())
-    at = run_page("learn", lang, {"term": term_id})
-    assert not at.exception
-    norm = lambda x: x.replace("\\", "").replace("'", "")  # noqa: E731  (markdown escapes)
-    label = term.misconceptions.fact_label
-    for m in term.misconceptions.items:
-        # the card: its label on the first line, the fact below (a section's prose may quote the same sentence)
-        (card,) = [md.value for md in at.markdown if norm(md.value).split("\n", 1)[-1].strip() == norm(m.fact).strip()][:1] or [None]
-        assert card is not None, m.fact[:60]
-        rejected = any(results[c.id].verdict != "holds" for c in m.checks if c.id in results)
-        if rejected:
-            assert f"**{label}**" not in card and i18n.strings("learn", lang)("entry_says") in card, m.fact[:60]
-        elif m.checks:  # every check holds: the entry's own label stands
-            assert f"**{label}**" in card, m.fact[:60]
+
+# --- the set-up line names every input the estimate depends on ------------------------------------
+BASE = claims.full_values(CATALOG, {})
+CHANGES = {  # one other value for every input scenario.evaluate reads
+    "model_size_b": 70.6, "hardware": "l4", "devices": 2, "distance_km": 9029.0, "arch": "looped", "precision": "fp8",
+    "prompt_tokens": 2048, "document_tokens": 4000, "output_tokens": 1000, "context_tokens": 8000, "concurrency": 8,
+    "arrival": "burst", "access": "lte", "connection": "cold", "engine": "llama.cpp",
+}
+
+
+def _changed(key):
+    values = {**BASE, key: CHANGES[key]}
+    if values["arch"] == "looped":  # a Loop model of the catalog's size
+        values["model_size_b"] = 39.8
+    return values
+
+
+def _figures(values):
+    e = scenario.evaluate(CATALOG, values)[2]
+    return (e.ttft_s, e.total_s, e.memory_gb, e.devices_needed)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("key", sorted(CHANGES))
+def test_an_input_that_moves_the_estimate_shows_in_the_set_up_line(lang, key):
+    s = strings("learn", lang)
+    one = _changed(key)
+    if _figures(one) != _figures(BASE):
+        assert term_claims.setup(s, CATALOG, lang, one) != term_claims.setup(s, CATALOG, lang, BASE), key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("a,b", list(itertools.combinations(sorted(CHANGES), 2)))
+def test_two_set_ups_with_the_same_line_are_the_same_estimate(lang, a, b):
+    s = strings("learn", lang)
+    one, two = _changed(a), _changed(b)
+    if term_claims.setup(s, CATALOG, lang, one) == term_claims.setup(s, CATALOG, lang, two):
+        assert _figures(one) == _figures(two), f"{a} and {b} read the same and differ"

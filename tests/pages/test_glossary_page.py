@@ -4,6 +4,7 @@ keys are named and dropped, the page leads into the lesson and the estimator."""
 from __future__ import annotations
 
 import pickle
+import re
 import shutil
 from pathlib import Path
 
@@ -59,10 +60,93 @@ def test_an_unknown_url_key_is_named_and_dropped(page, lang):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_start_page_leads_into_the_lesson_and_the_estimator(lang):
+def test_the_start_page_is_a_front_door(lang):
+    """Issue 34 item 3: one sentence on what the app teaches, three real buttons (the lesson, the calculator, a
+    10-second "feel it"), the glossary list below them."""
+    from latency.language.i18n import strings
+
+    s = strings("glossary", lang)
     at = run_page(DEFAULT_PAGE, lang)
     assert not at.exception
-    pages = [link.proto.page for link in at.get("page_link")]
-    assert pages[:2] == ["lesson", "estimator"], pages  # before the list of terms
+    assert at.title[0].value == s("title") and at.markdown[0].value == s("pitch")
+    assert len(re.findall(r"[.!?。]", s("pitch"))) == 1  # one sentence
+    buttons = [b.key for b in at.button if b.key and b.key.startswith("start_")]
+    assert buttons[:3] == ["start_lesson", "start_estimator", "start_feel"], buttons
+    assert at.button(key="start_lesson").proto.type == "primary"
     terms = [link for link in at.get("page_link") if link.proto.page == "learn"]
     assert len(terms) == len(glossary.index(content.TERMS_DIR, ("ko", "en"))[0])
+    assert at.header[0].value == s("terms_heading")  # the glossary after the doors
+    if lang == "en":  # English has no Hangul (the terms' Korean names stay on the Korean page)
+        from tests.conftest import all_text
+        doors = " ".join(b.label for b in at.button if b.key and b.key.startswith("start_"))  # not the "한국어" switch
+        assert not re.findall(r"[\uac00-\ud7a3]", all_text(at) + doors)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("door,page", [("start_lesson", "lesson"), ("start_estimator", "estimator")])
+def test_the_doors_open_their_pages_in_the_same_language(lang, door, page):
+    at = run_page(DEFAULT_PAGE, lang)
+    at.button(key=door).click().run()
+    assert not at.exception
+    assert at.query_params.get("lang") in (lang, [lang])
+    assert any(getattr(t, "value", "") for t in at.title)
+    assert at.title[0].value != __import__("latency.language.i18n", fromlist=["strings"]).strings("glossary", lang)("title"), page
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_feel_it_plays_0_2_s_against_3_s_at_the_default_set_ups_pace(lang, monkeypatch):
+    """The race: two answers side by side, the same text at the same pace (the calculator's default set-up,
+    named beside them), one starting after 0.2 s, the other after 3 s; both finish and say what they took."""
+    from latency.estimation import scenario
+    from latency.estimation.catalog import load_catalog
+    from latency.language import formats
+    from latency.language.i18n import strings
+    from latency.teaching import claims
+    from tests.helpers import FakeClock
+
+    import threading
+    import time
+
+    clock, real_sleep, real_clock = FakeClock(), time.sleep, time.monotonic
+    in_script = lambda fake, real: lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)  # noqa: E731
+    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
+    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    at = run_page(DEFAULT_PAGE, lang, timeout=60)
+    at.button(key="start_feel").click().run(timeout=60)
+    assert not at.exception, at.exception
+    s, f = strings("glossary", lang), formats.get(lang)
+    text = "\n".join(str(m.value) for m in [*at.markdown, *at.caption])
+    assert s("feel_fast") in text and s("feel_slow") in text
+    catalog = load_catalog()
+    est = scenario.evaluate(catalog, claims.full_values(catalog, {}))[2]
+    assert f.tps_per_user(est.decode_tokens_per_s) in text
+    assert f.seconds(0.2) in text and f.seconds(3.0) in text
+    done = [h.value for h in at.get("html") if 'role="status"' in h.value]
+    first = s("feel_done", ttft="X", total="Y").split("X")[0]
+    assert len(done) == 2 and all(first in d for d in done), done  # both answers finished and said what they took
+    assert f.seconds(0.2) in done[0] and f.seconds(3.0) in done[1], done
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_feel_it_without_animation_plays_nothing_and_says_both_waits(lang, monkeypatch):
+    """Reduced motion: the same race as text, nothing played (no sleep), both waits and times said."""
+    import threading
+    import time
+
+    from latency.language import formats
+    from latency.language.i18n import strings
+    from tests.helpers import FakeClock
+
+    clock, real_sleep, real_clock = FakeClock(), time.sleep, time.monotonic
+    in_script = lambda fake, real: lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)  # noqa: E731
+    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
+    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    at = run_page(DEFAULT_PAGE, lang)
+    at.toggle(key="start_feel_still").set_value(True).run()
+    at.button(key="start_feel").click().run()
+    assert not at.exception
+    assert clock.sleeps == [], "nothing is played"
+    s, f = strings("glossary", lang), formats.get(lang)
+    said = [h.value for h in at.get("html") if 'role="status"' in h.value]
+    first = s("feel_still_done", ttft="X", total="Y").split("X")[0]
+    assert len(said) == 2 and f.seconds(0.2) in said[0] and f.seconds(3.0) in said[1] and all(first in x for x in said)

@@ -75,11 +75,11 @@ def test_the_lessons_chips_carry_a_plain_class(lang):
     is (the classes written here from the issue)."""
     at = run_page("lesson", lang, {"step": "5"})
     assert not at.exception
-    (slider,) = [w for w in at.select_slider]
+    choices = at.segmented_control(key="lesson_w_hardware")  # buttons, each named (issue 34 item 4: no slider)
     # the catalog's device classes (issue 31 item 4: where the device runs, with a source)
     classes = {"ko": ("노트북", "데스크톱", "데이터센터"), "en": ("laptop", "desktop", "data centre")}[lang]
-    assert all(any(c in o for c in classes) for o in slider.options), slider.options
-    assert all(any(c in o for o in slider.options) for c in classes)
+    assert all(any(c in o for c in classes) for o in choices.options), choices.options
+    assert all(any(c in o for o in choices.options) for c in classes)
 
 
 @pytest.mark.parametrize("page", ["estimator", "tradeoffs"])
@@ -95,3 +95,96 @@ def test_the_explorer_word_list_holds_every_word_its_page_shows(lang, page):
     listed = {"estimator": plain_words.ESTIMATOR_TERMS, "tradeoffs": plain_words.TRADEOFF_TERMS}[page]
     used = plain_words.met(i18n.strings("plain_words", lang), _shown(at))
     assert [t for t in used if t not in listed] == []
+
+
+# --- issue 34 item 6: the words a newcomer still met undefined, on the start page, every lesson step, the quiz
+# (marked, its explanations open) and every term entry, in both languages. Written here from the issue.
+NEWCOMER = {
+    "ko": {"트레이드오프": "**트레이드오프**", "목표 시간": "**목표 시간**", "GPU": "**GPU**", "스트리밍": "**스트리밍**",
+           "SLA": "**SLA**", "파라미터": "**파라미터**", "양자화": "**양자화**", "llama.cpp": "**llama.cpp**", "LLM": "**LLM**",
+           "프리필": "**프리필**", "디코드": "**디코드**", "토큰": "**토큰**", "가중치": "**가중치**", "배치": "**배치",
+           "핸드셰이크": "**핸드셰이크**", "KV 캐시": "**KV 캐시**", "IDE": "**IDE**", "TPU": "**TPU**", "엣지": "**엣지**"},
+    "en": {"trade-off": "**trade-off**", "target time": "**target time**", "GPU": "**GPU**", "streaming": "**streaming**",
+           "SLA": "**SLA**", "parameters": "**parameters**", "quantization": "**quantization**", "llama.cpp": "**llama.cpp**",
+           "LLM": "**LLM**", "prefill": "**prefill**", "decode": "**decode**", "token": "**token**", "weights": "**weights**",
+           "batch": "**batch", "handshake": "**handshake**", "KV cache": "**KV cache**", "IDE": "**IDE**", "TPU": "**TPU**",
+           "edge": "**edge**"},
+}
+# words the issue found undefined that the screens now say in plain words instead: they must not come back
+REPLACED = {"ko": ("접속망", "온프레미스", "프롬프트", "맥락", "연결을 재사용", "부동소수점", "추정기의 답", "추정기", "원문"),
+            "en": ("access network", "on-premises", "prompt", "context", "reuse connections", "floating point",
+                   "estimator's answer", "the source")}
+
+
+def newcomer_problems(at, lang: str, skip_first: int = 0) -> list[str]:
+    texts = _shown(at)[skip_first:]
+    out = []
+    for word, head in NEWCOMER[lang].items():
+        first = next((i for i, t in enumerate(texts) if _uses(t, word, lang)), None)
+        if first is None:
+            continue
+        defined = next((i for i, t in enumerate(texts) if head.lower() in t.lower()), None)
+        if defined is None or defined > first:
+            out.append(f"{word}: first used in {texts[first][:90]!r}, defined {'nowhere' if defined is None else 'later'}")
+    return out
+
+
+def replaced_words(at, lang: str, allowed: tuple[str, ...] = ()) -> list[str]:
+    texts = [t for t in _shown(at) if not any(a in t for a in allowed)]
+    return sorted({w for w in REPLACED[lang] for t in texts if _uses(t, w, lang)})
+
+
+NEWCOMER_SCREENS = ([("", {})] + [("lesson", {"step": str(k)}) for k in range(1, len(lesson.load_lesson(
+    __import__("latency.estimation.catalog", fromlist=["load_catalog"]).load_catalog(),
+    __import__("latency.estimation.places", fromlist=["load_stops"]).load_stops()).steps) + 1)]
+    + [("lesson", {"step": "done"})] + [("learn", {"term": t}) for t in __import__("latency.teaching.content", fromlist=["term_ids"]).term_ids()])
+
+
+@pytest.mark.parametrize("page,query", NEWCOMER_SCREENS, ids=[f"{p or 'start'}-{'-'.join(q.values())}" for p, q in NEWCOMER_SCREENS])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_newcomers_screens_define_every_word_before_it_is_met(lang, page, query):
+    at = run_page(page, lang, query)
+    assert not at.exception, at.exception
+    texts = _shown(at)
+    skip = texts.index(at.title[0].value) + 1 if page == "learn" else 0  # the entry's own title is its subject
+    assert newcomer_problems(at, lang, skip) == []
+    # the source entry keeps its own wording (its texts are exempt); the app's own texts use the plain words
+    source = __import__("latency.teaching.content", fromlist=["load_term"]).load_term("inference-latency", lang)
+    allowed = tuple(jargon_strings(source)) if query.get("term") == "inference-latency" else ()
+    assert replaced_words(at, lang, allowed) == []
+
+
+def jargon_strings(term):
+    from latency.language import jargon
+
+    return [x for x in jargon.strings_of(term) if len(x) > 20]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_quiz_marked_defines_every_word_before_it_is_met(lang):
+    at = run_page("lesson", lang, {"step": "quiz"})
+    assert not at.exception
+    from latency.estimation.catalog import load_catalog
+    from latency.estimation.places import load_stops
+    from latency.teaching import quiz
+
+    catalog, stops = load_catalog(), load_stops()
+    for q in quiz.load_quiz(catalog, stops, lesson.load_lesson(catalog, stops)):
+        at.radio(key=f"lesson_q_{q.id}").set_value(q.options[0].id)
+    next(b for b in at.button if b.proto.is_form_submitter).click().run()
+    assert not at.exception
+    assert newcomer_problems(at, lang) == []
+    assert replaced_words(at, lang) == []
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_plain_words_lines_use_no_jargon_themselves(lang):
+    """The popover explained 16-bit as "부동소수점", Q4_K_M as "llama.cpp의 양자화 형식", INT8 as "W8A8": every
+    line now says what it is in words a newcomer has, or names another line's word (listed before it)."""
+    from latency.language import i18n
+
+    pw = i18n.strings("plain_words", lang)
+    lines = {k: pw(k) for k in pw.table if k.startswith("term_")}
+    banned = {"ko": ("부동소수점", "TCP", "TLS", "로컬 실행기", "보정", "양자화 형식"),
+              "en": ("floating point", "TCP", "TLS", "local runner", "calibrat", "quantization format")}[lang]
+    assert not {k: b for k, line in lines.items() for b in banned if b in line}

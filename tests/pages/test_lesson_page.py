@@ -109,7 +109,9 @@ def test_presenter_mode_style_and_controls(lang):
     body = re.search(r"stMarkdownContainer\"\] p,[^{]*\{ font-size: (\d+)px", css)
     assert body and int(body.group(1)) >= 28
     assert "stSidebar" in css and "display: none" in css
-    assert not at.title  # one step per screen: no page title above it
+    # one step per screen, no page title above it: the step's own title is the screen's h1 (issue 34 item 7)
+    step = LESSON.steps[3]
+    assert [t.value for t in at.title] == [step.title[lang]] and not at.header
     assert at.button(key="lesson_next").proto.shortcut and at.button(key="lesson_back").proto.shortcut
     link = next(p for p in page_links(at) if p.value == s(lang)("present_off"))
     assert parse_qs(link.proto.query_string) == {"step": ["4"], "lang": [lang]}
@@ -120,7 +122,7 @@ def test_presenter_mode_style_and_controls(lang):
 def test_model_step_slider_shows_the_estimate(lang):
     step = next(x for x in LESSON.steps if x.widget == "model")
     at = run_page("lesson", lang, {"step": str(LESSON.index(step.id))})
-    at.select_slider(key=f"lesson_w_{step.id}").set_value("llama-3.1-70b").run()
+    at.segmented_control(key=f"lesson_w_{step.id}").set_value("llama-3.1-70b").run()
     by_hand = estimate(CATALOG.models["llama-3.1-70b"].model, CATALOG.hardware[step.scenario.hardware].hardware,
                        distance_km=step.scenario.distance_km)
     metrics = {m.label: m.value for m in at.metric}
@@ -221,3 +223,26 @@ def test_a_broken_lesson_file_is_named_and_the_app_keeps_working(tmp_path, monke
         assert at.sidebar  # the shell (language switch, navigation) still runs
     finally:
         st.cache_data.clear()
+
+
+def test_the_lessons_cost_is_the_estimators_for_the_same_set_up(lang):
+    """Issue 31 item 1: the default scenario costs "$1.90 per 1,000 answers" on the estimator and read "$1.99"
+    in the lesson (the lesson counted the network's time as the server's). One user, the estimator's default
+    set-up (8B on an H100, Seoul to Tokyo): the two pages show the same cost, and it is the by-hand sum
+    price x devices x (prefill + decode) / 3600 / answers served together x 1000."""
+    step = next(x for x in LESSON.steps if x.widget == "users")
+    at = run_page("lesson", lang, {"step": str(LESSON.index(step.id))})
+    at.segmented_control(key=f"lesson_w_{step.id}").set_value(1).run()
+    no_exception(at)
+    lesson_cost = {m.label: m.value for m in at.metric}[s(lang)("cost_metric")]
+    est_page = run_page("estimator", lang)
+    no_exception(est_page)
+    costs = [m.group(1) for c in est_page.caption for m in [re.search(r"(\$\d[\d,]*(?:\.\d+)?)", str(c.value))] if m and "1,000" in str(c.value)]
+    assert costs and lesson_cost == costs[0], (lesson_cost, costs)
+    sc = lesson.vary(step, 1, CATALOG, STOPS)
+    entry = CATALOG.models[sc.model]
+    hw = CATALOG.hardware[sc.hardware]
+    e = estimate(entry.model_at(entry.default_precision), hw.hardware, sc.prompt_tokens, sc.output_tokens,
+                 distance_km=sc.distance_km)
+    by_hand = hw.price_usd_per_hour * e.devices_needed * (e.breakdown["prefill"] + e.breakdown["decode"]) / 3600 / 1 * 1000
+    assert lesson_cost == formats.get(lang).usd(by_hand)

@@ -162,7 +162,7 @@ def test_the_projected_screen_never_shows_notes_the_notes_view_does(lang):
     notes.button(key="room_next").click().run()  # next from the laptop moves the room
     assert store().room(code).screen == "2"
     presenter.run()
-    assert [h.value for h in presenter.header] == [LESSON.steps[1].title[lang]]
+    assert [h.value for h in presenter.title] == [LESSON.steps[1].title[lang]]  # the projected step's h1 (issue 34 item 7)
     # without a room, presenter mode shows no notes either, and the notes view reads ?step=
     alone = run_page("lesson", lang, {"step": "3", "present": "1"})
     assert not alone.expander

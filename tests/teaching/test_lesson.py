@@ -91,6 +91,45 @@ def test_steps_that_vary_a_factor_move_the_stage_they_teach():
     assert spread("distance", "network") > spread("distance", "decode")
 
 
+def _step(step_id: str):
+    return next(s for s in LESSON.steps if s.id == step_id)
+
+
+def _run(step_id: str, option):
+    return lesson.vary(_step(step_id), option, CATALOG, STOPS).run(CATALOG)
+
+
+def test_each_examples_numbers_match_its_text_and_notes():
+    """Issue 34 item 4: step 3's example showed "대기열: 0초" while its note said the queue was as large as decode;
+    step 7 said "조금 느려지지만" for 2.4 s -> 14 s. Each sentence of the steps, checked on its own numbers."""
+    stages = _step("stages")
+    est = stages.scenario.run(CATALOG)
+    # step 3 body and notes: 128 people on one gaming GPU: every stage there to pick, the queue large
+    assert all(est.breakdown[k] > 0 for k in ("network", "queue", "prefill", "decode")), est.breakdown
+    assert est.breakdown["queue"] >= 0.1 * est.total_s and est.breakdown["queue"] > est.breakdown["prefill"] + est.breakdown["network"]
+    assert "128" in stages.body["ko"] and "128" in stages.body["en"] and stages.scenario.users == 128
+    assert "대기열이 눈에 띄게 크다" in stages.notes["ko"] and "디코드만큼" not in stages.notes["ko"]
+    # step 7: "수십 명까지는 조금, 수백 명이 되면 몇 배로 느려집니다", "비용은 크게 내려갑니다"
+    step = _step("tradeoffs")
+    one, dozens, hundreds = _run("tradeoffs", 1), _run("tradeoffs", 32), _run("tradeoffs", 512)
+    assert dozens.total_s <= 1.5 * one.total_s, (one.total_s, dozens.total_s)  # "조금" / "a little"
+    assert hundreds.total_s >= 3 * one.total_s, (one.total_s, hundreds.total_s)  # "몇 배로" / "several times"
+    assert "조금 느려지지만" not in step.body["ko"] and "몇 배로" in step.body["ko"] and "several times" in step.body["en"]
+    # step 4: "주로 디코드가 길어지고, 프리필도 함께 늘어납니다"
+    small, big = _run("model_size", "llama-3.1-8b"), _run("model_size", "llama-3.1-70b")
+    grow = {k: big.breakdown[k] - small.breakdown[k] for k in ("prefill", "decode")}
+    assert grow["decode"] > grow["prefill"] > 0, grow
+    # step 5: "같은 8B 모델도 어떤 칩에서 돌리느냐에 따라 몇 배 차이가 납니다"
+    totals = [_run("hardware", o).total_s for o in _step("hardware").options]
+    assert max(totals) >= 3 * min(totals)
+    # step 6: "첫 토큰까지의 시간이 가장 크게 변합니다" (in proportion), and for a few-token answer the network is most of it
+    near, far = _run("distance", "same_building"), _run("distance", "seoul_us_west")
+    assert far.ttft_s / near.ttft_s > far.total_s / near.total_s
+    short = lesson.Scenario(model="llama-3.1-8b", hardware="h100-sxm", distance_km=far.breakdown and
+                            next(x for x in STOPS if x.id == "seoul_us_west").km, output_tokens=10).run(CATALOG)
+    assert short.breakdown["network"] == max(short.breakdown.values())
+
+
 @pytest.mark.parametrize("raw,expected", [
     (None, ("what", 1, True)), ("", ("what", 1, True)), ("3", ("stages", 3, True)), ("stages", ("stages", 3, True)),
     ("quiz", ("quiz", 9, True)), ("done", ("done", 10, True)), ("DONE", ("done", 10, True)),
@@ -265,9 +304,33 @@ def test_score_counts_computed_answers_and_lists_misses_in_order():
     assert (result.right, result.misses) == (len(questions) - 2, (questions[0], questions[2]))
 
 
-def test_cost_per_thousand_answers_by_hand():
-    step = next(s for s in LESSON.steps if s.widget == "users")
-    sc = lesson.vary(step, 8, CATALOG, STOPS)
-    est = sc.run(CATALOG)
-    price = CATALOG.hardware[sc.hardware].price_usd_per_hour
-    assert lesson.cost_per_1k(CATALOG, sc, est) == pytest.approx(price * est.devices_needed * est.total_s / 3600 / 8 * 1000)
+def test_the_lesson_runs_the_one_scenario_evaluation():
+    """Issue 31 item 1: a lesson set-up is the estimator's set-up (scenario.evaluate on the same inputs), and
+    its estimate is what latency.estimate gives on the catalog model and chip with the page defaults."""
+    from latency.estimation import scenario
+    from latency.estimation.estimator import estimate
+
+    for step in LESSON.steps:
+        for option in (step.options if step.widget in lesson.VARIED else [None]):
+            sc = lesson.vary(step, option, CATALOG, STOPS) if option is not None else step.scenario
+            values = sc.values(CATALOG)
+            assert set(values) == set(scenario.KEYS)
+            entry = CATALOG.models[sc.model]
+            by_hand = estimate(entry.model_at(entry.default_precision), CATALOG.hardware[sc.hardware].hardware,
+                               sc.prompt_tokens, sc.output_tokens, distance_km=sc.distance_km, devices=sc.devices,
+                               concurrent_users=sc.users)
+            assert sc.run(CATALOG).total_s == pytest.approx(by_hand.total_s, rel=1e-12), (step.id, option)
+            assert sc.run(CATALOG).ttft_s == pytest.approx(by_hand.ttft_s, rel=1e-12), (step.id, option)
+
+
+def test_content_check_names_a_question_without_its_room_short_title(monkeypatch):
+    """A quiz question with no `room_short_<id>` in content/ui/lesson.yaml broke the room's results
+    screen; the content check names it before a room does (issue 30 item 1: nothing breaks mid-session)."""
+    from latency.language import i18n
+    from latency.teaching import quiz as quiz_module
+
+    words = i18n.load_area("lesson")
+    gone = next(k for k in words if k.startswith(quiz_module.ROOM_SHORT))
+    monkeypatch.setattr(quiz_module, "load_area", lambda area: {k: v for k, v in words.items() if k != gone})
+    found = [e for e in quiz_module.check() if gone in str(e)]
+    assert len(found) == 1, [str(e) for e in quiz_module.check()]
