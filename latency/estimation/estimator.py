@@ -118,15 +118,19 @@ def calibration_dir() -> Path:
 #   interconnect_gbs: one direction, per device: NVLink 3 on A100 = 600 GB/s total = 300 each
 #                     way; PCIe 4.0 x16 ~32 GB/s each way; Thunderbolt 4 = 40 Gb/s = 5 GB/s;
 #                     CPU servers over 200 GbE = 25 GB/s.
-#   link_latency_s:   one small all-reduce: NVLink 10 us, PCIe 25 us, Ethernet 50 us, Thunderbolt
-#                     100 us, phone 1 ms. ASSUMPTIONS (orders of magnitude): NVIDIA publishes
-#                     bandwidths, not small-message all-reduce latencies, and no citable figure
-#                     was found; see docs/estimator.md. Not fitted (no multi-device rows in the data).
+#   link_latency_s:   one small all-reduce. NVLink 5 us: the serving engines' custom all-reduce
+#                     of up to 16 KB, replayed in a CUDA graph, measured by NVIDIA's aiconfigurator
+#                     at 4.1-6.1 us on A100 SXM (vLLM 0.14.0, TensorRT-LLM 1.0.0), 2.8-4.9 us on
+#                     H100 SXM (TensorRT-LLM 1.3.0rc20, vLLM 0.24.0) and 6.6-7.4 us on B200 (vLLM
+#                     0.24.0), on 2-8 GPUs (medians per GPU count; systems/data/*/comm/*/
+#                     custom_allreduce_perf.parquet, read at 095f58a); round 4 assumed 10 us.
+#                     PCIe 25 us, Ethernet 50 us, Thunderbolt 100 us, phone 1 ms: ASSUMPTIONS
+#                     (orders of magnitude; no citable figure found). Not fitted.
 #   max_devices:      the most devices one deployment may use: 8-GPU nodes up to 8 nodes for
 #                     datacenter GPUs; one 8-GPU workstation for desktop GPUs; a 4-machine
 #                     Thunderbolt cluster for Apple; 1 for laptops' iGPUs and phones.
 KIND_DEFAULTS: dict[str, dict[str, float]] = {
-    "datacenter_gpu": dict(lowp_speedup=2.0, interconnect_gbs=300.0, link_latency_s=10e-6, max_devices=64),
+    "datacenter_gpu": dict(lowp_speedup=2.0, interconnect_gbs=300.0, link_latency_s=5e-6, max_devices=64),
     "desktop_gpu": dict(lowp_speedup=2.0, interconnect_gbs=32.0, link_latency_s=25e-6, max_devices=8),
     "apple_silicon": dict(lowp_speedup=1.0, interconnect_gbs=5.0, link_latency_s=100e-6, max_devices=4),
     "integrated_gpu": dict(lowp_speedup=1.0, interconnect_gbs=5.0, link_latency_s=100e-6, max_devices=1),
