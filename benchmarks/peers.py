@@ -722,8 +722,10 @@ def _f(x: float) -> str:
 
 def table(comparisons: list[Comparison]) -> str:
     """The side-by-side table, as Markdown."""
-    lines = ["| kind of figure | peer | rows both predicted | peer median / p90 | this estimator, "
-             "leave-one-device-out median / p90 | this estimator, in-sample median / p90 |",
+    lines = ["| kind of figure | peer | rows both predicted | peer median / p90 (fitted on none of the rows) | "
+             "this estimator held out (measurements.csv, long_context.csv and llama-batched-bench rows: leave one "
+             "device out; vLLM B200 serving rows: leave one model series out) median / p90 | "
+             "this estimator in-sample (fitted on every row) median / p90 |",
              "|---|---|---:|---|---|---|"]
     for c in comparisons:
         lines.append(f"| {KIND_NAMES[c.kind]} | {c.peer} | {c.rows} | {_f(c.peer_median)} / {_f(c.peer_p90)} | "
@@ -782,8 +784,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Side by side on ../shared/calibration ({len(specs)} rows), {datetime.date.today().isoformat()}")
     print("Tools: " + ", ".join(f"{p} {versions.get(p, '?')}" for p in args.peers)
           + f"; this estimator: latency.estimate at {_git_head()}")
-    print("Error: |predicted - measured| / measured on the row's figure. Estimator: in-sample, and leave-one-device-out"
-          " (calibration_report.json predicted_loo). Peers: fitted on none of these rows.\n")
+    print("Error: |predicted - measured| / measured on the row's figure. Estimator: in-sample, and held out"
+          " (calibration_report.json predicted_loo: leave one device out; the vLLM B200 serving rows, all on one"
+          " device, leave one model series out). Peers: fitted on none of these rows.\n")
     print(table(comps))
     print()
     print(coverage(specs, preds, skips))

@@ -181,7 +181,7 @@ EXTRA_HARDWARE = {
                                  peak_tflops=62.5, memory_gb=128.0),
     "NVIDIA HGX B200": Hardware(name="NVIDIA B200 (HGX)", kind="datacenter_gpu", mem_bandwidth_gbs=8000.0,
                                 peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0,
-                                fp8=True, fp4_speedup=4.0),
+                                link_latency_s=7e-6, fp8=True, fp4_speedup=4.0),
 }
 
 MODEL_CONFIGS = [
@@ -203,11 +203,21 @@ MODEL_CONFIGS = [
     ("gemma-3-4b", dict(layers=34, hidden_size=2560, heads=8, kv_heads=4, head_dim=256, attention_layers=5,
                         gguf_gib=2.35),
      "https://huggingface.co/google/gemma-3-4b-it/blob/main/config.json (1 global layer in 6, the rest 1,024-token windows)"),
-    ("Nemotron-Nano-30B", dict(active_params_b=3.5, layers=52, hidden_size=2688, heads=32, kv_heads=2, head_dim=128,
+    # Nemotron-H counts each mixer (Mamba-2 or attention) and each MoE block as a layer of its own
+    # (num_hidden_layers 52, hybrid_override_pattern), where a transformer layer holds one mixer AND
+    # one MLP: 52 such blocks are 26 transformer layers, which is what the estimator's per-layer
+    # costs count (two all-reduces per layer when tensor parallel, the serving engine's per-layer
+    # overhead). Decided from the config before the B200 rows were predicted with it.
+    ("Nemotron-Nano-30B", dict(active_params_b=3.5, layers=26, hidden_size=2688, heads=32, kv_heads=2, head_dim=128,
                                attention_layers=6),
-     "https://huggingface.co/nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 (23 Mamba-2 + 23 MoE + 6 attention layers, 3.5B active)"),
-    ("Nemotron-Super-49B", dict(layers=80, hidden_size=8192, heads=64, kv_heads=8, head_dim=128),
-     "https://huggingface.co/nvidia/Llama-3_3-Nemotron-Super-49B-v1_5 (derived from Llama 3.3 70B)"),
+     "https://huggingface.co/nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 (23 Mamba-2 + 23 MoE + 6 attention blocks = "
+     "26 transformer layers' worth, 3.5B active)"),
+    # 49 of its 80 blocks keep attention (block_configs: the other 31 have attention "no_op"), so
+    # 49 layers hold a KV cache and read it every step; counted from the v1 config (v1.5 keeps the
+    # architecture; its parameters add up to 49.9B with these blocks).
+    ("Nemotron-Super-49B", dict(layers=80, hidden_size=8192, heads=64, kv_heads=8, head_dim=128, attention_layers=49),
+     "https://huggingface.co/nvidia/Llama-3_3-Nemotron-Super-49B-v1_5 (derived from Llama 3.3 70B; block_configs "
+     "of https://huggingface.co/nvidia/Llama-3_3-Nemotron-Super-49B-v1/blob/main/config.json: 49 attention blocks)"),
     ("MiniMax-M2.5", dict(active_params_b=10.0, layers=62, hidden_size=3072, heads=48, kv_heads=8, head_dim=128),
      "https://huggingface.co/MiniMaxAI/MiniMax-M2.5 (229B total, 10B active)"),
 ]
@@ -646,7 +656,7 @@ class RowSet:
         for k, default in (("bw_frac", None), ("compute_frac", None), ("q_bw", None), ("q_compute", None),
                            ("pass_overhead_s", None), ("prefill_compute_scale", 1.0), ("kv_read_eff", 1.0),
                            ("stream_overhead_s", 0.0), ("bw_cap_gbs", math.inf), ("compute_cap_tflops", math.inf),
-                           ("tensor_parallel", None), ("whole_batch_first", None),
+                           ("tensor_parallel", None), ("whole_batch_first", None), ("overhead_per_layer", 0.0),
                            ("request_overhead_s", 0.0), ("mem_fraction", None), ("fraction_of_free", None),
                            ("runtime_gb", None), ("act_tokens", None), ("act_c1", None), ("act_c2", None),
                            ("act_c4", None), ("act_c8", None), ("reserve_whole", None)):

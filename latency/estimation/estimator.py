@@ -118,15 +118,19 @@ def calibration_dir() -> Path:
 #   interconnect_gbs: one direction, per device: NVLink 3 on A100 = 600 GB/s total = 300 each
 #                     way; PCIe 4.0 x16 ~32 GB/s each way; Thunderbolt 4 = 40 Gb/s = 5 GB/s;
 #                     CPU servers over 200 GbE = 25 GB/s.
-#   link_latency_s:   one small all-reduce: NVLink 10 us, PCIe 25 us, Ethernet 50 us, Thunderbolt
-#                     100 us, phone 1 ms. ASSUMPTIONS (orders of magnitude): NVIDIA publishes
-#                     bandwidths, not small-message all-reduce latencies, and no citable figure
-#                     was found; see docs/estimator.md. Not fitted (no multi-device rows in the data).
+#   link_latency_s:   one small all-reduce. NVLink 5 us: the serving engines' custom all-reduce
+#                     of up to 16 KB, replayed in a CUDA graph, measured by NVIDIA's aiconfigurator
+#                     at 4.1-6.1 us on A100 SXM (vLLM 0.14.0, TensorRT-LLM 1.0.0), 2.8-4.9 us on
+#                     H100 SXM (TensorRT-LLM 1.3.0rc20, vLLM 0.24.0) and 6.6-7.4 us on B200 (vLLM
+#                     0.24.0), on 2-8 GPUs (medians per GPU count; systems/data/*/comm/*/
+#                     custom_allreduce_perf.parquet, read at 095f58a); round 4 assumed 10 us.
+#                     PCIe 25 us, Ethernet 50 us, Thunderbolt 100 us, phone 1 ms: ASSUMPTIONS
+#                     (orders of magnitude; no citable figure found). Not fitted.
 #   max_devices:      the most devices one deployment may use: 8-GPU nodes up to 8 nodes for
 #                     datacenter GPUs; one 8-GPU workstation for desktop GPUs; a 4-machine
 #                     Thunderbolt cluster for Apple; 1 for laptops' iGPUs and phones.
 KIND_DEFAULTS: dict[str, dict[str, float]] = {
-    "datacenter_gpu": dict(lowp_speedup=2.0, interconnect_gbs=300.0, link_latency_s=10e-6, max_devices=64),
+    "datacenter_gpu": dict(lowp_speedup=2.0, interconnect_gbs=300.0, link_latency_s=5e-6, max_devices=64),
     "desktop_gpu": dict(lowp_speedup=2.0, interconnect_gbs=32.0, link_latency_s=25e-6, max_devices=8),
     "apple_silicon": dict(lowp_speedup=1.0, interconnect_gbs=5.0, link_latency_s=100e-6, max_devices=4),
     "integrated_gpu": dict(lowp_speedup=1.0, interconnect_gbs=5.0, link_latency_s=100e-6, max_devices=1),
@@ -708,6 +712,30 @@ def draft_step_s(draft, context_tokens, streams, layers_target, r: "Rates"):
             + r.pass_overhead_s * nm.minimum(layers / layers_target, 1.0) + streams * r.stream_overhead_s)
 
 
+OVERHEAD_REFERENCE_LAYERS = 32.0
+"""Layers of the models the serving engine's pass overhead is fitted on (Llama 2 7B and Mistral 7B:
+32 layers, GPT-J 6B: 28, the TensorRT-LLM rows): `pass_overhead_s` of the optimized engine in
+fitted_params.json is the overhead of one forward pass of a 32-layer model."""
+
+
+def pass_overhead_of(pass_overhead_s, per_layer, layers, loops):
+    """Fixed time of one forward pass that no FLOP or byte accounts for, seconds.
+
+    A serving engine runs every layer as its own chain of kernels (norms, the projections, attention,
+    the MLP or the routed experts, one all-reduce per sublayer when tensor parallel), and each kernel
+    costs a floor of a few microseconds however little work it carries (launch, grid set-up, the
+    tail of the last wave), even replayed from a CUDA graph. So the fixed part of a pass grows with
+    the layers it runs: pass_overhead_s x layers x loops / OVERHEAD_REFERENCE_LAYERS (`per_layer`
+    1). NVIDIA's aiconfigurator models a pass the same way, as the sum of per-layer operations
+    timed on the device (its B200 vLLM 0.24.0 tables: one FP8 MoE layer of MiniMax M2.5's shape,
+    3,072 x 1,536, 8 of 256 experts, takes 45 us for ONE token, where its 113 MB of expert weights
+    stream in 14 us; one custom all-reduce of a few KB takes 6.6-7.4 us on 2-8 GPUs;
+    aic-core/src/aiconfigurator_core/systems/data/b200_sxm/{moe,comm}/vllm/0.24.0, read at 095f58a).
+    llama.cpp's fitted overhead (`per_layer` 0) stays one per pass: its calibration rows span
+    22-80 layers on one engine and fit it as a constant."""
+    return pass_overhead_s * nm.where(per_layer > 0.5, layers * loops / OVERHEAD_REFERENCE_LAYERS, 1.0)
+
+
 def first_token_compute_share(streams, whole_batch_first):
     """The part of a shared prefill's compute one user waits for before the first token: all of it
     when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
@@ -790,9 +818,10 @@ def kv_cap_of(ep: dict):
     return math.inf if cap is None else cap
 
 
-def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str, streams=1.0) -> Rates:
+def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str, streams=1.0, layers=None) -> Rates:
     """The fitted fractions of one (engine, kind) applied to this device's peaks; the KV-read
-    share at `streams` streams decoded together (`kv_bw_share`)."""
+    share at `streams` streams decoded together (`kv_bw_share`); the pass overhead of a model of
+    `layers` layers (times loops; `pass_overhead_of`; None: the fitted value as it stands)."""
     bw_frac = achieved_fraction(dev.mem_bandwidth_gbs, ep["bw_frac"], ep.get("bw_cap_gbs")) * ep["q_bw"]
     c_frac = achieved_fraction(dev.peak_tflops, ep["compute_frac"], ep.get("compute_cap_tflops")) * ep["q_compute"]
     kv_base = ep["bw_frac"] * ep["q_bw"] * ep.get("kv_read_eff", 1.0)
@@ -802,7 +831,9 @@ def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str, streams=
                  kv_base_frac=kv_base, kv_cap_gbs=kv_cap, peak_tflops=dev.peak_tflops,
                  lowp_speedup=dev.lowp_speedup, compute_frac=c_frac,
                  prefill_compute_frac=c_frac * ep.get("prefill_compute_scale", 1.0),
-                 pass_overhead_s=ep["pass_overhead_s"], stream_overhead_s=ep.get("stream_overhead_s", 0.0),
+                 pass_overhead_s=(ep["pass_overhead_s"] if layers is None else
+                                  pass_overhead_of(ep["pass_overhead_s"], ep.get("overhead_per_layer", 0.0), layers, 1.0)),
+                 stream_overhead_s=ep.get("stream_overhead_s", 0.0),
                  combine=combine)
 
 
@@ -911,7 +942,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     devices_for_users = fewest_devices(kv_total, device_gb, resident, m.hidden, ep, tensor_parallel)
     fits = (n <= dev.max_devices) & (capacity >= 1.0)
 
-    rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine, streams)
+    rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine, streams, layers=m.layers * m.loops)
 
     def comm_s(tokens):
         return nm.where(tensor_parallel,
@@ -1208,6 +1239,9 @@ def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str
         ep[f"act_c{tp}"] = prof.activation_coeff.get(tp, 0.0)
     ep["reserve_whole"] = 1.0 if prof.reserves_whole_request else 0.0
     ep.setdefault("prefill_compute_scale", 1.0)
+    # Serving engines: the fitted pass overhead is that of a model of OVERHEAD_REFERENCE_LAYERS layers
+    # and grows with the layers a pass runs (`pass_overhead_of`); llama.cpp's is one per pass.
+    ep["overhead_per_layer"] = 1.0 if engine == "optimized" else 0.0
     ep["tensor_parallel"] = engine == "optimized"
     ep["whole_batch_first"] = FIRST_TOKEN_AFTER_WHOLE_BATCH[engine]
     return ep

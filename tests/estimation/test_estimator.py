@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from latency import Estimate, Hardware, Model, estimate, estimate_sweep, round_trip_s
-from latency.estimation.estimator import KIND_DEFAULTS, KINDS, load_params
+from latency.estimation.estimator import KIND_DEFAULTS, KINDS, engine_params, load_params
 
 H100 = Hardware(name="NVIDIA H100 SXM", kind="datacenter_gpu", mem_bandwidth_gbs=3350, peak_tflops=989.4, memory_gb=80)
 RTX4090 = Hardware(name="RTX 4090", kind="desktop_gpu", mem_bandwidth_gbs=1008, peak_tflops=165.2, memory_gb=24)
@@ -314,8 +314,12 @@ def test_moe_memory_from_total_decode_from_active():
     small = replace(dense, params_b=22)
     em, ed, es = (estimate(m, H100, devices=8) for m in (moe, dense, small))
     assert em.weights_gb == ed.weights_gb == pytest.approx(235)
-    assert em.tpot_s < 0.5 * ed.tpot_s
+    # One token reads the active experts only: the MoE decodes like the dense model of its active
+    # size, far faster than the dense 235B (both pay the same per-layer overhead of 94 layers).
     assert em.tpot_s == pytest.approx(es.tpot_s, rel=0.05)
+    # and the difference is the 213 GB of expert weights one token does not read, over 8 devices
+    bw_frac = engine_params(load_params(), "optimized", "datacenter_gpu")["bw_frac"]
+    assert ed.tpot_s - em.tpot_s == pytest.approx((235 - 22) / 8 / (H100.mem_bandwidth_gbs * bw_frac), rel=0.05)
 
 
 def test_looped_model_memory_is_unique_params_but_decode_pays_each_loop():
@@ -325,8 +329,10 @@ def test_looped_model_memory_is_unique_params_but_decode_pays_each_loop():
     eb, el, e80 = (estimate(m, H100, devices=2) for m in (base, looped, dense80))
     assert el.weights_gb == eb.weights_gb == pytest.approx(80)
     assert el.kv_cache_gb == pytest.approx(2 * eb.kv_cache_gb)  # every loop keeps its own K/V by default
-    overhead = load_params()["engines"]["optimized"]["pass_overhead_s"]  # once per step, not per loop
+    overhead = load_params()["engines"]["optimized"]["pass_overhead_s"]  # of a 32-layer model
     assert el.tpot_s - overhead > 1.8 * (eb.tpot_s - overhead)
+    # each loop runs its layers' kernels again: the looped 80-layer model pays the per-layer overhead of
+    # 160 layers, as the dense 160-layer model does
     assert el.tpot_s == pytest.approx(e80.tpot_s, rel=0.05)
     windowed = replace(looped, loop_kv_window=64)
     assert eb.kv_cache_gb < estimate(windowed, H100, devices=2).kv_cache_gb < el.kv_cache_gb
@@ -585,3 +591,22 @@ def test_a_setup_that_does_not_fit_names_the_devices_it_needs():
     assert not e.fits and not e.timing_valid and e.min_devices == 2 and e.devices_needed == 1
     ok = estimate(L70, H100)
     assert ok.fits and ok.timing_valid and ok.devices_needed == ok.min_devices == 2
+
+
+def test_serving_engine_pass_overhead_grows_with_layers_llama_cpp_does_not():
+    """A serving engine's fixed time per forward pass is per layer (each layer launches its own
+    kernels): a model with twice the layers and the same weights pays twice the fitted overhead of a
+    32-layer model; llama.cpp's fitted overhead stays one per pass. Hand check on one device, one
+    token of context, so only the overhead differs between the two shapes."""
+    from latency.estimation.estimator import OVERHEAD_REFERENCE_LAYERS
+    assert OVERHEAD_REFERENCE_LAYERS == 32.0
+    params = load_params()
+    shallow = Model(name="32", params_b=8.0, bytes_per_param=1.0, layers=32, hidden_size=4096, kv_heads=8, head_dim=128)
+    deep = replace(shallow, layers=64)
+    kw = dict(prompt_tokens=1, output_tokens=2, devices=1, access="none", serving_api=False)
+    gap = estimate(deep, H100, engine="vllm", **kw).tpot_s - estimate(shallow, H100, engine="vllm", **kw).tpot_s
+    overhead = params["engines"]["optimized"]["pass_overhead_s"]
+    assert gap == pytest.approx(overhead * (64 - 32) / 32, rel=0.02)
+    gap_llama = (estimate(deep, H100, engine="llama.cpp", **kw).tpot_s
+                 - estimate(shallow, H100, engine="llama.cpp", **kw).tpot_s)
+    assert abs(gap_llama) < 0.05 * params["engines"]["llama.cpp"]["pass_overhead_s"]

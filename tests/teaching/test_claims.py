@@ -120,11 +120,11 @@ def test_a_recalibration_changes_the_verdict(monkeypatch):
     before = claims.run_term(term, CATALOG)["phrase_loop_1s"].verdict
     real = claims.scenario_mod.evaluate
 
-    def ten_times_faster(catalog, values):
+    def twenty_times_faster(catalog, values):  # the looped 40B takes 10.7 s: ten times faster is not under 1 s
         sized, entry, est = real(catalog, values)
-        return sized, entry, type(est)(**{**est.__dict__, "total_s": est.total_s / 10, "ttft_s": est.ttft_s / 10})
+        return sized, entry, type(est)(**{**est.__dict__, "total_s": est.total_s / 20, "ttft_s": est.ttft_s / 20})
 
-    monkeypatch.setattr(claims.scenario_mod, "evaluate", ten_times_faster)
+    monkeypatch.setattr(claims.scenario_mod, "evaluate", twenty_times_faster)
     after = claims.run_term(term, CATALOG)["phrase_loop_1s"].verdict
     assert before != "holds" and after == "holds"
 
