@@ -74,7 +74,8 @@ st.caption(s("intro"))
 for n in list(st.session_state.get(state.NOTICES, [])) + place_notices:
     st.warning(state.notice_text(names, n, w.value, specs), icon=":material/link_off:")
 
-verdict_slot = st.empty()  # the verdict goes above the inputs: a PM sees pass or fail while changing them
+verdict_slot = st.empty()  # the verdict and the figures go above the inputs: a PM sees them first, on a phone too
+st.subheader(s("setup_heading"))
 values = launch_inputs.show(s, est, data, labels, places, f, lang, specs)
 
 
@@ -85,18 +86,35 @@ def evaluate(v, search_users=True):
 c = evaluate(values)
 with verdict_slot.container():
     launch_view.show_verdict(w, c)
-st.header(s("result_heading"))
+    launch_view.show_figures(w, c, key="launch")
+st.header(s("details_heading"))
 st.caption(w.setup(values))
-launch_view.show_check(w, c, key="launch", verdict=False)
+launch_view.show_lines(w, c)
 
 # --- share and export --------------------------------------------------------------------------
 query = {**scenario.to_query(values), "lang": lang}
 link = launch_view.share_link(st.context.url, query)
+def device_choices():
+    return [d for d in data.device_choices if d != scenario.DEVICES_AUTO]
+
+
+def export_extra():
+    """B and the difference when a B is set, what to change when the set-up fails (computed on download)."""
+    b_values = st.session_state.get(launch_compare.B_KEY)
+    b = evaluate(b_values) if b_values is not None else None
+    change = None
+    if not c.passes:
+        found, _ = levers.suggest(data.catalog, values, data.sizes, places, device_choices(),
+                                  evaluate=lambda v: evaluate(v, search_users=False))
+        change = launch_levers.export_lines(w, c, found)
+    return launch_view.extra_sections(w, c, b, launch_compare.difference_text(w, c, b) if b is not None else None, change)
+
+
 row = st.container(horizontal=True, vertical_alignment="center")  # wraps on narrow screens
 row.page_link("pages/launch.py", label=s("share_link"), icon=":material/link:", query_params=query, help=s("share_link_help"))
-row.download_button(s("export_md"), data=lambda: launch_view.summary_markdown(w, c, link), file_name="launch-check.md",
+row.download_button(s("export_md"), data=lambda: launch_view.summary_markdown(w, c, link, export_extra()), file_name="launch-check.md",
                        mime="text/markdown", on_click="ignore", icon=":material/description:", key="launch_md")
-row.download_button(s("export_png"), data=lambda: launch_view.summary_png(w, c, link), file_name="launch-check.png",
+row.download_button(s("export_png"), data=lambda: launch_view.summary_png(w, c, link, export_extra()), file_name="launch-check.png",
                        mime="image/png", on_click="ignore", icon=":material/image:", key="launch_png")
 
 # --- what to change, and two set-ups side by side (only the open tab computes) -------------------

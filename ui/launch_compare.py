@@ -107,7 +107,8 @@ def paste(specs, default, implied) -> None:
 
 
 def difference_text(w: launch_view.Words, a: launch.Check, b: launch.Check) -> str:
-    """B against A in one sentence: time (A's target figure) and monthly cost."""
+    """B against A in one sentence: time (A's target figure) and monthly cost, both set-ups as entered; where
+    either needs more servers to meet the target, what that costs for each, in a sentence of its own."""
     s, f = w.s, w.f
     d = launch.difference(a, b)
     if not math.isfinite(d.time_delta_s):
@@ -123,7 +124,13 @@ def difference_text(w: launch_view.Words, a: launch.Check, b: launch.Check) -> s
         cost = s("diff_cost_same")
     else:
         cost = s("diff_cost", ratio=w.share_of(d.cost_ratio))
-    return s("diff_sentence", time=time, cost=cost)
+    text = s("diff_sentence", time=time, cost=cost)
+    if a.fits and b.fits and (a.servers != a.servers_entered or b.servers != b.servers_entered
+                              or a.servers_for_users is None or b.servers_for_users is None):
+        def to_pass(c: launch.Check) -> str:
+            return w.money(c.monthly_to_pass_usd) if math.isfinite(c.monthly_to_pass_usd) else s("diff_pass_never")
+        text += " " + s("diff_pass_costs", a=to_pass(a), b=to_pass(b))
+    return text
 
 
 def inputs_table(w: launch_view.Words, a: Mapping[str, Any], b: Mapping[str, Any]) -> str:

@@ -103,6 +103,14 @@ def size_text(s: Strings, data, f, lang: str, size: float, arch: str) -> str:
     return names[0] if SIZE_IN_NAME.search(names[0]) else s("size_option", name=names[0], size=f.size_b(size))
 
 
+def size_options(data, arch: str) -> list[float]:
+    """The model sizes in the order the drop-down lists them: the published models of the chosen architecture
+    first (Llama 3.1 8B, 70B, 405B: a PM reaches 70B without scrolling or typing), then every size in order."""
+    named = sorted({s for s in data.sizes for m in data.catalog.models.values()
+                    if abs(m.model.params_b - s) < 1e-9 and m.model.arch == arch})
+    return named + [s for s in data.sizes if s not in named]
+
+
 def short(text: str) -> str:
     """An option as the narrow boxes of the grid show it: without its bracketed details ("Auto (fewest that
     fit)" -> "Auto"); the help text, the set-up sentence and the side-by-side table name it whole."""
@@ -131,7 +139,7 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     grid = st.container(key=GRID_KEY)
     # 1. the model and where it runs
     c = grid.columns(5)
-    c[0].selectbox(s("in_model_size"), data.sizes, key="model_size_b", format_func=sizes.get, help=s("in_model_size_help"), **common_kw)
+    c[0].selectbox(s("in_model_size"), size_options(data, arch), key="model_size_b", format_func=sizes.get, help=s("in_model_size_help"), **common_kw)
     c[1].selectbox(s("in_arch"), list(scenario.ARCHITECTURES), key="arch", format_func=lambda v: short(labels["arch"][v]), help=est("arch_help"), **common_kw)
     c[2].selectbox(s("in_precision"), list(data.catalog.precisions), key="precision", format_func=lambda v: short(labels["precision"][v]),
                    help=s("in_precision_help"), **common_kw)
@@ -164,7 +172,7 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     c = grid.columns(5)
     with c[0]:
         state.number_input(s("in_concurrency"), "concurrency", specs["concurrency"], step=1, help=s("in_concurrency_help"))
-    c[1].selectbox(s("in_arrival"), list(scenario.ARRIVALS), key="arrival", format_func=labels["arrival"].get,
+    c[1].selectbox(s("in_arrival"), list(scenario.ARRIVALS), key="arrival", format_func=lambda v: s(f"arrival_{v}"),
                    help=s("in_arrival_help"), **common_kw)
     with c[2]:
         state.number_input(s("in_requests_per_day"), "requests_per_day", specs["requests_per_day"], step=1000,

@@ -60,8 +60,20 @@ def result_text(w: launch_view.Words, base: Check, c: Check) -> str:
         ratio = c.monthly_usd / base.monthly_usd
         cost = (s("lever_cost_same", cost=cost) if abs(ratio - 1.0) < 0.005
                 else s("lever_cost_vs", cost=cost, ratio=w.share_of(ratio)))
-    return s(f"lever_result_{c.kind}", measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s),
+    text = s(f"lever_result_{c.kind}", measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s),
              margin=f.seconds(abs(c.margin_s)), range=f.range(*c.value_range), cost=cost)
+    return text + whole_answer_note(w, base, c)
+
+
+TOTAL_SLOWER = 1.25
+"""A lever judged on the first token that makes the whole answer a quarter slower or more names that change."""
+
+
+def whole_answer_note(w: launch_view.Words, base: Check, c: Check) -> str:
+    """" The whole answer then takes 17 s instead of 4.1 s." where a first-token target hides it (else "")."""
+    if c.measure != "ttft" or not (base.fits and c.fits) or c.total_s < TOTAL_SLOWER * base.total_s:
+        return ""
+    return ". " + w.s("lever_total_slower", before=w.f.seconds(base.total_s), after=w.f.seconds(c.total_s))
 
 
 def lever_name(w: launch_view.Words, lever: str) -> str:
@@ -69,10 +81,23 @@ def lever_name(w: launch_view.Words, lever: str) -> str:
     return w.s("lever_and").join(w.s(f"lever_{part}") for part in lever.split("+"))
 
 
+def suggestion_text(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int) -> str:
+    """One suggestion in one line: "1. Device (H100 → L4): first token in 0.5 s, ...; per month ..."."""
+    return w.s("lever_link", n=n, lever=lever_name(w, sug.lever), change=change_text(w, sug, base.values),
+               result=result_text(w, base, sug.check))
+
+
+def export_lines(w: launch_view.Words, base: Check, found: list) -> list[str]:
+    """'What to change' for the exports: the suggestions in order, or that no single change is enough."""
+    if not found:
+        return [w.s("levers_none")]
+    return [suggestion_text(w, base, sug, i) for i, sug in enumerate(found, 1)]
+
+
 def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int, lang: str) -> None:
     """One suggestion: a link that opens its set-up here, and under it the stages it moves and the quality it trades."""
     s = w.s
-    label = s("lever_link", n=n, lever=lever_name(w, sug.lever), change=change_text(w, sug, base.values), result=result_text(w, base, sug.check))
+    label = suggestion_text(w, base, sug, n)
     st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
                  query_params={**scenario.to_query(sug.values), "lang": lang})
     quality = [quality_text(w, L.Suggestion(part, sug.values, sug.changed, sug.check)) for part in sug.lever.split("+")]

@@ -84,6 +84,8 @@ class Words:
             return s("spec_off") if not v else f.count(v, "tokens")
         if key == "device_scope":
             return s(f"scope_{v}")
+        if key == "arrival":
+            return s(f"arrival_{v}")
         if key in self.labels and v in self.labels[key]:
             return self.labels[key][v]
         return scenario.url_value(v)
@@ -134,7 +136,10 @@ class Words:
         if c.kind == "no_fit":
             return s("l_verdict_no_fit", memory=f.gb(c.est.memory_gb), hardware=md(c.entry.label(self.lang)))
         args = dict(measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s), budget=f.seconds(c.budget_s),
-                    range=f.range(*c.value_range), margin=f.seconds(abs(c.margin_s)))
+                    range=f.range(*c.value_range), margin=f.seconds(abs(c.margin_s)),
+                    p95=f.seconds(c.p95_value_s), p95_range=f.range(*c.p95_value_range))
+        if c.kind == "borderline" and c.verdict.kind == "within":  # the typical user is within, 95% of users are not
+            return s("verdict_borderline_p95", **args)
         return s(f"verdict_{c.kind}", **args)
 
     def stage(self, key: str) -> str:
@@ -151,7 +156,10 @@ class Words:
         s, f = self.s, self.f
         if c.p95_rule == "alone":
             return s("p95_alone" if int(c.values["concurrency"]) <= 1 else "p95_same")
-        return s(f"p95_{c.p95_rule}", wait=f.seconds(c.wait_others_s), alone=f.seconds(c.alone_ttft_s),
+        queue = min(float(c.est.breakdown["queue"]), c.wait_others_s)  # with one user the queue is 0 (decision 2)
+        wait, alone, queue_s, rest = f.seconds_list([c.wait_others_s, c.alone_ttft_s, queue, c.wait_others_s - queue])
+        return s(f"p95_{c.p95_rule}", wait=wait, alone=alone, queue=queue_s, rest=rest,
+                 queue_name=self.stage("queue"), prefill_name=self.stage("prefill"),
                  users=f.count(c.values["concurrency"], "users"), p95=f.seconds(c.p95_ttft_s))
 
     def extrapolated(self, c: Check) -> str:
@@ -192,16 +200,19 @@ class Words:
         return self.f.ratio(ratio) if ratio >= 1 else self.f.percent(ratio)
 
     def devices_line(self, c: Check) -> str:
+        """The set-up as entered (its servers and monthly cost) and, apart, what meeting the target takes."""
         s, f = self.s, self.f
         if c.kind == "no_fit":
             return ""
+        monthly = self.money(c.monthly_usd) if math.isfinite(c.monthly_usd) else "–"
         if c.servers_for_users is None:
-            return s("devices_never", per=f.count(c.devices_per_server, "devices"), servers=self.servers(c.servers),
-                     devices=f.count(c.devices_total, "devices"))
-        text = s("devices_line", servers=self.servers(c.servers), per=f.count(c.devices_per_server, "devices"),
-                 hardware=md(c.entry.label(self.lang)), for_users=self.servers(c.servers_for_users or 0),
-                 for_traffic=self.servers(c.servers_for_traffic),
-                 per_day=formats.number(c.answers_per_server_day, 3))
+            return s("devices_never", per=f.count(c.devices_per_server, "devices"), servers=self.servers(c.servers_entered),
+                     devices=f.count(c.devices_entered, "devices"), monthly=monthly)
+        args = dict(entered=self.servers(c.servers_entered), per=f.count(c.devices_per_server, "devices"),
+                    hardware=md(c.entry.label(self.lang)), monthly=monthly, for_users=self.servers(c.servers),
+                    to_pass=self.money(c.monthly_to_pass_usd) if math.isfinite(c.monthly_to_pass_usd) else "–",
+                    per_day=formats.number(c.answers_per_server_day, 3))
+        text = s("devices_line_same" if c.servers == c.servers_entered else "devices_line", **args)
         typical = c.servers_for_users_typical
         if typical is not None and c.servers_for_users and typical < c.servers_for_users:
             servers = max(typical, c.servers_for_traffic, 1)
@@ -256,8 +267,9 @@ class Words:
                                                    else f.count(c.max_users, "users")))
         users_small = (s("m_users_small", n=f"{c.max_users_typical:,}")
                        if c.max_users_typical and c.max_users is not None and c.max_users_typical > c.max_users else "")
+        reachable = c.servers_for_users is not None
         servers_small = s("m_devices_small", servers=self.servers(c.servers),
-                          per=f.count(c.devices_per_server, "devices")) if c.servers_for_users else s("m_devices_never")
+                          per=f.count(c.devices_per_server, "devices")) if reachable else s("m_devices_never")
         no = "–"
         return [
             (s("m_ttft"), f.seconds(c.ttft_s),
@@ -266,10 +278,14 @@ class Words:
             (s("m_tps"), formats.number(c.tps_user), f.range(*c.tps_range, kind="tps"), s("m_tps_help")),
             (s("m_total"), f.seconds(c.total_s), f.range(*c.total_range), s("m_total_help")),
             (s("m_users"), users, users_small, s("m_users_help")),
-            (s("m_devices"), self.devices_value(c), servers_small, s("m_devices_help")),
+            (s("m_devices"), self.devices_value(c) if reachable else no, servers_small, s("m_devices_help")),
             (s("m_cost_1k"), f.usd(c.cost_per_1k) if math.isfinite(c.cost_per_1k) else no, s("m_cost_1k_small"), s("m_cost_1k_help")),
             (s("m_monthly"), f.usd(c.monthly_usd) if math.isfinite(c.monthly_usd) else no,
-             s("m_monthly_small", requests=self.value("requests_per_day", c.values["requests_per_day"])), s("m_monthly_help")),
+             s("m_monthly_small", devices=f.count(c.devices_entered, "devices"),
+               requests=self.value("requests_per_day", c.values["requests_per_day"])), s("m_monthly_help")),
+            (s("m_pass_cost"), f.usd(c.monthly_to_pass_usd) if math.isfinite(c.monthly_to_pass_usd) else no,
+             s("m_pass_cost_small", servers=self.servers(c.servers), per=f.count(c.devices_per_server, "devices"))
+             if reachable else s("m_pass_cost_never"), s("m_pass_cost_help")),
         ]
 
     def stage_times(self, c: Check) -> list[tuple[str, float]]:
@@ -283,31 +299,67 @@ class Words:
 
 
 def show_verdict(w: Words, c: Check) -> None:
-    """Pass, borderline or fail against the target (and a cost over the monthly limit)."""
+    """Pass, borderline or fail against the target (and a cost over the monthly limit), and the rule in one sentence."""
     KIND_ALERT[c.kind](w.verdict(c))
+    if c.kind != "no_fit":
+        st.caption(w.s("verdict_rule"))
     if c.over_budget:
         st.warning(w.budget_line(c))
 
 
-def show_check(w: Words, c: Check, key: str, verdict: bool = True) -> None:
-    """The verdict, the figures as metrics (two rows of four, each with its small print) and the sentences."""
-    if verdict:
-        show_verdict(w, c)
+FIGURE_ROWS = (4, 5)
+"""The figures in two rows: the four times, then users, devices and the three costs."""
+
+
+def show_figures(w: Words, c: Check, key: str) -> None:
+    """The figures as metrics (each with its small print) and the stage line."""
     figures = w.metrics(c)
-    for start in range(0, len(figures), 4):
+    start = 0
+    for n in FIGURE_ROWS:
+        if start >= len(figures):
+            break
         row = st.container(horizontal=True, gap="small", horizontal_alignment="distribute", key=f"{key}_m{start}")
-        for label, value, small, helptext in figures[start:start + 4]:
+        for label, value, small, helptext in figures[start:start + n]:
             row.metric(label, value, delta=small or None, delta_color="off", delta_arrow="off", width=170,
                        help=helptext or None)
-    stages = w.stage_times(c)
+        start += n
     if c.fits:
+        stages = w.stage_times(c)
         shown = w.f.seconds_list([t for _, t in stages])
         st.caption(w.s("stages_line", stages=" · ".join(f"{n} {t}" for (n, _), t in zip(stages, shown))))
+
+
+def show_lines(w: Words, c: Check) -> None:
+    """The sentences under the figures (the cost over the limit is already in the verdict's warning)."""
     st.markdown("\n".join(f"- {line}" for line in w.lines(c) if line != w.budget_line(c) or not c.over_budget))
 
 
-def summary_markdown(w: Words, c: Check, link: str) -> str:
-    """The one-page summary for a meeting, in Markdown: the verdict, the set-up, every figure, the notes and the link."""
+def show_check(w: Words, c: Check, key: str, verdict: bool = True) -> None:
+    """The verdict, the figures and the sentences (the side-by-side view's columns)."""
+    if verdict:
+        show_verdict(w, c)
+    show_figures(w, c, key)
+    show_lines(w, c)
+
+
+def extra_sections(w: Words, c: Check, b: Check | None, difference: str | None, change: list[str] | None
+                   ) -> list[tuple[str, list[str]]]:
+    """What the exports add to set-up A: B (its verdict, set-up and figures) and the difference when a B is
+    set; "What to change" when A does not pass. (heading, lines) each."""
+    out = []
+    if b is not None:
+        figures = [f"{label}: {value}" + (f" ({small})" if small else "") for label, value, small, _ in w.metrics(b)]
+        out.append((w.s("export_b_heading"), [w.verdict(b), w.setup(b.values), *figures]))
+        if difference:
+            out.append((w.s("export_diff_heading"), [difference]))
+    if change is not None and not c.passes:
+        out.append((w.s("export_change_heading"), change))
+    return out
+
+
+def summary_markdown(w: Words, c: Check, link: str, extra: Sequence[tuple[str, Sequence[str]]] = ()) -> str:
+    """The one-page summary for a meeting, in Markdown: the verdict, the set-up, every figure, the notes, then
+    `extra` (B, the difference, what to change: `extra_sections`) and the link."""
     s = w.s
     rows = [f"| {md(label)} | {md(value)} | {md(small)} |" for label, value, small, _ in w.metrics(c)]
     stages = " · ".join(f"{n} {t}" for (n, _), t in zip(w.stage_times(c), w.f.seconds_list([t for _, t in w.stage_times(c)])))
@@ -316,6 +368,8 @@ def summary_markdown(w: Words, c: Check, link: str) -> str:
     if c.fits:
         parts += [s("stages_line", stages=stages), ""]
     parts += [f"- {line}" for line in w.lines(c)]
+    for heading, lines in extra:
+        parts += ["", f"## {heading}", "", *[f"- {line}" for line in lines]]
     parts += ["", s("export_link", link=link), "", s("export_footer")]
     return "\n".join(parts) + "\n"
 
@@ -327,11 +381,12 @@ def share_link(url: str | None, query: Mapping[str, str]) -> str:
     return urllib.parse.urlunsplit((base.scheme, base.netloc, path, urllib.parse.urlencode(query), ""))
 
 
-def summary_png(w: Words, c: Check, link: str) -> bytes:
-    """The same one-page summary as a PNG (latency/charts/launch_card.py)."""
+def summary_png(w: Words, c: Check, link: str, extra: Sequence[tuple[str, Sequence[str]]] = ()) -> bytes:
+    """The same one-page summary as a PNG (latency/charts/launch_card.py), `extra` as headed lines after the notes."""
     rows = [(label, value, small) for label, value, small, _ in w.metrics(c)]
     times = w.stage_times(c)
     shown = w.f.seconds_list([t for _, t in times])
     stages = [(k, f"{name} {t}", sec) for k, (name, sec), t in zip(STAGES, times, shown)] if c.fits else []
-    return launch_card.png(w.s("export_title"), c.kind, w.verdict(c), w.setup(c.values), rows, stages, w.lines(c),
+    lines = w.lines(c) + [text for heading, body in extra for text in [f"**{heading}**", *body]]
+    return launch_card.png(w.s("export_title"), c.kind, w.verdict(c), w.setup(c.values), rows, stages, lines,
                            w.s("export_link", link=link), w.s("export_footer"))

@@ -23,8 +23,14 @@ What a `Check` holds and where each figure comes from:
   - one user: no one to wait for; network jitter is not modelled, so the 95th percentile is the typical wait.
   Its range is the typical figure's range scaled to it (the same relative errors).
 * speed per user (`decode_tokens_per_s`), whole answer (`total_s`), the stages (`breakdown`).
-* pass or fail: `latency.exploring.verdict.verdict` of the target's figure (first token or whole answer)
-  and its range, as the estimator page judges it: "within" only when even the range's high end is.
+* pass or fail (`PASS_RULE`): the set-up passes only when the target's figure for 95% of users is within
+  the target even at its range's high end (as printed); that also puts the typical figure's whole range
+  within it. Fails when the typical figure itself is over (`latency.exploring.verdict.verdict`, as the
+  estimator page judges it); borderline in between (the typical range straddles the target, or the typical
+  user is within and the slowest 5% are not). The 95% figure of the whole answer is the whole answer plus
+  the same extra wait as the first token's (`p95_value_s`).
+* the margin (`margin_s`): the target less the figure, both as printed (`formats.seconds_value`), so
+  "2 s, target 1 s" is "1 s over", never "0.99 s over".
 * the most users at once within the target (`max_users`): the largest number of users, up to the
   input's cap (scenario.CONCURRENCY_MAX), for which `evaluate` with that many users still passes;
   found by bisection over users (the wait never falls as users are added: tested as a property).
@@ -38,6 +44,10 @@ What a `Check` holds and where each figure comes from:
   page show (devices x price per hour x busy seconds / (3,600 x answers served together)); per month:
   the servers needed, kept on for the month (730 h = 8,760 h / 12), at the catalog's price, and beside it
   what the stated answers would cost if only the busy time were paid (cost per answer x answers).
+  Two monthly figures, never mixed: `monthly_usd` is the set-up AS ENTERED (one server of the devices
+  entered, or as many as the day's requests need: `servers_entered`), which the cost limit, the
+  side-by-side view and the levers compare; `monthly_to_pass_usd` is what meeting the target for every
+  user at once would take (`servers`, more servers where one is not enough; nan where none would do).
 """
 
 from __future__ import annotations
@@ -61,6 +71,8 @@ P95_EXPONENTIAL = math.log(20.0)
 """95th percentile of an exponential distribution over its mean: -ln(1 - 0.95) = ln 20 = 3.0."""
 P95_UNIFORM = 1.9
 """95th percentile of a uniform distribution on [0, 2m] over its mean m: 0.95 x 2 = 1.9."""
+PASS_RULE = "p95"
+"""The pass rule (module docstring): judged on the 95%-of-users figure's range, not the typical figure's alone."""
 MEASURE_KEY = {"ttft": "ttft_s", "total": "total_s"}
 MEASURED_STAGES = {"ttft": ("network", "queue", "prefill"), "total": STAGES}
 
@@ -81,7 +93,7 @@ class Check:
     value_s: float                          # the target's figure (first token or whole answer)
     value_range: tuple[float, float]
     verdict: Verdict | None                 # None when the model does not fit
-    margin_s: float                         # target - value (negative: over by that much)
+    margin_s: float                         # target - value, both as printed (negative: over by that much)
     ttft_s: float
     ttft_range: tuple[float, float]
     alone_ttft_s: float                     # the same set-up with one user
@@ -89,6 +101,9 @@ class Check:
     p95_rule: str                           # "exponential" | "uniform" | "alone"
     p95_ttft_s: float
     p95_range: tuple[float, float]
+    p95_value_s: float                      # the target's figure for 95% of users (first token or whole answer)
+    p95_value_range: tuple[float, float]
+    p95_within: bool                        # p95_value_range's high end, as printed, within the target
     tps_user: float
     tps_range: tuple[float, float]
     total_s: float
@@ -107,7 +122,10 @@ class Check:
     answers_per_server_day: float
     price_usd_per_hour: float | None
     cost_per_1k: float
-    monthly_usd: float
+    monthly_usd: float                      # the set-up as entered: servers_entered kept on for a month
+    servers_entered: int                    # one server, or as many as the day's requests need
+    devices_entered: int | None
+    monthly_to_pass_usd: float              # `servers` (enough to meet the target) kept on; nan: no number does
     busy_share: float                       # share of the servers' time the stated traffic keeps busy
     busy_monthly_usd: float                 # the stated answers at the cost per answer (busy time only)
     over_budget: bool
@@ -118,15 +136,17 @@ class Check:
 
     @property
     def passes(self) -> bool:
-        """Meets the target across its range and is within the monthly cost limit (if one is set)."""
-        return self.verdict is not None and self.verdict.kind == "within" and not self.over_budget
+        """Meets the target (PASS_RULE) and is within the monthly cost limit (if one is set)."""
+        return self.kind == "pass" and not self.over_budget
 
     @property
     def kind(self) -> str:
         """"pass", "borderline", "fail" (the target), "no_fit"; a cost over the limit is `over_budget`."""
         if self.verdict is None:
             return "no_fit"
-        return {"within": "pass", "uncertain": "borderline", "over": "fail"}[self.verdict.kind]
+        if self.verdict.kind == "over":
+            return "fail"
+        return "pass" if self.verdict.kind == "within" and self.p95_within else "borderline"
 
 
 def target_verdict(est, measure: str, budget_s: float) -> Verdict | None:
@@ -138,7 +158,26 @@ def target_verdict(est, measure: str, budget_s: float) -> Verdict | None:
     return verdict(getattr(est, key), lo, hi, budget_s, shown=formats.seconds_value)
 
 
-def _passes_at(catalog: Catalog, values: Mapping[str, Any], users: int, safe: bool) -> bool:
+def p95_figures(values: Mapping[str, Any], est, alone_ttft_s: float) -> dict[str, Any]:
+    """The 95%-of-users figures of one estimate: the first token's (and its range: the typical range
+    scaled to it) and the target's figure's (the whole answer gets the same extra wait), and whether that
+    one's range, as printed, is within the target."""
+    wait = max(float(est.ttft_s) - alone_ttft_s, 0.0)
+    rule = p95_rule(values, est, wait)
+    p95 = p95_ttft(float(est.ttft_s), wait, rule)
+    lo, hi = est.ranges["ttft_s"]
+    scale = p95 / est.ttft_s if est.ttft_s > 0 else 1.0
+    p_lo, p_hi = lo * scale, hi * scale
+    if values["measure"] == "ttft":
+        value, rng = p95, (p_lo, p_hi)
+    else:
+        t_lo, t_hi = est.ranges["total_s"]
+        value, rng = float(est.total_s) + (p95 - float(est.ttft_s)), (t_lo + (p_lo - lo), t_hi + (p_hi - hi))
+    ok = bool(est.fits) and formats.seconds_value(rng[1]) <= float(values["budget_s"])
+    return dict(wait=wait, rule=rule, p95=p95, range=(p_lo, p_hi), value=value, value_range=rng, within=ok)
+
+
+def _passes_at(catalog: Catalog, values: Mapping[str, Any], users: int, safe: bool, alone_ttft_s: float | None) -> bool:
     try:
         _, _, est = scenario.evaluate(catalog, {**values, "concurrency": int(users)})
     except ValueError:
@@ -147,24 +186,29 @@ def _passes_at(catalog: Catalog, values: Mapping[str, Any], users: int, safe: bo
     if v is None:
         return False
     if safe:
-        return v.kind == "within"
+        alone = float(est.ttft_s) if alone_ttft_s is None else alone_ttft_s
+        return v.kind == "within" and p95_figures({**values, "concurrency": int(users)}, est, alone)["within"]
     return getattr(est, MEASURE_KEY[values["measure"]]) <= float(values["budget_s"])
 
 
 def max_users(catalog: Catalog, values: Mapping[str, Any], safe: bool = True) -> tuple[int, bool]:
     """(the most users at once the set-up keeps within its target, whether that is the input's cap).
 
-    safe: within across the estimate's range (the pass rule); False: the typical figure within.
-    0 when not even one user is. Bisection over 1..CONCURRENCY_MAX with `evaluate`."""
+    safe: the pass rule (PASS_RULE: the 95%-of-users figure's range within); False: the typical figure
+    within. 0 when not even one user is. Bisection over 1..CONCURRENCY_MAX with `evaluate`."""
     cap = scenario.CONCURRENCY_MAX
-    if not _passes_at(catalog, values, 1, safe):
+    try:
+        alone = float(scenario.evaluate(catalog, {**values, "concurrency": 1})[2].ttft_s)
+    except ValueError:
         return 0, False
-    if _passes_at(catalog, values, cap, safe):
+    if not _passes_at(catalog, values, 1, safe, alone):
+        return 0, False
+    if _passes_at(catalog, values, cap, safe, alone):
         return cap, True
     lo, hi = 1, cap  # passes at lo, fails at hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if _passes_at(catalog, values, mid, safe):
+        if _passes_at(catalog, values, mid, safe, alone):
             lo = mid
         else:
             hi = mid
@@ -207,11 +251,9 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
         alone_ttft = float(alone.ttft_s)
     else:
         alone_ttft = float(est.ttft_s)
-    wait_others = max(float(est.ttft_s) - alone_ttft, 0.0)
-    rule = p95_rule(values, est, wait_others)
-    p95 = p95_ttft(float(est.ttft_s), wait_others, rule)
+    p = p95_figures(values, est, alone_ttft)
+    wait_others, rule, p95 = p["wait"], p["rule"], p["p95"]
     lo, hi = est.ranges["ttft_s"]
-    scale = p95 / est.ttft_s if est.ttft_s > 0 else 1.0
     v = target_verdict(est, measure, budget)
     key = MEASURE_KEY[measure]
     value = float(getattr(est, key))
@@ -226,7 +268,7 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
     if most is not None:
         servers_users = math.ceil(users / most) if most >= 1 else None
     else:  # not searched: one server when it passes
-        servers_users = 1 if v is not None and v.kind == "within" else None
+        servers_users = 1 if v is not None and v.kind == "within" and p["within"] else None
     servers_typical = math.ceil(users / typical) if typical else None
 
     head = tradeoffs.headline(catalog, values, tradeoffs.catalog_prices(catalog))
@@ -239,25 +281,31 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
     # is what the monthly cost counts, and `servers_for_users` None says the target is out of reach.
     servers = max(servers_users or 1, servers_traffic, 1) if est.fits else None
     devices_total = servers * per_server if servers is not None else None
+    servers_entered = max(servers_traffic, 1)
+    devices_entered = servers_entered * per_server if est.fits else None
     price = entry.price_usd_per_hour
-    cost_1k = float(head.cost_per_1k_answers) if price is not None and est.fits else math.nan
-    monthly = (devices_total * price * HOURS_PER_MONTH if price is not None and devices_total is not None and est.fits
-               else math.nan)
-    busy = requests / (servers * per_day) if servers and per_day > 0 else math.nan
+    priced = price is not None and est.fits
+    cost_1k = float(head.cost_per_1k_answers) if priced else math.nan
+    monthly = devices_entered * price * HOURS_PER_MONTH if priced else math.nan
+    to_pass = (devices_total * price * HOURS_PER_MONTH if priced and servers_users is not None else math.nan)
+    busy = requests / (servers_entered * per_day) if est.fits and per_day > 0 else math.nan
     busy_monthly = cost_1k / 1000.0 * requests * DAYS_PER_MONTH if math.isfinite(cost_1k) else math.nan
     limit = float(values.get("monthly_budget_usd", 0) or 0)
     over = limit > 0 and (not math.isfinite(monthly) or monthly > limit)
     return Check(
         values=values, est=est, entry=entry, sized=sized, fits=bool(est.fits), measure=measure, budget_s=budget,
-        value_s=value, value_range=tuple(est.ranges[key]), verdict=v, margin_s=budget - value,
+        value_s=value, value_range=tuple(est.ranges[key]), verdict=v,
+        margin_s=formats.seconds_value(budget) - formats.seconds_value(value),
         ttft_s=float(est.ttft_s), ttft_range=(lo, hi), alone_ttft_s=alone_ttft, wait_others_s=wait_others,
-        p95_rule=rule, p95_ttft_s=p95, p95_range=(lo * scale, hi * scale),
+        p95_rule=rule, p95_ttft_s=p95, p95_range=p["range"], p95_value_s=p["value"], p95_value_range=p["value_range"],
+        p95_within=p["within"],
         tps_user=float(est.decode_tokens_per_s), tps_range=tuple(est.ranges["decode_tokens_per_s"]),
         total_s=float(est.total_s), total_range=tuple(est.ranges["total_s"]), dominant=dom, dominant_share=share,
         max_users=most, max_users_capped=capped, max_users_typical=typical, devices_per_server=per_server, servers_for_users=servers_users,
         servers_for_users_typical=servers_typical,
         servers_for_traffic=servers_traffic, servers=servers, devices_total=devices_total,
         answers_per_server_day=per_day, price_usd_per_hour=price, cost_per_1k=cost_1k, monthly_usd=monthly,
+        servers_entered=servers_entered, devices_entered=devices_entered, monthly_to_pass_usd=to_pass,
         busy_share=busy, busy_monthly_usd=busy_monthly, over_budget=over, calibrated=bool(est.calibrated),
         cached_tokens=scenario.cached_prompt_tokens(values), users_searched=search_users)
 
@@ -282,7 +330,7 @@ def differing_keys(a: Mapping[str, Any], b: Mapping[str, Any], keys=COMPARED_KEY
 @dataclass(frozen=True)
 class Difference:
     """B against A: time (the target's figure, A's measure) in seconds (negative: B is sooner) and
-    monthly cost as a ratio (nan where either has no cost)."""
+    monthly cost as a ratio, both set-ups as entered (`monthly_usd`; nan where either has no cost)."""
 
     measure: str
     time_delta_s: float

@@ -17,6 +17,9 @@ each stage comes from the same physics as the launch check itself. The levers (t
     speculative      speculative decoding with the stated acceptance rate (an estimator input)
     streaming        judge the first token instead of the whole answer: what the user sees first
 
+Shorter answers and speculative decoding change only how fast the answer is written after the first token:
+against a first-token target they are not offered ("first_token").
+
 Within a lever the least drastic change that passes is offered (the largest model, the longest answer,
 the highest precision, the cheapest device or count); across levers the suggestions are ranked by the
 monthly cost at the stated traffic (the launch check's `monthly_usd`), then by the time they give.
@@ -131,7 +134,8 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
         out["region"] = [{**v, "server_place": pid, "distance_km": km} for km, pid in nearer if km < here] or "already"
     n = int(v["output_tokens"])
     shorter = sorted({max(1, int(round(n * f))) for f in ANSWER_SHARES if round(n * f) < n}, reverse=True)
-    out["shorter_answers"] = [{**v, "output_tokens": m} for m in shorter] or "already"
+    first_token = v["measure"] == "ttft"  # levers that only speed up writing the answer after the first token
+    out["shorter_answers"] = "first_token" if first_token else ([{**v, "output_tokens": m} for m in shorter] or "already")
     out["connection"] = [{**v, "connection": "warm"}] if v.get("connection") == "cold" else "already"
     if v.get("prefix_cache") == "on":
         out["prefix_cache"] = "already"
@@ -143,6 +147,8 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
         out["speculative"] = "unavailable"
     elif int(v.get("spec_tokens", 0) or 0) > 0:
         out["speculative"] = "already"
+    elif first_token:
+        out["speculative"] = "first_token"
     else:
         out["speculative"] = [{**v, "spec_tokens": SPEC_TOKENS_ON}]
     out["streaming"] = [{**v, "measure": "ttft"}] if v["measure"] == "total" else "already"

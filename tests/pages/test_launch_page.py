@@ -66,8 +66,8 @@ def test_page_renders_every_input_and_figure_in_its_language(lang):
     keys = {w.key for kind in ("selectbox", "number_input") for w in getattr(at, kind)}
     assert set(INPUT_KEYS) <= keys, set(INPUT_KEYS) - keys
     labels = [m.label for m in at.metric]
-    assert labels == [s(k) for k in ("m_ttft", "m_p95", "m_tps", "m_total", "m_users", "m_devices", "m_cost_1k", "m_monthly")]
-    assert at.success and s("verdict_pass", measure="", value="", budget="", range="", margin="")[:2] in at.success[0].value
+    assert labels == [s(k) for k in ("m_ttft", "m_p95", "m_tps", "m_total", "m_users", "m_devices", "m_cost_1k", "m_monthly", "m_pass_cost")]
+    assert at.success and s("verdict_pass", measure="", value="", budget="", range="", margin="", p95="", p95_range="")[:2] in at.success[0].value
     if lang == "en":
         options = [o for w in at.selectbox for o in w.options]
         assert not HANGUL.search(text), HANGUL.findall(text)[:10]
@@ -236,7 +236,7 @@ def test_keep_a_copy_change_a_and_read_the_difference(lang):
     assert table.count(s("differs_mark")) == 1
     assert "b" in at.query_params
     # both columns carry every figure
-    assert len(at.metric) == 3 * 8
+    assert len(at.metric) == 3 * 9
 
 
 def test_a_pasted_shared_link_becomes_b_and_a_link_with_b_reopens_both(lang):
@@ -247,7 +247,7 @@ def test_a_pasted_shared_link_becomes_b_and_a_link_with_b_reopens_both(lang):
     link = {k: v for k, v in at.query_params.items() if k != "lang"}
     again = page(lang, **link)
     assert again.session_state["launch_b"]["concurrency"] == 50
-    assert len(again.metric) == 3 * 8
+    assert len(again.metric) == 3 * 9
     at.text_input(key="launch_b_link").set_value("no link here").run()
     assert any(strings(lang)[0]("paste_b_empty") in w.value for w in at.warning)
 
@@ -361,8 +361,8 @@ def test_every_device_opens_with_its_figures_or_what_it_would_need(hid):
     for size in ("8.03", "70.6"):
         at = page("en", hardware=hid, model_size_b=size)
         assert at.success or at.warning or at.error
-        assert len(at.metric) in (8, 1)
+        assert len(at.metric) in (9, 1)
         c = launch.check(CAT, {**DEFAULT, "hardware": hid, "model_size_b": float(size)})
-        assert (len(at.metric) == 8) == c.fits
+        assert (len(at.metric) == 9) == c.fits
         if CAT.hardware[hid].price_usd_per_hour is None and c.fits:
             assert metrics(at)[strings("en")[0]("m_monthly")] == "–"

@@ -112,7 +112,7 @@ def test_q4_seventy_b_in_int4_against_fp8_side_by_side():
     d = launch.difference(a, b)
     said = w.s("diff_sooner" if d.time_delta_s < 0 else "diff_later", dt=w.f.seconds(abs(d.time_delta_s)), measure=w.s("measure_ttft"))
     assert any(said in m.value for m in w.at.markdown)  # the difference in words
-    assert len(w.at.metric) == 3 * 8
+    assert len(w.at.metric) == 3 * 9
     assert w.views <= MAX_VIEWS
 
 
