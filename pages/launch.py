@@ -19,7 +19,7 @@ from latency.language import formats
 from latency.language.errors import ContentError
 from latency.language.i18n import Strings
 from latency.teaching import content
-from ui import launch_compare, launch_inputs, launch_levers, launch_view, scenario_inputs, shell, state
+from ui import launch_compare, launch_export, launch_inputs, launch_levers, launch_view, scenario_inputs, shell, state
 
 s = shell.page_strings("launch")
 lang = shell.current_lang()
@@ -94,20 +94,9 @@ launch_view.show_lines(w, c)
 # --- share and export --------------------------------------------------------------------------
 query = {**scenario.to_query(values), "lang": lang}
 link = launch_view.share_link(st.context.url, query)
-def device_choices():
-    return [d for d in data.device_choices if d != scenario.DEVICES_AUTO]
-
-
 def export_extra():
     """B and the difference when a B is set, what to change when the set-up fails (computed on download)."""
-    b_values = st.session_state.get(launch_compare.B_KEY)
-    b = evaluate(b_values) if b_values is not None else None
-    change = None
-    if not c.passes:
-        found, _ = levers.suggest(data.catalog, values, data.sizes, places, device_choices(),
-                                  evaluate=lambda v: evaluate(v, search_users=False))
-        change = launch_levers.export_lines(w, c, found)
-    return launch_view.extra_sections(w, c, b, launch_compare.difference_text(w, c, b) if b is not None else None, change)
+    return launch_export.sections(w, c, values, st.session_state.get(launch_compare.B_KEY), evaluate, places)
 
 
 row = st.container(horizontal=True, vertical_alignment="center")  # wraps on narrow screens
