@@ -74,8 +74,13 @@ st.caption(s("intro"))
 for n in list(st.session_state.get(state.NOTICES, [])) + place_notices:
     st.warning(state.notice_text(names, n, w.value, specs), icon=":material/link_off:")
 
-verdict_slot = st.empty()  # the verdict and the figures go above the inputs: a PM sees them first, on a phone too
-st.subheader(s("setup_heading"))
+# The verdict above the inputs: a PM sees pass or fail while changing them. The figures come next in the page's
+# order, so a phone shows them before the 25 inputs; from tablet width up the inputs fit on one screen and the
+# figures are drawn under them (launch_view.LAYOUT_CSS), the rest of the page after both.
+st.html(launch_view.LAYOUT_CSS)
+verdict_slot = st.empty()
+figures_slot = st.container(key=launch_view.FIGURES_KEY)
+st.container(key=launch_view.SETUP_HEADING_KEY).subheader(s("setup_heading"))  # phone only (LAYOUT_CSS)
 values = launch_inputs.show(s, est, data, labels, places, f, lang, specs)
 
 
@@ -86,41 +91,44 @@ def evaluate(v, search_users=True):
 c = evaluate(values)
 with verdict_slot.container():
     launch_view.show_verdict(w, c)
+with figures_slot:
     launch_view.show_figures(w, c, key="launch")
-st.header(s("details_heading"))
-st.caption(w.setup(values))
-launch_view.show_lines(w, c)
+rest = st.container(key=launch_view.REST_KEY)  # everything below the figures (LAYOUT_CSS)
+with rest:
+    st.header(s("details_heading"))
+    st.caption(w.setup(values))
+    launch_view.show_lines(w, c)
 
-# --- share and export --------------------------------------------------------------------------
-query = {**scenario.to_query(values), "lang": lang}
-link = launch_view.share_link(st.context.url, query)
-def export_extra():
-    """B and the difference when a B is set, what to change when the set-up fails (computed on download)."""
-    return launch_export.sections(w, c, values, st.session_state.get(launch_compare.B_KEY), evaluate, places)
+    # --- share and export --------------------------------------------------------------------------
+    query = {**scenario.to_query(values), "lang": lang}
+    link = launch_view.share_link(st.context.url, query)
 
+    def export_extra():
+        """B and the difference when a B is set, what to change when the set-up fails (computed on download)."""
+        return launch_export.sections(w, c, values, st.session_state.get(launch_compare.B_KEY), evaluate, places)
 
-row = st.container(horizontal=True, vertical_alignment="center")  # wraps on narrow screens
-row.page_link("pages/launch.py", label=s("share_link"), icon=":material/link:", query_params=query, help=s("share_link_help"))
-row.download_button(s("export_md"), data=lambda: launch_view.summary_markdown(w, c, link, export_extra()), file_name="launch-check.md",
-                       mime="text/markdown", on_click="ignore", icon=":material/description:", key="launch_md")
-row.download_button(s("export_png"), data=lambda: launch_view.summary_png(w, c, link, export_extra()), file_name="launch-check.png",
-                       mime="image/png", on_click="ignore", icon=":material/image:", key="launch_png")
+    row = st.container(horizontal=True, vertical_alignment="center")  # wraps on narrow screens
+    row.page_link("pages/launch.py", label=s("share_link"), icon=":material/link:", query_params=query, help=s("share_link_help"))
+    row.download_button(s("export_md"), data=lambda: launch_view.summary_markdown(w, c, link, export_extra()), file_name="launch-check.md",
+                           mime="text/markdown", on_click="ignore", icon=":material/description:", key="launch_md")
+    row.download_button(s("export_png"), data=lambda: launch_view.summary_png(w, c, link, export_extra()), file_name="launch-check.png",
+                           mime="image/png", on_click="ignore", icon=":material/image:", key="launch_png")
 
-# --- what to change, and two set-ups side by side (only the open tab computes) -------------------
-tabs = dict(zip(("change", "compare"), st.tabs([s("tab_change"), s("tab_compare")], key="launch_tab", on_change="rerun")))
-with tabs["change"]:
-    if tabs["change"].open is not False:
-        found, tried = levers.suggest(data.catalog, values, data.sizes, places,
-                                      [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
-                                      evaluate=lambda v: evaluate(v, search_users=False))
-        launch_levers.section(w, c, values, found, tried, lang, pairs=lambda: levers.pairs(
-            data.catalog, values, data.sizes, places, [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
-            evaluate=lambda v: evaluate(v, search_users=False)))
-with tabs["compare"]:
-    if tabs["compare"].open:
-        launch_compare.section(w, c, values, evaluate, specs, data.default, implied, lang,
-                               notice=lambda n: state.notice_text(names, n, w.value, specs))
-st.page_link("pages/estimator.py", label=s("open_estimator"), icon=":material/timer:", query_params=query)
-st.page_link("pages/how-it-works.py", label=est("how_link"), icon=":material/functions:")
+    # --- what to change, and two set-ups side by side (only the open tab computes) -------------------
+    tabs = dict(zip(("change", "compare"), st.tabs([s("tab_change"), s("tab_compare")], key="launch_tab", on_change="rerun")))
+    with tabs["change"]:
+        if tabs["change"].open is not False:
+            found, tried = levers.suggest(data.catalog, values, data.sizes, places,
+                                          [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
+                                          evaluate=lambda v: evaluate(v, search_users=False))
+            launch_levers.section(w, c, values, found, tried, lang, pairs=lambda: levers.pairs(
+                data.catalog, values, data.sizes, places, [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
+                evaluate=lambda v: evaluate(v, search_users=False)))
+    with tabs["compare"]:
+        if tabs["compare"].open:
+            launch_compare.section(w, c, values, evaluate, specs, data.default, implied, lang,
+                                   notice=lambda n: state.notice_text(names, n, w.value, specs))
+    st.page_link("pages/estimator.py", label=s("open_estimator"), icon=":material/timer:", query_params=query)
+    st.page_link("pages/how-it-works.py", label=est("how_link"), icon=":material/functions:")
 state.mirror(KEYS, known=(state.VIEW, launch_compare.B_URL))
 launch_compare.mirror_b()

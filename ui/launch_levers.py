@@ -59,7 +59,7 @@ def result_text(w: launch_view.Words, base: Check, c: Check) -> str:
     if math.isfinite(c.monthly_usd) and math.isfinite(base.monthly_usd) and base.monthly_usd > 0:
         ratio = c.monthly_usd / base.monthly_usd
         cost = (s("lever_cost_same", cost=cost) if abs(ratio - 1.0) < 0.005
-                else s("lever_cost_vs", cost=cost, ratio=w.share_of(ratio)))
+                else s("lever_cost_vs" if ratio < 1 else "lever_cost_times", cost=cost, ratio=w.share_of(ratio)))
     text = s(f"lever_result_{c.kind}", measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s),
              margin=f.seconds(abs(c.margin_s)), range=f.range(*c.value_range), cost=cost)
     return text + whole_answer_note(w, base, c)

@@ -18,6 +18,22 @@ from latency.exploring.launch import Check
 from latency.language import formats
 from latency.language.i18n import Strings, md
 
+FIGURES_KEY = "launch_figures"
+SETUP_HEADING_KEY = "launch_setup_heading"
+REST_KEY = "launch_rest"
+LAYOUT_CSS = f"""<style>
+@media (min-width: 769px) {{
+  .st-key-{FIGURES_KEY}, [data-testid="stLayoutWrapper"]:has(> .st-key-{FIGURES_KEY}) {{ order: 1; }}
+  .st-key-{REST_KEY}, [data-testid="stLayoutWrapper"]:has(> .st-key-{REST_KEY}) {{ order: 2; }}
+  .st-key-{SETUP_HEADING_KEY}, [data-testid="stLayoutWrapper"]:has(> .st-key-{SETUP_HEADING_KEY}) {{ display: none; }} }}
+</style>"""
+"""The launch page's order by width (PM trial item 14): on a phone (768 px and below, where Streamlit folds
+the sidebar away) the figures follow the verdict, before the 25 inputs under their heading; wider (no heading:
+every input stays on the first screen at 1366 x 768), the inputs fit on one screen
+under the verdict and the figures follow them. The page's main column is a flex column: `order` moves the
+figures' container and everything after it below the inputs (Streamlit wraps a keyed container in a
+stLayoutWrapper, the flex item that `order` must reach). Style only (no content, no user text)."""
+
 KIND_ALERT = {"pass": st.success, "borderline": st.warning, "fail": st.error, "no_fit": st.error}
 
 
@@ -299,10 +315,9 @@ class Words:
 
 
 def show_verdict(w: Words, c: Check) -> None:
-    """Pass, borderline or fail against the target (and a cost over the monthly limit), and the rule in one sentence."""
+    """Pass, borderline or fail against the target (and a cost over the monthly limit); the rule is the first
+    line of the figures (`show_figures`)."""
     KIND_ALERT[c.kind](w.verdict(c))
-    if c.kind != "no_fit":
-        st.caption(w.s("verdict_rule"))
     if c.over_budget:
         st.warning(w.budget_line(c))
 
@@ -312,7 +327,9 @@ FIGURE_ROWS = (4, 5)
 
 
 def show_figures(w: Words, c: Check, key: str) -> None:
-    """The figures as metrics (each with its small print) and the stage line."""
+    """The pass rule in one sentence, the figures as metrics (each with its small print) and the stage line."""
+    if c.kind != "no_fit":
+        st.caption(w.s("verdict_rule"))
     figures = w.metrics(c)
     start = 0
     for n in FIGURE_ROWS:

@@ -127,9 +127,32 @@ def test_two_set_ups_side_by_side_read_cleanly(browser, app_url, lang, width):
         page.set_viewport_size({"width": WIDTHS[width]["width"], "height": min(int(height) + 40, 12000)})
         page.wait_for_function(f"() => document.querySelector('{MAIN}').clientHeight >= Math.min({int(height)}, 11900) - 100")
         page.wait_for_function("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
-        assert page.locator("[data-testid=stMetricValue]").count() == 3 * 8
+        assert page.locator("[data-testid=stMetricValue]").count() == 3 * 9
         shot(page, f"launch-compare-{width}-{lang}", full_page=False)
         found = problems(text_boxes(page))
         assert not found, found[:5]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_phone_sees_the_verdict_and_figures_before_the_inputs(browser, app_url, lang):
+    """PM trial item 14: at 390 px the verdict and the figures are on the first screen, above the 25 inputs; at
+    1366 px the inputs stay on the first screen under the verdict and the figures follow them."""
+    for width, figures_first in (("phone", True), ("desktop", False)):
+        context = browser.new_context(viewport=WIDTHS[width])
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        try:
+            open_app(page, app_url, "launch", lang=lang)
+            drawn(page)
+            verdict = page.locator(f"{MAIN} [data-testid=stAlertContainer]").first.bounding_box()
+            metric = page.locator(f"{MAIN} [data-testid=stMetricValue]").first.bounding_box()
+            first_input = page.locator(".st-key-model_size_b").first.bounding_box()
+            shot(page, f"launch-first-screen-{width}-{lang}", full_page=False)
+            assert verdict["y"] < first_input["y"]
+            assert (metric["y"] < first_input["y"]) == figures_first, (width, metric, first_input)
+            if figures_first:
+                assert metric["y"] + metric["height"] <= WIDTHS[width]["height"]  # on the first screen
+        finally:
+            context.close()
