@@ -1,8 +1,9 @@
-"""Launch check (issue 33): a PM's set-up judged on one screen. Every input of the set-up in five rows,
-then the verdict against the target, the first-token wait typical and for 95% of users, speed per
-user, the whole answer, the most users within the target, devices, cost per 1,000 answers and per
-month, how sure the estimate is; a Markdown and PNG summary for a meeting; two set-ups side by side;
-what to change when it fails.
+"""Launch check (issue 33): a PM's set-up judged on one screen. The verdict against the target (passing
+only when the 95%-of-users figure's range is within it), every input of the set-up in five rows, then the
+first token typical and for 95% of users, speed per user, the whole answer, the most users within the
+target, the devices and monthly cost to meet it, the cost per 1,000 answers and per month as entered, how
+sure the estimate is (on a phone the figures come before the inputs); a Markdown and PNG summary for a
+meeting (with B, the difference and what to change); two set-ups side by side; what to change when it fails.
 
 Reads top to bottom: strings and cached data, the scenario (URL, saved copy, default: ui/state.py),
 inputs (ui/launch_inputs.py), the launch check (latency.exploring.launch: every figure from

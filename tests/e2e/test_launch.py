@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from latency.language import formats, i18n
-from tests.exploring.test_launch import DEFAULT, direct
+from tests.exploring.test_launch import DEFAULT, direct, p95_high
 from tests.e2e.conftest import HANGUL, MAIN, open_app, shot
 from tests.e2e.layout import problems, text_boxes
 
@@ -74,9 +74,13 @@ def test_the_summaries_download(browser, app_url):
         text = open(md.value.path(), encoding="utf-8").read()
         est = direct({**DEFAULT, "concurrency": 50, "devices": 2, "model_size_b": 70.6, "precision": "fp8",
                       "prompt_tokens": 5000})
+        values = {**DEFAULT, "concurrency": 50, "devices": 2, "model_size_b": 70.6, "precision": "fp8", "prompt_tokens": 5000}
         low, high = (formats.seconds_value(x) for x in est.ranges["ttft_s"])
-        word = "Passes" if high <= 1.0 else "Fails" if low > 1.0 else "Borderline"  # the 1 s chatbot target, by hand
+        p95 = formats.seconds_value(p95_high(values))
+        word = "Passes" if p95 <= 1.0 else "Fails" if low > 1.0 else "Borderline"  # the 1 s chatbot target, by hand
         assert text.startswith("# Launch check") and f"**{word}:" in text and "launch?" in text and "concurrency=50" in text
+        if word != "Passes":  # a set-up that does not pass carries what to change (PM trial item 16)
+            assert f"## {s('export_change_heading')}" in text
         with page.expect_download() as png:
             page.get_by_role("button", name=s("export_png")).click()
         img = Image.open(io.BytesIO(open(png.value.path(), "rb").read()))
