@@ -128,7 +128,8 @@ def difference_text(w: launch_view.Words, a: launch.Check, b: launch.Check) -> s
     if a.fits and b.fits and (a.servers != a.servers_entered or b.servers != b.servers_entered
                               or a.servers_for_users is None or b.servers_for_users is None):
         def to_pass(c: launch.Check) -> str:
-            return w.money(c.monthly_to_pass_usd) if math.isfinite(c.monthly_to_pass_usd) else s("diff_pass_never")
+            return (s("diff_pass_month", cost=w.money(c.monthly_to_pass_usd)) if math.isfinite(c.monthly_to_pass_usd)
+                    else s("diff_pass_never"))
         text += " " + s("diff_pass_costs", a=to_pass(a), b=to_pass(b))
     return text
 

@@ -362,16 +362,23 @@ def show_check(w: Words, c: Check, key: str, verdict: bool = True) -> None:
 def extra_sections(w: Words, c: Check, b: Check | None, difference: str | None, change: list[str] | None
                    ) -> list[tuple[str, list[str]]]:
     """What the exports add to set-up A: B (its verdict, set-up and figures) and the difference when a B is
-    set; "What to change" when A does not pass. (heading, lines) each."""
+    set; "What to change" when A does not pass. (heading, lines) each; B's figures are the lines after its
+    first two (`compact` drops them for the one-page PNG)."""
     out = []
     if b is not None:
-        figures = [f"{label}: {value}" + (f" ({small})" if small else "") for label, value, small, _ in w.metrics(b)]
+        figures = [f"{md(label)}: {md(value)}" + (f" ({md(small)})" if small else "") for label, value, small, _ in w.metrics(b)]
         out.append((w.s("export_b_heading"), [w.verdict(b), w.setup(b.values), *figures]))
         if difference:
             out.append((w.s("export_diff_heading"), [difference]))
     if change is not None and not c.passes:
         out.append((w.s("export_change_heading"), change))
     return out
+
+
+def compact(w: Words, extra: Sequence[tuple[str, Sequence[str]]]) -> list[tuple[str, Sequence[str]]]:
+    """The extra sections for the one-page PNG: set-up B by its verdict and set-up sentence (its figure list is in
+    the Markdown summary), the rest as they are."""
+    return [(h, list(body)[:2] if h == w.s("export_b_heading") else body) for h, body in extra]
 
 
 def summary_markdown(w: Words, c: Check, link: str, extra: Sequence[tuple[str, Sequence[str]]] = ()) -> str:
@@ -404,6 +411,6 @@ def summary_png(w: Words, c: Check, link: str, extra: Sequence[tuple[str, Sequen
     times = w.stage_times(c)
     shown = w.f.seconds_list([t for _, t in times])
     stages = [(k, f"{name} {t}", sec) for k, (name, sec), t in zip(STAGES, times, shown)] if c.fits else []
-    lines = w.lines(c) + [text for heading, body in extra for text in [f"**{heading}**", *body]]
+    lines = w.lines(c) + [text for heading, body in compact(w, extra) for text in [f"**{heading}**", *body]]
     return launch_card.png(w.s("export_title"), c.kind, w.verdict(c), w.setup(c.values), rows, stages, lines,
                            w.s("export_link", link=link), w.s("export_footer"))

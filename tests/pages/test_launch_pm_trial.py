@@ -222,6 +222,14 @@ def test_the_markdown_export_carries_b_the_difference_and_what_to_change(lang):
     assert f.seconds(dt) in text.split(f"## {s('export_diff_heading')}")[1]
     change = text.split(f"## {s('export_change_heading')}")[1]
     assert change.count("\n- 1. ") == 1                                        # the suggestions, numbered
+    # the PNG carries them too and stays one A4 page (1240 x 1754 at 150 dpi)
+    import io
+
+    from PIL import Image
+    extra = launch_export.sections(w, a, a_values, b_values, lambda v, search_users=True:
+                                   launch.check(CAT, v, search_users=search_users), PLACES)
+    img = Image.open(io.BytesIO(launch_view.summary_png(w, a, "http://example.test/launch", extra)))
+    assert img.width == 1240 and img.height < 1754
     # a passing A with no B adds nothing
     ok = launch.check(CAT, DEFAULT)
     plain = launch_view.summary_markdown(w, ok, "x", launch_export.sections(w, ok, DEFAULT, None, None, PLACES))
