@@ -110,6 +110,9 @@ def test_the_delay_from_other_users_is_named_apart_from_the_queue_stage_and_adds
     e, alone = direct(BUSY), direct(dict(BUSY, concurrency=1))
     delay = e.ttft_s - alone.ttft_s
     queue = e.breakdown["queue"]
+    # what the sentence says the delay is made of: the queue stage and a longer prefill (one user: no queue)
+    assert alone.breakdown["queue"] == 0.0
+    assert delay == pytest.approx(queue + e.breakdown["prefill"] - alone.breakdown["prefill"], abs=1e-12)
     at = page(lang, BUSY)
     text = all_text(at)
     shown = formats.seconds_list([delay, alone.ttft_s, queue, delay - queue])
