@@ -119,6 +119,7 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
     with advanced:
         if advanced.open:
+            state.appearing(ADVANCED_KEYS)
             st.segmented_control(s("arch"), list(scenario.ARCHITECTURES), key="arch", required=True,
                                  format_func=labels["arch"].get, help=s("arch_help"), on_change=state.touched)
             st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=labels["access"].get,
@@ -127,6 +128,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                                  format_func=labels["connection"].get, help=s("connection_help"), on_change=state.touched)
             st.selectbox(s("engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=labels["engine"].get,
                          help=s("engine_help"), on_change=state.touched)
+    if not advanced.open:
+        state.folded(ADVANCED_KEYS)
     values = state.values(scenario.KEYS)
     if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
         unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
