@@ -87,6 +87,8 @@ def cell_hover(fmt: Formats, grid: T.Grid, sc: T.Scenario, names: list[str]) -> 
     sizes = [fmt.size(size) for size in grid.rows]
     # Plain Python numbers, read once: numpy scalar indexing per cell was a good part of the time.
     fits, latency, cost = p.fits.tolist(), p.latency_s.tolist(), (p.cost_per_answer * 1000).tolist()
+    safe = grid.safe if grid.safe is not None else p.meets
+    borderline, high = (p.meets & ~safe).tolist(), (grid.high if grid.high is not None else p.latency_s).tolist()
     replicas, devices, batch = p.replicas.tolist(), p.devices.tolist(), p.batch.tolist()
     for i, size in enumerate(sizes):
         for j, where in enumerate(names):
@@ -99,6 +101,8 @@ def cell_hover(fmt: Formats, grid: T.Grid, sc: T.Scenario, names: list[str]) -> 
                           latency=f.seconds(latency[i][j]), ratio=f.ratio(latency[i][j] / sc.budget_s),
                           servers=f"{int(replicas[i][j]):,}", devices=int(devices[i][j]), batch=f"{int(batch[i][j]):,}",
                           cost=T.fmt_usd(cost[i][j]) if math.isfinite(cost[i][j]) else no_price)
+            if borderline[i][j]:  # the headline's and the estimator's word for it (PM trial item 6)
+                out[i, j] += "<br>" + s("hover_borderline", high=f.seconds(high[i][j]))
     return out
 
 
@@ -171,14 +175,15 @@ def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     hover = cell_hover(fmt, grid, sc, [fmt.hw(h) for h in grid.cols])
     spec = C.budget_heatmap_spec(grid.ratio.T, x_labels=[fmt.size(v) for v in grid.rows],
                                  y_labels=[C.short_label(fmt.hw(h)) for h in grid.cols], hover=hover.T,
-                                 marks=marks(fmt, grid), names=names)
+                                 marks=marks(fmt, grid), names=names, safe=None if grid.safe is None else grid.safe.T)
     charts.show_spec(spec, key="tr_chart_map_hw", name=s("table_map_hw"))  # redrawn on every input change: no plotly objects
     dist: T.Grid = data["dist"]
     st.markdown(f"**{s('map_dist_title', measure=measure, hardware=md(fmt.hw(sc.hardware_id)))}**")
     hover = cell_hover(fmt, dist, sc, [fmt.distance(v) for v in dist.cols])
     spec = C.budget_heatmap_spec(dist.ratio.T, x_labels=[fmt.size(v) for v in dist.rows],
                                  y_labels=[fmt.distance(v) for v in dist.cols], hover=hover.T,
-                                 marks=[m for m in marks(fmt, dist) if m.symbol != "diamond"], names=names)
+                                 marks=[m for m in marks(fmt, dist) if m.symbol != "diamond"], names=names,
+                                 safe=None if dist.safe is None else dist.safe.T)
     charts.show_spec(spec, key="tr_chart_map_dist", name=s("table_map_dist"))
     st.caption(s("map_dist_note"))
     st.caption(s("share_hint"))

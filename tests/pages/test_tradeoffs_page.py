@@ -572,3 +572,22 @@ def test_inputs_in_force_that_the_page_does_not_show_are_named(lang):
     assert names("input_connection") in caption and est("connection_cold") in caption
     plain = run_page("tradeoffs", lang)
     assert not any(names("unseen_inputs", items="")[:12] in c.value for c in plain.caption)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_map_marks_a_cell_borderline_as_the_estimator_does(lang):
+    """PM trial item 6: on the page's own opening scenario (8.03B, a 0.2 s first-token budget, one user) the map
+    said "✓ 30B · H100 0.19 s (1x the budget)" where the estimator says borderline. The cell is △ and its hover
+    names the slow end of its range, from latency.estimate."""
+    at = run_page("tradeoffs", lang)
+    fig = figure(at, "map_hw", lang)
+    trace = next(t for t in fig["data"] if t.get("texttemplate"))
+    row = trace["y"].index(C.short_label(CAT.hardware["h100-sxm"].label(lang)))
+    col = trace["x"].index(formats.get(lang).size_b(30.0))
+    assert trace["text"][row][col] == C.CELL_BORDERLINE
+    model = sizing.sized_model(CAT, 30.0, DEFAULT["arch"], CAT.precisions[DEFAULT["precision"]].bytes_per_param).model
+    e = estimate(model, CAT.hardware["h100-sxm"].hardware, DEFAULT["prompt_tokens"], DEFAULT["output_tokens"], batch=1,
+                 distance_km=DEFAULT["distance_km"], concurrent_users=1, arrival="burst")
+    assert e.ttft_s <= DEFAULT["budget_s"] < e.ranges["ttft_s"][1]
+    high = formats.get(lang).seconds(e.ranges["ttft_s"][1])
+    assert strings("tradeoffs", lang)("hover_borderline", high=high) in trace["customdata"][row][col]
