@@ -36,12 +36,16 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
               help=s("metric_tps_help"), **quiet)
     row.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
     fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
+    users = int(values.get("concurrency", 1) or 1)
     everyone = getattr(est, "devices_for_users", None)  # memory needed is every user's at once (decision 5)
     if everyone and everyone > est.devices_needed and est.memory_gb > est.devices_needed * hw_entry.hardware.memory_gb:
-        fit_text = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"))
-    row.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
+        # a figure above the devices' memory says how many run at once and that the rest wait (PM trial item 7)
+        fit_text = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"),
+                     users=f.count(users, "users"), held=f"{min(est.max_concurrent_requests, users):,}")
+    label = s("metric_memory") if users == 1 else s("metric_memory_users", users=f.count(users, "users"))
+    row.metric(label, f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
-                     capacity=f.gb(hw_entry.hardware.memory_gb)))
+                     capacity=f.gb(hw_entry.hardware.memory_gb), users=f.count(users, "users")))
     document = int(values.get("document_tokens", 0) or 0)
     tokens = dict(prompt=f.count(values["prompt_tokens"], "tokens"), prompt_text=f.text_from_tokens(values["prompt_tokens"]),
                   output=f.count(values["output_tokens"], "tokens"), output_text=f.text_from_tokens(values["output_tokens"]))
@@ -71,7 +75,7 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
     row = st.container(horizontal=True, gap="small")
     row.metric(s("metric_memory_needed"), f.gb(est.memory_gb), width=200,
                help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
-                      capacity=f.gb(hw.memory_gb)))
+                      capacity=f.gb(hw.memory_gb), users=f.count(int(values.get("concurrency", 1) or 1), "users")))
     row.metric(s("metric_devices_needed"), f.count(need, "devices"), width=200)
 
 

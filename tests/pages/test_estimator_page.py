@@ -671,3 +671,26 @@ def test_a_choice_read_as_none_keeps_the_page_working(page_name, key):
     at.run(timeout=30)
     assert not at.exception
     assert at.session_state[key] == {"arrival": "steady", "connection": "warm"}[key]  # the defaults (docs/estimator.md)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_memory_above_the_device_says_it_counts_every_user_and_how_many_run_at_once(lang):
+    """PM trial item 7: "Memory needed 84.6 GB, On 1 device: some wait for memory" on an 80 GB H100 (a 60,000-token
+    document, 8 users) did not say what the figure counts. The tile names the 8 users at once, and how many of them
+    one device holds (latency.estimate's max_concurrent_requests), the rest waiting."""
+    from latency import estimate
+
+    at = run_page("estimator", lang, query={"document_tokens": "60000", "concurrency": "8"})
+    f, s = formats.get(lang), i18n.strings("estimator", lang)
+    model = sizing.sized_model(CATALOG, DEFAULTS["model_size_b"], DEFAULTS["arch"],
+                               CATALOG.precisions[DEFAULTS["precision"]].bytes_per_param).model
+    hw = CATALOG.hardware[DEFAULTS["hardware"]].hardware
+    e = estimate(model, hw, DEFAULTS["prompt_tokens"] + 60000, DEFAULTS["output_tokens"], distance_km=DEFAULTS["distance_km"],
+                 concurrent_users=8, arrival=DEFAULTS["arrival"])
+    assert e.memory_gb > e.devices_needed * hw.memory_gb and 0 < e.max_concurrent_requests < 8  # the trial's case
+    tile = next(m for m in at.metric if m.value == f.gb(e.memory_gb))
+    assert tile.label == s("metric_memory_users", users=f.count(8, "users"))
+    assert str(e.max_concurrent_requests) in tile.proto.delta and f.count(8, "users") in tile.proto.delta
+    assert tile.proto.delta == s("fits_on_waiting", devices=f.count(e.devices_needed, "devices"), users=f.count(8, "users"),
+                                 held=str(e.max_concurrent_requests), all=f.count(e.devices_for_users, "devices"))
+    assert f.count(8, "users") in tile.proto.help
