@@ -160,15 +160,16 @@ def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str, est=No
         st.page_link("pages/estimator.py", icon=icon, label=label,
                      query_params={**to_query(found.values, PAGE_QUERY_KEYS), "lang": lang})
 
-    if safe is None:
-        st.caption(s("answer_no_size", target=target, hardware=md(hw), precision=md(precision)))
+    if safe is None:  # with a borderline size beside it, "not even the smallest" would contradict it (PM trial item 8)
+        st.caption(s("answer_no_size_borderline" if borderline is not None else "answer_no_size", target=target,
+                     hardware=md(hw), precision=md(precision)))
     else:
         link(s("answer_largest", target=target, hardware=md(hw), precision=md(precision),
                size=f.size_b(safe.values["model_size_b"]), devices=f.count(safe.devices, "devices"), cost=cost(safe)),
              safe, ":material/straighten:")
     if borderline is not None:
         key = A.MEASURE_KEY[case.measure]
-        link(s("answer_borderline", size=f.size_b(borderline.values["model_size_b"]),
+        link(s("answer_borderline" if safe is not None else "answer_borderline_only", size=f.size_b(borderline.values["model_size_b"]),
                value=f.seconds(getattr(borderline.estimate, key)), high=f.seconds(borderline.high_s(case.measure)),
                devices=f.count(borderline.devices, "devices"), cost=cost(borderline)), borderline, ":material/warning:")
     key = A.MEASURE_KEY[case.measure]
@@ -176,7 +177,10 @@ def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str, est=No
         return  # this hardware meets the target (the page's own estimate): no other hardware to suggest
     other = A.other_hardware(catalog, values, case.measure, case.budget_s)
     if other is None:
-        st.caption(s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"])))
+        text = s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"]))
+        if int(values.get("concurrency", 1) or 1) > 1:  # the launch check's many servers may meet it (PM trial item 8)
+            text += " " + s("answer_more_servers")
+        st.caption(text)
     else:
         link(s("answer_smallest", target=target, size=f.size_b(values["model_size_b"]),
                hardware=md(catalog.hardware[other.values["hardware"]].label(lang)),
