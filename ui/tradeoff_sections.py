@@ -74,8 +74,16 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
             st.caption(s("burst_faster", burst=fmt.tps(faster[0]), steady=fmt.tps(faster[1])))
     # the stages as every page names them: with one user no queue (latency.exploring.stages, issue 31 item 2)
     stage, share = stage_shares(page_stages(est, hw.kind), sc.measure)
-    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=fmt.f.percent(share),
-                  bound=s(f"bound_{est.bottleneck['decode']}")))
+    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=fmt.f.percent(share), bound=limit_advice(s, stage, est)))
+
+
+def limit_advice(s, stage: str, est) -> str:
+    """What helps, for the stage that takes the largest share (PM trial item 9: "prefill (98%)" was followed by
+    decode's advice, "more bandwidth or a lower precision"): prefill and decode by what bounds them
+    (`Estimate.bottleneck`), the network by distance, the wait by fewer users per server."""
+    if stage in ("prefill", "decode"):
+        return s(f"bound_{stage}_{est.bottleneck[stage]}")
+    return s(f"bound_{stage}")
 
 
 # --- budget maps (the fleet: as many servers as the budget needs) -----------------------------------

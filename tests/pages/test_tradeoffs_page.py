@@ -591,3 +591,25 @@ def test_the_map_marks_a_cell_borderline_as_the_estimator_does(lang):
     assert e.ttft_s <= DEFAULT["budget_s"] < e.ranges["ttft_s"][1]
     high = formats.get(lang).seconds(e.ranges["ttft_s"][1])
     assert strings("tradeoffs", lang)("hover_borderline", high=high) in trace["customdata"][row][col]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("document", [0, 60000])
+def test_what_limits_it_advises_for_the_stage_that_dominates(lang, document):
+    """PM trial item 9: "What limits it: ... prefill (98%)" was followed by decode's advice ("more bandwidth or a lower
+    precision"). The advice follows the largest stage and what bounds it, both from latency.estimate here: a
+    60,000-token document makes prefill (compute-bound) dominate; the opening scenario is checked the same way."""
+    at = run_page("tradeoffs", lang, query={"document_tokens": str(document)})
+    model = sizing.sized_model(CAT, DEFAULT["model_size_b"], DEFAULT["arch"], CAT.precisions[DEFAULT["precision"]].bytes_per_param).model
+    e = estimate(model, CAT.hardware[DEFAULT["hardware"]].hardware, DEFAULT["prompt_tokens"] + document, DEFAULT["output_tokens"],
+                 distance_km=DEFAULT["distance_km"])
+    stages = {k: v for k, v in e.breakdown.items() if k != "queue"} if DEFAULT["measure"] == "total" else \
+        {k: e.breakdown[k] for k in ("network", "prefill")}
+    top = max(stages, key=stages.get)
+    s = strings("tradeoffs", lang)
+    want = s(f"bound_{top}_{e.bottleneck[top]}") if top in ("prefill", "decode") else s(f"bound_{top}")
+    text = all_text(at)
+    assert want in text, (top, e.breakdown)
+    if document:
+        assert top == "prefill" and e.bottleneck["prefill"] == "compute"
+        assert s("bound_decode_memory") not in text
