@@ -7,6 +7,7 @@ content/ui/scenario.yaml.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, Sequence
 
 import streamlit as st
@@ -15,7 +16,11 @@ from latency.estimation import scenario
 from latency.language import formats
 from latency.language.i18n import Strings, md
 from latency.estimation.network import ACCESS_RTT_MS
+from latency.estimation.places import load_places as _load_places
 from ui import shell, state
+
+
+load_places = functools.lru_cache(maxsize=1)(_load_places)  # content/places.yaml, read once (notices name places)
 
 
 def apply_preset(presets: Sequence, key: str) -> None:
@@ -27,10 +32,17 @@ def apply_preset(presets: Sequence, key: str) -> None:
         st.session_state[key] = preset.id
 
 
+NOT_NAMED = ("budget_s", "measure", "device_scope", "requests_per_day", "monthly_budget_usd", "min_model_b",
+             "users_place", "server_place")
+"""Inputs a preset line does not name: the target comes with the use case; the trade-off page's device filter and
+the launch check's own plans (its places follow the distance there) are not on the estimator (PM trial item 10:
+"Server region tokyo", "Hardware to compare cloud" beside a preset whose server is in the same city)."""
+
+
 def preset_changes(preset, before: dict[str, Any], label, value_text) -> str:
-    """One line naming every input a preset set to a value other than what it was."""
+    """One line naming every input of the estimator a preset set to a value other than what it was."""
     changed = [f"{label(k)} {value_text(k, v)}" for k, v in preset.values.items()
-               if k in before and before[k] != v and k in scenario.KEYS]
+               if k in before and before[k] != v and k in scenario.KEYS and k not in NOT_NAMED]
     return " · ".join(changed)
 
 
@@ -231,7 +243,10 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return hardware_option(data.catalog, lang, value)
     if key == "precision":
         p = data.catalog.precisions.get(value)
-        return s("precision_option", label=p.label(lang), bytes=f"{p.bytes_per_param:g}") if p else str(value)
+        if p is None:
+            return str(value)
+        return s("precision_option_one" if p.bytes_per_param == 1 else "precision_option", label=p.label(lang),
+                 bytes=f"{p.bytes_per_param:g}")
     if key == "devices":
         return s("devices_auto") if value == scenario.DEVICES_AUTO else f.count(value, "devices")
     if key == "access":
@@ -249,6 +264,19 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return f.count(value, "tokens")
     if key == "concurrency":
         return f.count(value, "users")
+    if key == "device_scope":  # the trade-off page's device filter, by its name there
+        return shell.strings("tradeoffs", lang)(f"scope_{value}") if value in ("cloud", "all") else str(value)
+    if key in ("users_place", "server_place"):  # the launch check's places, by name
+        if value == scenario.PLACE_CUSTOM:
+            return shell.strings("launch", lang)("place_custom")
+        place = next((p for p in load_places() if p.id == value), None)
+        return place.label[lang] if place else str(value)
+    if key == "min_model_b":
+        return f.size_b(value)
+    if key == "monthly_budget_usd":
+        return f.usd(value)
+    if key == "requests_per_day":
+        return f"{int(value):,}"
     if key == "view" and f"tab_{value}" in s.table:
         return s(f"tab_{value}")
     return str(value)

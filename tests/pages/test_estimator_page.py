@@ -740,3 +740,24 @@ def test_no_hardware_sentence_says_one_server_and_points_at_more_servers(lang):
     target = s("answer_target", budget=budget, measure=s(f"measure_{CASES['sla_2s'].measure}"))
     assert s("answer_no_hardware", target=target, size=size) + " " + s("answer_more_servers") in text
     assert {"en": "on one server", "ko": "서버 한 대로"}[lang] in s("answer_no_hardware", target=target, size=size)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_preset_lines_and_options_show_names_never_ids(lang):
+    """PM trial item 10: after the launch check (another server region, every device in the trade-off filter), the
+    Code autocomplete preset read "Server region tokyo", "Hardware to compare cloud", and FP8 read "1 bytes per
+    learned number". The preset line names only the estimator's inputs, by name; FP8 is 1 byte, FP16 2 bytes."""
+    at = run_page("estimator", lang, query={"server_place": "singapore", "device_scope": "all",
+                                          "users_place": "seoul"})
+    at.pills(key="est_preset").set_value("code_autocomplete").run()
+    text = all_text(at)
+    for raw in ("tokyo", "singapore", "device_scope", "server_place", "1 bytes"):
+        assert not re.search(rf"(?<![\w/.-]){raw}(?![\w.-])", text), raw
+    names = i18n.strings("scenario", lang)
+    assert names("input_server_place") not in text and names("input_device_scope") not in text
+    fp8 = CATALOG.precisions["fp8"]
+    assert fp8.bytes_per_param == 1
+    s = i18n.strings("estimator", lang)
+    assert s("precision_option_one", label=fp8.label(lang), bytes="1") in text
+    if lang == "en":
+        assert "1 byte per learned number" in text and "2 bytes per learned number" in text
