@@ -104,6 +104,7 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     saved scenario and the URL). labels: every option's text by input key (`all_option_texts`)."""
     st.select_slider(s("model_size"), options=data.sizes, key="model_size_b", format_func=labels["model_size_b"].get,
                      help=s("model_size_help"), on_change=state.touched)
+    named_stops(s("size_stops"), "model_size_b", named_sizes(data), labels["model_size_b"].get)
     common = shell.strings("common", s.lang)  # read once: the drop-down formats every option on every rerun
     names = shell.strings("scenario", s.lang)
     st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common, names),
@@ -111,6 +112,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"), names)
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
+    places = {stop.km: stop.short[s.lang] for stop in sorted(data.stops, key=lambda stop: stop.km)}
+    named_stops(s("distance_stops"), "distance_km", tuple(places), places.get)
     st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
                  help=s("precision_help"), on_change=state.touched)
     st.selectbox(s("devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
@@ -146,6 +149,29 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
         unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
     return values
+
+
+def named_sizes(data) -> tuple[float, ...]:
+    """The slider steps that are the catalog's models (content/models.yaml: Llama 3.1 8B at 8.03B, ...): the
+    sizes a reader looks for by name."""
+    return tuple(sorted({min(data.sizes, key=lambda v: abs(v - entry.model.params_b)) for entry in data.catalog.models.values()}))
+
+
+def named_stops(label: str, key: str, options: Sequence, format_func) -> None:
+    """One tap to a named stop of a slider (PM trial item 12: 70.6B took 53 key presses on the size slider, US West a
+    hunt through 30 distances). The pill of the slider's current value shows as chosen; a tap sets the slider."""
+    pills = f"est_stops_{key}"  # page state: est_ (not a URL key)
+    current = st.session_state.get(key)
+    st.session_state[pills] = current if current in options else None
+    st.pills(label, options, key=pills, format_func=format_func, on_change=jump_to_stop, args=(pills, key))
+
+
+def jump_to_stop(pills: str, key: str) -> None:
+    """Callback of `named_stops`: the slider takes the tapped stop (a tap on the chosen one changes nothing)."""
+    value = st.session_state.get(pills)
+    if value is not None:
+        st.session_state[key] = value
+        state.touched()
 
 
 ADVANCED_KEYS = ("arch", "access", "connection", "engine")

@@ -761,3 +761,25 @@ def test_preset_lines_and_options_show_names_never_ids(lang):
     assert s("precision_option_one", label=fp8.label(lang), bytes="1") in text
     if lang == "en":
         assert "1 byte per learned number" in text and "2 bytes per learned number" in text
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_one_tap_reaches_a_listed_model_and_a_named_place(lang):
+    """PM trial item 12: 70.6B took 53 key presses on the size slider and US West a hunt through 30 distances. A tap on
+    the named stop beside each slider sets it; the headline is latency.estimate's for that size and distance."""
+    from latency import estimate
+
+    at = run_page("estimator", lang)
+    size_pills, place_pills = at.pills(key="est_stops_model_size_b"), at.pills(key="est_stops_distance_km")
+    assert 70.6 in size_pills.options or "70.6B" in size_pills.options
+    assert size_pills.value == DEFAULTS["model_size_b"], "the current size's stop shows as chosen"
+    size_pills.set_value(70.6).run()
+    at.pills(key="est_stops_distance_km").set_value(9029.0).run()
+    assert at.select_slider(key="model_size_b").value == 70.6
+    assert at.select_slider(key="distance_km").value == 9029.0
+    model = sizing.sized_model(CATALOG, 70.6, DEFAULTS["arch"], CATALOG.precisions[DEFAULTS["precision"]].bytes_per_param).model
+    e = estimate(model, CATALOG.hardware[DEFAULTS["hardware"]].hardware, DEFAULTS["prompt_tokens"], DEFAULTS["output_tokens"],
+                 distance_km=9029.0)
+    f = formats.get(lang)
+    assert at.metric[0].value == f.seconds(e.ttft_s)
+    assert str(at.query_params["model_size_b"]) in ("70.6", "['70.6']") and "9029" in str(at.query_params["distance_km"])
