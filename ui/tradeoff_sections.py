@@ -4,7 +4,7 @@ one function per tab. Each takes its data as arguments; figures come from latenc
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -84,6 +84,13 @@ def limit_advice(s, stage: str, est) -> str:
     if stage in ("prefill", "decode"):
         return s(f"bound_{stage}_{est.bottleneck[stage]}")
     return s(f"bound_{stage}")
+
+
+def seconds_column(fmt: Formats, values: Sequence[float], shown: Sequence[bool]) -> list[str]:
+    """A table column of durations with one decimal rule for all its cells (PM trial item 15: "0.030 s" beside
+    "0.16 s" in one comparison); "–" where the set-up does not fit."""
+    text = iter(fmt.f.seconds_list([v for v, ok in zip(values, shown) if ok]))
+    return [next(text) if ok else "–" for ok in shown]
 
 
 # --- budget maps (the fleet: as many servers as the budget needs) -----------------------------------
@@ -291,7 +298,7 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
         s("col_precision"): [fmt.precision_short(x.precision_id) for x in rows],
         s("col_memory"): [fmt.gb(x.memory_gb) for x in rows],
         s("col_devices"): [f"{x.devices_needed:,}" if x.fits else s("nofit_cell") for x in rows],
-        s("col_ttft"): [fmt.sec(x.ttft_s) if x.fits else "–" for x in rows],
+        s("col_ttft"): seconds_column(fmt, [x.ttft_s for x in rows], [x.fits for x in rows]),
         s("col_speed"): [fmt.tps(x.tokens_per_s) if x.fits else "–" for x in rows],
         s("col_mem_vs"): [f"{100 * x.memory_vs_fp16:.0f}%" for x in rows],
         s("col_speed_vs"): [fmt.ratio(x.speed_vs_fp16) if x.fits else "–" for x in rows],
@@ -359,8 +366,8 @@ def export(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
         s("col_fits"): [yes if r["fits"] else no for r in mine],
         s("col_servers"): [f"{r['servers']:,}" if r["servers"] else "–" for r in mine],
         s("col_batch"): [f"{r['batch_per_server']:,}" for r in mine],
-        s("col_ttft"): [fmt.sec(r["ttft_s"]) if r["fits"] else "–" for r in mine],
-        s("col_total"): [fmt.sec(r["total_s"]) if r["fits"] else "–" for r in mine],
+        s("col_ttft"): seconds_column(fmt, [r["ttft_s"] for r in mine], [r["fits"] for r in mine]),
+        s("col_total"): seconds_column(fmt, [r["total_s"] for r in mine], [r["fits"] for r in mine]),
         s("col_memory"): [fmt.gb(r["memory_gb"]) for r in mine],
         s("col_meets"): [yes if r["meets_budget"] else no for r in mine],
         s("metric_cost_1k"): [T.fmt_usd(r["cost_usd_per_1k_answers"]) if r["cost_usd_per_1k_answers"] is not None

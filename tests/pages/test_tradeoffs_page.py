@@ -613,3 +613,25 @@ def test_what_limits_it_advises_for_the_stage_that_dominates(lang, document):
     if document:
         assert top == "prefill" and e.bottleneck["prefill"] == "compute"
         assert s("bound_decode_memory") not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_seconds_compared_in_a_table_column_share_one_decimal_rule(lang):
+    """PM trial item 15: "0.030 s" against "0.16 s" in one comparison. The precision table (memory tab) and the export
+    preview give every duration of a column with the same decimals, enough for the smallest (checked by hand: the
+    decimals of each cell counted)."""
+    s = strings("tradeoffs", lang)
+    at = run_page("tradeoffs", lang, query={"model_size_b": "70.6", "concurrency": "20"})
+    seen = 0
+    for tab in ("memory", "export"):
+        open_tab(at, tab, lang)
+        for frame in at.dataframe:
+            df = frame.value
+            for col in (s("col_ttft"), s("col_total")):
+                if col not in df.columns:
+                    continue
+                cells = [c for c in df[col] if c != "–"]
+                decimals = {len(re.search(r"[\d,]+(?:\.(\d+))?", c).group(1) or "") for c in cells}
+                assert len(decimals) == 1, (tab, col, cells)
+                seen += 1
+    assert seen >= 3
