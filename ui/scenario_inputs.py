@@ -114,8 +114,9 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                      help=s("distance_help"), on_change=state.touched)
     places = {stop.km: stop.short[s.lang] for stop in sorted(data.stops, key=lambda stop: stop.km)}
     named_stops(s("distance_stops"), "distance_km", tuple(places), places.get)
-    st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
-                 help=s("precision_help"), on_change=state.touched)
+    st.selectbox(s("precision"), list(data.catalog.precisions), key="precision",
+                 format_func=lambda p: precision_choice(s, data.catalog, p), help=s("precision_help"), on_change=state.touched)
+    st.caption(md(labels["precision"].get(st.session_state.get("precision"), "")))  # whole, where the box shows it short
     st.selectbox(s("devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
                  format_func=lambda d: labels["devices"].get(d) or option_text(s, data, formats.get(s.lang), s.lang, "devices", d),
                  help=s("devices_help"), on_change=state.touched)
@@ -138,7 +139,7 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
             st.segmented_control(s("arch"), list(scenario.ARCHITECTURES), key="arch", required=True,
                                  format_func=labels["arch"].get, help=s("arch_help"), on_change=state.touched)
             st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=labels["access"].get,
-                         on_change=state.touched)
+                         help=s("access_help"), on_change=state.touched)
             st.segmented_control(s("connection"), list(scenario.CONNECTIONS), key="connection", required=True,
                                  format_func=labels["connection"].get, help=s("connection_help"), on_change=state.touched)
             st.selectbox(s("engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=labels["engine"].get,
@@ -149,6 +150,17 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
         unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
     return values
+
+
+def precision_choice(s: Strings, catalog, pid: str) -> str:
+    """A precision as the drop-down box shows it: short enough for the box at 1366 px and on a phone (PM trial item
+    13: "FP16 / BF16 (16-bit) · 2 bytes per learned nur"): the name without its bracketed details and the bytes
+    ("Q4_K_M · 0.611 bytes"); the caption under the box gives it whole (`option_text`)."""
+    p = catalog.precisions.get(pid)
+    if p is None:
+        return str(pid)
+    return s("precision_choice_one" if p.bytes_per_param == 1 else "precision_choice", label=p.label(s.lang).split(" (")[0],
+             bytes=f"{p.bytes_per_param:g}")
 
 
 def named_sizes(data) -> tuple[float, ...]:
