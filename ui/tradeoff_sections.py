@@ -93,6 +93,22 @@ def seconds_column(fmt: Formats, values: Sequence[float], shown: Sequence[bool])
     return [next(text) if ok else "–" for ok in shown]
 
 
+def quality_notes(fmt: Formats, rows) -> None:
+    """What each precision costs in quality, per its source, as a list under the table: a table cell cut the notes
+    at 1366 px ("Small loss on large models, larger on sm...", PM trial item 13); here they wrap whole."""
+    s, lines = fmt.s, []
+    for x in rows:
+        p = fmt.catalog.precisions[x.precision_id]
+        note = p.quality.get(fmt.lang, "")
+        if not note:
+            continue
+        src = p.quality_source or ""
+        link = f" ([{s('link_text')}]({src}))" if src.startswith("https://") else ""
+        lines.append(f"- **{md(fmt.precision_short(x.precision_id))}**: {md(note)}{link}")
+    if lines:
+        st.markdown(f"**{s('col_quality')}**\n\n" + "\n".join(lines))
+
+
 # --- budget maps (the fleet: as many servers as the budget needs) -----------------------------------
 def cell_hover(fmt: Formats, grid: T.Grid, sc: T.Scenario, names: list[str]) -> np.ndarray:
     """Hover text per cell (rows = sizes, cols = grid columns named by `names`)."""
@@ -302,8 +318,6 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
         s("col_speed"): [fmt.tps(x.tokens_per_s) if x.fits else "–" for x in rows],
         s("col_mem_vs"): [f"{100 * x.memory_vs_fp16:.0f}%" for x in rows],
         s("col_speed_vs"): [fmt.ratio(x.speed_vs_fp16) if x.fits else "–" for x in rows],
-        s("col_quality"): [fmt.catalog.precisions[x.precision_id].quality.get(fmt.lang, "") for x in rows],
-        s("col_quality_source"): [fmt.catalog.precisions[x.precision_id].quality_source or "" for x in rows],
     })
     # What differs between the rows, said above them (issue 31 item 3: "Speed vs FP16: 1x" under "generation
     # gets faster" compared different GPU counts without a word).
@@ -315,9 +329,8 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
         st.caption(s("mem_rows_differ", counts=counts, users=fmt.users(sc.concurrency)))
     else:
         st.caption(s("mem_rows_same", users=fmt.users(sc.concurrency)))
-    st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={s("col_quality_source"): st.column_config.LinkColumn(
-                     s("col_quality_source"), display_text=s("link_text"))})
+    st.dataframe(table, hide_index=True, width="stretch")
+    quality_notes(fmt, rows)
     st.markdown(s("quant_text"))
 
 

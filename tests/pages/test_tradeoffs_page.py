@@ -635,3 +635,27 @@ def test_seconds_compared_in_a_table_column_share_one_decimal_rule(lang):
                 assert len(decimals) == 1, (tab, col, cells)
                 seen += 1
     assert seen >= 3
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_memory_lines_that_coincide_stay_visible_and_quality_notes_are_whole(lang):
+    """PM trial item 13: the FP8 line lay hidden under INT8 (both 1 byte per weight, so the same memory), and the
+    table cut the quality notes. A line equal to an earlier one is dashed and named with it; every note is shown whole."""
+    at = run_page("tradeoffs", lang)
+    fig = figure(at, "memory", lang)
+    lines = [t for t in fig["data"] if t.get("mode") == "lines+markers"]
+    assert CAT.precisions["fp8"].bytes_per_param == CAT.precisions["int8"].bytes_per_param == 1  # why they coincide
+    seen: list[tuple[np.ndarray, dict]] = []
+    for t in lines:
+        ys = plotly_array(t["y"])
+        twin = next((u for y0, u in seen if np.allclose(ys, y0, rtol=2e-3)), None)
+        if twin is not None:
+            assert t["line"].get("dash") == "dash" and twin["name"] in t["name"], (t["name"], twin["name"])
+        seen.append((ys, t))
+    assert any(t["line"].get("dash") == "dash" for t in lines), "FP8 and INT8 coincide at the opening scenario"
+    open_tab(at, "memory", lang)
+    text = all_text(at)
+    for pid in ("fp8", "int8", "int4_awq"):
+        note = CAT.precisions[pid].quality.get(lang)
+        assert note and note.replace("*", "") in text.replace("\\", ""), note
+    assert all(strings("tradeoffs", lang)("col_quality") not in df.value.columns for df in at.dataframe)
