@@ -310,3 +310,27 @@ def test_a_presets_architecture_survives_opening_advanced_after_a_page_switch(pa
     page.wait_for_url("**arch=moe**")
     wait_idle(page)
     assert page.locator(".st-key-arch [aria-checked=true]").inner_text().strip() == s("arch_moe")
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_named_stops_wrap_whole_and_one_click_reaches_70b_and_us_west(browser, app_url, width):
+    """PM trial item 12/13: the named stops beside the sliders wrap onto more lines (Streamlit scrolls pills sideways,
+    cutting the last one at the column's edge), and one click each reaches 70.6B and US West."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ko-KR")
+    page = context.new_page()
+    try:
+        open_app(page, app_url, "estimator", lang="en")
+        for key in ("model_size_b", "distance_km"):
+            group = page.locator(f".st-key-est_stops_{key} button").first.locator("xpath=..")
+            fits = group.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+            assert fits, f"{width} px: the {key} stops run past their column"
+        page.locator(".st-key-est_stops_model_size_b button", has_text="70.6B").click()
+        page.wait_for_url("**model_size_b=70.6**")
+        wait_idle(page)
+        page.locator(".st-key-est_stops_distance_km button", has_text="US West").click()
+        page.wait_for_url("**distance_km=9029**")
+        wait_idle(page)
+        assert page.locator(".st-key-model_size_b input[type=range]").get_attribute("aria-valuetext") == "70.6B"
+        assert "US West" in page.locator(".st-key-distance_km input[type=range]").get_attribute("aria-valuetext")
+    finally:
+        context.close()
