@@ -35,13 +35,15 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
     row.metric(s("metric_tps"), formats.number(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
               help=s("metric_tps_help"), **quiet)
     row.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
-    fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
+    fit_text, color, waiting = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off", ""
     users = int(values.get("concurrency", 1) or 1)
     everyone = getattr(est, "devices_for_users", None)  # memory needed is every user's at once (decision 5)
     if everyone and everyone > est.devices_needed and est.memory_gb > est.devices_needed * hw_entry.hardware.memory_gb:
         # a figure above the devices' memory says how many run at once and that the rest wait (PM trial item 7)
-        fit_text = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"),
-                     users=f.count(users, "users"), held=f"{min(est.max_concurrent_requests, users):,}")
+        held = f"{min(est.max_concurrent_requests, users):,}"
+        fit_text = s("fits_on_waiting_short", users=f.count(users, "users"), held=held)  # a tile's delta does not wrap
+        waiting = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"),
+                    users=f.count(users, "users"), held=held)
     label = s("metric_memory") if users == 1 else s("metric_memory_users", users=f.count(users, "users"))
     row.metric(label, f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
@@ -55,7 +57,7 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
                  read_text=f.text_from_tokens(read), **{k: v for k, v in tokens.items() if k != "prompt_text"})
     else:
         text = s("tokens_as_text", **tokens)
-    st.caption(s("range_explained") + " " + text)
+    st.caption((waiting + " " if waiting else "") + s("range_explained") + " " + text)
 
 
 def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
