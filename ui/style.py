@@ -95,6 +95,7 @@ STYLESHEET = f"""<style>
   animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; animation-delay: 0s !important;
   transition-duration: 0.01ms !important; transition-delay: 0s !important; scroll-behavior: auto !important; }} }}
 [class*="st-key-{WRAP_PILLS_KEY}"] [data-testid="stButtonGroup"] > div {{ flex-wrap: wrap; overflow-x: visible; }}
+@media (max-width: 640px) {{ [class*="st-key-{WRAP_PILLS_KEY}"] button {{ min-height: 44px; }} }}
 [data-testid="stPopoverBody"] {{ max-height: min(75vh, 640px); overflow-y: auto; overscroll-behavior: contain; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""

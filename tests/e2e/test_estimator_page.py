@@ -324,6 +324,9 @@ def test_named_stops_wrap_whole_and_one_click_reaches_70b_and_us_west(browser, a
             group = page.locator(f".st-key-est_stops_{key} button").first.locator("xpath=..")
             fits = group.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
             assert fits, f"{width} px: the {key} stops run past their column"
+            if width < 640:  # tap targets of at least 44 px on a phone (the guide)
+                heights = page.locator(f".st-key-est_stops_{key} button").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
+                assert min(heights) >= 44, heights
         page.locator(".st-key-est_stops_model_size_b button", has_text="70.6B").click()
         page.wait_for_url("**model_size_b=70.6**")
         wait_idle(page)
