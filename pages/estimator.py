@@ -83,9 +83,10 @@ def interactive() -> None:
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
         estimate_view.headline(s, f, est, hw_entry, lang, values)
         estimate_view.int4_tradeoff(s, f, data.catalog, values, est)
-        st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=labels["use_case"].get,
+        st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=lambda u: data.use_cases[u].label,
                      on_change=tradeoff_inputs.on_use_case, args=(data.use_cases,))  # its target comes with it, as on the trade-off page
         case = data.use_cases[st.session_state["use_case"]]
+        st.caption(s("use_case_target", budget=f.seconds(case.budget_s), measure=s(f"measure_{case.measure}")))  # the box holds the name alone (it cut "...: 1 s to first token")
         if values.get("budget_s") is not None and (values["budget_s"], values.get("measure")) != (case.budget_s, case.measure):
             st.caption(sc("unseen_target", budget=f.seconds(values["budget_s"]), measure=s(f"measure_{values['measure']}")))
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)

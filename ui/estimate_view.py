@@ -35,13 +35,19 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
     row.metric(s("metric_tps"), formats.number(est.decode_tokens_per_s), delta=f.range(*r["decode_tokens_per_s"], kind="tps"),
               help=s("metric_tps_help"), **quiet)
     row.metric(s("metric_total"), f.seconds(est.total_s), delta=f.range(*r["total_s"]), help=s("metric_total_help"), **quiet)
-    fit_text, color = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off"
+    fit_text, color, waiting = s("fits_on", devices=f.count(est.devices_needed, "devices")), "off", ""
+    users = int(values.get("concurrency", 1) or 1)
     everyone = getattr(est, "devices_for_users", None)  # memory needed is every user's at once (decision 5)
     if everyone and everyone > est.devices_needed and est.memory_gb > est.devices_needed * hw_entry.hardware.memory_gb:
-        fit_text = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"))
-    row.metric(s("metric_memory"), f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
+        # a figure above the devices' memory says how many run at once and that the rest wait (PM trial item 7)
+        held = f"{min(est.max_concurrent_requests, users):,}"
+        fit_text = s("fits_on_waiting_short", users=f.count(users, "users"), held=held)  # a tile's delta does not wrap
+        waiting = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"),
+                    users=f.count(users, "users"), held=held)
+    label = s("metric_memory") if users == 1 else s("metric_memory_users", users=f.count(users, "users"))
+    row.metric(label, f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
-                     capacity=f.gb(hw_entry.hardware.memory_gb)))
+                     capacity=f.gb(hw_entry.hardware.memory_gb), users=f.count(users, "users")))
     document = int(values.get("document_tokens", 0) or 0)
     tokens = dict(prompt=f.count(values["prompt_tokens"], "tokens"), prompt_text=f.text_from_tokens(values["prompt_tokens"]),
                   output=f.count(values["output_tokens"], "tokens"), output_text=f.text_from_tokens(values["output_tokens"]))
@@ -51,7 +57,7 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
                  read_text=f.text_from_tokens(read), **{k: v for k, v in tokens.items() if k != "prompt_text"})
     else:
         text = s("tokens_as_text", **tokens)
-    st.caption(s("range_explained") + " " + text)
+    st.caption((waiting + " " if waiting else "") + s("range_explained") + " " + text)
 
 
 def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
@@ -71,7 +77,7 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
     row = st.container(horizontal=True, gap="small")
     row.metric(s("metric_memory_needed"), f.gb(est.memory_gb), width=200,
                help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
-                      capacity=f.gb(hw.memory_gb)))
+                      capacity=f.gb(hw.memory_gb), users=f.count(int(values.get("concurrency", 1) or 1), "users")))
     row.metric(s("metric_devices_needed"), f.count(need, "devices"), width=200)
 
 
@@ -156,15 +162,16 @@ def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str, est=No
         st.page_link("pages/estimator.py", icon=icon, label=label,
                      query_params={**to_query(found.values, PAGE_QUERY_KEYS), "lang": lang})
 
-    if safe is None:
-        st.caption(s("answer_no_size", target=target, hardware=md(hw), precision=md(precision)))
+    if safe is None:  # with a borderline size beside it, "not even the smallest" would contradict it (PM trial item 8)
+        st.caption(s("answer_no_size_borderline" if borderline is not None else "answer_no_size", target=target,
+                     hardware=md(hw), precision=md(precision)))
     else:
         link(s("answer_largest", target=target, hardware=md(hw), precision=md(precision),
                size=f.size_b(safe.values["model_size_b"]), devices=f.count(safe.devices, "devices"), cost=cost(safe)),
              safe, ":material/straighten:")
     if borderline is not None:
         key = A.MEASURE_KEY[case.measure]
-        link(s("answer_borderline", size=f.size_b(borderline.values["model_size_b"]),
+        link(s("answer_borderline" if safe is not None else "answer_borderline_only", size=f.size_b(borderline.values["model_size_b"]),
                value=f.seconds(getattr(borderline.estimate, key)), high=f.seconds(borderline.high_s(case.measure)),
                devices=f.count(borderline.devices, "devices"), cost=cost(borderline)), borderline, ":material/warning:")
     key = A.MEASURE_KEY[case.measure]
@@ -172,7 +179,10 @@ def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str, est=No
         return  # this hardware meets the target (the page's own estimate): no other hardware to suggest
     other = A.other_hardware(catalog, values, case.measure, case.budget_s)
     if other is None:
-        st.caption(s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"])))
+        text = s("answer_no_hardware", target=target, size=f.size_b(values["model_size_b"]))
+        if int(values.get("concurrency", 1) or 1) > 1:  # the launch check's many servers may meet it (PM trial item 8)
+            text += " " + s("answer_more_servers")
+        st.caption(text)
     else:
         link(s("answer_smallest", target=target, size=f.size_b(values["model_size_b"]),
                hardware=md(catalog.hardware[other.values["hardware"]].label(lang)),

@@ -7,6 +7,7 @@ content/ui/scenario.yaml.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, Sequence
 
 import streamlit as st
@@ -15,7 +16,11 @@ from latency.estimation import scenario
 from latency.language import formats
 from latency.language.i18n import Strings, md
 from latency.estimation.network import ACCESS_RTT_MS
+from latency.estimation.places import load_places as _load_places
 from ui import shell, state
+
+
+load_places = functools.lru_cache(maxsize=1)(_load_places)  # content/places.yaml, read once (notices name places)
 
 
 def apply_preset(presets: Sequence, key: str) -> None:
@@ -27,10 +32,17 @@ def apply_preset(presets: Sequence, key: str) -> None:
         st.session_state[key] = preset.id
 
 
+NOT_NAMED = ("budget_s", "measure", "device_scope", "requests_per_day", "monthly_budget_usd", "min_model_b",
+             "users_place", "server_place")
+"""Inputs a preset line does not name: the target comes with the use case; the trade-off page's device filter and
+the launch check's own plans (its places follow the distance there) are not on the estimator (PM trial item 10:
+"Server region tokyo", "Hardware to compare cloud" beside a preset whose server is in the same city)."""
+
+
 def preset_changes(preset, before: dict[str, Any], label, value_text) -> str:
-    """One line naming every input a preset set to a value other than what it was."""
+    """One line naming every input of the estimator a preset set to a value other than what it was."""
     changed = [f"{label(k)} {value_text(k, v)}" for k, v in preset.values.items()
-               if k in before and before[k] != v and k in scenario.KEYS]
+               if k in before and before[k] != v and k in scenario.KEYS and k not in NOT_NAMED]
     return " · ".join(changed)
 
 
@@ -92,6 +104,7 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     saved scenario and the URL). labels: every option's text by input key (`all_option_texts`)."""
     st.select_slider(s("model_size"), options=data.sizes, key="model_size_b", format_func=labels["model_size_b"].get,
                      help=s("model_size_help"), on_change=state.touched)
+    named_stops(s("size_stops"), "model_size_b", named_sizes(data), labels["model_size_b"].get)
     common = shell.strings("common", s.lang)  # read once: the drop-down formats every option on every rerun
     names = shell.strings("scenario", s.lang)
     st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common, names),
@@ -99,8 +112,11 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"), names)
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
-    st.selectbox(s("precision"), list(data.catalog.precisions), key="precision", format_func=labels["precision"].get,
-                 help=s("precision_help"), on_change=state.touched)
+    places = {stop.km: stop.short[s.lang] for stop in sorted(data.stops, key=lambda stop: stop.km)}
+    named_stops(s("distance_stops"), "distance_km", tuple(places), places.get)
+    st.selectbox(s("precision"), list(data.catalog.precisions), key="precision",
+                 format_func=lambda p: precision_choice(s, data.catalog, p), help=s("precision_help"), on_change=state.touched)
+    st.caption(md(labels["precision"].get(st.session_state.get("precision"), "")))  # whole, where the box shows it short
     st.selectbox(s("devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
                  format_func=lambda d: labels["devices"].get(d) or option_text(s, data, formats.get(s.lang), s.lang, "devices", d),
                  help=s("devices_help"), on_change=state.touched)
@@ -119,18 +135,55 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     advanced = st.expander(s("advanced"), key="est_advanced", on_change="rerun")
     with advanced:
         if advanced.open:
+            state.appearing(ADVANCED_KEYS)
             st.segmented_control(s("arch"), list(scenario.ARCHITECTURES), key="arch", required=True,
                                  format_func=labels["arch"].get, help=s("arch_help"), on_change=state.touched)
             st.selectbox(s("access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=labels["access"].get,
-                         on_change=state.touched)
+                         help=s("access_help"), on_change=state.touched)
             st.segmented_control(s("connection"), list(scenario.CONNECTIONS), key="connection", required=True,
                                  format_func=labels["connection"].get, help=s("connection_help"), on_change=state.touched)
             st.selectbox(s("engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=labels["engine"].get,
                          help=s("engine_help"), on_change=state.touched)
+    if not advanced.open:
+        state.folded(ADVANCED_KEYS)
     values = state.values(scenario.KEYS)
     if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
         unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
     return values
+
+
+def precision_choice(s: Strings, catalog, pid: str) -> str:
+    """A precision as the drop-down box shows it: short enough for the box at 1366 px and on a phone (PM trial item
+    13: "FP16 / BF16 (16-bit) · 2 bytes per learned nur"): the name without its bracketed details and the bytes
+    ("Q4_K_M · 0.611 bytes"); the caption under the box gives it whole (`option_text`)."""
+    p = catalog.precisions.get(pid)
+    if p is None:
+        return str(pid)
+    return s("precision_choice_one" if p.bytes_per_param == 1 else "precision_choice", label=p.label(s.lang).split(" (")[0],
+             bytes=f"{p.bytes_per_param:g}")
+
+
+def named_sizes(data) -> tuple[float, ...]:
+    """The slider steps that are the catalog's models (content/models.yaml: Llama 3.1 8B at 8.03B, ...): the
+    sizes a reader looks for by name."""
+    return tuple(sorted({min(data.sizes, key=lambda v: abs(v - entry.model.params_b)) for entry in data.catalog.models.values()}))
+
+
+def named_stops(label: str, key: str, options: Sequence, format_func) -> None:
+    """One tap to a named stop of a slider (PM trial item 12: 70.6B took 53 key presses on the size slider, US West a
+    hunt through 30 distances). The pill of the slider's current value shows as chosen; a tap sets the slider."""
+    pills = f"est_stops_{key}"  # page state: est_ (not a URL key)
+    current = st.session_state.get(key)
+    st.session_state[pills] = current if current in options else None
+    st.pills(label, options, key=pills, format_func=format_func, on_change=jump_to_stop, args=(pills, key))
+
+
+def jump_to_stop(pills: str, key: str) -> None:
+    """Callback of `named_stops`: the slider takes the tapped stop (a tap on the chosen one changes nothing)."""
+    value = st.session_state.get(pills)
+    if value is not None:
+        st.session_state[key] = value
+        state.touched()
 
 
 ADVANCED_KEYS = ("arch", "access", "connection", "engine")
@@ -228,7 +281,10 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return hardware_option(data.catalog, lang, value)
     if key == "precision":
         p = data.catalog.precisions.get(value)
-        return s("precision_option", label=p.label(lang), bytes=f"{p.bytes_per_param:g}") if p else str(value)
+        if p is None:
+            return str(value)
+        return s("precision_option_one" if p.bytes_per_param == 1 else "precision_option", label=p.label(lang),
+                 bytes=f"{p.bytes_per_param:g}")
     if key == "devices":
         return s("devices_auto") if value == scenario.DEVICES_AUTO else f.count(value, "devices")
     if key == "access":
@@ -246,6 +302,19 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return f.count(value, "tokens")
     if key == "concurrency":
         return f.count(value, "users")
+    if key == "device_scope":  # the trade-off page's device filter, by its name there
+        return shell.strings("tradeoffs", lang)(f"scope_{value}") if value in ("cloud", "all") else str(value)
+    if key in ("users_place", "server_place"):  # the launch check's places, by name
+        if value == scenario.PLACE_CUSTOM:
+            return shell.strings("launch", lang)("place_custom")
+        place = next((p for p in load_places() if p.id == value), None)
+        return place.label[lang] if place else str(value)
+    if key == "min_model_b":
+        return f.size_b(value)
+    if key == "monthly_budget_usd":
+        return f.usd(value)
+    if key == "requests_per_day":
+        return f"{int(value):,}"
     if key == "view" and f"tab_{value}" in s.table:
         return s(f"tab_{value}")
     return str(value)

@@ -34,6 +34,7 @@ PRESET = "est_preset"           # the preset pills: a hand-made change un-select
 APP_KEYS = ("lang",)            # URL keys app.py reads
 VIEW = "view"                   # which tab or section a link opens (the glossary's tool links)
 VIEW_SEEN = "scenario_view_seen"
+DRAWN = "scenario_drawn"        # inputs drawn only at times (under "Advanced") that the last run drew
 
 
 def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[str, Any],
@@ -69,9 +70,32 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
             saved[key] = st.session_state[key]     # the widget's value, perhaps just changed by the user
         st.session_state[key] = saved[key]
     st.session_state[SAVED] = saved
+    st.session_state[DRAWN] = set()  # a full run (a page arrival among them): every folded input appears anew
     if notices:
         st.session_state[NOTICES] = notices
     return st.session_state.get(NOTICES, [])
+
+
+def appearing(keys: Sequence[str]) -> None:
+    """Call just before drawing inputs that are drawn only at times (a folded "Advanced" section), every
+    run they are drawn. One that was not drawn the run before takes the saved scenario's value: the browser
+    keeps a widget's last value from before a page switch and sends it again when the widget reappears,
+    and Streamlit lets that stale value win over the one a preset set since (PM trial item 1: the looped
+    preset's architecture silently became "dense" when "Advanced" was opened). Once drawn, the widget's
+    own value is the user's and is kept."""
+    drawn = st.session_state.get(DRAWN)
+    drawn = set() if drawn is None else drawn
+    saved = st.session_state.get(SAVED) or {}
+    for key in keys:
+        if key not in drawn and saved.get(key) is not None:
+            st.session_state[key] = saved[key]
+    st.session_state[DRAWN] = drawn | set(keys)
+
+
+def folded(keys: Sequence[str]) -> None:
+    """The inputs `keys` are not drawn this run (their section is folded): the next time they are, they
+    appear anew (`appearing`)."""
+    st.session_state[DRAWN] = set(st.session_state.get(DRAWN) or set()) - set(keys)
 
 
 def touched() -> None:

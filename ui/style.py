@@ -54,6 +54,7 @@ LANG_TOP_KEY = "app_lang_top"
 HEAD_KEY = "app_document_head"  # holds the script that declares the page's language (declare_language)
 CARD_KEY = "card_link_"  # a container keyed card_link_<id> is one link: its first page link covers the whole card
 NARROW_PX = 768  # Streamlit folds the sidebar away below this width
+WRAP_PILLS_KEY = "est_stops_"  # pills keyed est_stops_<input> wrap onto more lines (Streamlit scrolls them sideways, cut at the edge)
 STACK_KEY = "stack_narrow_"  # a container keyed stack_narrow_<name>: its own column row stacks when it is narrow
 STACK_BELOW_PX = 800  # that container's width below which it stacks: 736 px at a 768 px tablet, 564 px at 1024 px beside the sidebar, 906 px at 1366
 
@@ -93,6 +94,8 @@ STYLESHEET = f"""<style>
 @media (prefers-reduced-motion: reduce) {{ *, *::before, *::after {{
   animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; animation-delay: 0s !important;
   transition-duration: 0.01ms !important; transition-delay: 0s !important; scroll-behavior: auto !important; }} }}
+[class*="st-key-{WRAP_PILLS_KEY}"] [data-testid="stButtonGroup"] > div {{ flex-wrap: wrap; overflow-x: visible; }}
+@media (max-width: 640px) {{ [class*="st-key-{WRAP_PILLS_KEY}"] button {{ min-height: 44px; }} }}
 [data-testid="stPopoverBody"] {{ max-height: min(75vh, 640px); overflow-y: auto; overscroll-behavior: contain; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""

@@ -131,7 +131,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
     st.header(s("controls_header"))
     c1, c2, c3 = st.container(key=style.STACK_KEY + "tradeoffs").columns(3)  # stacks when narrow (ui/style.py)
     with c1:
-        st.selectbox(s("use_case_label"), list(fmt.cases), key="use_case", format_func=fmt.case,
+        st.selectbox(s("use_case_label"), list(fmt.cases), key="use_case", format_func=lambda c: fmt.cases[c].label,  # its target: the inputs below
                      on_change=on_use_case, args=(fmt.cases,), help=s("use_case_help"))
         state.number_input(s("budget_label"), "budget_s", specs["budget_s"], step=0.1, format="%.2f",
                            help=s("budget_help"))

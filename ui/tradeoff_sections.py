@@ -4,7 +4,7 @@ one function per tab. Each takes its data as arguments; figures come from latenc
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -74,8 +74,39 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
             st.caption(s("burst_faster", burst=fmt.tps(faster[0]), steady=fmt.tps(faster[1])))
     # the stages as every page names them: with one user no queue (latency.exploring.stages, issue 31 item 2)
     stage, share = stage_shares(page_stages(est, hw.kind), sc.measure)
-    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=fmt.f.percent(share),
-                  bound=s(f"bound_{est.bottleneck['decode']}")))
+    st.markdown(s("limits_text", stage=s(f"stage_{stage}"), share=fmt.f.percent(share), bound=limit_advice(s, stage, est)))
+
+
+def limit_advice(s, stage: str, est) -> str:
+    """What helps, for the stage that takes the largest share (PM trial item 9: "prefill (98%)" was followed by
+    decode's advice, "more bandwidth or a lower precision"): prefill and decode by what bounds them
+    (`Estimate.bottleneck`), the network by distance, the wait by fewer users per server."""
+    if stage in ("prefill", "decode"):
+        return s(f"bound_{stage}_{est.bottleneck[stage]}")
+    return s(f"bound_{stage}")
+
+
+def seconds_column(fmt: Formats, values: Sequence[float], shown: Sequence[bool]) -> list[str]:
+    """A table column of durations with one decimal rule for all its cells (PM trial item 15: "0.030 s" beside
+    "0.16 s" in one comparison); "–" where the set-up does not fit."""
+    text = iter(fmt.f.seconds_list([v for v, ok in zip(values, shown) if ok]))
+    return [next(text) if ok else "–" for ok in shown]
+
+
+def quality_notes(fmt: Formats, rows) -> None:
+    """What each precision costs in quality, per its source, as a list under the table: a table cell cut the notes
+    at 1366 px ("Small loss on large models, larger on sm...", PM trial item 13); here they wrap whole."""
+    s, lines = fmt.s, []
+    for x in rows:
+        p = fmt.catalog.precisions[x.precision_id]
+        note = p.quality.get(fmt.lang, "")
+        if not note:
+            continue
+        src = p.quality_source or ""
+        link = f" ([{s('link_text')}]({src}))" if src.startswith("https://") else ""
+        lines.append(f"- **{md(fmt.precision_short(x.precision_id))}**: {md(note)}{link}")
+    if lines:
+        st.markdown(f"**{s('col_quality')}**\n\n" + "\n".join(lines))
 
 
 # --- budget maps (the fleet: as many servers as the budget needs) -----------------------------------
@@ -87,6 +118,8 @@ def cell_hover(fmt: Formats, grid: T.Grid, sc: T.Scenario, names: list[str]) -> 
     sizes = [fmt.size(size) for size in grid.rows]
     # Plain Python numbers, read once: numpy scalar indexing per cell was a good part of the time.
     fits, latency, cost = p.fits.tolist(), p.latency_s.tolist(), (p.cost_per_answer * 1000).tolist()
+    safe = grid.safe if grid.safe is not None else p.meets
+    borderline, high = (p.meets & ~safe).tolist(), (grid.high if grid.high is not None else p.latency_s).tolist()
     replicas, devices, batch = p.replicas.tolist(), p.devices.tolist(), p.batch.tolist()
     for i, size in enumerate(sizes):
         for j, where in enumerate(names):
@@ -99,6 +132,8 @@ def cell_hover(fmt: Formats, grid: T.Grid, sc: T.Scenario, names: list[str]) -> 
                           latency=f.seconds(latency[i][j]), ratio=f.ratio(latency[i][j] / sc.budget_s),
                           servers=f"{int(replicas[i][j]):,}", devices=int(devices[i][j]), batch=f"{int(batch[i][j]):,}",
                           cost=T.fmt_usd(cost[i][j]) if math.isfinite(cost[i][j]) else no_price)
+            if borderline[i][j]:  # the headline's and the estimator's word for it (PM trial item 6)
+                out[i, j] += "<br>" + s("hover_borderline", high=f.seconds(high[i][j]))
     return out
 
 
@@ -171,14 +206,15 @@ def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     hover = cell_hover(fmt, grid, sc, [fmt.hw(h) for h in grid.cols])
     spec = C.budget_heatmap_spec(grid.ratio.T, x_labels=[fmt.size(v) for v in grid.rows],
                                  y_labels=[C.short_label(fmt.hw(h)) for h in grid.cols], hover=hover.T,
-                                 marks=marks(fmt, grid), names=names)
+                                 marks=marks(fmt, grid), names=names, safe=None if grid.safe is None else grid.safe.T)
     charts.show_spec(spec, key="tr_chart_map_hw", name=s("table_map_hw"))  # redrawn on every input change: no plotly objects
     dist: T.Grid = data["dist"]
     st.markdown(f"**{s('map_dist_title', measure=measure, hardware=md(fmt.hw(sc.hardware_id)))}**")
     hover = cell_hover(fmt, dist, sc, [fmt.distance(v) for v in dist.cols])
     spec = C.budget_heatmap_spec(dist.ratio.T, x_labels=[fmt.size(v) for v in dist.rows],
                                  y_labels=[fmt.distance(v) for v in dist.cols], hover=hover.T,
-                                 marks=[m for m in marks(fmt, dist) if m.symbol != "diamond"], names=names)
+                                 marks=[m for m in marks(fmt, dist) if m.symbol != "diamond"], names=names,
+                                 safe=None if dist.safe is None else dist.safe.T)
     charts.show_spec(spec, key="tr_chart_map_dist", name=s("table_map_dist"))
     st.caption(s("map_dist_note"))
     st.caption(s("share_hint"))
@@ -278,12 +314,10 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
         s("col_precision"): [fmt.precision_short(x.precision_id) for x in rows],
         s("col_memory"): [fmt.gb(x.memory_gb) for x in rows],
         s("col_devices"): [f"{x.devices_needed:,}" if x.fits else s("nofit_cell") for x in rows],
-        s("col_ttft"): [fmt.sec(x.ttft_s) if x.fits else "–" for x in rows],
+        s("col_ttft"): seconds_column(fmt, [x.ttft_s for x in rows], [x.fits for x in rows]),
         s("col_speed"): [fmt.tps(x.tokens_per_s) if x.fits else "–" for x in rows],
         s("col_mem_vs"): [f"{100 * x.memory_vs_fp16:.0f}%" for x in rows],
         s("col_speed_vs"): [fmt.ratio(x.speed_vs_fp16) if x.fits else "–" for x in rows],
-        s("col_quality"): [fmt.catalog.precisions[x.precision_id].quality.get(fmt.lang, "") for x in rows],
-        s("col_quality_source"): [fmt.catalog.precisions[x.precision_id].quality_source or "" for x in rows],
     })
     # What differs between the rows, said above them (issue 31 item 3: "Speed vs FP16: 1x" under "generation
     # gets faster" compared different GPU counts without a word).
@@ -295,9 +329,8 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
         st.caption(s("mem_rows_differ", counts=counts, users=fmt.users(sc.concurrency)))
     else:
         st.caption(s("mem_rows_same", users=fmt.users(sc.concurrency)))
-    st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={s("col_quality_source"): st.column_config.LinkColumn(
-                     s("col_quality_source"), display_text=s("link_text"))})
+    st.dataframe(table, hide_index=True, width="stretch")
+    quality_notes(fmt, rows)
     st.markdown(s("quant_text"))
 
 
@@ -346,8 +379,8 @@ def export(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
         s("col_fits"): [yes if r["fits"] else no for r in mine],
         s("col_servers"): [f"{r['servers']:,}" if r["servers"] else "–" for r in mine],
         s("col_batch"): [f"{r['batch_per_server']:,}" for r in mine],
-        s("col_ttft"): [fmt.sec(r["ttft_s"]) if r["fits"] else "–" for r in mine],
-        s("col_total"): [fmt.sec(r["total_s"]) if r["fits"] else "–" for r in mine],
+        s("col_ttft"): seconds_column(fmt, [r["ttft_s"] for r in mine], [r["fits"] for r in mine]),
+        s("col_total"): seconds_column(fmt, [r["total_s"] for r in mine], [r["fits"] for r in mine]),
         s("col_memory"): [fmt.gb(r["memory_gb"]) for r in mine],
         s("col_meets"): [yes if r["meets_budget"] else no for r in mine],
         s("metric_cost_1k"): [T.fmt_usd(r["cost_usd_per_1k_answers"]) if r["cost_usd_per_1k_answers"] is not None

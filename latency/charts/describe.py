@@ -19,7 +19,7 @@ import math
 import re
 from typing import Any, Callable, Mapping, Sequence
 
-from latency.charts.tradeoffs import CELL_MEETS
+from latency.charts.tradeoffs import CELL_BORDERLINE, CELL_MEETS
 from latency.language.formats import number
 
 MAX_BARS = 12     # a bar chart with more bars is summarised by its extremes
@@ -86,7 +86,9 @@ def describe(fig: Any, words: Callable[..., str]) -> str:
             marks = [c for row in _values(trace.get("text")) for c in row]
             fit = [c for c in marks if c]
             if fit:
-                parts.append(words("chart_alt_cells", meets=sum(c == CELL_MEETS for c in fit), total=len(fit)))
+                near = sum(c == CELL_BORDERLINE for c in fit)
+                parts.append(words("chart_alt_cells_borderline" if near else "chart_alt_cells",
+                                   meets=sum(c == CELL_MEETS for c in fit), total=len(fit), near=near))
             continue
         if kind == "bar":
             horizontal = trace.get("orientation") == "h"

@@ -27,7 +27,8 @@ OVER = HIGHLIGHT      # misses it
 BUDGET_LINE = BUDGET
 RATIO_CLIP = 3.0      # colour scale: budget x 1/8 ... x 8 (log2 -3 ... 3)
 # Each budget-map cell says pass or fail in text too, so no one has to read its colour.
-CELL_MEETS = "✓"   # drawn in the cell: meets the budget (latency <= budget)
+CELL_MEETS = "✓"   # drawn in the cell: meets the budget even at the slow end of its range (the headline's rule)
+CELL_BORDERLINE = "△"  # meets it at its estimate only: its range reaches past the budget (borderline)
 CELL_MISSES = "✕"  # misses it; a cell that does not fit the hardware stays empty on its grey fill
 FmtS = Callable[[float], str]
 
@@ -90,11 +91,14 @@ def budget_heatmap_spec(
     marks: Sequence[Mark],
     names: Mapping[str, str],
     row_px: int = 30,
+    safe: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Latency / budget per cell, green under and red over (log scale, clipped at ×1/8 and ×8).
 
     ratio: (rows, cols), nan where the model does not fit (drawn grey). hover: per-cell text
     (rows x cols), already formatted. marks: cells to mark (cheapest, current, ...).
+    safe: (rows, cols) bool, the cells that meet the budget even at the slow end of their range (✓); a cell
+    under the budget at its estimate but not safe is drawn △ (borderline). None: every cell under it is ✓.
     names: x_title, colorbar (the scale's name, e.g. "latency ÷ budget": the trace name; the page's
     caption says it too, a title on the bar would crowd a phone screen), nofit (the y axis is named
     by the chart's heading).
@@ -114,7 +118,8 @@ def budget_heatmap_spec(
                            hoverinfo="skip", xgap=1, ygap=1,
                            name=names["nofit"]))
     vals, text = ratio_ticks()
-    cells = np.where(np.isfinite(r), np.where(r <= 1.0, CELL_MEETS, CELL_MISSES), "")
+    ok = np.ones(r.shape, dtype=bool) if safe is None else np.asarray(safe, dtype=bool)
+    cells = np.where(np.isfinite(r), np.where(r <= 1.0, np.where(ok, CELL_MEETS, CELL_BORDERLINE), CELL_MISSES), "")
     traces.append(dict(type="heatmap", z=typed_array(z), x=x, y=y, colorscale=RATIO_SCALE, zmin=-RATIO_CLIP, zmax=RATIO_CLIP,
                        zmid=0, customdata=hov, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
                        text=cells.tolist(), texttemplate="%{text}", textfont=dict(size=13, color=INK),
@@ -441,10 +446,18 @@ def memory_figure(
     %{x} for the context and %{y} for GB)."""
     x = np.asarray(contexts, dtype=float)
     fig = go.Figure()
+    drawn: list[tuple[str, np.ndarray]] = []
     for k, (pid, ys) in enumerate(series.items()):
-        fig.add_trace(go.Scatter(x=x, y=ys, mode="lines+markers", name=labels[pid],
-                                 line=dict(color=PRECISION_COLORS[k % len(PRECISION_COLORS)], width=2),
+        # A line on top of an earlier one (FP8 and INT8 hold the same bytes) is dashed and named with it, so
+        # neither hides the other (PM trial item 13: "the FP8 line hidden under INT8").
+        same = next((other for other, ys0 in drawn if np.allclose(np.asarray(ys, dtype=float), ys0, rtol=2e-3)), None)
+        name = labels[pid] if same is None else f"{labels[pid]} (= {labels[same]})"
+        fig.add_trace(go.Scatter(x=x, y=ys, mode="lines+markers", name=name,
+                                 line=dict(color=PRECISION_COLORS[k % len(PRECISION_COLORS)], width=2,
+                                           dash="solid" if same is None else "dash"),
+                                 marker=dict(symbol="circle" if same is None else "diamond-open", size=7 if same else 6),
                                  hovertemplate=names["hover"] + "<extra>" + labels[pid] + "</extra>"))
+        drawn.append((pid, np.asarray(ys, dtype=float)))
     fig.add_trace(go.Scatter(x=[x.min(), x.max()], y=[device_gb, device_gb], mode="lines",
                              name=device_label, line=dict(color=INK, width=1.5, dash="dash"),
                              hoverinfo="skip", showlegend=False))

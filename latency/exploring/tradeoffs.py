@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from latency.estimation.estimator import Hardware, Model, estimate, estimate_sweep
+from latency.estimation.estimator import Hardware, Model, estimate, estimate_sweep, load_params
 from latency.estimation import sizing
 from latency.estimation import scenario as scenario_mod
 from latency.estimation.places import DISTANCE_MAX_KM, DistanceStop
@@ -495,6 +495,8 @@ class Grid:
     current: tuple[int, int] | None
     borderline: tuple[int, int] | None = None      # a cheaper cell that meets only at its estimate (its range
     row_borderline: tuple[int, int] | None = None  # reaches past the budget), named beside the safe one
+    safe: np.ndarray | None = None  # bool per cell: meets the budget even at the slow end of its range (the ✓ cells)
+    high: np.ndarray | None = None  # the slow end of a cell's range where it was needed to tell (nan elsewhere)
 
 
 def _cheapest(plan: Plan, mask: np.ndarray | None = None) -> tuple[int, int] | None:
@@ -553,21 +555,43 @@ def _range_high(s: Scenario, catalog: Catalog, size_b: float, hardware_id: str, 
     return float(e.ranges[MEASURE_KEY[s.measure]][1])
 
 
+@functools.cache
+def widest_band() -> float:
+    """The largest factor any stage's range puts on its time (latency.estimation.estimator's bands:
+    calibrated, uncalibrated and serving; fitted_params.json): a range's slow end is at most this times
+    the estimate, so a cell this far under the budget meets it across its range without computing it."""
+    params = load_params()
+    highs = [hi for group in ("bands", "bands_uncalibrated", "bands_serving")
+             for _, hi in (params.get(group) or {}).values()]
+    return max(highs + [1.0])
+
+
+def safe_cells(grid: Grid, s: Scenario, catalog: Catalog, by_distance: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(safe, high): which cells meet the budget even at the slow end of their range, the same rule as the
+    headline and the estimator's verdict (PM trial item 6: a map cell read "✓ 0.19 s (1x the budget)" where
+    the estimator said "borderline, its range reaches 0.24 s"); and that slow end for the cells where it
+    was needed to tell (nan elsewhere). Cells far enough under the budget (`widest_band`) need no estimate."""
+    p = grid.plan
+    safe = p.meets & (p.latency_s * widest_band() <= s.budget_s)
+    high = np.full(p.latency_s.shape, np.nan)
+    for i, j in zip(*np.nonzero(p.meets & ~safe)):
+        hid, dist = (s.hardware_id, grid.cols[j]) if by_distance else (grid.cols[j], None)
+        high[i, j] = range_high(s, catalog, grid.rows[i], hid, p.batch[i, j], dist)
+        safe[i, j] = high[i, j] <= s.budget_s
+    return safe, high
+
+
 def _safe_marks(grid: Grid, s: Scenario, catalog: Catalog, by_distance: bool) -> Grid:
     """The grid with its cheapest marks counting as meeting only what meets the budget across its range
     (issue 31 item 3: a 27B "borderline 0.19 s, range 0.14-0.25 s" was offered where 15B meets safely);
     a cheaper cell that meets only at its estimate is kept as `borderline`, to be named beside it."""
     p = grid.plan
     ok = p.meets & np.isfinite(p.cost_per_answer)
+    safe_mask, high = safe_cells(grid, s, catalog, by_distance)
 
     def marks(mask) -> tuple:
         cells = sorted(zip(*np.nonzero(ok & mask)), key=lambda ij: (p.cost_per_answer[ij], p.latency_s[ij]))
-        safe = None
-        for i, j in cells:
-            hid, dist = (s.hardware_id, grid.cols[j]) if by_distance else (grid.cols[j], None)
-            if range_high(s, catalog, grid.rows[i], hid, p.batch[i, j], dist) <= s.budget_s:
-                safe = (int(i), int(j))
-                break
+        safe = next(((int(i), int(j)) for i, j in cells if safe_mask[i, j]), None)
         first = (int(cells[0][0]), int(cells[0][1])) if cells else None
         return safe, (first if first != safe else None)
 
@@ -578,7 +602,8 @@ def _safe_marks(grid: Grid, s: Scenario, catalog: Catalog, by_distance: bool) ->
         in_row = np.zeros(ok.shape, dtype=bool)
         in_row[grid.current[0], :] = True
         row, row_borderline = marks(in_row)
-    return replace(grid, cheapest=cheapest, borderline=borderline, row_cheapest=row, row_borderline=row_borderline)
+    return replace(grid, cheapest=cheapest, borderline=borderline, row_cheapest=row, row_borderline=row_borderline,
+                   safe=safe_mask, high=high)
 
 
 def size_hardware_grid(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None],

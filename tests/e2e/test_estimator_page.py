@@ -275,3 +275,65 @@ def test_twenty_quick_arrow_presses_leave_slider_headline_and_url_agreeing(page,
     headline = page.locator("[data-testid=stMetricValue]").first.inner_text().strip()
     assert headline == f.seconds(est.ttft_s), (headline, url_size)
     assert current_x(page) == pytest.approx(url_size), "and the size chart shows the same size"
+
+
+def test_a_presets_architecture_survives_opening_advanced_after_a_page_switch(page, app_url):
+    """PM trial item 1: open "Advanced", switch pages and back, pick the looped preset, open "Advanced" again.
+    The preset's architecture must stay (it read 0.37 s, then silently 0.24 s with arch=dense in the URL)."""
+    s = i18n.strings("estimator", "en")
+    open_app(page, app_url, "estimator", lang="en")
+    advanced = page.locator(".st-key-est_advanced summary")
+    advanced.click()
+    wait_idle(page)
+    page.locator(".st-key-arch").wait_for()
+    page.locator("[data-testid=stSidebarNav] a[href*='tradeoffs']").click()
+    page.wait_for_url("**/tradeoffs**")
+    wait_idle(page)
+    page.locator("[data-testid=stSidebarNav] a[href*='estimator']").click()
+    page.wait_for_url("**/estimator**")
+    wait_idle(page)
+    page.locator(".st-key-est_preset button", has_text="Loop-architecture LLM").click()
+    page.wait_for_url("**arch=looped**")
+    wait_idle(page)
+    metrics = lambda: page.locator(f"{MAIN} [data-testid=stMetricValue]").all_inner_texts()
+    before = metrics()
+    if not page.locator(".st-key-arch").count():
+        advanced.click()
+        wait_idle(page)
+    page.locator(".st-key-arch").wait_for()
+    wait_idle(page)
+    assert "arch=looped" in page.url, page.url
+    checked = page.locator(".st-key-arch [aria-checked=true]")
+    assert checked.inner_text().strip() == s("arch_looped"), "the architecture control shows the preset's choice"
+    assert before and metrics() == before, "opening Advanced changed no figure"
+    page.locator(".st-key-arch button", has_text=s("arch_moe")).click()  # a hand change inside Advanced still holds
+    page.wait_for_url("**arch=moe**")
+    wait_idle(page)
+    assert page.locator(".st-key-arch [aria-checked=true]").inner_text().strip() == s("arch_moe")
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_named_stops_wrap_whole_and_one_click_reaches_70b_and_us_west(browser, app_url, width):
+    """PM trial item 12/13: the named stops beside the sliders wrap onto more lines (Streamlit scrolls pills sideways,
+    cutting the last one at the column's edge), and one click each reaches 70.6B and US West."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ko-KR")
+    page = context.new_page()
+    try:
+        open_app(page, app_url, "estimator", lang="en")
+        for key in ("model_size_b", "distance_km"):
+            group = page.locator(f".st-key-est_stops_{key} button").first.locator("xpath=..")
+            fits = group.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+            assert fits, f"{width} px: the {key} stops run past their column"
+            if width < 640:  # tap targets of at least 44 px on a phone (the guide)
+                heights = page.locator(f".st-key-est_stops_{key} button").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
+                assert min(heights) >= 44, heights
+        page.locator(".st-key-est_stops_model_size_b button", has_text="70.6B").click()
+        page.wait_for_url("**model_size_b=70.6**")
+        wait_idle(page)
+        page.locator(".st-key-est_stops_distance_km button", has_text="US West").click()
+        page.wait_for_url("**distance_km=9029**")
+        wait_idle(page)
+        assert page.locator(".st-key-model_size_b input[type=range]").get_attribute("aria-valuetext") == "70.6B"
+        assert "US West" in page.locator(".st-key-distance_km input[type=range]").get_attribute("aria-valuetext")
+    finally:
+        context.close()

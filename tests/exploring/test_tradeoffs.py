@@ -16,6 +16,7 @@ from latency.teaching import content
 from latency import estimate
 from latency.estimation import places, scenario, sizing
 from latency.exploring import tradeoffs as T
+from latency.charts import tradeoffs as C
 from latency.estimation.catalog import load_catalog
 
 CAT = load_catalog()
@@ -507,3 +508,34 @@ def test_the_budget_map_never_slants_its_size_labels():
     for cols in (5, 14):
         assert set(xaxis(cols)["autotickangles"]) <= {0, 90}
     assert xaxis(14)["tickfont"]["size"] <= 11
+
+
+@pytest.mark.parametrize("which", ["hardware", "distance"])
+def test_a_map_cell_is_marked_meeting_only_when_its_whole_range_meets_the_budget(which):
+    """PM trial item 6: the map's ✓ follows the headline's and the estimator's rule (the slow end of the cell's
+    range within the budget); a cell under the budget only at its estimate is borderline (△), as the estimator
+    calls 30B on an H100 at a 0.2 s first-token budget. Expected marks from latency.estimate per cell."""
+    s = T.Scenario(budget_s=0.2, measure="ttft")
+    grid = (T.size_hardware_grid(s, CAT, PRICES) if which == "hardware"
+            else T.size_distance_grid(s, CAT, PRICES, STOPS))
+    p = grid.plan
+    spec = C.budget_heatmap_spec(grid.ratio.T, x_labels=[str(r) for r in grid.rows], y_labels=[str(c) for c in grid.cols],
+                                 hover=np.full(grid.ratio.T.shape, ""), marks=[], names=dict(x_title="", colorbar="", nofit=""),
+                                 safe=grid.safe.T)
+    drawn = np.asarray(spec["data"][-1]["text"], dtype=object).T
+    seen = set()
+    for i, j in np.ndindex(p.latency_s.shape):
+        if not p.fits[i, j]:
+            assert drawn[i, j] == ""
+            continue
+        hid, dist = (grid.cols[j], None) if which == "hardware" else (s.hardware_id, float(grid.cols[j]))
+        e = cell_estimate(s, grid.rows[i], hid, int(p.batch[i, j]), dist)
+        low_end_ok, high_ok = e.ttft_s <= s.budget_s, e.ranges["ttft_s"][1] <= s.budget_s
+        want = C.CELL_MEETS if high_ok else (C.CELL_BORDERLINE if low_end_ok else C.CELL_MISSES)
+        assert drawn[i, j] == want, (grid.rows[i], grid.cols[j], e.ttft_s, e.ranges["ttft_s"])
+        seen.add(want)
+    assert {C.CELL_BORDERLINE, C.CELL_MISSES} <= seen, "the scenario shows borderline cells"
+    if which == "hardware":
+        assert C.CELL_MEETS in seen
+        at = (grid.rows.index(30.0), grid.cols.index("h100-sxm"))
+        assert drawn[at] == C.CELL_BORDERLINE  # the trial's "✓ 0.19 s (1x the budget)"

@@ -572,3 +572,90 @@ def test_inputs_in_force_that_the_page_does_not_show_are_named(lang):
     assert names("input_connection") in caption and est("connection_cold") in caption
     plain = run_page("tradeoffs", lang)
     assert not any(names("unseen_inputs", items="")[:12] in c.value for c in plain.caption)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_map_marks_a_cell_borderline_as_the_estimator_does(lang):
+    """PM trial item 6: on the page's own opening scenario (8.03B, a 0.2 s first-token budget, one user) the map
+    said "✓ 30B · H100 0.19 s (1x the budget)" where the estimator says borderline. The cell is △ and its hover
+    names the slow end of its range, from latency.estimate."""
+    at = run_page("tradeoffs", lang)
+    fig = figure(at, "map_hw", lang)
+    trace = next(t for t in fig["data"] if t.get("texttemplate"))
+    row = trace["y"].index(C.short_label(CAT.hardware["h100-sxm"].label(lang)))
+    col = trace["x"].index(formats.get(lang).size_b(30.0))
+    assert trace["text"][row][col] == C.CELL_BORDERLINE
+    model = sizing.sized_model(CAT, 30.0, DEFAULT["arch"], CAT.precisions[DEFAULT["precision"]].bytes_per_param).model
+    e = estimate(model, CAT.hardware["h100-sxm"].hardware, DEFAULT["prompt_tokens"], DEFAULT["output_tokens"], batch=1,
+                 distance_km=DEFAULT["distance_km"], concurrent_users=1, arrival="burst")
+    assert e.ttft_s <= DEFAULT["budget_s"] < e.ranges["ttft_s"][1]
+    high = formats.get(lang).seconds(e.ranges["ttft_s"][1])
+    assert strings("tradeoffs", lang)("hover_borderline", high=high) in trace["customdata"][row][col]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("document", [0, 60000])
+def test_what_limits_it_advises_for_the_stage_that_dominates(lang, document):
+    """PM trial item 9: "What limits it: ... prefill (98%)" was followed by decode's advice ("more bandwidth or a lower
+    precision"). The advice follows the largest stage and what bounds it, both from latency.estimate here: a
+    60,000-token document makes prefill (compute-bound) dominate; the opening scenario is checked the same way."""
+    at = run_page("tradeoffs", lang, query={"document_tokens": str(document)})
+    model = sizing.sized_model(CAT, DEFAULT["model_size_b"], DEFAULT["arch"], CAT.precisions[DEFAULT["precision"]].bytes_per_param).model
+    e = estimate(model, CAT.hardware[DEFAULT["hardware"]].hardware, DEFAULT["prompt_tokens"] + document, DEFAULT["output_tokens"],
+                 distance_km=DEFAULT["distance_km"])
+    stages = {k: v for k, v in e.breakdown.items() if k != "queue"} if DEFAULT["measure"] == "total" else \
+        {k: e.breakdown[k] for k in ("network", "prefill")}
+    top = max(stages, key=stages.get)
+    s = strings("tradeoffs", lang)
+    want = s(f"bound_{top}_{e.bottleneck[top]}") if top in ("prefill", "decode") else s(f"bound_{top}")
+    text = all_text(at)
+    assert want in text, (top, e.breakdown)
+    if document:
+        assert top == "prefill" and e.bottleneck["prefill"] == "compute"
+        assert s("bound_decode_memory") not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_seconds_compared_in_a_table_column_share_one_decimal_rule(lang):
+    """PM trial item 15: "0.030 s" against "0.16 s" in one comparison. The precision table (memory tab) and the export
+    preview give every duration of a column with the same decimals, enough for the smallest (checked by hand: the
+    decimals of each cell counted)."""
+    s = strings("tradeoffs", lang)
+    at = run_page("tradeoffs", lang, query={"model_size_b": "70.6", "concurrency": "20"})
+    seen = 0
+    for tab in ("memory", "export"):
+        open_tab(at, tab, lang)
+        for frame in at.dataframe:
+            df = frame.value
+            for col in (s("col_ttft"), s("col_total")):
+                if col not in df.columns:
+                    continue
+                cells = [c for c in df[col] if c != "–"]
+                decimals = {len(re.search(r"[\d,]+(?:\.(\d+))?", c).group(1) or "") for c in cells}
+                assert len(decimals) == 1, (tab, col, cells)
+                seen += 1
+    assert seen >= 3
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_memory_lines_that_coincide_stay_visible_and_quality_notes_are_whole(lang):
+    """PM trial item 13: the FP8 line lay hidden under INT8 (both 1 byte per weight, so the same memory), and the
+    table cut the quality notes. A line equal to an earlier one is dashed and named with it; every note is shown whole."""
+    at = run_page("tradeoffs", lang)
+    fig = figure(at, "memory", lang)
+    lines = [t for t in fig["data"] if t.get("mode") == "lines+markers"]
+    assert CAT.precisions["fp8"].bytes_per_param == CAT.precisions["int8"].bytes_per_param == 1  # why they coincide
+    seen: list[tuple[np.ndarray, dict]] = []
+    for t in lines:
+        ys = plotly_array(t["y"])
+        twin = next((u for y0, u in seen if np.allclose(ys, y0, rtol=2e-3)), None)
+        if twin is not None:
+            assert t["line"].get("dash") == "dash" and twin["name"] in t["name"], (t["name"], twin["name"])
+        seen.append((ys, t))
+    assert any(t["line"].get("dash") == "dash" for t in lines), "FP8 and INT8 coincide at the opening scenario"
+    open_tab(at, "memory", lang)
+    text = all_text(at)
+    for pid in ("fp8", "int8", "int4_awq"):
+        note = CAT.precisions[pid].quality.get(lang)
+        assert note and note.replace("*", "") in text.replace("\\", ""), note
+    assert all(strings("tradeoffs", lang)("col_quality") not in df.value.columns for df in at.dataframe)
