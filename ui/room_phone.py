@@ -185,11 +185,19 @@ def leave_controls(s: Strings, c: Ctx) -> None:
         st.button(s("room_leave_yes"), key="room_leave_yes", icon=":material/logout:", on_click=_leave, args=(c,))
 
 
+def _browser_locale() -> str:
+    try:
+        value = st.context.locale
+    except Exception:  # no browser (a headless run)
+        return ""
+    return value if isinstance(value, str) else ""
+
+
 def phone_strings(s: Strings) -> Strings:
     """The strings in this phone's own language: its browser's (st.context.locale), else the page's."""
     from ui import shell
 
-    locale = str(getattr(st.context, "locale", None) or "").lower()
+    locale = _browser_locale().lower()
     lang = "ko" if locale.startswith("ko") else "en" if locale.startswith("en") else None
     return s if lang is None or lang == s.lang else shell.strings("lesson", lang)
 

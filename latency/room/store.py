@@ -427,13 +427,12 @@ class Store:
         return [r.nickname for r in rows]
 
     def live_lang(self, within: timedelta = timedelta(hours=3)) -> str | None:
-        """The language of the rooms opened within `within` and not ended, when they all share one;
-        None when there are none or they differ (the /join page's first language)."""
+        """The language of the room opened last within `within` and not ended (the /join page's first
+        language: the session going on now), or None."""
         since = self.clock() - within
         with self._read() as conn:
-            langs = {r.lang for r in conn.execute(sa.select(rooms.c.lang).where(rooms.c.created_at >= since,
-                                                                                 rooms.c.ended_at.is_(None)))}
-        return langs.pop() if len(langs) == 1 else None
+            return conn.execute(sa.select(rooms.c.lang).where(rooms.c.created_at >= since, rooms.c.ended_at.is_(None))
+                                .order_by(rooms.c.created_at.desc(), rooms.c.code).limit(1)).scalar()
 
     def opened_at(self, code: str) -> datetime | None:
         """When the room was opened (UTC)."""
