@@ -1,6 +1,6 @@
 """The presenter's two views of a room (issue 30 items 2, 4, 6): the projected screen and the notes view.
 
-Projected (?present=1&room=CODE&key=KEY): the lobby (the code at 180 px, 128 px on a 768-line
+Projected (?present=1&room=CODE, the key in this browser's session/cookie): the lobby (the code at 180 px, 128 px on a 768-line
 screen, the QR half the screen's height, the short /join address at 56 px, who is here, live); later screens keep
 one row on top: back, a strip with the join address and the code (40 px), forward, and the
 presenter's menu (a closed popover: the notes link, ending the room, leaving it), so nothing only
@@ -10,7 +10,7 @@ the second, forward reveals; then the next screen. PageDown/PageUp (what clicker
 arrow keys move the room. Every screen fits 1920x1080 and 1366x768 with text of 24 px or more
 (tests/e2e/test_room_fits.py), on presenter mode's stylesheet (ui/lesson_steps.py PRESENT_CSS).
 
-Notes (?notes=1&room=CODE&key=KEY): the presenter's laptop: what the room sees, the speaker notes,
+Notes (?notes=1&room=CODE): the presenter's laptop: what the room sees, the speaker notes,
 the right answer and its why before the reveal, the same controls and counts, the CSV.
 """
 
@@ -38,7 +38,8 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_strip { flex: 1 1 0; min-width: 0; }
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 40px !important; }
 [data-testid="stMain"] .st-key-room_options p { font-size: 40px !important; line-height: 1.35 !important; }
-[data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 420px); min-height: 240px; }
+[data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 420px) !important; min-height: 240px; flex: 0 0 auto; }
+[data-testid="stMain"] .st-key-room_results_box { height: calc(100vh - 300px) !important; min-height: 300px; flex: 0 0 auto; }
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-primary"],
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-secondary"] { min-width: 0; padding: 0.3em 0.9em; white-space: nowrap; }
 @media (max-height: 900px) {
@@ -47,7 +48,7 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_strip p, [data-testid="stMain"] .st-key-room_strip code { font-size: 36px !important; }
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 36px !important; }
 [data-testid="stMain"] .st-key-room_options p { font-size: 30px !important; }
-[data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 360px); }
+[data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 400px) !important; }
 }
 </style>"""
 QR_PX = 560  # the QR code's side: 52% of a 1080-line screen; on a 768-line one its column keeps it near 500 px (a third at least)

@@ -61,10 +61,14 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
     st.caption(s("room_results_what"))
     font = 24 if present else 14
     fig = results_bars(titles, [x.share1 for x in got], [x.share2 for x in got], texts,
-                       names=(s("room_vote_first"), s("room_vote_second")), font_size=font,
-                       height=height or (round(font * 1.45 * len(qs) + font * 2.6) + 20))
+                       names=(s("room_vote_first"), s("room_vote_second")), font_size=font, height=height)
     alt = s("room_results_alt", rows="; ".join(s("room_results_row", title=t, value=v) for t, v in zip(titles, texts)))
-    charts.show(fig, f"room_results_{len(qs)}", alt=alt, table=False)  # the numbers stand at the bars and in `alt`
+    if present:  # the projector: as tall as the screen leaves, so the bars read from the back (the trial's were hairlines)
+        fig.layout.height = None
+        with st.container(key="room_results_box"):
+            st.plotly_chart(fig, config=charts.CONFIG, key=f"room_results_{len(qs)}", alt=alt, height="stretch")
+    else:
+        charts.show(fig, f"room_results_{len(qs)}", alt=alt, table=False)  # the numbers stand at the bars and in `alt`
     if not present:  # the laptop's notes view: the same numbers as text too (the projector has no room for them)
         st.caption(md(alt))
 

@@ -1,13 +1,18 @@
 """The onboarding room on the lesson page (issues 25, 30): a presenter on a projector, phones following.
 
 Three views of one room, all on /lesson (pages/lesson.py calls `show`):
-  projected  ?present=1&room=CODE&key=KEY   the screen the room sees (ui/room_projector.py): a lobby
+  projected  ?present=1&room=CODE           the screen the room sees (ui/room_projector.py): a lobby
                                             with the code, QR and /join address; later a strip with the
                                             code above each step or question; never notes or the
                                             presenter's own controls, which sit in a closed menu
-  notes      ?notes=1&room=CODE&key=KEY     the presenter's laptop (ui/room_projector.py `notes_view`)
+  notes      ?notes=1&room=CODE             the presenter's laptop (ui/room_projector.py `notes_view`)
   phone      ?room=CODE                     a participant (ui/room_phone.py): follows the presenter's
                                             screen within LIVE_S + a rerun; answers; one person per phone
+The presenter's key is never in an address (the projector's address bar showed it): it lives in the
+presenter's session and a cookie (`presenter_key`, `remember_key`); a browser without it that asks for
+presenter mode is asked for the key (ui/room_projector.py `take_over`). The QR code and /join use
+$LATENCY_PUBLIC_URL when set (latency/room/codes.py `base_url`); on a loopback address the presenter's
+own screens say phones cannot come in (`local_warning`).
 The room's state lives in the store (latency/room/store.py), so every process and every view reads
 the same one; each view polls it in an `st.fragment(run_every=LIVE_S)` and reruns the page when it
 changed. The results (ui/room_results.py) show on the projector, the notes view and every phone at
@@ -198,7 +203,6 @@ def lesson_entry(s: Strings, lang: str) -> None:
 
 
 def _open_room(lang: str) -> None:
-    st.toast(s_now()("room_opening"), icon=":material/groups:")  # at once: drawing the lobby takes a moment
     try:
         code, key = get_store().open_room(LOBBY, lang)
     except StoreDown as exc:
@@ -217,12 +221,6 @@ def open_and_go(lang: str) -> None:
     code = st.session_state.get(OPENING_KEY)
     if code:
         st.switch_page("pages/lesson.py", query_params={"room": code, "present": "1", "lang": lang})
-
-
-def s_now() -> Strings:
-    from ui import shell
-
-    return shell.strings("lesson")
 
 
 def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], outcomes: Mapping[str, quiz.Outcome],

@@ -84,20 +84,25 @@ def results_bars(titles: Sequence[str], first: Sequence[float | None], second: S
     twice = any(x is not None for x in second)  # the legend, and a second bar per row, only where the room voted again
     ends = [max(a or 0, b or 0) for a, b in zip(first, second)][::-1]
     for row in range(n):  # each row's track from 0 to 100%: a 0% row still shows where its bar would be
-        _band(fig, row, TRACK_FILL, x1=100, half=0.36)
+        _band(fig, row, TRACK_FILL, x1=100, half=0.4)
+    # Each row's own bars (overlaid, placed per row): a row voted once has one thick bar; a row voted
+    # twice, the first vote on top and the second under it (a grouped chart gave every row two slots,
+    # so a row voted once had a half-height bar).
+    both = [b is not None for b in second][::-1]
+    fig.add_bar(x=[(x or 0) * 100 for x in first][::-1], y=ys, orientation="h", marker=dict(color=OTHER_COLOR),
+                name=names[0], hoverinfo="skip", showlegend=twice,
+                width=[0.38 if k else 0.7 for k in both], offset=[0.01 if k else -0.35 for k in both])
     if twice:
         fig.add_bar(x=[(x or 0) * 100 for x in second][::-1], y=ys, orientation="h", marker=dict(color=SECOND_COLOR),
-                    name=names[1], hoverinfo="skip")
-    fig.add_bar(x=[(x or 0) * 100 for x in first][::-1], y=ys, orientation="h", marker=dict(color=OTHER_COLOR),
-                name=names[0], hoverinfo="skip", showlegend=twice)
+                    name=names[1], hoverinfo="skip", width=[0.38 if k else 0 for k in both], offset=[-0.39 if k else 0 for k in both])
     fig.add_scatter(x=[e * 100 for e in ends], y=ys, mode="text", text=[f" {x}" for x in texts][::-1], textposition="middle right",
                     textfont=dict(size=font_size, family=FONT_FAMILY, color=INK), hoverinfo="skip", showlegend=False,
                     cliponaxis=False)
     base_layout(fig, height=height or round(font_size * 2.4 * n + font_size * (3 if twice else 1)) + 20)
     fig.update_layout(
-        font=dict(family=FONT_FAMILY, size=font_size, color=INK), barmode="group", bargap=0.28, bargroupgap=0.0,
+        font=dict(family=FONT_FAMILY, size=font_size, color=INK), barmode="overlay",
         showlegend=twice,
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, traceorder="reversed",
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, traceorder="normal",
                     font=dict(size=font_size, color=INK)),
         xaxis=dict(visible=False, range=[0, 150], fixedrange=True),
         yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=INK)),

@@ -20,7 +20,7 @@ from latency.room import store as room_store
 from latency.room.store import SPREAD, VOTE2, Store
 from tests.e2e.conftest import MAIN, shot
 from tests.e2e.test_accessibility import axe_ready  # noqa: F401  (the fixture: axe-core installed)
-from tests.e2e.test_room import LESSON, QUESTIONS, RIGHT, T, fits_problems, heading, settled
+from tests.e2e.test_room import LESSON, QUESTIONS, RIGHT, T, fits_problems, heading, lab, settled
 
 pytestmark = pytest.mark.e2e
 SIZES = {"1920": {"width": 1920, "height": 1080}, "1366": {"width": 1366, "height": 768}}
@@ -133,7 +133,7 @@ def test_axe_finds_nothing_on_the_rooms_screens(browser, app_url, axe_ready, lan
         phone.locator(f".st-key-room_q_{q.id} [data-testid=stRadioOption]").first.click()
         axe(phone, "phone vote")
         store.reveal(code, key, q.id)
-        see(phone, s("room_right_answer", answer=q.options[[o.id for o in q.options].index(RIGHT[q.id])].label[lang]))
+        see(phone, s("room_right_answer", answer=lab(q, next(o for o in q.options if o.id == RIGHT[q.id]), lang)))
         axe(phone, "phone reveal")
         axe(projector, "projector reveal")
         store.end(code, key)
