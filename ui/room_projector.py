@@ -174,7 +174,7 @@ def notes_url(c: Ctx) -> str:
 def menu(s: Strings, c: Ctx) -> None:
     """The presenter's own controls, folded in a popover so the projected screen never shows them."""
     with st.container(key="room_menu_box", width="content"):
-        with st.popover(s("room_menu"), icon=":material/more_vert:", help=s("room_menu_help")):
+        with st.popover(s("room_menu"), icon=":material/more_vert:"):  # no tooltip: it would show on the projector
             local_warning(s)
             st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
             if not c.room.ended:
