@@ -49,6 +49,9 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 36px !important; }
 [data-testid="stMain"] .st-key-room_options p { font-size: 30px !important; }
 [data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 400px) !important; }
+[data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-primary"],
+[data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-secondary"],
+[data-testid="stMain"] .st-key-room_bar [data-testid="stPopoverButton"] { min-height: 60px; }
 }
 </style>"""
 QR_PX = 560  # the QR code's side: 52% of a 1080-line screen; on a 768-line one its column keeps it near 500 px (a third at least)

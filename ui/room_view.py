@@ -122,7 +122,7 @@ def asked(c: Ctx) -> list[quiz.Question]:
 # Clickers send PageDown / PageUp; the arrows are the buttons' own `shortcut`s. A constant script (no
 # content, no input), listening before anything else on the page (capture phase): PageDown/PageUp
 # anywhere outside a text box, and the arrows on a slider (a focused slider took them for itself, so
-# a clicker moved the slider instead of the slide), click the forward or back button of the room
+# a clicker moved the slider instead of the slide; Streamlit's slider is a hidden <input type=range>), click the forward or back button of the room
 # (room_next/room_back) or, without a room, of presenter mode (lesson_next/lesson_back).
 KEYS_JS = """<script>
 if (!window.__roomKeys) {
@@ -130,9 +130,9 @@ if (!window.__roomKeys) {
   window.addEventListener('keydown', (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const t = e.target;
-    if (!t || !t.closest || t.closest('textarea, select, [contenteditable=true], input:not([type=radio]):not([type=checkbox])')) return;
+    if (!t || !t.closest || t.closest('textarea, select, [contenteditable=true], input:not([type=radio]):not([type=checkbox]):not([type=range])')) return;
     const dir = {PageDown: 1, PageUp: -1, ArrowRight: 1, ArrowLeft: -1}[e.key];
-    if (!dir || (e.key.startsWith('Arrow') && !t.closest('[role=slider]'))) return;
+    if (!dir || (e.key.startsWith('Arrow') && !t.closest('input[type=range], [role=slider]'))) return;
     const names = dir > 0 ? ['room_next', 'lesson_next'] : ['room_back', 'lesson_back'];
     const button = names.map((n) => document.querySelector('.st-key-' + n + ' button')).find(Boolean);
     if (button) { e.preventDefault(); e.stopPropagation(); button.click(); }
