@@ -39,7 +39,7 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 40px !important; }
 [data-testid="stMain"] .st-key-room_options p { font-size: 40px !important; line-height: 1.35 !important; }
 [data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 420px) !important; min-height: 240px; flex: 0 0 auto; }
-[data-testid="stMain"] .st-key-room_results_box { height: calc(100vh - 300px) !important; min-height: 300px; flex: 0 0 auto; }
+[data-testid="stMain"] .st-key-room_results_box { height: calc(100vh - 345px) !important; min-height: 300px; flex: 0 0 auto; }
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-primary"],
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-secondary"] { min-width: 0; padding: 0.3em 0.9em; white-space: nowrap; }
 @media (max-height: 900px) {
