@@ -342,7 +342,7 @@ def notes_view(s: Strings, c: Ctx) -> None:
     screen = current(c)
     v = vote_now(c)
     i = position(c, screen)
-    st.header(s("notes_title", where=where(s, c, screen)), anchor=False)
+    st.header(s("room_notes_title", where=where(s, c, screen)), anchor=False)
     if question_of(c, screen) is None and screen not in (LOBBY, DONE):
         st.caption(s("notes_screen", title=screen_title(s, c, screen)))
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):

@@ -198,7 +198,8 @@ def lesson_entry(s: Strings, lang: str) -> None:
     """The lesson's first screen: "run a session for a room" (a room's lobby in presenter mode next)."""
     from ui import room_join
 
-    with st.expander(s("start_run_title"), icon=":material/groups:", expanded=True):
+    with st.container(border=True, key="lesson_run_box"):  # no heading of its own: the step's h2 comes next
+        st.markdown(f"**{s('start_run_title')}**")
         room_join.run_section(s, lang, "lesson_run", title=False)
 
 

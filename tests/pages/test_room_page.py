@@ -468,12 +468,12 @@ def test_the_notes_view_counts_screens_as_the_lesson_does(lang):
     _, code, key = open_room(lang)
     store().set_screen(code, key, "3")
     notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
-    assert [h.value for h in notes.header][0] == s(lang)("notes_title", where=s(lang)("room_where_step", n=3, total=8))
+    assert [h.value for h in notes.header][0] == s(lang)("room_notes_title", where=s(lang)("room_where_step", n=3, total=8))
     assert len(LESSON.steps) == 8
     q = QUESTIONS[1]
     store().set_screen(code, key, f"q:{q.id}")
     notes.run()
-    assert [h.value for h in notes.header][0] == s(lang)("notes_title", where=s(lang)("room_where_question", n=2, total=len(QUESTIONS)))
+    assert [h.value for h in notes.header][0] == s(lang)("room_notes_title", where=s(lang)("room_where_question", n=2, total=len(QUESTIONS)))
 
 
 def test_the_lobby_lists_who_joined_as_text(lang):
