@@ -79,6 +79,8 @@ elif notes_view:  # a presenter without a room: the notes of the step in the URL
 if not present:
     st.title(s("title"))
     st.caption(s("intro", n=len(les.steps), total=lesson.screens(les)))
+    if number == 1 and step_ok:  # a presenter's way in, on the lesson's first screen (ROOM)
+        room_view.lesson_entry(s, lang)
 if not step_ok:
     st.warning(s("bad_step", value=md(clip_raw(str(raw_step))), n=len(les.steps)))
 if raw_present not in ("0", "1"):

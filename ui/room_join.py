@@ -17,13 +17,12 @@ from ui import shell
 
 
 def lookalike_message(s: Strings, raw: str | None) -> str | None:
-    """The message for a typed code with look-alike characters, naming each; None if it has none."""
+    """The message for a typed code with characters no room code has (look-alikes such as O and 0),
+    naming them in one short line; None if it has none."""
     found = codes.look_alikes(raw)
     if not found:
         return None
-    chars = ", ".join(s("join_lookalike_one", ch=md(ch), group=" ".join(md(g) for g in group if g.upper() == g or g.isdigit()))
-                      for ch, group in found)
-    return s("join_lookalike", chars=chars, alphabet=" ".join(codes.ALPHABET))
+    return s("join_lookalike", chars=", ".join(s("join_lookalike_one", ch=md(ch)) for ch, _ in found))
 
 
 def _problem(s: Strings, typed: str | None):
@@ -43,11 +42,16 @@ def _problem(s: Strings, typed: str | None):
     return room.code, room.lang
 
 
+NO_HINT_CSS = '<style>[data-testid="stForm"] [data-testid="InputInstructions"] { display: none; }</style>'
+"""Streamlit writes "Press Enter to submit form" (English only) under a form's box: hidden, Enter still submits."""
+
+
 def code_field(s: Strings, key: str, value: str = "") -> None:
     """A code box and its button (a form without Streamlit's English "Press Enter to submit form");
     a code that names a room opens it on the lesson page in the room's language."""
-    with st.form(f"{key}_form", enter_to_submit=False):
-        typed = st.text_input(s("room_code_label"), value=value, key=f"{key}_typed")
+    st.html(NO_HINT_CSS)
+    with st.form(f"{key}_form", enter_to_submit=True):  # Enter in the box submits, as on any phone form
+        typed = st.text_input(s("room_code_label"), value=value, key=f"{key}_typed", max_chars=32)
         go = st.form_submit_button(s("room_code_go"), type="primary", icon=":material/login:")
     if not go:
         return
@@ -60,8 +64,30 @@ def code_field(s: Strings, key: str, value: str = "") -> None:
     st.switch_page("pages/lesson.py", query_params={"room": code, "lang": lang})
 
 
+JOIN_LANG_KEY = "join_lang_checked"
+
+
+def live_room_lang() -> str | None:
+    """The language of the rooms open now, when they all share one (an English session's /join,
+    typed by hand without ?lang=, opens in English); None when there are none or they differ."""
+    from ui.room_view import get_store
+
+    try:
+        return get_store().live_lang()
+    except StoreDown:
+        return None
+
+
 def join_page(s: Strings) -> None:
-    """/join: the short address on the projector. ?room=CODE fills the box."""
+    """/join: the short address on the projector. ?room=CODE fills the box. On the session's first
+    visit, the page takes the language of the room(s) open now (the address on the projector has no
+    ?lang=); the language switch still changes it."""
+    if not st.session_state.get(JOIN_LANG_KEY):
+        st.session_state[JOIN_LANG_KEY] = True
+        lang = live_room_lang()
+        if lang and lang != s.lang and lang in ("ko", "en"):
+            st.session_state["lang"] = lang
+            st.rerun()
     st.title(s("join_title"))
     st.markdown(s("join_intro"))
     raw = st.query_params.get("room") or ""
@@ -69,8 +95,29 @@ def join_page(s: Strings) -> None:
 
 
 def start_code_field() -> None:
-    """The start page's last section: a code field for someone in a session (one call from pages/glossary.py)."""
+    """The start page's last section (one call from pages/glossary.py): a code field for someone in a
+    session, and the way in for a presenter: "run a session for a room" opens a room and its lobby."""
     s = shell.strings("lesson")
-    st.subheader(s("start_code_title"), anchor=False)
-    st.caption(s("start_code_intro"))
-    code_field(s, "start_room")
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.subheader(s("start_code_title"), anchor=False)
+        st.caption(s("start_code_intro"))
+        code_field(s, "start_room")
+    with right:
+        run_section(s, s.lang, "start_run")
+
+
+def run_section(s: Strings, lang: str, key: str, title: bool = True) -> None:
+    """A presenter's way in: a title, what happens, the address warning when phones could not reach
+    this app, and the button that opens a room and goes to its lobby (presenter mode)."""
+    from ui.room_projector import local_warning
+    from ui.room_view import DOWN_KEY, down_message, open_and_go
+
+    if title:
+        st.subheader(s("start_run_title"), anchor=False)
+    st.caption(s("start_run_intro"))
+    local_warning(s)
+    if st.session_state.pop(DOWN_KEY, False):
+        down_message(s)
+    if st.button(s("room_run"), key=f"{key}_button", type="primary", icon=":material/groups:"):
+        open_and_go(lang)

@@ -27,7 +27,8 @@ from latency.room import codes, store as room_store
 from latency.room.store import NoRoom, SPREAD, StoreDown
 from latency.teaching import quiz
 from ui import lesson_steps, room_results
-from ui.room_view import DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, live, position, question_of, vote_for, vote_now
+from ui.room_view import (DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_for,
+                          vote_now, where)
 
 COOKIE = "latency_room_{code}"
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -39,6 +40,11 @@ PHONE_CSS = f"""<style>
   padding: 10px 12px; border: 1px solid {NOFIT}; border-radius: 10px; align-items: center; }}
 .st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) {{ border: 2px solid {SECOND_VOTE}; background: {CHOSEN_FILL}; }}
 .st-key-room_reconnecting, .st-key-room_phone_head {{ display: none; }}
+.st-key-room_phone_body [data-testid="InputInstructions"] {{ display: none; }}
+@media (max-width: 640px) {{
+[data-testid="stMainBlockContainer"] {{ padding-top: 0.75rem !important; }}
+[data-testid="stMain"] h2 {{ font-size: 1.45rem !important; padding-top: 0.2rem !important; }}
+}}
 html.room-offline .st-key-room_reconnecting {{ display: block; position: sticky; top: 0; z-index: 1000; }}
 </style>"""
 # Answer options: each a tap target 52 px high or more with 12 px between (WCAG 2.5.8 asks 24 px; Apple's
@@ -87,6 +93,7 @@ def remember(code: str, token: str) -> None:
 
 
 def _leave(c: Ctx) -> None:
+    st.session_state.pop(CONFIRM_LEAVE, None)
     try:
         c.store.leave(c.room.code, c.token or "")
     except StoreDown:
@@ -105,10 +112,11 @@ def phone_view(s: Strings, c: Ctx) -> None:
         head.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
     me = c.store.participant(c.room.code, token_of(c.room.code))
     if me is None:
-        if c.room.ended:
-            st.error(s("room_ended", code=c.room.code), icon=":material/stop_circle:")
+        if c.room.ended:  # in the phone's own language (its browser's), not the room's
+            st.error(phone_strings(s)("room_ended", code=c.room.code), icon=":material/stop_circle:")
         else:
-            join_form(s, c)
+            with st.container(key="room_phone_body"):
+                join_form(s, c)
         return
     st.session_state[f"room_token_{c.room.code}"] = me.token
     with head:
@@ -134,21 +142,64 @@ def phone_view(s: Strings, c: Ctx) -> None:
         room_results.room_results(s, c, s("room_results_title"), present=False, chart=False)
         return
     welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)
-    st.caption(welcome)
+    st.caption(welcome)  # one short line: the room and who this phone is
     own = st.session_state.get("room_own")
     screen = own if own in c.screens and position(c, own) < position(c, current(c)) else current(c)
     if screen != current(c):
-        st.info(s("room_own_note", n=position(c, current(c))), icon=":material/history:")  # the lobby is screen 0
+        st.info(s("room_own_note", where=where(s, c, current(c))), icon=":material/history:")
     body(s, c, screen, v)
     back, _, follow = st.columns([1, 1, 1])
     i = position(c, screen)
     if i > 1:  # the lobby is no screen to look back at
         back.button(s("room_own_back"), key="room_own_back", icon=":material/arrow_back:", width="stretch",
-                    on_click=st.session_state.__setitem__, args=("room_own", c.screens[i - 1]))
+                    on_click=_look, args=(c.screens[i - 1],))
     if screen != current(c):
         follow.button(s("room_follow"), key="room_follow", icon=":material/arrow_forward:", icon_position="right",
-                      type="primary", width="stretch", on_click=st.session_state.pop, args=("room_own", None))
-    st.button(s("room_leave"), key="room_leave", icon=":material/logout:", on_click=_leave, args=(c,))
+                      type="primary", width="stretch", on_click=_look, args=(None,))
+    leave_controls(s, c)
+
+
+def _look(screen: str | None) -> None:
+    """Look back at an earlier screen (None: follow the presenter again), opened at its top so the
+    note above it and its title are in view."""
+    if screen is None:
+        st.session_state.pop("room_own", None)
+    else:
+        st.session_state["room_own"] = screen
+    lesson_steps.ask_scroll_top()
+
+
+CONFIRM_LEAVE = "room_confirm_leave"
+
+
+def leave_controls(s: Strings, c: Ctx) -> None:
+    """"Leave the room", asked first (one tap dropped the trial's phone back to the nickname form)."""
+    if not st.session_state.get(CONFIRM_LEAVE):
+        st.button(s("room_leave"), key="room_leave", icon=":material/logout:",
+                  on_click=st.session_state.__setitem__, args=(CONFIRM_LEAVE, True))
+        return
+    st.warning(s("room_leave_confirm"), icon=":material/help:")
+    with st.container(horizontal=True, gap="small"):
+        st.button(s("room_cancel"), key="room_leave_cancel", type="primary", on_click=st.session_state.pop,
+                  args=(CONFIRM_LEAVE, None))
+        st.button(s("room_leave_yes"), key="room_leave_yes", icon=":material/logout:", on_click=_leave, args=(c,))
+
+
+def _browser_locale() -> str:
+    try:
+        value = st.context.locale
+    except Exception:  # no browser (a headless run)
+        return ""
+    return value if isinstance(value, str) else ""
+
+
+def phone_strings(s: Strings) -> Strings:
+    """The strings in this phone's own language: its browser's (st.context.locale), else the page's."""
+    from ui import shell
+
+    locale = _browser_locale().lower()
+    lang = "ko" if locale.startswith("ko") else "en" if locale.startswith("en") else None
+    return s if lang is None or lang == s.lang else shell.strings("lesson", lang)
 
 
 def reconnecting(s: Strings, c: Ctx, v: Vote) -> None:
@@ -164,8 +215,9 @@ def reconnecting(s: Strings, c: Ctx, v: Vote) -> None:
 def join_form(s: Strings, c: Ctx) -> None:
     st.subheader(s("room_join_title"), anchor=False)
     st.markdown(f"**{s('room_code_big', code=c.room.code)}**")
-    with st.form("room_join_form", enter_to_submit=False):  # no English "Press Enter to submit form" under the box
-        st.text_input(s("room_nick_label"), key="room_nick")
+    # Enter in the box joins; Streamlit's English "Press Enter to submit form" under it is hidden (PHONE_CSS)
+    with st.form("room_join_form", enter_to_submit=True):
+        st.text_input(s("room_nick_label", n=room_store.NICKNAME_MAX), key="room_nick", max_chars=room_store.NICKNAME_MAX)
         st.form_submit_button(s("room_join_button"), type="primary", icon=":material/login:",
                               on_click=_join, args=(c,))
 
@@ -217,7 +269,7 @@ def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
 
 
 def _label(c: Ctx, q: quiz.Question, option_id: str | None) -> str:
-    return md(next((o.label[c.d.lang] for o in q.options if o.id == option_id), "–"))
+    return md(next((x for o, x in zip(q.options, lettered(q, c.d.lang)) if o.id == option_id), "–"))
 
 
 def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
@@ -239,17 +291,18 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
         if first:
             st.caption(s("room_my_first", answer=_label(c, q, first)))
     mine = first if vote == 1 else second
-    if v.over:
-        st.warning(s("room_timer_over"), icon=":material/timer_off:")
-        if mine:
-            st.success(s("room_saved_one", answer=_label(c, q, mine)), icon=":material/check:")
-        return
     ids = [o.id for o in q.options]
-    labels = {o.id: md(o.label[c.d.lang]) for o in q.options}
+    labels = {o.id: md(x) for o, x in zip(q.options, lettered(q, c.d.lang))}
+    if v.over:  # said once, the options still there (greyed) with the answer saved
+        st.warning(s("room_timer_over"), icon=":material/timer_off:")
     with st.container(key="room_answers"):
         st.radio(s("quiz_number", n=c.questions.index(q) + 1), ids, index=ids.index(mine) if mine in ids else None,
-                 format_func=labels.get, key=f"room_q{'' if vote == 1 else '2'}_{q.id}", on_change=_answer,
-                 args=(c, q, vote or 1), label_visibility="collapsed")
+                 format_func=labels.get, key=f"room_q{'' if vote == 1 else '2'}_{q.id}{'_over' if v.over else ''}",
+                 on_change=_answer, args=(c, q, vote or 1), label_visibility="collapsed", disabled=v.over)
+    if v.over:
+        if mine:
+            st.success(s("room_saved_one", answer=labels[mine]), icon=":material/check:")
+        return
     result = st.session_state.pop("room_answer_result", None)
     if result in (room_store.ANSWER_FLOOD, room_store.ANSWER_CLOSED, room_store.ANSWER_INVALID):
         st.warning(s("room_answer_refused"))

@@ -1,6 +1,6 @@
 """The presenter's two views of a room (issue 30 items 2, 4, 6): the projected screen and the notes view.
 
-Projected (?present=1&room=CODE&key=KEY): the lobby (the code at 180 px, 128 px on a 768-line
+Projected (?present=1&room=CODE, the key in this browser's session/cookie): the lobby (the code at 180 px, 128 px on a 768-line
 screen, the QR half the screen's height, the short /join address at 56 px, who is here, live); later screens keep
 one row on top: back, a strip with the join address and the code (40 px), forward, and the
 presenter's menu (a closed popover: the notes link, ending the room, leaving it), so nothing only
@@ -10,7 +10,7 @@ the second, forward reveals; then the next screen. PageDown/PageUp (what clicker
 arrow keys move the room. Every screen fits 1920x1080 and 1366x768 with text of 24 px or more
 (tests/e2e/test_room_fits.py), on presenter mode's stylesheet (ui/lesson_steps.py PRESENT_CSS).
 
-Notes (?notes=1&room=CODE&key=KEY): the presenter's laptop: what the room sees, the speaker notes,
+Notes (?notes=1&room=CODE): the presenter's laptop: what the room sees, the speaker notes,
 the right answer and its why before the reveal, the same controls and counts, the CSV.
 """
 
@@ -23,7 +23,8 @@ from latency.room import codes
 from latency.room.store import SPREAD, TIMERS_S, VOTE2, StoreDown
 from latency.teaching import quiz
 from ui import lesson_steps, room_results
-from ui.room_view import DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, live, position, question_of, vote_now
+from ui.room_view import (DONE, DOWN_KEY, KEYS_JS, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_now,
+                          where)
 
 BAR_KEY = "room_bar"
 ROOM_CSS = """<style>
@@ -36,6 +37,9 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_strip code, [data-testid="stMain"] .st-key-room_strip strong { white-space: nowrap; }
 [data-testid="stMain"] .st-key-room_strip { flex: 1 1 0; min-width: 0; }
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 40px !important; }
+[data-testid="stMain"] .st-key-room_options p { font-size: 40px !important; line-height: 1.35 !important; }
+[data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 420px) !important; min-height: 240px; flex: 0 0 auto; }
+[data-testid="stMain"] .st-key-room_results_box { height: calc(100vh - 345px) !important; min-height: 300px; flex: 0 0 auto; }
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-primary"],
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-secondary"] { min-width: 0; padding: 0.3em 0.9em; white-space: nowrap; }
 @media (max-height: 900px) {
@@ -43,21 +47,13 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_lobby_address p, [data-testid="stMain"] .st-key-room_lobby_address code { font-size: 48px !important; }
 [data-testid="stMain"] .st-key-room_strip p, [data-testid="stMain"] .st-key-room_strip code { font-size: 36px !important; }
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 36px !important; }
+[data-testid="stMain"] .st-key-room_options p { font-size: 30px !important; }
+[data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 400px) !important; }
+[data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-primary"],
+[data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-secondary"],
+[data-testid="stMain"] .st-key-room_bar [data-testid="stPopoverButton"] { min-height: 60px; }
 }
 </style>"""
-# Clickers send PageDown / PageUp; the arrows are the buttons' own `shortcut`s. A constant script (no
-# content, no input): a key press outside a text field clicks the forward or back button of the room.
-KEYS_JS = """<script>
-if (!window.__roomKeys) {
-  window.__roomKeys = true;
-  document.addEventListener('keydown', (e) => {
-    if (e.target.closest && e.target.closest('input, textarea, select, [contenteditable=true]')) return;
-    const key = {PageDown: 'room_next', PageUp: 'room_back'}[e.key];
-    const button = key && document.querySelector('.st-key-' + key + ' button');
-    if (button) { e.preventDefault(); button.click(); }
-  });
-}
-</script>"""
 QR_PX = 560  # the QR code's side: 52% of a 1080-line screen; on a 768-line one its column keeps it near 500 px (a third at least)
 
 
@@ -96,11 +92,23 @@ def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
     return s("room_start" if current(c) == LOBBY else "next"), _move, (c, c.screens[i + 1])
 
 
+CONFIRM_LOBBY = "room_confirm_lobby"
+
+
+def _back(c: Ctx, screen: str) -> None:
+    """Back; back to the lobby (from step 1: PageUp once too often) asks first, since every phone
+    would go back to waiting."""
+    if screen == LOBBY:
+        st.session_state[CONFIRM_LOBBY] = c.room.code
+        return
+    _move(c, screen)
+
+
 def controls(s: Strings, c: Ctx, v: Vote, container) -> None:
     """Back and forward in `container`: the arrow before "back", after forward; ← → and PageUp/PageDown."""
     i = position(c, current(c))
     if i > 0 and container is not None:
-        container.button(s("back"), key="room_back", on_click=_move, args=(c, c.screens[i - 1]),
+        container.button(s("back"), key="room_back", on_click=_back, args=(c, c.screens[i - 1]),
                          icon=":material/arrow_back:", shortcut="Left")
     step = forward(s, c, v)
     if step:
@@ -125,21 +133,76 @@ def peer_controls(s: Strings, c: Ctx, v: Vote) -> None:
                           on_click=_act, args=(c.store.set_timer, c.room.code, c.key or "", q.id, v.vote, n))
 
 
+CONFIRM_END = "room_confirm_end"
+
+
+def confirm_lobby(s: Strings, c: Ctx) -> None:
+    """Back from step 1 to the lobby, asked first (the trial's presenter pressed PageUp once too often)."""
+    if st.session_state.get(CONFIRM_LOBBY) != c.room.code or current(c) == LOBBY:
+        st.session_state.pop(CONFIRM_LOBBY, None)
+        return
+    with st.container(key="room_confirm_lobby_box"):
+        st.warning(s("room_lobby_back_confirm"), icon=":material/help:")
+        with st.container(horizontal=True, gap="medium"):
+            st.button(s("room_stay"), key="room_stay", type="primary", on_click=st.session_state.pop, args=(CONFIRM_LOBBY, None))
+            st.button(s("room_lobby_back_yes"), key="room_lobby_back_yes", on_click=_to_lobby, args=(c,))
+
+
+def _to_lobby(c: Ctx) -> None:
+    st.session_state.pop(CONFIRM_LOBBY, None)
+    _move(c, LOBBY)
+
+
+def _end(c: Ctx) -> None:
+    st.session_state.pop(CONFIRM_END, None)
+    _act(c.store.end, c.room.code, c.key or "")
+
+
+def end_controls(s: Strings, c: Ctx) -> None:
+    """Ending the room, asked first: it cannot be undone."""
+    if st.session_state.get(CONFIRM_END) != c.room.code:
+        st.button(s("room_end"), key="room_end", help=s("room_end_help"), icon=":material/stop_circle:",
+                  on_click=st.session_state.__setitem__, args=(CONFIRM_END, c.room.code))
+        return
+    st.warning(s("room_end_confirm"), icon=":material/help:")
+    st.button(s("room_end_yes"), key="room_end_yes", type="primary", icon=":material/stop_circle:", on_click=_end, args=(c,))
+    st.button(s("room_cancel"), key="room_end_cancel", on_click=st.session_state.pop, args=(CONFIRM_END, None))
+
+
+def notes_url(c: Ctx) -> str:
+    """The notes view of the room: no key in it (this browser's cookie carries the presenter's key)."""
+    return codes.join_url(st.context.url, c.room.code, extra={"notes": "1", "lang": c.d.lang})
+
+
 def menu(s: Strings, c: Ctx) -> None:
     """The presenter's own controls, folded in a popover so the projected screen never shows them."""
     with st.container(key="room_menu_box", width="content"):
-        with st.popover(s("room_menu"), icon=":material/more_vert:", help=s("room_menu_help")):
-            notes_url = codes.join_url(st.context.url, c.room.code, extra={"notes": "1", "lang": c.d.lang, "key": c.key or ""})
-            st.link_button(s("notes_open"), notes_url, icon=":material/speaker_notes:")
+        with st.popover(s("room_menu"), icon=":material/more_vert:"):  # no tooltip: it would show on the projector
+            local_warning(s)
+            st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
             if not c.room.ended:
-                st.button(s("room_end"), key="room_end", help=s("room_end_help"), icon=":material/stop_circle:",
-                          on_click=_act, args=(c.store.end, c.room.code, c.key or ""))
+                end_controls(s, c)
             st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
                          query_params={"step": "1", "lang": c.d.lang})
+            st.caption(s("room_keys_hint"))
 
 
-def join_address(c: Ctx) -> str:
-    return codes.short_address(st.context.url)
+def join_base() -> str | None:
+    """The address the QR code and /join are built on: $LATENCY_PUBLIC_URL, else this browser's."""
+    return codes.base_url(st.context.url)
+
+
+def join_address(c: Ctx | None = None) -> str:
+    return codes.short_address(join_base())
+
+
+def local_warning(s: Strings) -> bool:
+    """On the presenter's own screens (never the projected one): the join address only works on this
+    computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown."""
+    if not codes.is_loopback(join_base()):
+        return False
+    st.error(s("room_local_warn", address=md(join_address())), icon=":material/wifi_off:")
+    return True
 
 
 # --- the projected screen ---------------------------------------------------------------------------
@@ -155,6 +218,7 @@ def projected_view(s: Strings, c: Ctx) -> None:
     if screen == LOBBY:
         lobby(s, c, v)
         return
+    confirm_lobby(s, c)
     own_live = v.question is not None and v.question.id not in c.room.revealed  # its counts stand beside it
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
@@ -172,7 +236,7 @@ def projected_view(s: Strings, c: Ctx) -> None:
 
 def lobby(s: Strings, c: Ctx, v: Vote) -> None:
     """The first screen: how to join, readable from the back of the room, and who is here, live."""
-    url = codes.join_url(st.context.url, c.room.code, page="lesson", extra={"lang": c.d.lang})
+    url = codes.join_url(join_base(), c.room.code, page="lesson", extra={"lang": c.d.lang})
     qr, words = st.columns([2, 3], gap="large", vertical_alignment="center")
     qr.image(room_qr(url), width=QR_PX, output_format="PNG", alt=s("room_qr_alt", code=c.room.code, url=url))
     with words:
@@ -184,7 +248,7 @@ def lobby(s: Strings, c: Ctx, v: Vote) -> None:
         with st.container(key="room_lobby_code"):
             st.markdown(c.room.code)
         st.caption(s("room_lobby_scan"))
-        live(c, s, counts=True, drawn_over=v.over, big=True)
+        live(c, s, counts=True, drawn_over=v.over, big=True, names=True)
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         st.space("stretch")
         controls(s, c, v, None)
@@ -223,37 +287,37 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
     phase = c.room.phase(q.id)
     if q.id in c.room.revealed:
         with left:
-            room_results.votes_chart(s, c, q, reveal=True, key=f"room_chart_{q.id}", height=380)
+            room_results.votes_chart(s, c, q, reveal=True, key=f"room_chart_{q.id}", fill=True)
         with right:
             st.success(s("room_right_answer", answer=_label(c, q, c.outcomes[q.id].right)), icon=":material/lightbulb:")
             room_results.why(s, c, q)
         return
     if phase == SPREAD or phase == VOTE2:
         with left:
-            room_results.votes_chart(s, c, q, reveal=False, key=f"room_spread_{q.id}", height=380)
+            room_results.votes_chart(s, c, q, reveal=False, key=f"room_spread_{q.id}", fill=True)
         with right:
             if phase == SPREAD:
                 st.info(s("room_discuss"), icon=":material/forum:")
             live(c, s, counts=True, drawn_over=v.over, big=True)
             peer_controls(s, c, v)
         return
-    with left:
-        st.markdown("\n".join(f"- {md(o.label[c.d.lang])}" for o in q.options))
+    with left, st.container(key="room_options"):
+        for line in lettered(q, c.d.lang):
+            st.markdown(md(line))
     with right:
         live(c, s, counts=True, drawn_over=v.over, big=True)
         peer_controls(s, c, v)
 
 
 def _label(c: Ctx, q: quiz.Question, option_id: str) -> str:
-    return md(next(o.label[c.d.lang] for o in q.options if o.id == option_id))
+    return md(next(x for o, x in zip(q.options, lettered(q, c.d.lang)) if o.id == option_id))
 
 
 def ended(s: Strings, c: Ctx, projected: bool) -> None:
     """The presenter ended the room: its results, the CSV, and the way out."""
-    if projected:
+    if projected:  # the room takes nobody new: no code or join address any more
         with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
-            with st.container(key="room_strip"):
-                st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
+            st.space("stretch")
             room_results.download(s, c, short=True)
             menu(s, c)
     room_results.room_results(s, c, s("room_ended_title"), present=projected, note=s("room_ended_presenter"))
@@ -271,19 +335,22 @@ def notes_view(s: Strings, c: Ctx) -> None:
     """The presenter's laptop: what the room sees, the notes, the counts; the same controls."""
     st.html(NOTES_CSS)
     st.html(KEYS_JS, unsafe_allow_javascript=True)
+    local_warning(s)
     if c.room.ended:
         ended(s, c, projected=False)
         return
     screen = current(c)
     v = vote_now(c)
     i = position(c, screen)
-    st.header(s("notes_title", n=i + 1, total=len(c.screens)), anchor=False)
-    st.caption(s("notes_screen", title=screen_title(s, c, screen)))
+    st.header(s("room_notes_title", where=where(s, c, screen)), anchor=False)
+    if question_of(c, screen) is None and screen not in (LOBBY, DONE):
+        st.caption(s("notes_screen", title=screen_title(s, c, screen)))
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
         controls(s, c, v, back)
         menu(s, c)
-    live(c, s, counts=True, drawn_over=v.over)
+    confirm_lobby(s, c)
+    live(c, s, counts=True, drawn_over=v.over, names=screen == LOBBY)
     q = v.question
     if q is not None:
         peer_controls(s, c, v)
@@ -298,6 +365,28 @@ def notes_view(s: Strings, c: Ctx) -> None:
         st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
     else:
         st.markdown(md(c.les.steps[int(screen) - 1].notes[c.d.lang]))
+    with st.expander(s("room_key_other"), icon=":material/devices:"):
+        st.caption(s("room_key_other_text"))
+        st.code(c.key or "", language=None)
+
+
+def take_over(s: Strings, room) -> None:
+    """Presenter mode on a browser without the room's key (another device, a cleared cookie): the key
+    opens the presenter's screen here; anyone else joins as the audience."""
+    from ui.room_view import remember_key, get_store
+
+    st.subheader(s("room_take_over_title"), anchor=False)
+    st.caption(s("room_take_over_intro"))
+    with st.form("room_take_over_form", enter_to_submit=True, border=False):
+        typed = st.text_input(s("room_take_over_label"), type="password", key="room_take_over_key", max_chars=64)
+        go = st.form_submit_button(s("room_take_over_go"), type="primary", icon=":material/key:")
+    if go and typed:
+        if get_store().is_presenter(room.code, typed.strip()):
+            remember_key(room.code, typed.strip())
+            st.rerun()
+        st.error(s("room_take_over_wrong"), icon=":material/error:")
+    st.page_link("pages/lesson.py", label=s("room_take_over_join"), icon=":material/login:",
+                 query_params={"room": room.code, "lang": room.lang})
 
 
 def screen_title(s: Strings, c: Ctx, screen: str) -> str:

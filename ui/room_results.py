@@ -13,7 +13,7 @@ from latency.language.i18n import Strings, md
 from latency.room import results
 from latency.teaching import quiz
 from ui import charts
-from ui.room_view import Ctx, asked
+from ui.room_view import Ctx, asked, lettered
 
 
 def short_title(s: Strings, c: Ctx, q: quiz.Question) -> str:
@@ -53,28 +53,39 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
         st.info(s("room_results_none"))
         return
     titles = [short_title(s, c, q) for q in qs]
-    texts = [_share(c, x.share1) if x.share2 is None else s("room_share_pair", first=_share(c, x.share1), second=_share(c, x.share2))
-             for x in got]
+    texts = [s("room_share_one", share=_share(c, x.share1)) if x.share2 is None
+             else s("room_share_pair", first=_share(c, x.share1), second=_share(c, x.share2)) for x in got]
     if not chart:  # a phone: the same numbers as a list, one line per question
         st.markdown("  \n".join(md(s("room_results_row", title=t, value=v)) for t, v in zip(titles, texts)))
         return
+    st.caption(s("room_results_what"))
     font = 24 if present else 14
     fig = results_bars(titles, [x.share1 for x in got], [x.share2 for x in got], texts,
-                       names=(s("room_vote_first"), s("room_vote_second")), font_size=font,
-                       height=height or (round(font * 1.45 * len(qs) + font * 2.6) + 20))
+                       names=(s("room_vote_first"), s("room_vote_second")), font_size=font, height=height)
     alt = s("room_results_alt", rows="; ".join(s("room_results_row", title=t, value=v) for t, v in zip(titles, texts)))
-    charts.show(fig, f"room_results_{len(qs)}", alt=alt, table=False)  # the numbers stand at the bars and in `alt`
+    if present:  # the projector: as tall as the screen leaves, so the bars read from the back (the trial's were hairlines)
+        fig.layout.height = None
+        with st.container(key="room_results_box"):
+            st.plotly_chart(fig, config=charts.CONFIG, key=f"room_results_{len(qs)}", alt=alt, height="stretch")
+    else:
+        charts.show(fig, f"room_results_{len(qs)}", alt=alt, table=False)  # the numbers stand at the bars and in `alt`
     if not present:  # the laptop's notes view: the same numbers as text too (the projector has no room for them)
         st.caption(md(alt))
 
 
 def csv_bytes(s: Strings, c: Ctx) -> bytes:
+    """One row per question and option (lettered as the room saw them) and a "no answer" row per
+    question, each with the room's code, when it opened (UTC) and how many people joined it."""
     qs, _, tallies = scores(c)
-    rows = results.option_rows([(q.id, q.question[c.d.lang], [(o.id, o.label[c.d.lang]) for o in q.options],
-                                 c.outcomes[q.id].right) for q in qs], tallies, s("room_yes"), s("room_no"))
-    header = [s("room_col_number"), s("room_col_question"), s("room_col_option"), s("room_col_correct"),
-              s("room_col_vote1"), s("room_col_vote2")]
-    return results.csv_text(header, rows).encode("utf-8-sig")
+    people = c.store.count_participants(c.room.code)
+    opened = c.store.opened_at(c.room.code)
+    rows = results.option_rows([(q.id, q.question[c.d.lang], list(zip([o.id for o in q.options], lettered(q, c.d.lang))),
+                                 c.outcomes[q.id].right) for q in qs], tallies, s("room_yes"), s("room_no"),
+                               people=people, no_answer=s("room_no_answer"))
+    stamp = opened.strftime("%Y-%m-%d %H:%M") if opened else ""
+    header = [s("room_col_room"), s("room_col_date"), s("room_col_people"), s("room_col_number"), s("room_col_question"),
+              s("room_col_option"), s("room_col_correct"), s("room_col_vote1"), s("room_col_vote2")]
+    return results.csv_text(header, [[c.room.code, stamp, people, *row] for row in rows]).encode("utf-8-sig")
 
 
 def download(s: Strings, c: Ctx, short: bool = False) -> None:
@@ -95,23 +106,24 @@ def my_score(s: Strings, c: Ctx) -> None:
     st.subheader(s("room_my_score", right=right, total=len(qs)), anchor=False)
 
 
-def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str, height: int | None = None) -> None:
-    """One question's votes: the first vote's spread (no right answer before the reveal); at the
-    reveal the first vote beside the second when the room voted twice, the right option marked.
-    The same numbers as a caption under it."""
+def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str, fill: bool = False) -> None:
+    """One question's votes, the options lettered as the room calls them: the first vote's spread (no
+    right answer before the reveal); at the reveal the first vote beside the second when the room
+    voted twice, the right option marked in its label and on a green band (also when nobody chose it).
+    The same numbers as a caption under it. `fill`: the projector, the chart as tall as the screen leaves."""
     ids = [o.id for o in q.options]
     first = [n for _, n in results.distribution(c.store.counts(c.room.code, q.id, 1), ids)]
     two = c.store.counts(c.room.code, q.id, 2) if reveal else {}
     second = [n for _, n in results.distribution(two, ids)] if two else None
     right = ids.index(c.outcomes[q.id].right) if reveal else None
-    raw = [o.label[c.d.lang] for o in q.options]  # plotly text, not Markdown: the labels unescaped
-    if reveal and second is not None:
+    raw = lettered(q, c.d.lang)  # plotly text, not Markdown: the labels unescaped
+    if reveal:
         raw = [s("room_right_mark", label=x) if i == right else x for i, x in enumerate(raw)]
     font = 24 if c.d.present else 14
     wrap = (14 if c.d.lang == "ko" else 24) if c.d.present else (12 if c.d.lang == "ko" else 22)
     fig = votes_figure(tuple(raw), tuple(first), tuple(second) if second else None, right,
-                       (s("room_vote_first"), s("room_vote_second")), font, wrap, height)
-    labels = [md(o.label[c.d.lang]) for o in q.options]
+                       (s("room_vote_first"), s("room_vote_second")), font, wrap, None, fill)
+    labels = [md(x) for x in lettered(q, c.d.lang)]
     if second is not None:
         rows = "; ".join(s("room_chart_row2", label=s("room_right_mark", label=lab) if i == right else lab, n=a, m=b)
                          for i, (lab, a, b) in enumerate(zip(labels, first, second)))
@@ -124,13 +136,17 @@ def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str,
         rows = "; ".join(s("room_chart_row", label=lab, n=n) for lab, n in zip(labels, first))
         alt = s("room_spread_alt", rows=rows)
     # each count is written out just below (the caption is the chart's text alternative too)
-    st.plotly_chart(charts.Prebuilt(fig), config=charts.CONFIG, key=key, alt=alt)  # plain data: nothing rebuilt
+    if fill:  # the projector: the chart's box is as tall as the screen leaves (ROOM_CSS .st-key-room_chart_box)
+        with st.container(key="room_chart_box"):
+            st.plotly_chart(charts.Prebuilt(fig), config=charts.CONFIG, key=key, alt=alt, height="stretch")
+    else:
+        st.plotly_chart(charts.Prebuilt(fig), config=charts.CONFIG, key=key, alt=alt)  # plain data: nothing rebuilt
     st.caption(alt)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def votes_figure(labels: tuple[str, ...], first: tuple[int, ...], second: tuple[int, ...] | None, right: int | None,
-                 names: tuple[str, str], font: int, wrap: int, height: int | None) -> dict:
+                 names: tuple[str, str], font: int, wrap: int, height: int | None, fill: bool = False) -> dict:
     """The votes chart as plain data (plotly's JSON): built once for every phone that shows the same
     counts and carried as it is (ui/charts.py Prebuilt); a figure built per phone cost 16 ms of the
     server's CPU, and 60 phones redraw at once when the presenter reveals."""
@@ -140,7 +156,10 @@ def votes_figure(labels: tuple[str, ...], first: tuple[int, ...], second: tuple[
 
     fig = vote_bars(labels, list(first), list(second) if second else None, right=right, names=names,
                     font_size=font, wrap=wrap, height=height)
-    return json.loads(pio.to_json(fig, validate=False))
+    data = json.loads(pio.to_json(fig, validate=False))
+    if fill:  # its height from the box it stands in
+        data["layout"].pop("height", None)
+    return data
 
 
 def why(s: Strings, c: Ctx, q: quiz.Question) -> None:

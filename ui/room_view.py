@@ -1,13 +1,18 @@
 """The onboarding room on the lesson page (issues 25, 30): a presenter on a projector, phones following.
 
 Three views of one room, all on /lesson (pages/lesson.py calls `show`):
-  projected  ?present=1&room=CODE&key=KEY   the screen the room sees (ui/room_projector.py): a lobby
+  projected  ?present=1&room=CODE           the screen the room sees (ui/room_projector.py): a lobby
                                             with the code, QR and /join address; later a strip with the
                                             code above each step or question; never notes or the
                                             presenter's own controls, which sit in a closed menu
-  notes      ?notes=1&room=CODE&key=KEY     the presenter's laptop (ui/room_projector.py `notes_view`)
+  notes      ?notes=1&room=CODE             the presenter's laptop (ui/room_projector.py `notes_view`)
   phone      ?room=CODE                     a participant (ui/room_phone.py): follows the presenter's
                                             screen within LIVE_S + a rerun; answers; one person per phone
+The presenter's key is never in an address (the projector's address bar showed it): it lives in the
+presenter's session and a cookie (`presenter_key`, `remember_key`); a browser without it that asks for
+presenter mode is asked for the key (ui/room_projector.py `take_over`). The QR code and /join use
+$LATENCY_PUBLIC_URL when set (latency/room/codes.py `base_url`); on a loopback address the presenter's
+own screens say phones cannot come in (`local_warning`).
 The room's state lives in the store (latency/room/store.py), so every process and every view reads
 the same one; each view polls it in an `st.fragment(run_every=LIVE_S)` and reruns the page when it
 changed. The results (ui/room_results.py) show on the projector, the notes view and every phone at
@@ -17,14 +22,16 @@ the end or once the presenter ends the room. Every text from content/ui/lesson.y
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 import streamlit as st
 
-from latency.language.i18n import Strings
-from latency.room import store as room_store
+from latency.language.i18n import Strings, md
+from latency.room import codes, store as room_store
 from latency.room.store import NoRoom, Store, StoreDown
 from latency.teaching import lesson, quiz
 from ui import lesson_steps
@@ -86,18 +93,114 @@ def question_of(c: Ctx, screen: str) -> quiz.Question | None:
     return next((q for q in c.questions if screen == f"q:{q.id}"), None)
 
 
+LETTERS = "ABCDEFGHIJ"
+
+
+def lettered(q: quiz.Question, lang: str) -> list[str]:
+    """The question's options as the room calls them out: "A. …", "B. …" (plain text; `md` it for Markdown)."""
+    return [f"{LETTERS[i]}. {o.label[lang]}" for i, o in enumerate(q.options)]
+
+
+def where(s: Strings, c: Ctx, screen: str) -> str:
+    """A room's screen in the words the lesson itself uses: "step 3 of 8", "question 2 of 12", the
+    waiting screen, the results (one count everywhere: the phone's step header says "3단계" too)."""
+    q = question_of(c, screen)
+    if q is not None:
+        return s("room_where_question", n=c.questions.index(q) + 1, total=len(c.questions))
+    if screen == LOBBY:
+        return s("room_where_lobby")
+    if screen == DONE:
+        return s("room_where_done")
+    return s("room_where_step", n=int(screen), total=len(c.les.steps))
+
+
 def asked(c: Ctx) -> list[quiz.Question]:
     """The questions the presenter opened, in the quiz's order (the results and a phone's score count these)."""
     return [q for q in c.questions if q.id in c.room.asked]
 
 
+# Clickers send PageDown / PageUp; the arrows are the buttons' own `shortcut`s. A constant script (no
+# content, no input), listening before anything else on the page (capture phase): PageDown/PageUp
+# anywhere outside a text box, and the arrows on a slider (a focused slider took them for itself, so
+# a clicker moved the slider instead of the slide; Streamlit's slider is a hidden <input type=range>), click the forward or back button of the room
+# (room_next/room_back) or, without a room, of presenter mode (lesson_next/lesson_back).
+KEYS_JS = """<script>
+if (!window.__roomKeys) {
+  window.__roomKeys = true;
+  window.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (!t || !t.closest || t.closest('textarea, select, [contenteditable=true], input:not([type=radio]):not([type=checkbox]):not([type=range])')) return;
+    const dir = {PageDown: 1, PageUp: -1, ArrowRight: 1, ArrowLeft: -1}[e.key];
+    if (!dir || (e.key.startsWith('Arrow') && !t.closest('input[type=range], [role=slider]'))) return;
+    const names = dir > 0 ? ['room_next', 'lesson_next'] : ['room_back', 'lesson_back'];
+    const button = names.map((n) => document.querySelector('.st-key-' + n + ' button')).find(Boolean);
+    if (button) { e.preventDefault(); e.stopPropagation(); button.click(); }
+  }, true);
+}
+</script>"""
+
+
+# --- the presenter's key: never in the address once the room is open ----------------------------
+KEY_STATE = "room_key_{code}"
+KEY_COOKIE = "latency_presenter_{code}"
+_KEY_CHARS = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # secrets.token_urlsafe (latency/room/store.py open_room)
+
+
+def presenter_key(code: str) -> tuple[str | None, bool]:
+    """The key this browser holds for the room, and whether it came in the address (?key=, a presenter
+    taking over on another device). A key in the address is taken out of it at once (the projector's
+    address bar showed it); this session keeps it, and a cookie keeps it for the notes view and
+    another tab of the same browser (`remember_key`)."""
+    from_url = st.query_params.get("key")
+    if from_url is not None:
+        del st.query_params["key"]
+        return str(from_url)[:64], True  # checked against the store by `show`, kept only when it is the room's
+    held = st.session_state.get(KEY_STATE.format(code=code)) or _cookie(KEY_COOKIE.format(code=code))
+    return (held if isinstance(held, str) and _KEY_CHARS.match(held) else None), False
+
+
+def _cookie(name: str) -> str | None:
+    value = st.context.cookies.get(name)
+    return value if isinstance(value, str) else None
+
+
+def remember_key(code: str, key: str) -> None:
+    """This browser keeps the presenter's key for the room's life (a cookie, path /, same-site lax):
+    the notes view in a new tab is the presenter's without a key in its address."""
+    st.session_state[KEY_STATE.format(code=code)] = key
+    if _cookie(KEY_COOKIE.format(code=code)) == key or not _KEY_CHARS.match(key) or not codes.is_valid(code):
+        return
+    value = f"{KEY_COOKIE.format(code=code)}={key}; path=/; max-age={int(room_store.ROOM_TTL.total_seconds())}; samesite=lax"
+    st.html(f"<script>document.cookie = {json.dumps(value)};</script>", unsafe_allow_javascript=True)
+
+
+def forget_key(code: str) -> None:
+    st.session_state.pop(KEY_STATE.format(code=code), None)
+
+
 # --- entry ----------------------------------------------------------------------------------------
-def open_button(s: Strings, lang: str) -> None:
-    """Presenter mode without a room: open one (its lobby, with the code, QR and address, appears next)."""
+OPENING_KEY = "room_opening"
+
+
+def open_button(s: Strings, lang: str, big: bool = False) -> None:
+    """Open a room (its lobby, with the code, QR and address, appears next): presenter mode's bottom
+    row, and (`big`) the lesson's first screen for a presenter who starts there."""
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)
-    st.button(s("room_open"), key="room_open", icon=":material/groups:", help=s("room_open_help"),
+    st.html(KEYS_JS, unsafe_allow_javascript=True)  # presenter mode: a clicker's PageDown/PageUp, also on a slider
+    st.button(s("room_run") if big else s("room_open"), key="room_open_big" if big else "room_open",
+              icon=":material/groups:", help=s("room_open_help"), type="primary" if big else "secondary",
               on_click=_open_room, args=(lang,))
+
+
+def lesson_entry(s: Strings, lang: str) -> None:
+    """The lesson's first screen: "run a session for a room" (a room's lobby in presenter mode next)."""
+    from ui import room_join
+
+    with st.container(border=True, key="lesson_run_box"):  # no heading of its own: the step's h2 comes next
+        st.markdown(f"**{s('start_run_title')}**")
+        room_join.run_section(s, lang, "lesson_run", title=False)
 
 
 def _open_room(lang: str) -> None:
@@ -107,7 +210,18 @@ def _open_room(lang: str) -> None:
         log.error("room store down: %s", exc)
         st.session_state[DOWN_KEY] = True
         return
-    st.query_params.update({"room": code, "key": key, "present": "1"})
+    st.session_state[KEY_STATE.format(code=code)] = key
+    st.session_state[OPENING_KEY] = code
+    st.query_params.pop("step", None)
+    st.query_params.update({"room": code, "present": "1"})
+
+
+def open_and_go(lang: str) -> None:
+    """The start page's "run a session": open a room and go to its lobby (presenter mode)."""
+    _open_room(lang)
+    code = st.session_state.get(OPENING_KEY)
+    if code:
+        st.switch_page("pages/lesson.py", query_params={"room": code, "present": "1", "lang": lang})
 
 
 def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], outcomes: Mapping[str, quiz.Outcome],
@@ -118,21 +232,34 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
 
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)
-    key = st.query_params.get("key")
+    code = codes.normalize(raw_code)
+    key, in_url = presenter_key(code)
+    wants_presenter = in_url or notes or st.query_params.get("present") == "1"
     try:
         store = get_store()
         try:
             room = store.room(raw_code)
         except NoRoom as err:
-            room_phone.code_form(s, err, presenter=bool(key))
+            room_phone.code_form(s, err, presenter=bool(key) and wants_presenter)
             return True
-        presenter = bool(key) and store.is_presenter(room.code, key)  # a phone (no key) asks nothing more
-        if key and not presenter:
+        presenter = bool(key) and wants_presenter and store.is_presenter(room.code, key)
+        if in_url and not presenter:
             st.warning(s("room_not_presenter"))
-        c = Ctx(les, tuple(questions), outcomes, d, store, room, screens(les, questions),
-                key if presenter else None, None)
         if presenter:
-            room_projector.notes_view(s, c) if notes else room_projector.projected_view(s, c)
+            remember_key(room.code, key)
+        c = Ctx(les, tuple(questions), outcomes, d if not presenter or notes else replace(d, present=True), store, room,
+                screens(les, questions), key if presenter else None, None)
+        if presenter:
+            if st.session_state.pop(OPENING_KEY, None) == room.code:
+                st.toast(s("room_opened", code=room.code), icon=":material/check_circle:")
+            if notes:
+                room_projector.notes_view(s, c)
+            else:
+                if not d.present:  # the projected screen always in presenter mode's large type
+                    lesson_steps.style(True)
+                room_projector.projected_view(s, c)
+        elif wants_presenter and not notes and st.query_params.get("present") == "1" and not in_url:
+            room_projector.take_over(s, room)  # presenter mode on a browser without the key
         else:
             room_phone.phone_view(s, c)
         return True
@@ -169,6 +296,21 @@ def timer_text(s: Strings, seconds: float) -> str:
     return s("room_timer_left", t=f"{whole // 60}:{whole % 60:02d}")
 
 
+WHO_MAX = 30  # nicknames the lobby lists; more are counted ("and 12 more")
+
+
+def who_line(s: Strings, nicks: Sequence[str | None]) -> str:
+    """Who is here, by nickname (as text: `md`), in joining order; those without one counted."""
+    named = [n for n in nicks if n]
+    parts = [md(n) for n in named[:WHO_MAX]]
+    if len(named) > WHO_MAX:
+        parts.append(s("room_who_more", n=len(named) - WHO_MAX))
+    anon = len(nicks) - len(named)
+    if anon:
+        parts.append(s("room_who_anon", n=anon))
+    return s("room_who", names=", ".join(parts)) if parts else ""
+
+
 @dataclass(frozen=True)
 class Vote:
     """The vote on the room's current question as a view draws it: the question (None off a
@@ -200,7 +342,7 @@ def vote_now(c: Ctx, room: room_store.Room | None = None) -> Vote:
 
 
 @st.fragment(run_every=LIVE_S)
-def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False) -> None:
+def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, names: bool = False) -> None:
     """Ask the store for the room; rerun the page when its state changed or the countdown on the
     open vote ran out since the page was drawn (`drawn_over`). With `counts` (the presenter's
     views), the people here and, on a question with a vote open, how many answered. A countdown
@@ -225,10 +367,14 @@ def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False) 
                 lines.append(s("room_answered" if v.vote == 1 else "room_answered2", n=n, total=max(here, n)))
             elif v.question is None:
                 lines.append(s("room_lobby_here", n=here))
-        if v.left is not None:
+        if v.left is not None and (v.left > 0 or not c.token):  # a phone says "time is up" once, over its options
             lines.append(timer_text(s, v.left) if v.left > 0 else s("room_timer_over"))
         with st.container(key="room_live_big" if big else "room_live"):
             for line in lines:
                 st.markdown(f"**{line}**")
+            if names and counts:
+                who = who_line(s, c.store.nicknames(room.code))
+                if who:
+                    st.markdown(who)
     except StoreDown:
         st.rerun()  # the database is away: the page's full run names it and waits for it (retry_when_back)

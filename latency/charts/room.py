@@ -11,11 +11,19 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from latency.charts.style import FONT_FAMILY, INK, SECOND_VOTE, STAGE_COLORS, base_layout
+from latency.charts.style import BUDGET_FILL, FONT_FAMILY, INK, NOFIT_FILL, SECOND_VOTE, STAGE_COLORS, base_layout
 
 RIGHT_COLOR = STAGE_COLORS["decode"]   # the palette's green, 5.5:1 on white: the right answer (one vote shown)
 OTHER_COLOR = STAGE_COLORS["network"]  # the palette's slate, 7.6:1 on white: every other option, and the first vote
 SECOND_COLOR = SECOND_VOTE             # blue-700, 6.7:1 on white (WebAIM contrast checker): the second vote
+RIGHT_BAND = BUDGET_FILL               # a light green band behind the right option's row: decoration (its label says "right")
+TRACK_FILL = NOFIT_FILL                # slate-200: each results row's 0-100% track, so a 0% row still shows its row
+
+
+def _band(fig: go.Figure, row: int, fill: str, x1: float | None = None, half: float = 0.5) -> None:
+    """A band behind category row `row` (0 = the bottom row): across the plot, or from 0 to `x1`."""
+    fig.add_shape(type="rect", xref="paper" if x1 is None else "x", yref="y", x0=0, x1=1 if x1 is None else x1,
+                  y0=row - half, y1=row + half, fillcolor=fill, line=dict(width=0), layer="below")
 
 
 def _wrap(text: str, width: int) -> str:
@@ -29,7 +37,8 @@ def vote_bars(labels: Sequence[str], first: Sequence[int], second: Sequence[int]
     """One question's votes, one row per option (first on top), its count at the bar's end. Without
     `second`: one bar per option, the right one green once `right` is given (the spread before the
     reveal has no right). With `second`: the first vote (slate) beside the second (blue), legend
-    `names` above; the page marks the right option in its label."""
+    `names` above. Once `right` is given (the reveal), its row stands on a green band whatever its
+    count (0 included) and after a second vote too; the page also marks it in its label."""
     ys = [_wrap(x, wrap) for x in labels][::-1]
     n = len(labels)
     fig = go.Figure()
@@ -47,6 +56,8 @@ def vote_bars(labels: Sequence[str], first: Sequence[int], second: Sequence[int]
             fig.add_bar(x=xs, y=ys, orientation="h", marker=dict(color=color), name=name,
                         text=[str(x) for x in xs], **text)
         top = max([*first, *second, 1])
+    if right is not None:
+        _band(fig, n - 1 - right, RIGHT_BAND)
     lines = sum(y.count("<br>") + 1 for y in ys)
     base_layout(fig, height=height or round(font_size * 1.5 * lines + font_size * (2.6 if second else 1.6) * n) + 20
                 + (font_size * 2 if second is not None else 0))
@@ -70,21 +81,31 @@ def results_bars(titles: Sequence[str], first: Sequence[float | None], second: S
     ys = [t.replace("<", "‹").replace(">", "›") for t in titles][::-1]
     n = len(titles)
     fig = go.Figure()
+    twice = any(x is not None for x in second)  # the legend, and a second bar per row, only where the room voted again
     ends = [max(a or 0, b or 0) for a, b in zip(first, second)][::-1]
-    fig.add_bar(x=[(x or 0) * 100 for x in second][::-1], y=ys, orientation="h", marker=dict(color=SECOND_COLOR),
-                name=names[1], hoverinfo="skip")
+    for row in range(n):  # each row's track from 0 to 100%: a 0% row still shows where its bar would be
+        _band(fig, row, TRACK_FILL, x1=100, half=0.4)
+    # Each row's own bars (overlaid, placed per row): a row voted once has one thick bar; a row voted
+    # twice, the first vote on top and the second under it (a grouped chart gave every row two slots,
+    # so a row voted once had a half-height bar).
+    both = [b is not None for b in second][::-1]
     fig.add_bar(x=[(x or 0) * 100 for x in first][::-1], y=ys, orientation="h", marker=dict(color=OTHER_COLOR),
-                name=names[0], hoverinfo="skip")
+                name=names[0], hoverinfo="skip", showlegend=twice,
+                width=[0.38 if k else 0.7 for k in both], offset=[0.01 if k else -0.35 for k in both])
+    if twice:
+        fig.add_bar(x=[(x or 0) * 100 for x in second][::-1], y=ys, orientation="h", marker=dict(color=SECOND_COLOR),
+                    name=names[1], hoverinfo="skip", width=[0.38 if k else 0 for k in both], offset=[-0.39 if k else 0 for k in both])
     fig.add_scatter(x=[e * 100 for e in ends], y=ys, mode="text", text=[f" {x}" for x in texts][::-1], textposition="middle right",
                     textfont=dict(size=font_size, family=FONT_FAMILY, color=INK), hoverinfo="skip", showlegend=False,
                     cliponaxis=False)
-    base_layout(fig, height=height or round(font_size * 1.9 * n + font_size * 3) + 20)
+    base_layout(fig, height=height or round(font_size * 2.4 * n + font_size * (3 if twice else 1)) + 20)
     fig.update_layout(
-        font=dict(family=FONT_FAMILY, size=font_size, color=INK), barmode="group", bargap=0.3, bargroupgap=0.0,
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, traceorder="reversed",
+        font=dict(family=FONT_FAMILY, size=font_size, color=INK), barmode="overlay",
+        showlegend=twice,
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, traceorder="normal",
                     font=dict(size=font_size, color=INK)),
         xaxis=dict(visible=False, range=[0, 150], fixedrange=True),
         yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=INK)),
-        margin=dict(l=10, r=10, t=font_size * 2 + 10, b=10),
+        margin=dict(l=10, r=10, t=(font_size * 2 if twice else 0) + 10, b=10),
     )
     return fig

@@ -8,14 +8,18 @@ with a room alive at the same time is retried by the store.
 
 from __future__ import annotations
 
+import ipaddress
+import os
 import re
 import urllib.parse
 import secrets
+from typing import Mapping
 
 ALPHABET = "CFHKMNPRTXY3479"  # 15 characters
 LENGTH = 6
 # Look-alike groups left out (one of each would still be ambiguous when read off a projector):
 LOOK_ALIKES = ("0OQD", "1IlLJ", "2Z", "5S", "8B", "6G", "UVW", "AE")
+PUBLIC_URL_ENV = "LATENCY_PUBLIC_URL"  # the app's address as phones reach it (docs/deploy.md), e.g. http://10.0.0.5:8501
 ROOM_PAGES = ("lesson", "join")  # the app's pages a room's addresses point at (ui/shell.py PAGES)
 _SEPARATORS = re.compile(r"[\s\-_.·]+")
 
@@ -67,3 +71,36 @@ def short_address(page_url: str | None, page: str = "join") -> str:
     parts = urllib.parse.urlsplit(full)
     text = f"{parts.netloc}{parts.path}" if parts.netloc else parts.path
     return "".join(ch for ch in text if 0x21 <= ord(ch) < 0x7F and ch not in "`<>\"\\")
+
+
+def public_url(env: Mapping[str, str] = os.environ) -> str | None:
+    """The app's address as phones reach it, from $LATENCY_PUBLIC_URL (scheme, host, port and any base
+    path; "http://" assumed when no scheme is given); None when unset or not an http(s) address."""
+    raw = str(env.get(PUBLIC_URL_ENV) or "").strip()
+    if not raw:
+        return None
+    if "://" not in raw:
+        raw = "http://" + raw
+    parts = urllib.parse.urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + "/", "", ""))
+
+
+def base_url(page_url: str | None, env: Mapping[str, str] = os.environ) -> str | None:
+    """The address the room's QR code and /join address are built on: $LATENCY_PUBLIC_URL when set,
+    else the address the presenter's browser is on (`page_url`)."""
+    return public_url(env) or page_url
+
+
+def is_loopback(page_url: str | None) -> bool:
+    """Whether the address only works on this computer: localhost, 127.x.x.x, ::1, 0.0.0.0 (or no
+    host at all). A phone that opens it reaches itself, not the presenter's app."""
+    host = (urllib.parse.urlsplit(page_url or "").hostname or "").lower()
+    if not host or host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_unspecified

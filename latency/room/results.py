@@ -116,14 +116,20 @@ def my_score(rights: Sequence[tuple[str, str]], mine: Mapping[str, tuple[str | N
 
 
 def option_rows(questions: Sequence[tuple[str, str, Sequence[tuple[str, str]], str]],
-                tallies: Mapping[tuple[str, int], Mapping[str, int]], yes: str, no: str) -> list[list[object]]:
+                tallies: Mapping[tuple[str, int], Mapping[str, int]], yes: str, no: str,
+                people: int | None = None, no_answer: str = "") -> list[list[object]]:
     """The CSV's rows: one per question and option, `questions` as (question id, its title,
     [(option id, label)], right option id): number, question, option, right (yes/no), first vote
-    count, second vote count (empty when the room voted once). No participant appears."""
+    count, second vote count (empty when the room voted once). With `people` (everyone who joined
+    the room), one more row per question: `no_answer`, how many of them gave no answer in each
+    vote. No participant appears."""
     rows: list[list[object]] = []
     for k, (qid, title, options, right) in enumerate(questions, 1):
         one, two = tallies.get((qid, 1), {}), tallies.get((qid, 2), {})
         for oid, label in options:
             rows.append([k, title, label, yes if oid == right else no, int(one.get(oid, 0)),
                          int(two.get(oid, 0)) if two else ""])
+        if people is not None:
+            silent = [max(0, people - sum(int(n) for n in t.values())) for t in (one, two)]
+            rows.append([k, title, no_answer, "", silent[0], silent[1] if two else ""])
     return rows

@@ -416,6 +416,30 @@ class Store:
             return conn.execute(sa.select(sa.func.count()).select_from(participants)
                                 .where(participants.c.room_code == code, participants.c.last_seen >= since)).scalar_one()
 
+    def nicknames(self, code: str) -> list[str | None]:
+        """The nicknames of the participants present now (as `count_present`), in joining order; None
+        for one who gave none."""
+        since = self.clock() - timedelta(seconds=PRESENT_S)
+        with self._read() as conn:
+            rows = conn.execute(sa.select(participants.c.nickname)
+                                .where(participants.c.room_code == code, participants.c.last_seen >= since)
+                                .order_by(participants.c.id)).all()
+        return [r.nickname for r in rows]
+
+    def live_lang(self, within: timedelta = timedelta(hours=3)) -> str | None:
+        """The language of the room opened last within `within` and not ended (the /join page's first
+        language: the session going on now), or None."""
+        since = self.clock() - within
+        with self._read() as conn:
+            return conn.execute(sa.select(rooms.c.lang).where(rooms.c.created_at >= since, rooms.c.ended_at.is_(None))
+                                .order_by(rooms.c.created_at.desc(), rooms.c.code).limit(1)).scalar()
+
+    def opened_at(self, code: str) -> datetime | None:
+        """When the room was opened (UTC)."""
+        with self._read() as conn:
+            t = conn.execute(sa.select(rooms.c.created_at).where(rooms.c.code == code)).scalar()
+        return _aware(t) if t else None
+
     # --- answers -------------------------------------------------------------------------------
     def answer(self, code: str, token: str, question_id: str, choice_id: str, valid: Iterable[str], vote: int = 1) -> str:
         """One participant's answer to one question in one vote (1, or 2 after the discussion); a

@@ -24,6 +24,8 @@ def test_two_votes_stand_side_by_side_with_a_legend():
 
 def test_the_results_put_one_line_of_text_at_each_question():
     fig = room.results_bars(["1. x", "2. y"], [0.5, None], [0.8, None], ["50% → 80%", "–"], names=("F", "S"))
-    second, first, text = fig.data
+    first, second, text = fig.data
     assert list(first.x) == [0, 50] and list(second.x) == [0, 80]
+    # rows bottom-up: "2. y" was never voted twice, so its one bar takes the row's height; "1. x" has two
+    assert list(first.width) == [0.7, 0.38] and list(second.width) == [0, 0.38]
     assert list(text.text) == [" –", " 50% → 80%"] and list(text.x) == [0, 80]

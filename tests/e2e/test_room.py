@@ -128,8 +128,13 @@ def answer_by_keyboard(phone, q, option, shot_name: str) -> None:
         settled(phone)
 
 
+def lab(q, option, lang: str) -> str:
+    """An option as the room calls it out: lettered in the question's order ("B. ...")."""
+    return f"{'ABCDEFGH'[list(q.options).index(option)]}. {option.label[lang]}"
+
+
 def choose(phone, q, option, lang: str, vote: int = 1) -> None:
-    phone.locator(f".st-key-room_q{'' if vote == 1 else '2'}_{q.id}").get_by_text(option.label[lang], exact=True).click()
+    phone.locator(f".st-key-room_q{'' if vote == 1 else '2'}_{q.id}").get_by_text(lab(q, option, lang), exact=True).click()
 
 
 def right_and_wrong(q):
@@ -179,7 +184,8 @@ def test_a_whole_room(browser, db, lang):
             presenter.wait_for_url(re.compile(r"room="), timeout=T)
             settled(presenter)
             query = parse_qs(urlsplit(presenter.url).query)
-            code, key = query["room"][0], query["key"][0]
+            code = query["room"][0]
+            assert "key" not in query and "key=" not in presenter.url  # never in the projector's address (trial item 2)
             see(presenter, s("room_lobby_here", n=0))
             qr_url = lobby_checks(presenter, s, code, urls[0])
             assert qr_url == f"{urls[0]}/lesson?lang={lang}&room={code}"  # the presenter's language travels
@@ -198,23 +204,30 @@ def test_a_whole_room(browser, db, lang):
             see(one, s("room_lobby_wait"), T)
             two.goto(f"{urls[-1]}/join")
             settled(two)
+            check_language(two, lang)  # the open room's language before any code is typed (trial item 9)
+            two.locator(".st-key-join_typed input").fill("ABC123")
+            two.locator(".st-key-join_typed input").press("Enter")  # Enter submits (trial item 12)
+            see(two, s("join_lookalike", chars="A, B, 1, 2"), T)  # the trial's code; 2 looks like Z
             two.locator(".st-key-join_typed input").fill(f" {code[:3].lower()} {code[3:]} ")
             # no Streamlit English under the box ("Press Enter to submit form"), in either language
             assert "Press Enter" not in two.locator(MAIN).inner_text()
             shot(two, f"room-{db}-{lang}-phone-join-page", full_page=False)
-            two.locator("[data-testid=stFormSubmitButton] button").first.click()
+            two.locator(".st-key-join_typed input").press("Enter")
             two.wait_for_url(re.compile(rf"/lesson\?.*room={code}"), timeout=T)
             settled(two)
             check_language(two, lang)  # the room's language, though /join was opened without one
-            long_nick = "Kim Minji, platform team"  # 24 characters: within the limit
-            two.locator(".st-key-room_nick input").fill(long_nick + " lead")
-            two.locator("[data-testid=stFormSubmitButton] button").first.click()
+            long_nick = "Kim Minji, platform team"  # 24 characters: the box's limit
+            nick_box = two.locator(".st-key-room_nick input")
+            nick_box.press_sequentially(long_nick + " lead")  # typing stops at the limit (the trial's box took 153)
+            assert nick_box.input_value() == long_nick
+            nick_box.press("Enter")
             settled(two)
-            see(two, s("room_nick_cut", n=room_store.NICKNAME_MAX, nick=long_nick), T)
+            see(two, s("room_welcome_nick", code=code, nick=long_nick), T)
             assert "p=" not in two.url  # the participant is never in the address
             expect(one.locator(MAIN).get_by_text("<b>Ana</b>", exact=False)).to_be_visible(timeout=T)  # as text
             assert one.locator(MAIN).locator("b", has_text="Ana").count() == 0
             see(presenter, s("room_lobby_here", n=2))
+            see(presenter, s("room_who", names="<b>Ana</b>, " + long_nick))  # who joined, as text (trial item 12)
             # phone two re-scans the QR code: the same participant, no second join
             two.goto(qr_url)
             settled(two)
@@ -222,10 +235,29 @@ def test_a_whole_room(browser, db, lang):
             assert two.locator(".st-key-room_nick input").count() == 0 and store.count_participants(code) == 2
             shot(one, f"room-{db}-{lang}-phone-lobby", full_page=False)
 
-            # every lesson step, by the clicker's PageDown (one PageUp back and forth, one right arrow, on the way)
+            # every lesson step, by the clicker's PageDown (one PageUp back and forth, one right arrow, on the way);
+            # on the first step with a slider, the slider has the focus: the clicker still moves the slide (trial item 6)
+            slider_done = False
             for k, step in enumerate(LESSON.steps, 1):
-                presenter.keyboard.press("ArrowRight" if k == 4 else "PageDown")  # the arrows move it too
+                slider = presenter.locator(f"{MAIN} [data-testid=stSlider] input[type=range]")  # the slider's own focus
+                if k > 1 and not slider_done and slider.count():
+                    slider.first.focus()
+                    before = slider.first.input_value()
+                    slider_done = True
+                    presenter.keyboard.press("PageDown")
+                    expect(heading(presenter, step.title[lang])).to_be_visible(timeout=T)
+                    settled(presenter)
+                    assert store.room(code).screen == str(k) and before
+                else:
+                    presenter.keyboard.press("ArrowRight" if k == 4 else "PageDown")  # the arrows move it too
                 expect(heading(presenter, step.title[lang])).to_be_visible(timeout=T)
+                if k == 1:  # PageUp on step 1 asks before sending every phone back to waiting (trial item 16)
+                    settled(presenter)
+                    presenter.keyboard.press("PageUp")
+                    see(presenter, s("room_lobby_back_confirm"), T)
+                    button(presenter, "room_stay").click()
+                    expect(presenter.locator(MAIN).get_by_text(s("room_lobby_back_confirm"))).to_have_count(0, timeout=T)
+                    assert store.room(code).screen == "1"
                 if k == 2:
                     presenter.keyboard.press("PageUp")
                     expect(heading(presenter, LESSON.steps[0].title[lang])).to_be_visible(timeout=T)
@@ -240,7 +272,7 @@ def test_a_whole_room(browser, db, lang):
                     shot(presenter, f"room-{db}-{lang}-projector-step2", full_page=False)
                     # the notes view on the presenter's laptop: the notes, not on the projected screen
                     laptop = contexts[0].new_page()
-                    laptop.goto(f"{urls[0]}/lesson?notes=1&room={code}&key={key}&lang={lang}")
+                    laptop.goto(f"{urls[0]}/lesson?notes=1&room={code}&lang={lang}")  # the key: this browser's cookie
                     settled(laptop)
                     expect(laptop.locator(MAIN).get_by_text(step.notes[lang][:40])).to_be_visible(timeout=T)
                     expect(presenter.locator(MAIN).get_by_text(step.notes[lang][:40])).to_have_count(0)
@@ -253,6 +285,7 @@ def test_a_whole_room(browser, db, lang):
                     expect(presenter.locator(MAIN).get_by_text(s("room_end"))).to_have_count(0)
                     expect(presenter.locator(MAIN).get_by_text(s("notes_open"))).to_have_count(0)
 
+            assert slider_done  # a projected step had a slider, and the clicker moved past it
             # every question: open, both phones answer, the presenter sees both counted, reveal
             for n, q in enumerate(QUESTIONS, 1):
                 button(presenter, "room_next").click()
@@ -269,21 +302,23 @@ def test_a_whole_room(browser, db, lang):
                 mine_two = right if n % 2 == 0 else wrong
                 choose(two, q, mine_two, lang)
                 choose(one, q, right, lang)
-                see(one, s("room_your_answer", answer=right.label[lang]), T)
-                see(two, s("room_your_answer", answer=mine_two.label[lang]), T)
+                see(one, s("room_your_answer", answer=lab(q, right, lang)), T)
+                see(two, s("room_your_answer", answer=lab(q, mine_two, lang)), T)
                 # every answer, from both processes, reaches the presenter's screen
                 see(presenter, s("room_answered", n=2, total=2))
                 button(presenter, "room_next").click()  # forward on an open question: reveal
                 alt = s("room_chart_alt", rows="; ".join(
-                    s("room_chart_right" if o.id == right.id else "room_chart_row", label=o.label[lang],
+                    s("room_chart_right" if o.id == right.id else "room_chart_row", label=lab(q, o, lang),
                       n=(1 + (mine_two.id == o.id)) if o.id == right.id else int(o.id == mine_two.id)) for o in q.options))
                 see(presenter, alt, T)
-                see(presenter, s("room_right_answer", answer=right.label[lang]), T)
+                see(presenter, s("room_right_answer", answer=lab(q, right, lang)), T)
                 settled(presenter)
                 no_error(presenter)
                 found += fits_problems(presenter, f"question {n} revealed")
-                see(one, s("room_mine_right", answer=right.label[lang]))
-                see(two, s("room_mine_right" if n % 2 == 0 else "room_mine_wrong", answer=mine_two.label[lang]))
+                see(one, s("room_mine_right", answer=lab(q, right, lang)))
+                see(two, s("room_mine_right" if n % 2 == 0 else "room_mine_wrong", answer=lab(q, mine_two, lang)))
+                if n == 2:
+                    shot(presenter, f"room-{db}-{lang}-projector-reveal", full_page=False)
 
             # the results: the learning gain, every question asked, the CSV
             button(presenter, "room_next").click()
@@ -292,7 +327,7 @@ def test_a_whole_room(browser, db, lang):
             settled(presenter)
             found += fits_problems(presenter, "results")
             shot(presenter, f"room-{db}-{lang}-projector-results", full_page=False)
-            check_csv(presenter, s, lang)
+            check_csv(presenter, s, lang, code, store.opened_at(code).strftime("%Y-%m-%d %H:%M"))
             total = len(QUESTIONS)
             for phone, right_n in ((one, total), (two, total // 2)):
                 see(phone, s("room_my_score", right=right_n, total=total))
@@ -302,17 +337,19 @@ def test_a_whole_room(browser, db, lang):
             # the presenter ends the room: phones show it with their score; nobody new joins
             presenter.locator(".st-key-room_menu_box button").first.click()
             button(presenter, "room_end").click()
+            button(presenter, "room_end_yes").click()  # asked first (trial item 15)
             expect(heading(presenter, s("room_ended_title"))).to_be_visible(timeout=T)
+            expect(presenter.locator(".st-key-room_strip")).to_have_count(0)  # no code or address after the end
             for phone, right_n in ((one, total), (two, total // 2)):
                 expect(heading(phone, s("room_ended_title"))).to_be_visible(timeout=FOLLOW_MS)
                 see(phone, s("room_my_score", right=right_n, total=total))
             shot(two, f"room-{db}-{lang}-phone-ended", full_page=True)
             settled(presenter)
             found += fits_problems(presenter, "ended")
-            check_csv(presenter, s, lang)  # still exportable
+            check_csv(presenter, s, lang, code, store.opened_at(code).strftime("%Y-%m-%d %H:%M"))  # still exportable
             late.goto(qr_url)
             settled(late)
-            see(late, s("room_ended", code=code), T)
+            see(late, i18n.strings("lesson", "ko")("room_ended", code=code), T)  # the phone's own language (ko-KR)
             assert late.locator(".st-key-room_nick input").count() == 0
             assert not found, "\n".join(found[:30])
         finally:
@@ -330,29 +367,29 @@ def phone_vote_checks(one, two, presenter, s, q, right, wrong, lang: str, db: st
     assert all(b["height"] >= 44 for b in boxes), boxes  # tap targets
     assert all(b2["y"] - (b1["y"] + b1["height"]) >= 8 for b1, b2 in zip(boxes, boxes[1:])), boxes  # space between
     choose(one, q, right, lang)
-    see(one, s("room_your_answer", answer=right.label[lang]), T)
+    see(one, s("room_your_answer", answer=lab(q, right, lang)), T)
     choose(one, q, wrong, lang)  # a mis-tap changed: what is saved shows at once
-    see(one, s("room_your_answer", answer=wrong.label[lang]), T)
+    see(one, s("room_your_answer", answer=lab(q, wrong, lang)), T)
     answer_by_keyboard(two, q, wrong, f"room-{db}-{lang}-phone-keyboard-answer")
-    see(two, s("room_your_answer", answer=wrong.label[lang]), T)
+    see(two, s("room_your_answer", answer=lab(q, wrong, lang)), T)
     shot(one, f"room-{db}-{lang}-phone-vote", full_page=False)
     # the connection drops: the phone says it is reconnecting and what it saved
     banner = one.locator(".st-key-room_reconnecting")
     expect(banner).to_be_hidden()
     one.context.set_offline(True)
     expect(banner).to_be_visible(timeout=T)
-    expect(banner).to_contain_text(s("room_saved_one", answer=wrong.label[lang]))
+    expect(banner).to_contain_text(s("room_saved_one", answer=lab(q, wrong, lang)))
     shot(one, f"room-{db}-{lang}-phone-reconnecting", full_page=False)
     one.context.set_offline(False)
     expect(banner).to_be_hidden(timeout=T)
     see(presenter, s("room_answered", n=2, total=2))
     # peer instruction: the spread without the right answer, the room discusses
     button(presenter, "room_spread").click()
-    spread = s("room_spread_alt", rows="; ".join(s("room_chart_row", label=o.label[lang], n=2 if o.id == wrong.id else 0)
+    spread = s("room_spread_alt", rows="; ".join(s("room_chart_row", label=lab(q, o, lang), n=2 if o.id == wrong.id else 0)
                                               for o in q.options))
     see(presenter, spread, T)
     see(presenter, s("room_discuss"), T)
-    expect(presenter.locator(MAIN).get_by_text(s("room_right_answer", answer=right.label[lang]))).to_have_count(0)
+    expect(presenter.locator(MAIN).get_by_text(s("room_right_answer", answer=lab(q, right, lang)))).to_have_count(0)
     settled(presenter)
     found += fits_problems(presenter, "question 1 spread")
     shot(presenter, f"room-{db}-{lang}-projector-spread", full_page=False)
@@ -367,13 +404,13 @@ def phone_vote_checks(one, two, presenter, s, q, right, wrong, lang: str, db: st
     found += fits_problems(presenter, "question 1 second vote")
     choose(one, q, right, lang, vote=2)
     choose(two, q, wrong, lang, vote=2)
-    see(one, s("room_your_answer", answer=right.label[lang]), T)
-    see(two, s("room_your_answer", answer=wrong.label[lang]), T)
+    see(one, s("room_your_answer", answer=lab(q, right, lang)), T)
+    see(two, s("room_your_answer", answer=lab(q, wrong, lang)), T)
     shot(one, f"room-{db}-{lang}-phone-second-vote", full_page=False)
     see(presenter, s("room_answered2", n=2, total=2))
     button(presenter, "room_next").click()  # forward: reveal both votes
     both = s("room_chart_alt2", rows="; ".join(
-        s("room_chart_row2", label=s("room_right_mark", label=o.label[lang]) if o.id == right.id else o.label[lang],
+        s("room_chart_row2", label=s("room_right_mark", label=lab(q, o, lang)) if o.id == right.id else lab(q, o, lang),
           n=2 if o.id == wrong.id else 0, m=1 if o.id in (right.id, wrong.id) else 0) for o in q.options))
     see(presenter, both, T)
     settled(presenter)
@@ -381,17 +418,21 @@ def phone_vote_checks(one, two, presenter, s, q, right, wrong, lang: str, db: st
     found += fits_problems(presenter, "question 1 revealed, two votes")
     shot(presenter, f"room-{db}-{lang}-projector-reveal-two-votes", full_page=False)
     first, second = s("room_vote_first"), s("room_vote_second")
-    see(one, s("room_mine_vote", vote=second, answer=right.label[lang], verdict=s("room_verdict_right")))
-    see(two, s("room_mine_vote", vote=first, answer=wrong.label[lang], verdict=s("room_verdict_wrong")))
+    see(one, s("room_mine_vote", vote=second, answer=lab(q, right, lang), verdict=s("room_verdict_right")))
+    see(two, s("room_mine_vote", vote=first, answer=lab(q, wrong, lang), verdict=s("room_verdict_wrong")))
 
 
-def check_csv(presenter, s, lang: str) -> None:
-    """The CSV: one row per question and option, counts of each vote, which is right, no names."""
+def check_csv(presenter, s, lang: str, code: str, opened: str) -> None:
+    """The CSV: the room, when it opened and how many joined; one row per question and option, counts
+    of each vote, which is right, and a "no answer" row per question (trial item 14); no names."""
     with presenter.expect_download() as dl:
         button(presenter, "room_csv").click()
     rows = list(csv.reader(io.StringIO(open(dl.value.path(), encoding="utf-8-sig").read())))
-    assert rows[0] == [s("room_col_number"), s("room_col_question"), s("room_col_option"), s("room_col_correct"),
-                       s("room_col_vote1"), s("room_col_vote2")]
+    assert rows[0] == [s("room_col_room"), s("room_col_date"), s("room_col_people"), s("room_col_number"),
+                       s("room_col_question"), s("room_col_option"), s("room_col_correct"), s("room_col_vote1"),
+                       s("room_col_vote2")]
+    assert all(row[:3] == [code, opened, "2"] for row in rows[1:])
+    rows = [row[3:] for row in rows]
     expected = []
     for n, q in enumerate(QUESTIONS, 1):
         right, wrong = right_and_wrong(q)
@@ -402,7 +443,8 @@ def check_csv(presenter, s, lang: str) -> None:
                 two_right = n % 2 == 0
                 first = (1 + two_right) if o.id == right.id else int(o.id == wrong.id and not two_right)
                 counts = [str(first), ""]
-            expected.append([str(n), q.question[lang], o.label[lang], s("room_yes" if o.id == right.id else "room_no"), *counts])
+            expected.append([str(n), q.question[lang], lab(q, o, lang), s("room_yes" if o.id == right.id else "room_no"), *counts])
+        expected.append([str(n), q.question[lang], s("room_no_answer"), "", "0", "0" if n == 1 else ""])  # both answered
     assert rows[1:] == expected
     assert not any("Ana" in cell or "Kim" in cell for row in rows for cell in row)  # no personal data
 

@@ -62,3 +62,61 @@ def test_look_alike_characters_are_named_and_the_short_address_has_nothing_invis
     assert codes.short_address("https://latency.example.com/app/join") == "latency.example.com/app/join"
     assert codes.short_address(None) == "/join"
     assert all(0x21 <= ord(ch) < 0x7F for ch in codes.short_address("http://h\u2060ost:1/lesson"))
+
+
+# --- the HR trial (/work/notes/ROOM_TRIAL.md) --------------------------------------------------------
+def test_the_public_address_setting_and_which_addresses_phones_cannot_reach():
+    from latency.room import codes
+
+    env = {"LATENCY_PUBLIC_URL": "10.0.0.5:8501"}  # no scheme: http assumed
+    assert codes.public_url(env) == "http://10.0.0.5:8501/"
+    assert codes.base_url("http://127.0.0.1:8600/lesson", env) == "http://10.0.0.5:8501/"
+    assert codes.join_url(codes.base_url("http://127.0.0.1:8600/lesson", env), "CFHKMN") == "http://10.0.0.5:8501/lesson?room=CFHKMN"
+    assert codes.short_address(codes.public_url({"LATENCY_PUBLIC_URL": "https://l.example.com/app/"})) == "l.example.com/app/join"
+    assert codes.base_url("http://127.0.0.1:8600/lesson", {}) == "http://127.0.0.1:8600/lesson"
+    assert codes.public_url({"LATENCY_PUBLIC_URL": "ftp://x"}) is None and codes.public_url({"LATENCY_PUBLIC_URL": " "}) is None
+    for local in ("http://127.0.0.1:8600/lesson", "http://localhost:8501/", "http://[::1]:8501/", "http://0.0.0.0:8501/",
+                  "http://app.localhost/", None):
+        assert codes.is_loopback(local), local
+    for reachable in ("http://10.0.0.5:8501/lesson", "https://latency.example.com/", "http://192.168.0.10:8501/"):
+        assert not codes.is_loopback(reachable), reachable
+
+
+def _shapes(fig) -> list:
+    return list(fig.layout.shapes)
+
+
+def test_the_right_answer_stands_on_a_band_also_with_no_votes_and_after_a_second_vote():
+    """Trial item 5: nobody chose the right answer (Q2, Q3, Q7, Q9) and the chart showed nothing special;
+    after a second vote the right option was never coloured."""
+    from latency.charts.room import RIGHT_BAND, vote_bars
+
+    for second in (None, [1, 0, 2]):
+        fig = vote_bars(["A. x", "B. y", "C. z"], [3, 0, 1], second, right=1)  # B is right, nobody chose it
+        bands = [sh for sh in _shapes(fig) if sh.fillcolor == RIGHT_BAND]
+        assert len(bands) == 1, second
+        assert (bands[0].y0, bands[0].y1) == (0.5, 1.5)  # rows run bottom-up: B (index 1 of 3) is row 1
+    assert not _shapes(vote_bars(["A. x", "B. y"], [3, 0], None))  # before the reveal: nothing marked
+
+
+def test_results_rows_keep_a_track_for_0_percent_and_the_second_vote_legend_only_after_a_second_vote():
+    """Trial item 14: 0% rows had no bar; the "after discussion" legend with only one vote."""
+    from latency.charts.room import TRACK_FILL, results_bars
+
+    once = results_bars(["1. a", "2. b", "3. c"], [0.0, 0.5, 1.0], [None, None, None], ["0%", "50%", "100%"],
+                        names=("First", "After"), font_size=24)
+    assert len([sh for sh in _shapes(once) if sh.fillcolor == TRACK_FILL]) == 3  # the 0% row too
+    assert not once.layout.showlegend and [t.name for t in once.data if t.type == "bar"] == ["First"]
+    twice = results_bars(["1. a", "2. b"], [0.0, 0.5], [0.5, None], ["0% → 50%", "50%"], names=("First", "After"),
+                         font_size=24)
+    assert twice.layout.showlegend and {t.name for t in twice.data if t.type == "bar"} == {"First", "After"}
+    # bars readable: at 24 px each row is at least two lines of text high (the trial's were hairlines)
+    assert once.layout.height >= 24 * 2 * 3
+
+
+def test_the_csv_rows_count_who_gave_no_answer():
+    tallies = {("q1", 1): {"a": 2, "b": 1}, ("q1", 2): {"a": 3}}
+    rows = results.option_rows([("q1", "Q one", [("a", "A. x"), ("b", "B. y")], "a")], tallies, "yes", "no",
+                               people=5, no_answer="(no answer)")
+    assert rows == [[1, "Q one", "A. x", "yes", 2, 3], [1, "Q one", "B. y", "no", 1, 0],
+                    [1, "Q one", "(no answer)", "", 2, 2]]  # 5 joined: 3 answered the first vote, 3 the second
