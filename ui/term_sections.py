@@ -27,12 +27,16 @@ class Claims:
     """What every section needs to add the app's note under a misleading claim: strings, catalog, language
     and the results of the entry's checks (latency/teaching/claims.py)."""
 
-    def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult]):
+    def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult],
+                 term: content.Term | None = None):
         self.s, self.catalog, self.lang, self.results = s, catalog, lang, results
+        # where each check sits, in words ("쉽게 이해하기 · 구체적 메커니즘"): a later mention of an idea points there
+        self.places = {c.id: term_claims.place(s, term, where, obj, c) for where, obj, c in term.checks()} if term else {}
 
     def note(self, checks: Sequence[Any], better: str | None = None) -> bool:
-        """The one plain-words note under a claim the estimator finds misleading (ui/term_claims.note)."""
-        return term_claims.note(self.s, self.lang, self.results, checks, better)
+        """The one plain-words note under a claim the estimator finds misleading (ui/term_claims.note); where
+        the idea was explained under an earlier claim (`see:`), a one-line pointer to it instead."""
+        return term_claims.note(self.s, self.lang, self.results, checks, better, self.places)
 
 
 def source(s: Strings, url: str | None) -> None:

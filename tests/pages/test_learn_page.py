@@ -18,7 +18,7 @@ from tests.conftest import all_text, run_page
 HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 TERM_LANGS = [(t, lang) for t in content.term_ids() for lang in LANGS]
 NOT_SHOWN = {"id", "lang", "file", "measure", "kind", "target", "url", "term", "seed", "source", "row", "scenarios",
-             "versus", "expect", "page", "query",  # data, not prose
+             "versus", "expect", "page", "query", "see",  # data, not prose
              "note", "better"}  # the app's note: only under a claim the calculator finds misleading (test_entry_checks.py)
 
 
