@@ -103,7 +103,7 @@ def change(s: Strings, catalog: Catalog, lang: str, before: Mapping[str, Any], a
     """What a compared set-up changes, and only that: '8.03B 모델', 'NVIDIA L4, 16비트', '사용자 1명'."""
     a, b = parts(s, catalog, lang, before, every=True), parts(s, catalog, lang, after, every=True)
     plain = after["arch"] == "dense" != before["arch"] and float(after["model_size_b"]) == float(before["model_size_b"])
-    changed = [s("change_users", n=int(after["concurrency"])) if k == "concurrency"
+    changed = [s("change_users", users=formats.get(lang).count(int(after["concurrency"]), "users")) if k == "concurrency"
                else s("change_plain") if k == "model" and plain else v
                for k, v in b.items() if a.get(k) != v]
     return ", ".join(changed)
