@@ -122,4 +122,5 @@ if present:
         lesson_steps.present_link(s, lesson.screen_param(number, les), data)
 else:
     lesson_steps.controls(s, les, number, data)
-    lesson_steps.present_link(s, lesson.screen_param(number, les), data)
+    lesson_steps.presenter_menu(s, les.steps[number - 1] if number <= len(les.steps) else None,
+                                lesson.screen_param(number, les), data)

@@ -285,8 +285,9 @@ def screen_heading(text: str, d: Data) -> None:
 
 # --- one step -----------------------------------------------------------------------------------
 def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = True) -> None:
-    """One step. The speaker notes fold under it for a reader alone; never on a projected screen
-    (presenter mode) or a room's phones: the presenter reads them in the notes view (?notes=1)."""
+    """One step. Its speaker notes are in the page's one small "발표하기" menu at the bottom (`presenter_menu`),
+    out of a lone learner's way (learner trial: "발표자 노트" on every step confused a learner alone); never on a
+    projected screen (presenter mode) or a room's phones: the presenter reads them in the notes view (?notes=1)."""
     if d.present:
         projected_step(s, step_, d)
         return
@@ -295,9 +296,16 @@ def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = Tru
     st.markdown(bold_only(step_.body[d.lang]))
     interaction(s, step_, d)
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
-    if notes and not d.present:
-        with st.expander(s("notes"), icon=":material/speaker_notes:"):
-            st.markdown(md(step_.notes[d.lang]))
+
+
+def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data) -> None:
+    """What only a presenter needs, in one small menu at the page's end: the step's speaker notes and the way
+    into presenter mode. A learner alone reads past one small button instead of two controls on every step."""
+    with st.popover(s("present_menu"), icon=":material/co_present:", width="content"):
+        st.caption(s("present_menu_intro"))
+        if step_ is not None:
+            st.markdown(f"**{s('notes')}**  \n{md(step_.notes[d.lang])}")
+        present_link(s, param, d)
 
 
 @st.fragment
@@ -447,7 +455,7 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
                      format_func=labels[q.id].get, label_visibility="collapsed")
             if st.session_state.get("lesson_marked"):
                 feedback(s, q, outcomes[q.id], labels[q.id], d)
-        marked = st.form_submit_button(s("quiz_submit"), type="primary", icon=":material/fact_check:")
+        marked = st.form_submit_button(s("quiz_submit"), type="primary", icon=":material/fact_check:", width="stretch")
     if marked and not st.session_state.get("lesson_marked"):
         if all(st.session_state.get(f"lesson_q_{q.id}") is None for q in questions):
             st.warning(s("quiz_empty"), icon=":material/info:")  # an empty quiz reveals nothing
@@ -457,6 +465,7 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
     if st.session_state.get("lesson_marked"):
         answers = {q.id: st.session_state.get(f"lesson_q_{q.id}") for q in questions}
         result = quiz.score(questions, outcomes, answers)
+        st.session_state[SCORE_KEY] = (result.right, result.total)  # the finish screen says it too (its radios are gone)
         # the one announcement of the marking (a polite live region); the per-question marks are not alerts
         announce.status(s("quiz_score", right=result.right, total=result.total), heading=3)
         if not result.misses:
@@ -485,21 +494,41 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
         st.markdown(f":material/check_circle: **{s('quiz_right')}**")
     else:
         st.markdown(f":material/cancel: **{s('quiz_none' if chosen is None else 'quiz_wrong', answer=answer)}**")
+    # the why in the open (learner trial: reading the explanations took twelve taps); each choice's figure folded
+    st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
     with st.expander(s("quiz_why")):
-        st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
         for o in q.options:
             mark = "✓" if o.id == outcome.right else "✗"
             st.markdown(f"{mark} **{labels[o.id]}**: {md(quiz.fill(o.feedback[d.lang], outcome.seconds[o.id], fmt))}")
 
 
+SCORE_KEY = "lesson_score"
+
+
 def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:
+    """What was learned, the quiz's score where it was marked, and three clear ways on: the calculator on the
+    lesson's example, the glossary, the lesson again (buttons a thumb finds, not a line of small links)."""
     screen_heading(s("finish_title"), d)
+    score = st.session_state.get(SCORE_KEY)
+    if score is not None:
+        st.markdown(f":material/fact_check: **{s('quiz_score', right=score[0], total=score[1])}**")
     (st.header if d.present else st.subheader)(s("finish_learned"), anchor=False)  # one level under the screen's title
     st.markdown("\n".join(f"{k}. {md(x.takeaway[d.lang])}" for k, x in enumerate(les.steps, 1)))
     sc = les.finish
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
-    st.page_link("pages/estimator.py", label=s("finish_estimator", model=d.catalog.models[sc.model].label(d.lang),
-                                                hardware=d.catalog.hardware[sc.hardware].label(d.lang), distance=where),
-                 icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang})
-    st.page_link("pages/lesson.py", label=s("restart"), icon=":material/restart_alt:", query_params=review_query("1", d))
+    with st.container(key=FINISH_KEY):  # the links drawn as full-width buttons (FINISH_CSS), 48 px tall
+        st.page_link("pages/estimator.py", label=s("finish_estimator", model=d.catalog.models[sc.model].label(d.lang),
+                                                    hardware=d.catalog.hardware[sc.hardware].label(d.lang), distance=where),
+                     icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang})
+        st.page_link("pages/glossary.py", label=s("finish_glossary"), icon=":material/menu_book:", query_params={"lang": d.lang})
+        st.page_link("pages/lesson.py", label=s("restart"), icon=":material/restart_alt:", query_params=review_query("1", d))
+    st.html(FINISH_CSS)
+
+
+FINISH_KEY = "lesson_finish_links"
+FINISH_CSS = """<style>
+.st-key-lesson_finish_links a { border: 1px solid rgba(49, 51, 63, 0.4); border-radius: 0.5rem; min-height: 48px;
+  padding: 0.5rem 0.75rem; display: flex; align-items: center; }
+.st-key-lesson_finish_links [data-testid="stPageLink"]:first-child a { border-width: 2px; font-weight: 600; }
+</style>"""

@@ -38,6 +38,13 @@ def page_links(at):
     return at.get("page_link")
 
 
+def _blocks(node):
+    """Every element under an AppTest node, containers included, in page order."""
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _blocks(child)
+
+
 def no_exception(at) -> None:
     assert not at.exception, at.exception[0].value
 
@@ -53,7 +60,11 @@ def test_every_step_renders_its_own_text(lang, k):
     assert at.get("progress")[0].proto.text == s(lang)("progress", n=k, total=len(LESSON.steps) + 2)
     table = i18n.strings("common", lang)("chart_table_open")  # a chart's numbers behind a control (test_chart_tables.py)
     folded = [e for e in at.expander if e.label != table]
-    assert len(folded) == 1 and folded[0].label == s(lang)("notes")
+    assert not folded, [e.label for e in folded]  # no "발표자 노트" fold on every step for a learner alone
+    menu = [b for b in _blocks(at.main) if getattr(b, "type", "") == "popover" and s(lang)("present_menu") in str(b.proto)]
+    assert len(menu) == 1, "the speaker notes and presenter mode sit in one small menu"
+    inside = "\n".join(str(getattr(x, "value", "")) for x in _blocks(menu[0]))
+    assert step.notes[lang][:30] in inside.replace("\\", "") and s(lang)("present_on") in str([x.proto for x in _blocks(menu[0])])
     if lang == "en":
         assert not HANGUL.search(text), HANGUL.findall(text)[:5]
 
@@ -246,3 +257,24 @@ def test_the_lessons_cost_is_the_estimators_for_the_same_set_up(lang):
                  distance_km=sc.distance_km)
     by_hand = hw.price_usd_per_hour * e.devices_needed * (e.breakdown["prefill"] + e.breakdown["decode"]) / 3600 / 1 * 1000
     assert lesson_cost == formats.get(lang).usd(by_hand)
+
+
+def test_the_wrap_up_says_the_score_and_the_explanations_need_no_tap(lang):
+    """Learner trial: reading the twelve explanations took twelve taps, and the wrap-up page did not say the score;
+    it had no way to the glossary either."""
+    at = run_page("lesson", lang, {"step": "quiz"})
+    right = {q.id: quiz.evaluate(q, CATALOG).right for q in QUESTIONS}
+    answers = {**right, QUESTIONS[0].id: next(o.id for o in QUESTIONS[0].options if o.id != right[QUESTIONS[0].id])}
+    _mark(at, answers)
+    no_exception(at)
+    open_text = "\n".join(str(m.value) for m in at.main.markdown).replace("\\", "")  # not inside any fold
+    folded = "\n".join(str(m.value) for e in at.expander for m in e.markdown).replace("\\", "")
+    for q in QUESTIONS:
+        why = q.explanation[lang].split("{time}")[0].strip()[:25]
+        assert why in open_text and why not in folded, q.id
+    at.query_params["step"] = "done"
+    at.run()
+    no_exception(at)
+    said = s(lang)("quiz_score", right=len(QUESTIONS) - 1, total=len(QUESTIONS))
+    assert said in all_text(at)
+    assert [p for p in page_links(at) if p.proto.label == s(lang)("finish_glossary")]  # the start page, at the app's root
