@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -424,8 +425,18 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
             if not d.present:
                 st.metric(s("cost_metric"), d.f.usd(cost))
             st.caption(s("cost_source", price=d.f.usd(hw.price_usd_per_hour), devices=d.f.count(est.devices_needed, "devices"),
-                         source=md((hw.price_source or "").split()[0])))
+                         source=source_link(s, hw.price_source)))
     scenario_caption(s, sc, est, d)
+
+
+def source_link(s: Strings, source: str | None) -> str:
+    """A price's source as a link named by its site ("lambda.ai"): the address itself, shown as text, was cut with
+    an invisible word joiner (md() keeps text from turning into links: learner trial, "https:⁠//lambda.ai")."""
+    url = (source or "").split()[0] if source else ""
+    if not url.startswith("https://"):
+        return md(source or "")
+    host = urllib.parse.urlparse(url).netloc.removeprefix("www.")
+    return f"[{md(s('source_site', site=host))}]({url})"
 
 
 def myths(s: Strings, step_: lesson.Step, d: Data) -> None:

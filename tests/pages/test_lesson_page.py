@@ -278,3 +278,13 @@ def test_the_wrap_up_says_the_score_and_the_explanations_need_no_tap(lang):
     said = s(lang)("quiz_score", right=len(QUESTIONS) - 1, total=len(QUESTIONS))
     assert said in all_text(at)
     assert [p for p in page_links(at) if p.proto.label == s(lang)("finish_glossary")]  # the start page, at the app's root
+
+
+def test_the_cost_step_links_its_price_source_and_says_the_sum_in_words(lang):
+    """Learner trial: "https:⁠//lambda.ai/..." shown with an invisible character inside, and a formula
+    "1대 시간당 $2.99 × 1개 × …" under the cost."""
+    k = next(i for i, x in enumerate(LESSON.steps, 1) if x.widget == "users")
+    at = run_page("lesson", lang, {"step": str(k)})
+    no_exception(at)
+    (said,) = [c.value for c in at.caption if s(lang)("source_site", site="X").split("(")[0] in c.value]
+    assert "\u2060" not in said and "](https://" in said and "×" not in said, said
