@@ -66,7 +66,7 @@ except (ContentError, ValueError) as err:  # a check the estimator rejects: say 
 cl = sec.Claims(s, catalog, lang, results, term)
 
 # --- 1. what it is, in thirty seconds, and where to try it ---------------------------------------
-sec.header(term, shell.strings("plain_words"), s)
+sec.header(term, shell.strings("plain_words"), s, term_claims.fold_texts(s, catalog, lang, term, results))
 sec.summary(s, term, cl)
 sec.tools(s, term, lang)
 

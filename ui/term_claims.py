@@ -244,6 +244,16 @@ def finding(s: Strings, r: claims.ClaimResult) -> str:
     return s("fold_versus_none", what=less)
 
 
+def fold_texts(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: Mapping[str, claims.ClaimResult]) -> list[str]:
+    """Every sentence the fold shows, for the page's word list above it ("4비트(Q4_K_M)", "MoE" are met there)."""
+    out = [s("fold_intro"), defaults_line(s)]
+    for _where, _obj, c in term.checks():
+        if c.id in results:
+            r = results[c.id]
+            out += [finding(s, r)] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
+    return out
+
+
 def fold(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: Mapping[str, claims.ClaimResult]) -> None:
     """One closed expander at the page's end: every check of the entry, in the page's order; under each claim
     what its set-ups show, then each set-up as a sentence with its figures. The notes are said once, above."""

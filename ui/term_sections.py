@@ -48,7 +48,7 @@ def seconds(s: Strings, value: float) -> str:
     return s("seconds", value=f"{value:g}")
 
 
-def header(term: content.Term, pw: Strings, s: Strings | None = None) -> None:
+def header(term: content.Term, pw: Strings, s: Strings | None = None, more: Sequence[str] = ()) -> None:
     """Title, original name, then the entry's technical words in plain words (ui/plain_words.py, every text
     of the entry below and the page's own labels beside them), then its definition: a word is explained
     before the reader first meets it."""
@@ -56,7 +56,7 @@ def header(term: content.Term, pw: Strings, s: Strings | None = None) -> None:
     if term.original:
         st.caption(md(term.original))
     labels = [s("use_budget_badge", value=""), s("budget_label"), s("abandon_label"), s("fold_heading")] if s else []
-    plain_words.show_met(pw, [*jargon.strings_of(term), *labels])
+    plain_words.show_met(pw, [*jargon.strings_of(term), *labels, *more])  # more: the fold's own sentences
     st.markdown(md(term.definition))
 
 
