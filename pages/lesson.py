@@ -78,7 +78,8 @@ elif notes_view:  # a presenter without a room: the notes of the step in the URL
 # --- 4. sections: the lesson on its own ---------------------------------------------------------
 if not present:
     st.title(s("title"))
-    st.caption(s("intro", n=len(les.steps), total=lesson.screens(les)))
+    if number == 1:  # what the lesson is, once: on every step it pushed the step below the first screen (learner trial)
+        st.caption(s("intro", n=len(les.steps), total=lesson.screens(les)))
 if not step_ok:
     st.warning(s("bad_step", value=md(clip_raw(str(raw_step))), n=len(les.steps)))
 if raw_present not in ("0", "1"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -136,12 +137,13 @@ def stage_names(s: Strings, prefix: str = "stage_") -> dict[str, str]:
 def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bool = False) -> str:
     """How a step's option reads on screen: a model or device name, a place, a count. `button`: on a choice
     button, a chip by its name without the catalog's details ("Apple M4 Max · 노트북 칩"), so six fit a phone."""
-    if step.widget == "model":
-        return d.catalog.models[option].label(d.lang)
+    if step.widget == "model":  # a button: the size alone ("405B"), so the four fit one row of a phone
+        label = d.catalog.models[option].label(d.lang)
+        return label.split()[-1] if button else label
     if step.widget == "hardware":  # the chip with its plain class, as on the explorer pages ("노트북 칩")
         name = d.catalog.hardware[option].label(d.lang)
         kind = scenario_inputs.hardware_class(d.catalog, d.lang, option)
-        return s("hardware_pill", name=name.split(" (")[0], kind=kind) if button else s("hardware_short", name=name, kind=kind)
+        return s("hardware_pill", name=chip_name(name), kind=kind) if button else s("hardware_short", name=name, kind=kind)
     if step.widget == "distance":  # a button or a bar: the place's short name ("미국 서부"), the step says "from Seoul"
         stop = next(x for x in d.stops if x.id == option)
         return s("distance_km", name=(stop.short if button else stop.label)[d.lang], km=d.f.km(stop.km))
@@ -156,12 +158,20 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bo
     return md(option.myth[d.lang])
 
 
+def chip_name(label: str) -> str:
+    """A chip as a button names it: no maker, no memory size or board ("NVIDIA A100 80GB SXM" -> "A100"), so two
+    fit a phone's row; the step's caption below names it in full."""
+    name = re.sub(r"^(NVIDIA|Apple|AMD) (GeForce )?", "", label.split(" (")[0])
+    return re.sub(r"( \d+GB)?( SXM| PCIe)?$", "", name)
+
+
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
     """The example's set-up, every input named."""
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
     users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
-    st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang), hardware=d.catalog.hardware[sc.hardware].label(d.lang),
+    st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang),
+                 hardware=d.catalog.hardware[sc.hardware].label(d.lang).split(" (")[0],  # no "(HGX/DGX)", "(40-core GPU, 128GB)"
                  devices=d.f.count(est.devices_needed, "devices"), distance=where + users,
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
 
@@ -292,8 +302,7 @@ def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = Tru
     if d.present:
         projected_step(s, step_, d)
         return
-    st.caption(s("step_kicker", n=number))
-    st.header(md(step_.title[d.lang]), anchor=False)
+    st.header(md(step_.title[d.lang]), anchor=False)  # the progress bar above says the step's number
     st.markdown(bold_only(step_.body[d.lang]))
     interaction(s, step_, d)
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
@@ -348,7 +357,7 @@ def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
     # Buttons, not a slider: every choice is named on a phone (a slider's end labels ran into its thumb's value).
     n = st.segmented_control(s("timeline_label"), list(step_.options), default=step_.scenario.output_tokens
                              if step_.scenario.output_tokens in step_.options else step_.options[1], required=True,
-                             format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}")
+                             format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}", width="stretch")
     sc = lesson.vary(step_, n, d.catalog, d.stops)
     est = sc.run(d.catalog)
     chart(s, [(s("rest_row"), est.breakdown)], d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}",
@@ -361,7 +370,7 @@ def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
 def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a wait, press Ask: the sample answer starts after exactly that long (latency.teaching.feel pacing)."""
     wait = st.segmented_control(s("feel_label"), list(step_.options), default=step_.options[0], required=True,
-                                format_func=d.f.seconds, key=f"lesson_w_{step_.id}")
+                                format_func=d.f.seconds, key=f"lesson_w_{step_.id}", width="stretch")
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
                  hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
@@ -382,13 +391,15 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
 def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a stage: it lights up in the request's bar, with what sets it and its share."""
     pick = st.segmented_control(s("stage_label"), list(step_.options), default=step_.options[0], required=True,
-                                format_func=lambda v: s(f"stage_{v}"), key=f"lesson_w_{step_.id}")
+                                format_func=lambda v: s(f"stage_{v}"), key=f"lesson_w_{step_.id}", width="stretch")
     est = step_.scenario.run(d.catalog)
-    chart(s, [("", est.breakdown)], d, est.total_s * 1.05,
+    # what the stage is and its share right under the buttons, so a tap changes what is in view (learner trial:
+    # on a phone the chart that lit the stage up was below the screen, and nothing seemed to happen)
+    st.markdown(f"**{s(f'stage_{pick}')}**: {s(f'stage_text_{pick}')}  \n"
+                + s("stage_share", stage=s(f"stage_{pick}"), time=d.f.seconds(est.breakdown[pick]),
+                    pct=d.f.percent(est.breakdown[pick] / est.total_s)))
+    chart(s, [(s("stages_row"), est.breakdown)], d, est.total_s * 1.05,
           f"lesson_c_{step_.id}", highlight=pick)
-    st.markdown(f"**{s(f'stage_{pick}')}**: {s(f'stage_text_{pick}')}")
-    st.markdown(s("stage_share", stage=s(f"stage_{pick}"), time=d.f.seconds(est.breakdown[pick]),
-                  pct=d.f.percent(est.breakdown[pick] / est.total_s)))
     scenario_caption(s, step_.scenario, est, d)
 
 
@@ -401,10 +412,10 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     # On the projected screen (1366 px and wider) a slider keeps the step on one screen; it names every stop there.
     if d.present:
         choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1],
-                                  format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
+                                  format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}", width="stretch")
     else:
         choice = st.segmented_control(s(f"{step_.widget}_label"), options, default=options[-1], required=True,
-                                      format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
+                                      format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}", width="stretch")
     base_sc = lesson.vary(step_, start, d.catalog, d.stops)
     sc = lesson.vary(step_, choice, d.catalog, d.stops)
     # One evaluation per set-up: the estimator page's own (scenario.evaluate inside tradeoffs.headline), so
@@ -442,7 +453,7 @@ def source_link(s: Strings, source: str | None) -> str:
 def myths(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a misconception: the fact, and one sentence to say in a meeting."""
     i = st.radio(s("myth_label"), range(len(step_.options)), format_func=lambda k: md(step_.options[k].myth[d.lang]),
-                 key=f"lesson_w_{step_.id}")
+                 key=f"lesson_w_{step_.id}", width="stretch")
     m = step_.options[i]
     st.markdown(f"**{s('fact')}:** {md(m.fact[d.lang])}")
     st.info(f"**{s('say')}:** “{md(m.say[d.lang])}”", icon=":material/record_voice_over:")
@@ -458,6 +469,7 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
     """All questions in one form; after marking: right or not, why (every option's feedback), score, review links."""
     screen_heading(s("quiz_title"), d)
     st.caption(s("quiz_intro", n=len(questions)))
+    st.html(QUIZ_CSS)
     labels = {q.id: {o.id: md(o.label[d.lang]) for o in q.options} for q in questions}
     with st.form("lesson_quiz"):
         for k, q in enumerate(questions, 1):
@@ -514,6 +526,10 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
 
 
 SCORE_KEY = "lesson_score"
+# each answer a 44 px tap target (WCAG 2.2 target size; learner trial: the choices stood about 22 px apart)
+QUIZ_CSS = """<style>
+[data-testid="stForm"] [data-testid="stRadio"] label { min-height: 44px; display: flex; align-items: center; }
+</style>"""
 
 
 def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:

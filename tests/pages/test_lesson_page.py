@@ -288,3 +288,23 @@ def test_the_cost_step_links_its_price_source_and_says_the_sum_in_words(lang):
     no_exception(at)
     (said,) = [c.value for c in at.caption if s(lang)("source_site", site="X").split("(")[0] in c.value]
     assert "\u2060" not in said and "](https://" in said and "×" not in said, said
+
+
+def test_a_step_on_a_phone_starts_with_the_step_and_its_choices_fit_rows(lang):
+    """Learner trial (390 px): the page's intro and a "4단계" line took room above every step; 405B sat alone
+    on a second row of model buttons; a tap on a stage changed a chart below the screen."""
+    from tests.conftest import in_order
+
+    at = run_page("lesson", lang, {"step": "4"})
+    no_exception(at)
+    assert s(lang)("intro", n=len(LESSON.steps), total=len(LESSON.steps) + 2) not in [c.value for c in at.caption]
+    assert not [c for c in at.caption if c.value == s(lang)("step_kicker", n=4)]
+    choices = at.segmented_control(key="lesson_w_model_size")
+    assert [len(o) for o in choices.options] and max(len(o) for o in choices.options) <= 4, choices.options
+    k = next(i for i, x in enumerate(LESSON.steps, 1) if x.widget == "stages")
+    at = run_page("lesson", lang, {"step": str(k)})
+    order = [el for el, _ in in_order(at.main)]
+    said = next(i for i, el in enumerate(order) if getattr(el, "type", "") == "markdown"
+                and s(lang)("stage_text_network")[:15] in str(el.value))
+    plot = next(i for i, el in enumerate(order) if "plotly" in type(el).__name__.lower() or getattr(el, "type", "") == "plotly_chart")
+    assert said < plot, "the picked stage's words come right under its buttons, before the chart"
