@@ -528,7 +528,7 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
 SCORE_KEY = "lesson_score"
 # each answer a 44 px tap target (WCAG 2.2 target size; learner trial: the choices stood about 22 px apart)
 QUIZ_CSS = """<style>
-[data-testid="stForm"] [data-testid="stRadio"] label { min-height: 44px; display: flex; align-items: center; }
+[data-testid="stForm"] [data-testid="stRadio"] [role="radiogroup"] label { min-height: 44px; display: flex; align-items: center; }
 </style>"""
 
 
@@ -544,18 +544,19 @@ def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:
     sc = les.finish
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
-    with st.container(key=FINISH_KEY):  # the links drawn as full-width buttons (FINISH_CSS), 48 px tall
+    with st.container(key=FINISH_KEY):  # the two ways on drawn as full-width buttons (FINISH_CSS), 48 px tall
         st.page_link("pages/estimator.py", label=s("finish_estimator", model=d.catalog.models[sc.model].label(d.lang),
                                                     hardware=d.catalog.hardware[sc.hardware].label(d.lang), distance=where),
-                     icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang})
-        st.page_link("pages/glossary.py", label=s("finish_glossary"), icon=":material/menu_book:", query_params={"lang": d.lang})
-        st.page_link("pages/lesson.py", label=s("restart"), icon=":material/restart_alt:", query_params=review_query("1", d))
+                     icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang}, width="stretch")
+        st.page_link("pages/glossary.py", label=s("finish_glossary"), icon=":material/menu_book:", query_params={"lang": d.lang},
+                     width="stretch")
     st.html(FINISH_CSS)
+    # a button, not a link to this same page (drawn as the current page, it looked like a tag)
+    st.button(s("restart"), key="lesson_restart", icon=":material/restart_alt:", on_click=go, args=("1",), width="stretch")
 
 
 FINISH_KEY = "lesson_finish_links"
 FINISH_CSS = """<style>
 .st-key-lesson_finish_links a { border: 1px solid rgba(49, 51, 63, 0.4); border-radius: 0.5rem; min-height: 48px;
   padding: 0.5rem 0.75rem; display: flex; align-items: center; }
-.st-key-lesson_finish_links [data-testid="stPageLink"]:first-child a { border-width: 2px; font-weight: 600; }
 </style>"""

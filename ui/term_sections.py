@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-import pandas as pd
 import streamlit as st
 
 from latency.teaching import claims, content
@@ -124,22 +123,20 @@ def examples(s: Strings, ex: content.Section, cl: Claims) -> None:
 
 
 def comparison(s: Strings, cmp: content.Comparison, cl: Claims) -> None:
+    """One card per class, its four rows as lines (side by side on a wide screen, stacked on a phone: a four-column
+    table at 390 px broke "Phi-4-reasoning-vision" over three lines); a cell the estimator finds misleading gets
+    its note in the card, under the cell it is about."""
     rows = cmp.rows
     cells = ("size", "latency", "hardware", "deployment")  # a cell may carry the calculator's figure ({value})
-    table = pd.DataFrame(
-        {md(c.name): [term_claims.cell(s, c, r, cl.results) for r in cells] for c in cmp.classes},
-        index=[md(rows.size), md(rows.latency), md(rows.hardware), md(rows.deployment)],
-    )
-    st.table(table)
+    for col, c in zip(st.columns(len(cmp.classes)), cmp.classes):
+        with col.container(border=True):
+            st.markdown(f"**{md(c.name)}**")
+            for row in cells:
+                st.markdown(f"{md(getattr(rows, row))}: **{term_claims.cell(s, c, row, cl.results)}**")
+                cl.note([k for k in c.checks if k.row == row])
     if cmp.table_note:
         st.caption(md(cmp.table_note))
     source(s, cmp.source)
-    for c in cmp.classes:  # a cell the estimator finds misleading: its note under the table, naming the cell
-        for row in ("size", "latency", "hardware", "deployment"):
-            checks = [k for k in c.checks if k.row == row]
-            if term_claims.misleading(cl.results, checks) is not None:
-                st.markdown(f"**{md(c.short_name)} · {md(getattr(rows, row))}: {term_claims.cell(s, c, row, cl.results)}**")
-                cl.note(checks)
 
 
 def why(s: Strings, section: content.Section) -> None:

@@ -308,3 +308,10 @@ def test_a_step_on_a_phone_starts_with_the_step_and_its_choices_fit_rows(lang):
                 and s(lang)("stage_text_network")[:15] in str(el.value))
     plot = next(i for i, el in enumerate(order) if "plotly" in type(el).__name__.lower() or getattr(el, "type", "") == "plotly_chart")
     assert said < plot, "the picked stage's words come right under its buttons, before the chart"
+
+
+def test_start_again_takes_the_learner_back_to_step_one(lang):
+    at = run_page("lesson", lang, {"step": "done"})
+    at.button(key="lesson_restart").click().run()
+    no_exception(at)
+    assert at.query_params["step"] == "1" and at.header[0].value == LESSON.steps[0].title[lang]
