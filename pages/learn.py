@@ -63,10 +63,10 @@ try:
 except (ContentError, ValueError) as err:  # a check the estimator rejects: say which, keep the entry
     st.error(s("check_error", problem=md(err)))
     results = {}
-cl = sec.Claims(s, catalog, lang, results)
+cl = sec.Claims(s, catalog, lang, results, term)
 
 # --- 1. what it is, in thirty seconds, and where to try it ---------------------------------------
-sec.header(term, shell.strings("plain_words"), s)
+sec.header(term, shell.strings("plain_words"), s, term_claims.fold_texts(s, catalog, lang, term, results))
 sec.summary(s, term, cl)
 sec.tools(s, term, lang)
 

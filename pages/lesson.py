@@ -78,7 +78,8 @@ elif notes_view:  # a presenter without a room: the notes of the step in the URL
 # --- 4. sections: the lesson on its own ---------------------------------------------------------
 if not present:
     st.title(s("title"))
-    st.caption(s("intro", n=len(les.steps), total=lesson.screens(les)))
+    if number == 1:  # what the lesson is, once: on every step it pushed the step below the first screen (learner trial)
+        st.caption(s("intro", n=len(les.steps), total=lesson.screens(les)))
     if number == 1 and step_ok:  # a presenter's way in, on the lesson's first screen (ROOM)
         room_view.lesson_entry(s, lang)
 if not step_ok:
@@ -124,4 +125,5 @@ if present:
         lesson_steps.present_link(s, lesson.screen_param(number, les), data)
 else:
     lesson_steps.controls(s, les, number, data)
-    lesson_steps.present_link(s, lesson.screen_param(number, les), data)
+    lesson_steps.presenter_menu(s, les.steps[number - 1] if number <= len(les.steps) else None,
+                                lesson.screen_param(number, les), data)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -135,12 +137,13 @@ def stage_names(s: Strings, prefix: str = "stage_") -> dict[str, str]:
 def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bool = False) -> str:
     """How a step's option reads on screen: a model or device name, a place, a count. `button`: on a choice
     button, a chip by its name without the catalog's details ("Apple M4 Max · 노트북 칩"), so six fit a phone."""
-    if step.widget == "model":
-        return d.catalog.models[option].label(d.lang)
+    if step.widget == "model":  # a button: the size alone ("405B"), so the four fit one row of a phone
+        label = d.catalog.models[option].label(d.lang)
+        return label.split()[-1] if button else label
     if step.widget == "hardware":  # the chip with its plain class, as on the explorer pages ("노트북 칩")
         name = d.catalog.hardware[option].label(d.lang)
         kind = scenario_inputs.hardware_class(d.catalog, d.lang, option)
-        return s("hardware_pill", name=name.split(" (")[0], kind=kind) if button else s("hardware_short", name=name, kind=kind)
+        return s("hardware_pill", name=chip_name(name), kind=kind) if button else s("hardware_short", name=name, kind=kind)
     if step.widget == "distance":  # a button or a bar: the place's short name ("미국 서부"), the step says "from Seoul"
         stop = next(x for x in d.stops if x.id == option)
         return s("distance_km", name=(stop.short if button else stop.label)[d.lang], km=d.f.km(stop.km))
@@ -155,12 +158,20 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bo
     return md(option.myth[d.lang])
 
 
+def chip_name(label: str) -> str:
+    """A chip as a button names it: no maker, no memory size or board ("NVIDIA A100 80GB SXM" -> "A100"), so two
+    fit a phone's row; the step's caption below names it in full."""
+    name = re.sub(r"^(NVIDIA|Apple|AMD) (GeForce )?", "", label.split(" (")[0])
+    return re.sub(r"( \d+GB)?( SXM| PCIe)?$", "", name)
+
+
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
     """The example's set-up, every input named."""
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
     users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
-    st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang), hardware=d.catalog.hardware[sc.hardware].label(d.lang),
+    st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang),
+                 hardware=d.catalog.hardware[sc.hardware].label(d.lang).split(" (")[0],  # no "(HGX/DGX)", "(40-core GPU, 128GB)"
                  devices=d.f.count(est.devices_needed, "devices"), distance=where + users,
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
 
@@ -285,19 +296,26 @@ def screen_heading(text: str, d: Data) -> None:
 
 # --- one step -----------------------------------------------------------------------------------
 def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = True) -> None:
-    """One step. The speaker notes fold under it for a reader alone; never on a projected screen
-    (presenter mode) or a room's phones: the presenter reads them in the notes view (?notes=1)."""
+    """One step. Its speaker notes are in the page's one small "발표하기" menu at the bottom (`presenter_menu`),
+    out of a lone learner's way (learner trial: "발표자 노트" on every step confused a learner alone); never on a
+    projected screen (presenter mode) or a room's phones: the presenter reads them in the notes view (?notes=1)."""
     if d.present:
         projected_step(s, step_, d)
         return
-    st.caption(s("step_kicker", n=number))
-    st.header(md(step_.title[d.lang]), anchor=False)
+    st.header(md(step_.title[d.lang]), anchor=False)  # the progress bar above says the step's number
     st.markdown(bold_only(step_.body[d.lang]))
     interaction(s, step_, d)
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
-    if notes and not d.present:
-        with st.expander(s("notes"), icon=":material/speaker_notes:"):
-            st.markdown(md(step_.notes[d.lang]))
+
+
+def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data) -> None:
+    """What only a presenter needs, in one small menu at the page's end: the step's speaker notes and the way
+    into presenter mode. A learner alone reads past one small button instead of two controls on every step."""
+    with st.popover(s("present_menu"), icon=":material/co_present:", width="content"):
+        st.caption(s("present_menu_intro"))
+        if step_ is not None:
+            st.markdown(f"**{s('notes')}**  \n{md(step_.notes[d.lang])}")
+        present_link(s, param, d)
 
 
 @st.fragment
@@ -339,7 +357,7 @@ def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
     # Buttons, not a slider: every choice is named on a phone (a slider's end labels ran into its thumb's value).
     n = st.segmented_control(s("timeline_label"), list(step_.options), default=step_.scenario.output_tokens
                              if step_.scenario.output_tokens in step_.options else step_.options[1], required=True,
-                             format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}")
+                             format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}", width="stretch")
     sc = lesson.vary(step_, n, d.catalog, d.stops)
     est = sc.run(d.catalog)
     chart(s, [(s("rest_row"), est.breakdown)], d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}",
@@ -352,7 +370,7 @@ def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
 def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a wait, press Ask: the sample answer starts after exactly that long (latency.teaching.feel pacing)."""
     wait = st.segmented_control(s("feel_label"), list(step_.options), default=step_.options[0], required=True,
-                                format_func=d.f.seconds, key=f"lesson_w_{step_.id}")
+                                format_func=d.f.seconds, key=f"lesson_w_{step_.id}", width="stretch")
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
                  hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
@@ -373,13 +391,15 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
 def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a stage: it lights up in the request's bar, with what sets it and its share."""
     pick = st.segmented_control(s("stage_label"), list(step_.options), default=step_.options[0], required=True,
-                                format_func=lambda v: s(f"stage_{v}"), key=f"lesson_w_{step_.id}")
+                                format_func=lambda v: s(f"stage_{v}"), key=f"lesson_w_{step_.id}", width="stretch")
     est = step_.scenario.run(d.catalog)
-    chart(s, [("", est.breakdown)], d, est.total_s * 1.05,
+    # what the stage is and its share right under the buttons, so a tap changes what is in view (learner trial:
+    # on a phone the chart that lit the stage up was below the screen, and nothing seemed to happen)
+    st.markdown(f"**{s(f'stage_{pick}')}**: {s(f'stage_text_{pick}')}  \n"
+                + s("stage_share", stage=s(f"stage_{pick}"), time=d.f.seconds(est.breakdown[pick]),
+                    pct=d.f.percent(est.breakdown[pick] / est.total_s)))
+    chart(s, [(s("stages_row"), est.breakdown)], d, est.total_s * 1.05,
           f"lesson_c_{step_.id}", highlight=pick)
-    st.markdown(f"**{s(f'stage_{pick}')}**: {s(f'stage_text_{pick}')}")
-    st.markdown(s("stage_share", stage=s(f"stage_{pick}"), time=d.f.seconds(est.breakdown[pick]),
-                  pct=d.f.percent(est.breakdown[pick] / est.total_s)))
     scenario_caption(s, step_.scenario, est, d)
 
 
@@ -392,10 +412,10 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     # On the projected screen (1366 px and wider) a slider keeps the step on one screen; it names every stop there.
     if d.present:
         choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1],
-                                  format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
+                                  format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}", width="stretch")
     else:
         choice = st.segmented_control(s(f"{step_.widget}_label"), options, default=options[-1], required=True,
-                                      format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}")
+                                      format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}", width="stretch")
     base_sc = lesson.vary(step_, start, d.catalog, d.stops)
     sc = lesson.vary(step_, choice, d.catalog, d.stops)
     # One evaluation per set-up: the estimator page's own (scenario.evaluate inside tradeoffs.headline), so
@@ -416,14 +436,24 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
             if not d.present:
                 st.metric(s("cost_metric"), d.f.usd(cost))
             st.caption(s("cost_source", price=d.f.usd(hw.price_usd_per_hour), devices=d.f.count(est.devices_needed, "devices"),
-                         source=md((hw.price_source or "").split()[0])))
+                         source=source_link(s, hw.price_source)))
     scenario_caption(s, sc, est, d)
+
+
+def source_link(s: Strings, source: str | None) -> str:
+    """A price's source as a link named by its site ("lambda.ai"): the address itself, shown as text, was cut with
+    an invisible word joiner (md() keeps text from turning into links: learner trial, "https:⁠//lambda.ai")."""
+    url = (source or "").split()[0] if source else ""
+    if not url.startswith("https://"):
+        return md(source or "")
+    host = urllib.parse.urlparse(url).netloc.removeprefix("www.")
+    return f"[{md(s('source_site', site=host))}]({url})"
 
 
 def myths(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a misconception: the fact, and one sentence to say in a meeting."""
     i = st.radio(s("myth_label"), range(len(step_.options)), format_func=lambda k: md(step_.options[k].myth[d.lang]),
-                 key=f"lesson_w_{step_.id}")
+                 key=f"lesson_w_{step_.id}", width="stretch")
     m = step_.options[i]
     st.markdown(f"**{s('fact')}:** {md(m.fact[d.lang])}")
     st.info(f"**{s('say')}:** “{md(m.say[d.lang])}”", icon=":material/record_voice_over:")
@@ -439,6 +469,7 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
     """All questions in one form; after marking: right or not, why (every option's feedback), score, review links."""
     screen_heading(s("quiz_title"), d)
     st.caption(s("quiz_intro", n=len(questions)))
+    st.html(QUIZ_CSS)
     labels = {q.id: {o.id: md(o.label[d.lang]) for o in q.options} for q in questions}
     with st.form("lesson_quiz"):
         for k, q in enumerate(questions, 1):
@@ -447,7 +478,7 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
                      format_func=labels[q.id].get, label_visibility="collapsed")
             if st.session_state.get("lesson_marked"):
                 feedback(s, q, outcomes[q.id], labels[q.id], d)
-        marked = st.form_submit_button(s("quiz_submit"), type="primary", icon=":material/fact_check:")
+        marked = st.form_submit_button(s("quiz_submit"), type="primary", icon=":material/fact_check:", width="stretch")
     if marked and not st.session_state.get("lesson_marked"):
         if all(st.session_state.get(f"lesson_q_{q.id}") is None for q in questions):
             st.warning(s("quiz_empty"), icon=":material/info:")  # an empty quiz reveals nothing
@@ -457,6 +488,7 @@ def quiz_screen(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Questio
     if st.session_state.get("lesson_marked"):
         answers = {q.id: st.session_state.get(f"lesson_q_{q.id}") for q in questions}
         result = quiz.score(questions, outcomes, answers)
+        st.session_state[SCORE_KEY] = (result.right, result.total)  # the finish screen says it too (its radios are gone)
         # the one announcement of the marking (a polite live region); the per-question marks are not alerts
         announce.status(s("quiz_score", right=result.right, total=result.total), heading=3)
         if not result.misses:
@@ -485,21 +517,46 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
         st.markdown(f":material/check_circle: **{s('quiz_right')}**")
     else:
         st.markdown(f":material/cancel: **{s('quiz_none' if chosen is None else 'quiz_wrong', answer=answer)}**")
+    # the why in the open (learner trial: reading the explanations took twelve taps); each choice's figure folded
+    st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
     with st.expander(s("quiz_why")):
-        st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
         for o in q.options:
             mark = "✓" if o.id == outcome.right else "✗"
             st.markdown(f"{mark} **{labels[o.id]}**: {md(quiz.fill(o.feedback[d.lang], outcome.seconds[o.id], fmt))}")
 
 
+SCORE_KEY = "lesson_score"
+# each answer a 44 px tap target (WCAG 2.2 target size; learner trial: the choices stood about 22 px apart)
+QUIZ_CSS = """<style>
+[data-testid="stForm"] [data-testid="stRadio"] [role="radiogroup"] label { min-height: 44px; display: flex; align-items: center; }
+</style>"""
+
+
 def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:
+    """What was learned, the quiz's score where it was marked, and three clear ways on: the calculator on the
+    lesson's example, the glossary, the lesson again (buttons a thumb finds, not a line of small links)."""
     screen_heading(s("finish_title"), d)
+    score = st.session_state.get(SCORE_KEY)
+    if score is not None:
+        st.markdown(f":material/fact_check: **{s('quiz_score', right=score[0], total=score[1])}**")
     (st.header if d.present else st.subheader)(s("finish_learned"), anchor=False)  # one level under the screen's title
     st.markdown("\n".join(f"{k}. {md(x.takeaway[d.lang])}" for k, x in enumerate(les.steps, 1)))
     sc = les.finish
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
-    st.page_link("pages/estimator.py", label=s("finish_estimator", model=d.catalog.models[sc.model].label(d.lang),
-                                                hardware=d.catalog.hardware[sc.hardware].label(d.lang), distance=where),
-                 icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang})
-    st.page_link("pages/lesson.py", label=s("restart"), icon=":material/restart_alt:", query_params=review_query("1", d))
+    with st.container(key=FINISH_KEY):  # the two ways on drawn as full-width buttons (FINISH_CSS), 48 px tall
+        st.page_link("pages/estimator.py", label=s("finish_estimator", model=d.catalog.models[sc.model].label(d.lang),
+                                                    hardware=d.catalog.hardware[sc.hardware].label(d.lang), distance=where),
+                     icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang}, width="stretch")
+        st.page_link("pages/glossary.py", label=s("finish_glossary"), icon=":material/menu_book:", query_params={"lang": d.lang},
+                     width="stretch")
+    st.html(FINISH_CSS)
+    # a button, not a link to this same page (drawn as the current page, it looked like a tag)
+    st.button(s("restart"), key="lesson_restart", icon=":material/restart_alt:", on_click=go, args=("1",), width="stretch")
+
+
+FINISH_KEY = "lesson_finish_links"
+FINISH_CSS = """<style>
+.st-key-lesson_finish_links a { border: 1px solid rgba(49, 51, 63, 0.4); border-radius: 0.5rem; min-height: 48px;
+  padding: 0.5rem 0.75rem; display: flex; align-items: center; }
+</style>"""

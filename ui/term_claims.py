@@ -43,39 +43,70 @@ def bits(catalog: Catalog, precision: str) -> int:
     return int(digits[-1]) if digits else round(8 * entry.bytes_per_param)
 
 
-def setup(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any]) -> str:
-    """A set-up with every input the estimate depends on that differs from the calculator's default, and
-    always the model, the chip, the number format and the distance: '70.6B · NVIDIA H100 SXM · FP16 / BF16
-    (16-bit) · 1,149 km · 32 users at once'. The defaults left out are named once (`defaults_line`)."""
+def parts(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any], every: bool = False) -> dict[str, str]:
+    """Every input of a set-up the estimate depends on, each as a few plain words, by input name: always the
+    model, the chip, the number format and where it runs; the rest only where it differs from the calculator's
+    default (named once, `defaults_line`)."""
     arch = "" if values["arch"] == "dense" else " " + s(f"arch_{values['arch']}")
-    precision = catalog.precisions[values["precision"]]  # its name and bits: "FP8 · 8비트" (the catalog's long label
-    # carries words a reader does not have, "부동소수점", "bpw")
-    parts = [f"{formats.size_number(float(values['model_size_b']))}B{arch}", catalog.hardware[values["hardware"]].label(lang),
-             precision.label(lang).split(" (")[0] + " · " + s("where_bits", n=bits(catalog, values["precision"]))]
-    km = float(values["distance_km"])
-    parts.append(s("where_local") if values.get("access") == "none" else f"{km:,.0f} km")
+    precision = catalog.precisions[values["precision"]]
+    n_bits = s("where_bits", n=bits(catalog, values["precision"]))
+    # the format's name only where two formats share a bit count (Q4_K_M and INT4): "4비트(Q4_K_M)"; the catalog's
+    # long label carries words a reader does not have ("부동소수점", "bpw")
+    same_bits = [p for p in catalog.precisions if bits(catalog, p) == bits(catalog, values["precision"])]
+    fmt = n_bits if len(same_bits) == 1 or values["precision"] in DEFAULT_FORMATS else s("where_format", bits=n_bits,
+                                                                                       name=precision.label(lang).split(" (")[0])
+    local = values.get("access") == "none"
+    out = {"model": s("where_model", size=f"{formats.size_number(float(values['model_size_b']))}B{arch}"),
+           "precision": fmt, "chip": catalog.hardware[values["hardware"]].label(lang).split(" (")[0],  # no two chips share it
+           "distance": s("where_local") if local else s("where_km", km=f"{float(values['distance_km']):,.0f} km")}
     devices = values.get("devices", scenario.DEVICES_AUTO)
-    if devices != scenario.DEVICES_AUTO:
-        parts.append(s("where_devices", n=int(devices)))
-    if int(values["concurrency"]) != DEFAULTS["concurrency"]:
-        parts.append(s("where_users", n=int(values["concurrency"])))
-    if values.get("arrival", "steady") != DEFAULTS["arrival"]:
-        parts.append(s(f"where_arrival_{values['arrival']}"))
-    if int(values["prompt_tokens"]) != DEFAULTS["prompt_tokens"]:
-        parts.append(s("where_prompt", n=int(values["prompt_tokens"])))
-    if int(values.get("document_tokens", 0) or 0):
-        parts.append(s("where_document", n=int(values["document_tokens"])))
-    if int(values["output_tokens"]) != DEFAULTS["output_tokens"]:
-        parts.append(s("where_output", n=int(values["output_tokens"])))
-    if int(values.get("context_tokens", 0) or 0):
-        parts.append(s("where_context", n=int(values["context_tokens"])))
-    if values["connection"] != DEFAULTS["connection"]:
-        parts.append(s(f"where_{values['connection']}"))
-    if values.get("access") not in (DEFAULTS["access"], "none"):
-        parts.append(s(f"where_access_{values['access']}"))
-    if values["engine"] != DEFAULTS["engine"]:
-        parts.append(s("where_engine_" + str(values["engine"]).replace(".", "_")))
-    return " · ".join(parts)
+    if devices != scenario.DEVICES_AUTO or every:
+        out["devices"] = (s("where_devices", n=int(devices)) if devices != scenario.DEVICES_AUTO else s("where_devices_auto"))
+    if every or int(values["concurrency"]) != DEFAULTS["concurrency"]:
+        out["concurrency"] = s("where_users", n=int(values["concurrency"]))
+    if every or values.get("arrival", "steady") != DEFAULTS["arrival"]:
+        out["arrival"] = s(f"where_arrival_{values['arrival']}")
+    if every or int(values["prompt_tokens"]) != DEFAULTS["prompt_tokens"]:
+        out["prompt_tokens"] = s("where_prompt", n=int(values["prompt_tokens"]))
+    if every or int(values.get("document_tokens", 0) or 0):
+        out["document_tokens"] = s("where_document", n=int(values["document_tokens"]))
+    if every or int(values["output_tokens"]) != DEFAULTS["output_tokens"]:
+        out["output_tokens"] = s("where_output", n=int(values["output_tokens"]))
+    if every or int(values.get("context_tokens", 0) or 0):
+        out["context_tokens"] = s("where_context", n=int(values["context_tokens"]))
+    if every or values["connection"] != DEFAULTS["connection"]:
+        out["connection"] = s(f"where_{values['connection']}")
+    if values.get("access") not in (DEFAULTS["access"], "none") or (every and values.get("access") != "none"):
+        out["access"] = s(f"where_access_{values['access']}")
+    if every or values["engine"] != DEFAULTS["engine"]:
+        out["engine"] = s("where_engine_" + str(values["engine"]).replace(".", "_"))
+    return out
+
+
+DEFAULT_FORMATS = ("fp16", "fp8")  # the formats a reader meets first: named by their bits alone
+CORE = ("model", "precision", "chip", "distance")
+
+
+def setup(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any]) -> str:
+    """A set-up as the start of a sentence a newcomer reads: '1,149 km 떨어진 서버의 NVIDIA H100 SXM에서 70.6B
+    모델을 16비트로 돌리면 (32명 동시)'. Every input that differs from the default is in it, so two set-ups that
+    read the same are the same estimate (tests/pages/test_entry_checks.py)."""
+    p = parts(s, catalog, lang, values)
+    extras = [v for k, v in p.items() if k not in CORE]
+    place = (s("where_local_chip", chip=p["chip"]) if values.get("access") == "none"
+             else s("where_server_chip", chip=p["chip"], km=p["distance"]))
+    return s("setup_phrase", place=place, model=p["model"], bits=p["precision"],
+             extras=s("setup_extras", list=", ".join(extras)) if extras else "")
+
+
+def change(s: Strings, catalog: Catalog, lang: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """What a compared set-up changes, and only that: '8.03B 모델', 'NVIDIA L4, 16비트', '사용자 1명'."""
+    a, b = parts(s, catalog, lang, before, every=True), parts(s, catalog, lang, after, every=True)
+    plain = after["arch"] == "dense" != before["arch"] and float(after["model_size_b"]) == float(before["model_size_b"])
+    changed = [s("change_users", users=formats.get(lang).count(int(after["concurrency"]), "users")) if k == "concurrency"
+               else s("change_plain") if k == "model" and plain else v
+               for k, v in b.items() if a.get(k) != v]
+    return ", ".join(changed)
 
 
 def defaults_line(s: Strings) -> str:
@@ -99,12 +130,17 @@ def link(values: Mapping[str, Any], lang: str) -> str:
 
 
 def note(s: Strings, lang: str, results: Mapping[str, claims.ClaimResult], checks: Sequence[Any],
-         better: str | None = None) -> bool:
+         better: str | None = None, places: Mapping[str, str] | None = None) -> bool:
     """Under a claim the estimator finds misleading: one short note in plain words (the item's `better`
-    phrasing, else the check's `note`) and one link to the set-up where the claim does not hold."""
+    phrasing, else the check's `note`) and one link to the set-up where the claim does not hold. An idea is
+    explained once (issue 34, learner trial: the Loop idea met four times read as an argument): a check with
+    `see:` gets one line pointing to the note under that earlier claim instead."""
     r = misleading(results, checks)
     if r is None:
         return False
+    if r.check.see is not None:
+        st.caption(s("note_see", where=md((places or {}).get(r.check.see, ""))))
+        return True
     text = s("better_lead", text=md(better)) if better else s("note_lead", text=md(r.check.note or ""))
     where = r.counter if r.counter is not None else r.shown
     # the link in the note's own box (a relative address, so it works under any base path): a page link
@@ -122,6 +158,12 @@ def cell(s: Strings, klass: content.ComparisonClass, row: str, results: Mapping[
     check = next((c for c in klass.checks if c.row == row and c.id in results), None)
     value = value_text(s, check.measure, results[check.id].outcomes[0].value) if check else "?"
     return value.join(md(part) for part in text.split("{value}"))
+
+
+def place(s: Strings, term: content.Term, where: str, obj: Any, check: content.Check) -> str:
+    """Where a check's claim sits, as a reader finds it: the tab and the heading ("쉽게 이해하기 · 구체적 메커니즘")."""
+    label = claim_label(s, term, where, obj, check)
+    return f"{term.understand.heading} · {label}" if where.startswith("understand.") else label
 
 
 # --- the fold at the end of the page ---------------------------------------------------------------
@@ -147,30 +189,74 @@ def claim_label(s: Strings, term: content.Term, where: str, obj: Any, check: con
 
 
 def outcome_line(s: Strings, catalog: Catalog, lang: str, r: claims.ClaimResult, o: claims.Outcome) -> str:
+    """One set-up of a check as one sentence: where and what runs, then its figure; the first token beside a
+    whole answer; the compared set-up by what it changes ("8.03B 모델로 바꾸면 2.1초입니다")."""
     c = r.check
     line = s("fold_line", setup=md(setup(s, catalog, lang, o.values)), measure=s(f"measure_name_{c.measure}"),
              value=value_text(s, c.measure, o.value))
     if c.measure == "total" and r.bound is not None:
         line += s("fold_ttft", ttft=value_text(s, "ttft", o.ttft_s))
     if o.other_values is not None and o.other is not None:
-        line += s("fold_versus", setup=md(setup(s, catalog, lang, o.other_values)), value=value_text(s, c.measure, o.other))
+        line += s("fold_versus", change=md(change(s, catalog, lang, o.values, o.other_values)), value=value_text(s, c.measure, o.other))
     return line
 
 
+def inside(value: float, lo: float | None, hi: float | None) -> bool:
+    return (lo is None or value >= lo) and (hi is None or value <= hi)
+
+
+def bound_text(s: Strings, measure: str, lo: float | None, hi: float | None) -> str:
+    """A stated range in words: '1~2초', '1초 이내' (a range from 0 is a ceiling), '2초 이상'."""
+    if lo is not None and hi is not None and lo > 0:
+        return s("bound_range", min=formats.seconds_number(lo), max=value_text(s, measure, hi))
+    if hi is not None:
+        return s("bound_max", max=value_text(s, measure, hi))
+    return s("bound_min", min=value_text(s, measure, lo))
+
+
 def finding(s: Strings, r: claims.ClaimResult) -> str:
-    """What the calculator found, in plain words (no verdict words of a jury: see the module docstring)."""
+    """What the set-ups below show, counted from their own figures, so the sentence and the lines agree
+    (issue 34, learner trial: "0~1초인 곳도 있고" above lines of 2.2-44 s)."""
     c = r.check
+    n = len(r.outcomes)
+    measure = s(f"measure_name_{c.measure}")
     if r.bound is not None:
         lo, hi = r.bound
-        bound = (s("bound_range", min=formats.seconds_number(lo), max=value_text(s, c.measure, hi)) if lo is not None and hi is not None
-                 else s("bound_max", max=value_text(s, c.measure, hi)) if hi is not None
-                 else s("bound_min", min=value_text(s, c.measure, lo)))
-        return s(f"fold_bound_{r.verdict}", measure=s(f"measure_name_{c.measure}"), bound=bound)
-    return s(f"fold_versus_{r.verdict}_{c.expect}", measure=s(f"measure_name_{c.measure}"))
+        bound = bound_text(s, c.measure, lo, hi)
+        k = sum(inside(o.value, lo, hi) for o in r.outcomes)
+        if k == n:
+            return s("fold_bound_all" if n > 1 else "fold_bound_one", n=n, measure=measure, bound=bound)
+        if k:
+            return s("fold_bound_some", n=n, k=k, measure=measure, bound=bound)
+        first = sum(inside(o.ttft_s, lo, hi) for o in r.outcomes) if c.measure == "total" else 0
+        said = s("fold_bound_none" if n > 1 else "fold_bound_not_one", measure=measure, bound=bound)
+        if first:
+            said += " " + s("fold_bound_first", n=n, k=first, measure=s("measure_name_ttft"), bound=bound)
+        return said
+    k = sum(o.outcome == "holds" for o in r.outcomes)
+    kind = "time" if c.measure in ("ttft", "total") else "speed" if "tokens" in c.measure else "amount"
+    more = s(f"fold_{kind}_{c.expect}", measure=measure)
+    less = s(f"fold_{kind}_{'lower' if c.expect == 'higher' else 'higher'}", measure=measure)
+    if k == n:
+        return s("fold_versus_all" if n > 1 else "fold_versus_one", n=n, what=more)
+    if k:
+        return s("fold_versus_some", n=n, k=k, what=more)
+    return s("fold_versus_none", what=less)
+
+
+def fold_texts(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: Mapping[str, claims.ClaimResult]) -> list[str]:
+    """Every sentence the fold shows, for the page's word list above it ("4비트(Q4_K_M)", "MoE" are met there)."""
+    out = [s("fold_intro"), defaults_line(s)]
+    for _where, _obj, c in term.checks():
+        if c.id in results:
+            r = results[c.id]
+            out += [finding(s, r)] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
+    return out
 
 
 def fold(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: Mapping[str, claims.ClaimResult]) -> None:
-    """One closed expander at the page's end: every check of the entry, in the page's order."""
+    """One closed expander at the page's end: every check of the entry, in the page's order; under each claim
+    what its set-ups show, then each set-up as a sentence with its figures. The notes are said once, above."""
     checks = [(where, obj, c) for where, obj, c in term.checks() if c.id in results]
     if not checks:
         return
@@ -183,6 +269,5 @@ def fold(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: M
             if label != last:
                 st.markdown(f"**{md(label)}**")
                 last = label
-            said = f" {md(c.note)}" if c.note else ""  # the check's plain words, here too
-            lines = [finding(s, r) + said] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
+            lines = [finding(s, r)] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
             st.markdown("\n".join(f"- {x}" for x in lines[:1]) + "\n" + "\n".join(f"    - {x}" for x in lines[1:]))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-import pandas as pd
 import streamlit as st
 
 from latency.teaching import claims, content
@@ -27,12 +26,16 @@ class Claims:
     """What every section needs to add the app's note under a misleading claim: strings, catalog, language
     and the results of the entry's checks (latency/teaching/claims.py)."""
 
-    def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult]):
+    def __init__(self, s: Strings, catalog: Catalog, lang: str, results: Mapping[str, claims.ClaimResult],
+                 term: content.Term | None = None):
         self.s, self.catalog, self.lang, self.results = s, catalog, lang, results
+        # where each check sits, in words ("쉽게 이해하기 · 구체적 메커니즘"): a later mention of an idea points there
+        self.places = {c.id: term_claims.place(s, term, where, obj, c) for where, obj, c in term.checks()} if term else {}
 
     def note(self, checks: Sequence[Any], better: str | None = None) -> bool:
-        """The one plain-words note under a claim the estimator finds misleading (ui/term_claims.note)."""
-        return term_claims.note(self.s, self.lang, self.results, checks, better)
+        """The one plain-words note under a claim the estimator finds misleading (ui/term_claims.note); where
+        the idea was explained under an earlier claim (`see:`), a one-line pointer to it instead."""
+        return term_claims.note(self.s, self.lang, self.results, checks, better, self.places)
 
 
 def source(s: Strings, url: str | None) -> None:
@@ -44,7 +47,7 @@ def seconds(s: Strings, value: float) -> str:
     return s("seconds", value=f"{value:g}")
 
 
-def header(term: content.Term, pw: Strings, s: Strings | None = None) -> None:
+def header(term: content.Term, pw: Strings, s: Strings | None = None, more: Sequence[str] = ()) -> None:
     """Title, original name, then the entry's technical words in plain words (ui/plain_words.py, every text
     of the entry below and the page's own labels beside them), then its definition: a word is explained
     before the reader first meets it."""
@@ -52,7 +55,7 @@ def header(term: content.Term, pw: Strings, s: Strings | None = None) -> None:
     if term.original:
         st.caption(md(term.original))
     labels = [s("use_budget_badge", value=""), s("budget_label"), s("abandon_label"), s("fold_heading")] if s else []
-    plain_words.show_met(pw, [*jargon.strings_of(term), *labels])
+    plain_words.show_met(pw, [*jargon.strings_of(term), *labels, *more])  # more: the fold's own sentences
     st.markdown(md(term.definition))
 
 
@@ -120,22 +123,20 @@ def examples(s: Strings, ex: content.Section, cl: Claims) -> None:
 
 
 def comparison(s: Strings, cmp: content.Comparison, cl: Claims) -> None:
+    """One card per class, its four rows as lines (side by side on a wide screen, stacked on a phone: a four-column
+    table at 390 px broke "Phi-4-reasoning-vision" over three lines); a cell the estimator finds misleading gets
+    its note in the card, under the cell it is about."""
     rows = cmp.rows
     cells = ("size", "latency", "hardware", "deployment")  # a cell may carry the calculator's figure ({value})
-    table = pd.DataFrame(
-        {md(c.name): [term_claims.cell(s, c, r, cl.results) for r in cells] for c in cmp.classes},
-        index=[md(rows.size), md(rows.latency), md(rows.hardware), md(rows.deployment)],
-    )
-    st.table(table)
+    for col, c in zip(st.columns(len(cmp.classes)), cmp.classes):
+        with col.container(border=True):
+            st.markdown(f"**{md(c.name)}**")
+            for row in cells:
+                st.markdown(f"{md(getattr(rows, row))}: **{term_claims.cell(s, c, row, cl.results)}**")
+                cl.note([k for k in c.checks if k.row == row])
     if cmp.table_note:
         st.caption(md(cmp.table_note))
     source(s, cmp.source)
-    for c in cmp.classes:  # a cell the estimator finds misleading: its note under the table, naming the cell
-        for row in ("size", "latency", "hardware", "deployment"):
-            checks = [k for k in c.checks if k.row == row]
-            if term_claims.misleading(cl.results, checks) is not None:
-                st.markdown(f"**{md(c.short_name)} · {md(getattr(rows, row))}: {term_claims.cell(s, c, row, cl.results)}**")
-                cl.note(checks)
 
 
 def why(s: Strings, section: content.Section) -> None:

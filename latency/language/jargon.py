@@ -32,7 +32,9 @@ def _pattern(name: str) -> re.Pattern:
     # a whole word: "token" in "tokens" and "1,000 tokens", never "detokenize" or "computed" for "compute";
     # a Korean name may carry its particle ("토큰이", "가중치를")
     end = r"(?:s|es)?(?![A-Za-z0-9_])" if name[-1:].isascii() and name[-1:].isalnum() else ""
-    return re.compile(r"(?<![A-Za-z0-9_])" + re.escape(name) + end, re.IGNORECASE)
+    # a Korean name may follow a number ("16비트", "256토큰"); a Latin one is a whole word ("INT4", not "XINT4")
+    start = r"(?<![A-Za-z0-9_])" if name[:1].isascii() else r"(?<![A-Za-z_])"
+    return re.compile(start + re.escape(name) + end, re.IGNORECASE)
 
 
 def strings_of(value: Any, lang: str | None = None) -> Iterator[str]:

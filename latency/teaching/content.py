@@ -85,6 +85,7 @@ class Check:
     expect: str | None  # ... the measure is "lower" or "higher"
     note: str | None  # what is true and when, in plain words (shown under the claim where the check finds it misleading)
     contrast: bool = False  # the text itself says "in some set-ups, not in others": holding in some is what it claims
+    see: str | None = None  # the id of an earlier check whose note explains the same idea: here only a pointer to it
 
 
 @dataclass(frozen=True)
@@ -619,7 +620,7 @@ def _checks(in_class: bool = False) -> Parser:
         "measure": _choice(CHECK_MEASURES), "scenarios": _scenarios,
         "bound": _nullable(_obj(Bound, {"min": _nullable(_number), "max": _nullable(_number)}, _bound_rule)),
         "versus": _nullable(_scenario()), "expect": _nullable(_choice(CHECK_EXPECT)), "note": _nullable(_text),
-        "contrast": _default(_flag, False),
+        "contrast": _default(_flag, False), "see": _default(_nullable(_pattern(_ITEM_ID, "see (the id of an earlier check)")), None),
     }, _check_rule(in_class))), ())
 
 
@@ -923,6 +924,15 @@ def cross_problems(term: Term, known_terms: Sequence[str]) -> list[ContentError]
     for i, tool in enumerate(term.tools.items if term.tools else ()):
         if not (PAGES_DIR / f"{tool.page}.py").is_file():
             errors.append(ContentError(term.file, f"tools.items[{i}].page", f"there is no page pages/{tool.page}.py"))
+    seen: list[str] = []
+    for where, _obj, c in term.checks():  # an idea is explained once: a later mention points to the first note
+        if c.see is not None and c.see not in seen:
+            errors.append(ContentError(term.file, f"{where}.checks ({c.id}).see",
+                                       f"'{c.see}' is not a check earlier on the page; see: names the check whose note comes first"))
+        if c.see is not None and c.note is not None:
+            errors.append(ContentError(term.file, f"{where}.checks ({c.id})",
+                                       "give either note (the idea explained here) or see (explained under an earlier check), not both"))
+        seen.append(c.id)
     if term.seed is None:
         for path, obj in _holders(term):
             if obj.source or getattr(obj, "checks", ()):

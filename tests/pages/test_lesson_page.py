@@ -38,6 +38,13 @@ def page_links(at):
     return at.get("page_link")
 
 
+def _blocks(node):
+    """Every element under an AppTest node, containers included, in page order."""
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _blocks(child)
+
+
 def no_exception(at) -> None:
     assert not at.exception, at.exception[0].value
 
@@ -53,7 +60,11 @@ def test_every_step_renders_its_own_text(lang, k):
     assert at.get("progress")[0].proto.text == s(lang)("progress", n=k, total=len(LESSON.steps) + 2)
     table = i18n.strings("common", lang)("chart_table_open")  # a chart's numbers behind a control (test_chart_tables.py)
     folded = [e for e in at.expander if e.label != table]
-    assert len(folded) == 1 and folded[0].label == s(lang)("notes")
+    assert not folded, [e.label for e in folded]  # no "발표자 노트" fold on every step for a learner alone
+    menu = [b for b in _blocks(at.main) if getattr(b, "type", "") == "popover" and s(lang)("present_menu") in str(b.proto)]
+    assert len(menu) == 1, "the speaker notes and presenter mode sit in one small menu"
+    inside = "\n".join(str(getattr(x, "value", "")) for x in _blocks(menu[0]))
+    assert step.notes[lang][:30] in inside.replace("\\", "") and s(lang)("present_on") in str([x.proto for x in _blocks(menu[0])])
     if lang == "en":
         assert not HANGUL.search(text), HANGUL.findall(text)[:5]
 
@@ -246,3 +257,61 @@ def test_the_lessons_cost_is_the_estimators_for_the_same_set_up(lang):
                  distance_km=sc.distance_km)
     by_hand = hw.price_usd_per_hour * e.devices_needed * (e.breakdown["prefill"] + e.breakdown["decode"]) / 3600 / 1 * 1000
     assert lesson_cost == formats.get(lang).usd(by_hand)
+
+
+def test_the_wrap_up_says_the_score_and_the_explanations_need_no_tap(lang):
+    """Learner trial: reading the twelve explanations took twelve taps, and the wrap-up page did not say the score;
+    it had no way to the glossary either."""
+    at = run_page("lesson", lang, {"step": "quiz"})
+    right = {q.id: quiz.evaluate(q, CATALOG).right for q in QUESTIONS}
+    answers = {**right, QUESTIONS[0].id: next(o.id for o in QUESTIONS[0].options if o.id != right[QUESTIONS[0].id])}
+    _mark(at, answers)
+    no_exception(at)
+    open_text = "\n".join(str(m.value) for m in at.main.markdown).replace("\\", "")  # not inside any fold
+    folded = "\n".join(str(m.value) for e in at.expander for m in e.markdown).replace("\\", "")
+    for q in QUESTIONS:
+        why = q.explanation[lang].split("{time}")[0].strip()[:25]
+        assert why in open_text and why not in folded, q.id
+    at.query_params["step"] = "done"
+    at.run()
+    no_exception(at)
+    said = s(lang)("quiz_score", right=len(QUESTIONS) - 1, total=len(QUESTIONS))
+    assert said in all_text(at)
+    assert [p for p in page_links(at) if p.proto.label == s(lang)("finish_glossary")]  # the start page, at the app's root
+
+
+def test_the_cost_step_links_its_price_source_and_says_the_sum_in_words(lang):
+    """Learner trial: "https:⁠//lambda.ai/..." shown with an invisible character inside, and a formula
+    "1대 시간당 $2.99 × 1개 × …" under the cost."""
+    k = next(i for i, x in enumerate(LESSON.steps, 1) if x.widget == "users")
+    at = run_page("lesson", lang, {"step": str(k)})
+    no_exception(at)
+    (said,) = [c.value for c in at.caption if s(lang)("source_site", site="X").split("(")[0] in c.value]
+    assert "\u2060" not in said and "](https://" in said and "×" not in said, said
+
+
+def test_a_step_on_a_phone_starts_with_the_step_and_its_choices_fit_rows(lang):
+    """Learner trial (390 px): the page's intro and a "4단계" line took room above every step; 405B sat alone
+    on a second row of model buttons; a tap on a stage changed a chart below the screen."""
+    from tests.conftest import in_order
+
+    at = run_page("lesson", lang, {"step": "4"})
+    no_exception(at)
+    assert s(lang)("intro", n=len(LESSON.steps), total=len(LESSON.steps) + 2) not in [c.value for c in at.caption]
+    assert not [c for c in at.caption if c.value == s(lang)("step_kicker", n=4)]
+    choices = at.segmented_control(key="lesson_w_model_size")
+    assert [len(o) for o in choices.options] and max(len(o) for o in choices.options) <= 4, choices.options
+    k = next(i for i, x in enumerate(LESSON.steps, 1) if x.widget == "stages")
+    at = run_page("lesson", lang, {"step": str(k)})
+    order = [el for el, _ in in_order(at.main)]
+    said = next(i for i, el in enumerate(order) if getattr(el, "type", "") == "markdown"
+                and s(lang)("stage_text_network")[:15] in str(el.value))
+    plot = next(i for i, el in enumerate(order) if "plotly" in type(el).__name__.lower() or getattr(el, "type", "") == "plotly_chart")
+    assert said < plot, "the picked stage's words come right under its buttons, before the chart"
+
+
+def test_start_again_takes_the_learner_back_to_step_one(lang):
+    at = run_page("lesson", lang, {"step": "done"})
+    at.button(key="lesson_restart").click().run()
+    no_exception(at)
+    assert at.query_params["step"] == "1" and at.header[0].value == LESSON.steps[0].title[lang]

@@ -23,7 +23,8 @@ QUESTIONS = quiz.load_quiz(CATALOG, STOPS, LESSON)
 CHIP = {"h100-sxm": "H100", "l4": "L4", "rtx-4090": "RTX 4090", "apple-m4-max": "M4 Max", "a100-sxm-80gb": "A100",
         "b200": "B200"}
 MODEL = {"llama-3.2-1b": "1B", "llama-3.1-8b": "8B", "llama-3.1-70b": "70B", "llama-3.1-405b": "405B"}
-PLACE = {"ko": {"same_city": "같은 도시", "same_building": "같은 건물", "seoul_tokyo": "도쿄", "seoul_us_west": "미국 서부",
+COUNT = {"ko": {1: "한 대", 2: "두 대", 4: "네 대", 8: "여덟 대"}, "en": {1: "one", 2: "two", 4: "four", 8: "eight"}}
+PLACE = {"ko": {"same_city": "같은 도시권", "same_building": "같은 건물", "seoul_tokyo": "도쿄", "seoul_us_west": "미국 서부",
                 "seoul_singapore": "싱가포르"},
          "en": {"same_city": "Same city", "same_building": "Same building", "seoul_tokyo": "Tokyo", "seoul_us_west": "US West",
                 "seoul_singapore": "Singapore"}}
@@ -73,6 +74,10 @@ def test_every_set_up_a_question_depends_on_is_named_in_the_lesson(q, lang):
         assert re.search(rf"(?<![\d.]){MODEL[sc.model]}\b", words), (q.id, sc.model)
         if sc.distance_stop:
             assert PLACE[lang][sc.distance_stop] in shown, (q.id, sc.distance_stop)
+        if sc.devices is not None:  # learner trial: "70B 모델, H100 네 대" when the lesson had shown two
+            said = [x for x in re.split(r"(?<=[.다])\s+", " ".join(words.split()))
+                    if CHIP[sc.hardware] in x and COUNT[lang][sc.devices] in x]
+            assert said, (q.id, CHIP[sc.hardware], COUNT[lang][sc.devices])
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -102,3 +107,14 @@ def test_no_question_sets_two_lesson_messages_against_each_other():
             continue
         kinds = {CATALOG.hardware[o.scenario.hardware].hardware.kind for o in q.options}
         assert kinds == {"datacenter_gpu"}, (q.id, kinds)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("q", QUESTIONS, ids=[q.id for q in QUESTIONS])
+def test_a_feedback_line_has_one_colon_and_no_unit_the_lesson_never_used(q, lang):
+    """Learner trial: "✗ 대기열: 기다릴 요청이 없습니다: 0초." (the page puts the choice and a colon before each
+    feedback), and "1밀리초에 약 200km", a unit and a fact the lesson never gave."""
+    texts = [q.explanation[lang]] + [o.feedback[lang] for o in q.options]
+    assert not [t for t in texts if ":" in t], [t for t in texts if ":" in t]
+    unit = {"ko": "밀리초", "en": "millisecond"}[lang]
+    assert not [t for t in texts if unit in t]
