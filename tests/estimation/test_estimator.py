@@ -610,3 +610,35 @@ def test_serving_engine_pass_overhead_grows_with_layers_llama_cpp_does_not():
     gap_llama = (estimate(deep, H100, engine="llama.cpp", **kw).tpot_s
                  - estimate(shallow, H100, engine="llama.cpp", **kw).tpot_s)
     assert abs(gap_llama) < 0.05 * params["engines"]["llama.cpp"]["pass_overhead_s"]
+
+
+# --- Issue 32, third pass: a hybrid model's recurrent (Mamba) state ---------------------------------
+
+def test_mamba2_state_of_nemotron_nano_from_its_config():
+    from latency.estimation.estimator import mamba2_state_gb
+    # 23 Mamba-2 layers x (64 heads x 64 x 128 state x 4 bytes (FP32) + (4096 + 2 x 8 x 128) x 3 x 2 bytes)
+    per_layer = 64 * 64 * 128 * 4 + (64 * 64 + 2 * 8 * 128) * 3 * 2
+    assert mamba2_state_gb(23, 64, 64, 128, 8, 4) == pytest.approx(23 * per_layer / 1e9)
+    assert 0.049 < mamba2_state_gb(23, 64, 64, 128, 8, 4) < 0.0491
+
+
+def test_recurrent_state_is_held_per_request_and_read_and_written_every_step():
+    plain = Model(name="hybrid", params_b=30, active_params_b=3.5, bytes_per_param=1.0, layers=26,
+                  hidden_size=2688, heads=32, kv_heads=2, head_dim=128, attention_layers=6)
+    hybrid = replace(plain, recurrent_state_gb=0.049)
+    streams = 64
+    run = dict(batch=streams, prompt_tokens=2048, output_tokens=512, devices=2)
+    ep_, eh = estimate(plain, B200, **run), estimate(hybrid, B200, **run)
+    assert eh.running_batch == ep_.running_batch == streams
+    # memory: the state of every running request, beside its KV cache
+    assert eh.memory_gb - ep_.memory_gb == pytest.approx(0.049 * streams, rel=1e-6)
+    # time: every step reads and writes 2 x 0.049 GB per stream over the two devices' bandwidth, no
+    # faster than peak and, at 64 streams, at no less than half of it
+    moved_gb = 2 * 0.049 * streams / 2
+    extra = eh.tpot_s - ep_.tpot_s
+    assert moved_gb / B200.mem_bandwidth_gbs < extra < moved_gb / (0.5 * B200.mem_bandwidth_gbs)
+    # the state does not grow with the context: the same extra time after 30,000 tokens
+    long = dict(run, context_tokens=30000)
+    assert estimate(hybrid, B200, **long).tpot_s - estimate(plain, B200, **long).tpot_s == pytest.approx(extra, rel=1e-6)
+    with pytest.raises(ValueError, match="recurrent_state_gb"):
+        replace(plain, recurrent_state_gb=-1.0)
