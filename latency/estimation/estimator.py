@@ -56,6 +56,7 @@ import numpy as np
 from latency.estimation import _num as nm
 from latency.estimation.constants import (  # noqa: F401  (re-exported: other modules read them from here)
     ACTIVATION_BYTES,
+    ALLREDUCE_BUS_EFFICIENCY,
     ALLREDUCES_PER_LAYER,
     ASPECT_RATIO,
     DEFAULT_KV_DIM,
@@ -598,11 +599,13 @@ def tp_allreduce_s(devices, layers, loops, tokens, hidden, interconnect_gbs, lin
     Megatron-LM tensor parallelism needs 2 all-reduces per layer in the forward pass
     (ALLREDUCES_PER_LAYER; Shoeybi et al. 2019, sec. 3). Ring all-reduce of M bytes on n devices
     moves 2 (n-1)/n x M per device (Patarasuk & Yuan 2009) plus a fixed latency per all-reduce.
-    M = tokens x hidden x 2 bytes. Beyond one 8-GPU node the link is InfiniBand (INTERNODE_*).
-    0 on one device.
+    M = tokens x hidden x 2 bytes. Inside a node the all-reduce moves its bytes at
+    ALLREDUCE_BUS_EFFICIENCY of the link's one-direction bandwidth (measured: vLLM's all-reduce on
+    B200 and H100). Beyond one 8-GPU node the link is InfiniBand (INTERNODE_*). 0 on one device.
     """
     across_nodes = devices > NODE_SIZE
-    bw_gbs = nm.where(across_nodes, nm.minimum(interconnect_gbs, INTERNODE_GBS), interconnect_gbs)
+    bw_gbs = nm.where(across_nodes, nm.minimum(interconnect_gbs, INTERNODE_GBS),
+                      interconnect_gbs * ALLREDUCE_BUS_EFFICIENCY)
     latency_s = nm.where(across_nodes, nm.maximum(link_latency_s, INTERNODE_LATENCY_S), link_latency_s)
     message_gb = tokens * hidden * ACTIVATION_BYTES / GIGA
     per_allreduce_s = 2.0 * (devices - 1.0) / devices * message_gb / bw_gbs + latency_s
