@@ -208,10 +208,15 @@ MODEL_CONFIGS = [
     # one MLP: 52 such blocks are 26 transformer layers, which is what the estimator's per-layer
     # costs count (two all-reduces per layer when tensor parallel, the serving engine's per-layer
     # overhead). Decided from the config before the B200 rows were predicted with it.
+    # Its 23 Mamba-2 layers keep a recurrent state per sequence (mamba_num_heads 64, mamba_head_dim
+    # 64, ssm_state_size 128, n_groups 8, conv_kernel 4; SSM state in FP32, config.json
+    # mamba_ssm_cache_dtype): 49 MB per sequence, read and written every decode step
+    # (estimator.mamba2_state_gb). Taken from the config, not fitted (round 4, third pass).
     ("Nemotron-Nano-30B", dict(active_params_b=3.5, layers=26, hidden_size=2688, heads=32, kv_heads=2, head_dim=128,
-                               attention_layers=6),
+                               attention_layers=6,
+                               recurrent_state_gb=est.mamba2_state_gb(23, 64, 64, 128, 8, 4, ssm_bytes=4.0)),
      "https://huggingface.co/nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 (23 Mamba-2 + 23 MoE + 6 attention blocks = "
-     "26 transformer layers' worth, 3.5B active)"),
+     "26 transformer layers' worth, 3.5B active; mamba_ssm_cache_dtype float32)"),
     # 49 of its 80 blocks keep attention (block_configs: the other 31 have attention "no_op"), so
     # 49 layers hold a KV cache and read it every step; counted from the v1 config (v1.5 keeps the
     # architecture; its parameters add up to 49.9B with these blocks).

@@ -76,6 +76,18 @@ INTERNODE_GBS = 50.0
 """Per-GPU bandwidth between nodes, one direction: 400 Gb/s InfiniBand NDR (ConnectX-7) = 50 GB/s
 (NVIDIA DGX H100 datasheet: 8 x 400 Gb/s compute fabric ports)."""
 
+ALLREDUCE_BUS_EFFICIENCY = 0.32
+"""Share of a link's one-direction bandwidth that a serving engine's tensor-parallel all-reduce
+achieves inside a node (its bus bandwidth: 2 (n-1)/n x message over the time the message adds),
+measured, not fitted: aiconfigurator's kernel tables of vLLM 0.24.0's all-reduce in a CUDA graph
+(aiconfigurator_core/systems/data/{b200_sxm,h100_sxm}/comm/vllm/0.24.0/custom_allreduce_perf.parquet),
+the slope of latency against message size between 2 and 16 MB and between 8 and 64 MB on 2, 4 and 8
+GPUs: B200 (NVLink 5, 900 GB/s) 247-309 GB/s, 0.27-0.34; H100 SXM (NVLink 4, 450 GB/s)
+108-212 GB/s, 0.24-0.47; the median of the 12 is 0.32. A ring all-reduce of a few MB is a chain of
+small transfers and reductions: it never streams at the link's rate. The messages of a serving
+step are that size (2,000 tokens x 2,688 x 2 bytes = 11 MB for Nemotron Nano); one token's (5-16
+KB) costs the latency alone (`link_latency_s`)."""
+
 INTERNODE_LATENCY_S = 20e-6
 """Latency of one small all-reduce across nodes over InfiniBand: an ASSUMPTION (order of magnitude;
 no vendor-published small-message all-reduce latency was found to cite; see docs/estimator.md)."""

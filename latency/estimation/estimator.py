@@ -56,6 +56,7 @@ import numpy as np
 from latency.estimation import _num as nm
 from latency.estimation.constants import (  # noqa: F401  (re-exported: other modules read them from here)
     ACTIVATION_BYTES,
+    ALLREDUCE_BUS_EFFICIENCY,
     ALLREDUCES_PER_LAYER,
     ASPECT_RATIO,
     DEFAULT_KV_DIM,
@@ -263,6 +264,9 @@ class Model:
     (`weight_format_of`). file_gb: the model file's size in decimal GB (as Hugging Face lists it);
     when given, bytes_per_param = file_gb / params_b (a GGUF quant whose bits per weight is not
     printed, e.g. Unsloth's "UD-Q4_K_XL").
+    recurrent_state_gb: the fixed-size state each running sequence keeps in a hybrid model's
+    recurrent (Mamba) layers, GB per sequence (`mamba2_state_gb`); every decode step reads and
+    writes all of it, and the engine holds it beside the KV cache (0: no recurrent layers).
     """
 
     name: str
@@ -283,9 +287,11 @@ class Model:
     attention_layers: int | None = None
     weight_format: str | None = None
     file_gb: float | None = None
+    recurrent_state_gb: float = 0.0
 
     def __post_init__(self) -> None:
         _real("params_b", self.params_b, lo=0, hi=1e5)
+        _real("recurrent_state_gb", self.recurrent_state_gb, lo=0, hi=100, lo_open=False)
         if self.file_gb is not None:
             # A model given by its file size (a GGUF such as Unsloth's "UD-Q4_K_XL", whose bytes per
             # parameter is printed nowhere): its bytes per parameter is the file over the parameters.
@@ -398,6 +404,27 @@ def kv_cache_gb(layers, kv_dim, kv_bytes, context_tokens, batch, loops=1, loop_k
     else:
         tokens = context_tokens + (loops - 1) * nm.minimum(context_tokens, float(loop_kv_window))
     return per_token_gb * tokens * batch
+
+
+def mamba2_state_gb(mamba_layers, heads, head_dim, state_size, n_groups, conv_kernel,
+                    ssm_bytes=4.0, conv_bytes=2.0):
+    """The recurrent state one sequence keeps in a hybrid model's Mamba-2 layers, GB:
+
+        layers x (heads x head_dim x state_size x ssm bytes
+                  + (heads x head_dim + 2 x n_groups x state_size) x (conv_kernel - 1) x conv bytes)
+
+    the SSM state and the convolution's last conv_kernel - 1 inputs of every channel, the shapes
+    vLLM allocates per request (vllm/model_executor/layers/mamba/mamba_utils.py,
+    MambaStateShapeCalculator.mamba2_state_shape: temporal state (heads, head_dim, state_size),
+    conv state (conv_kernel - 1, intermediate + 2 x n_groups x state_size)). It does not grow with
+    the context, and every decode step reads and writes all of it (the selective-state-update and
+    causal-conv1d-update kernels, one token per sequence). vLLM keeps the SSM state of Nemotron-H in
+    FP32 by default (the model's config.json: mamba_ssm_cache_dtype "float32"; vLLM's
+    NemotronHForCausalLMConfig.DEFAULT_MAMBA_SSM_CACHE_DTYPE, "only float32 is known to have no
+    accuracy issues"), the convolution state in the model's dtype (BF16)."""
+    inner = heads * head_dim
+    per_layer = inner * state_size * ssm_bytes + (inner + 2.0 * n_groups * state_size) * (conv_kernel - 1.0) * conv_bytes
+    return mamba_layers * per_layer / GIGA
 
 
 def memory_gb(weights_gb, kv_gb):
@@ -572,11 +599,13 @@ def tp_allreduce_s(devices, layers, loops, tokens, hidden, interconnect_gbs, lin
     Megatron-LM tensor parallelism needs 2 all-reduces per layer in the forward pass
     (ALLREDUCES_PER_LAYER; Shoeybi et al. 2019, sec. 3). Ring all-reduce of M bytes on n devices
     moves 2 (n-1)/n x M per device (Patarasuk & Yuan 2009) plus a fixed latency per all-reduce.
-    M = tokens x hidden x 2 bytes. Beyond one 8-GPU node the link is InfiniBand (INTERNODE_*).
-    0 on one device.
+    M = tokens x hidden x 2 bytes. Inside a node the all-reduce moves its bytes at
+    ALLREDUCE_BUS_EFFICIENCY of the link's one-direction bandwidth (measured: vLLM's all-reduce on
+    B200 and H100). Beyond one 8-GPU node the link is InfiniBand (INTERNODE_*). 0 on one device.
     """
     across_nodes = devices > NODE_SIZE
-    bw_gbs = nm.where(across_nodes, nm.minimum(interconnect_gbs, INTERNODE_GBS), interconnect_gbs)
+    bw_gbs = nm.where(across_nodes, nm.minimum(interconnect_gbs, INTERNODE_GBS),
+                      interconnect_gbs * ALLREDUCE_BUS_EFFICIENCY)
     latency_s = nm.where(across_nodes, nm.maximum(link_latency_s, INTERNODE_LATENCY_S), link_latency_s)
     message_gb = tokens * hidden * ACTIVATION_BYTES / GIGA
     per_allreduce_s = 2.0 * (devices - 1.0) / devices * message_gb / bw_gbs + latency_s
@@ -778,6 +807,7 @@ class ModelShape(NamedTuple):
     attn_dim: Any
     attention_layers: Any
     kv_bytes: float
+    state_gb: Any = 0.0  # recurrent (Mamba) state per sequence, GB (Model.recurrent_state_gb)
 
 
 class Device(NamedTuple):
@@ -913,7 +943,13 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     tensor_parallel = ep["tensor_parallel"]
 
     def kv_gb(tokens, streams):
-        return kv_cache_gb(m.attention_layers, m.kv_dim, m.kv_bytes, tokens, streams, m.loops, m.loop_kv_window)
+        # What the engine holds per running request: the KV cache and a hybrid model's recurrent state.
+        return (kv_cache_gb(m.attention_layers, m.kv_dim, m.kv_bytes, tokens, streams, m.loops, m.loop_kv_window)
+                + m.state_gb * streams)
+
+    def kv_traffic_gb(tokens, streams):
+        # What a step moves per stream: the KV cache read, and the recurrent state read and written.
+        return kv_gb(tokens, streams) + m.state_gb * streams
 
     # 1. Memory as the engine spends it: weights (and a draft's), the engine's own overhead per
     #    device, and the KV budget it sets aside; a running request holds its whole KV cache
@@ -967,7 +1003,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     tpot, decode_compute_bound = decode_step_s(
         decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim) * verify,
         weights * moe_touched_fraction(m.active_b, m.params_b, streams * verify) * m.loops,
-        kv_gb(mean_context, streams), streams, comm_s(streams * verify), rates)
+        kv_traffic_gb(mean_context, streams), streams, comm_s(streams * verify), rates)
     spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
     if spec:
         draft = draft_shape(m, w.spec_draft_b)
@@ -995,7 +1031,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     #    steady state (latency.estimation.serving), selected where `steady` and more than one user.
     steady = w.steady * nm.as_float(w.users > 1.0)
     if (steady > 0.0) if nm.is_scalar(steady) else bool(np.any(steady > 0.0)):
-        step_s = engine_step_fn(m, rates, ep, weights, w, kv_gb, comm_s)
+        step_s = engine_step_fn(m, rates, ep, weights, w, kv_traffic_gb, comm_s)
         optimized = nm.as_float(tensor_parallel) + 0.0 * n
         budget = token_budget_tokens(optimized > 0.0, dev.memory_gb + 0.0 * n)
         cap = max_running_requests(optimized > 0.0, dev.memory_gb + 0.0 * n, capacity)
@@ -1259,7 +1295,8 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes
         loops=float(model.loops), loop_kv_window=model.loop_kv_window, layers=layers, hidden=hidden,
         kv_dim=kv, attn_dim=attn_dim,
         attention_layers=layers if model.attention_layers is None else float(model.attention_layers),
-        kv_bytes=float(model.kv_bytes) if kv_bytes is None else float(kv_bytes))
+        kv_bytes=float(model.kv_bytes) if kv_bytes is None else float(kv_bytes),
+        state_gb=float(model.recurrent_state_gb))
 
 
 def compute_peak_scale(hardware: Hardware, engine: str) -> float:

@@ -610,3 +610,52 @@ def test_serving_engine_pass_overhead_grows_with_layers_llama_cpp_does_not():
     gap_llama = (estimate(deep, H100, engine="llama.cpp", **kw).tpot_s
                  - estimate(shallow, H100, engine="llama.cpp", **kw).tpot_s)
     assert abs(gap_llama) < 0.05 * params["engines"]["llama.cpp"]["pass_overhead_s"]
+
+
+# --- Issue 32, third pass: a hybrid model's recurrent (Mamba) state ---------------------------------
+
+def test_mamba2_state_of_nemotron_nano_from_its_config():
+    from latency.estimation.estimator import mamba2_state_gb
+    # 23 Mamba-2 layers x (64 heads x 64 x 128 state x 4 bytes (FP32) + (4096 + 2 x 8 x 128) x 3 x 2 bytes)
+    per_layer = 64 * 64 * 128 * 4 + (64 * 64 + 2 * 8 * 128) * 3 * 2
+    assert mamba2_state_gb(23, 64, 64, 128, 8, 4) == pytest.approx(23 * per_layer / 1e9)
+    assert 0.049 < mamba2_state_gb(23, 64, 64, 128, 8, 4) < 0.0491
+
+
+def test_recurrent_state_is_held_per_request_and_read_and_written_every_step():
+    plain = Model(name="hybrid", params_b=30, active_params_b=3.5, bytes_per_param=1.0, layers=26,
+                  hidden_size=2688, heads=32, kv_heads=2, head_dim=128, attention_layers=6)
+    hybrid = replace(plain, recurrent_state_gb=0.049)
+    streams = 64
+    run = dict(batch=streams, prompt_tokens=2048, output_tokens=512, devices=2)
+    ep_, eh = estimate(plain, B200, **run), estimate(hybrid, B200, **run)
+    assert eh.running_batch == ep_.running_batch == streams
+    # memory: the state of every running request, beside its KV cache
+    assert eh.memory_gb - ep_.memory_gb == pytest.approx(0.049 * streams, rel=1e-6)
+    # time: every step reads and writes 2 x 0.049 GB per stream over the two devices' bandwidth, no
+    # faster than peak and, at 64 streams, at no less than half of it
+    moved_gb = 2 * 0.049 * streams / 2
+    extra = eh.tpot_s - ep_.tpot_s
+    assert moved_gb / B200.mem_bandwidth_gbs < extra < moved_gb / (0.5 * B200.mem_bandwidth_gbs)
+    # the state does not grow with the context: the same extra time after 30,000 tokens
+    long = dict(run, context_tokens=30000)
+    assert estimate(hybrid, B200, **long).tpot_s - estimate(plain, B200, **long).tpot_s == pytest.approx(extra, rel=1e-6)
+    with pytest.raises(ValueError, match="recurrent_state_gb"):
+        replace(plain, recurrent_state_gb=-1.0)
+
+
+def test_tensor_parallel_all_reduce_of_megabytes_matches_vllms_measured_all_reduce():
+    """vLLM 0.24.0's all-reduce in a CUDA graph on B200 (aiconfigurator's measured table,
+    b200_sxm/comm/vllm/0.24.0/custom_allreduce_perf.parquet, latency in us by GPUs and message size):
+    a ring all-reduce of megabytes moves at about a third of NVLink 5's 900 GB/s, not at all of it."""
+    from latency.estimation.estimator import tp_allreduce_s
+    measured_us = {(2, 16): 87.2, (4, 16): 119.0, (8, 16): 111.3, (2, 64): 280.4, (4, 64): 352.9,
+                   (8, 64): 442.4, (2, 256): 1004.7, (4, 256): 1291.2, (8, 256): 1337.4}
+    hidden = 8192
+    for (gpus, mb), us in measured_us.items():
+        tokens = mb * 2**20 / (2 * hidden)  # a message of tokens x hidden x 2 bytes
+        # one layer's two all-reduces, one loop
+        one_s = tp_allreduce_s(float(gpus), 1.0, 1.0, tokens, hidden, 900.0, 7e-6) / 2
+        assert 0.7 < one_s * 1e6 / us < 1.3, (gpus, mb)
+    # one token's message (16 KB) costs the link's latency, not bandwidth
+    assert tp_allreduce_s(2.0, 1.0, 1.0, 1.0, hidden, 900.0, 7e-6) / 2 == pytest.approx(7e-6, rel=0.02)
