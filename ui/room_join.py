@@ -116,7 +116,7 @@ def run_section(s: Strings, lang: str, key: str, title: bool = True) -> None:
     if title:
         st.subheader(s("start_run_title"), anchor=False)
     st.caption(s("start_run_intro"))
-    local_warning(s)
+    local_warning(s, before_room=True)
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)
     if st.button(s("room_run"), key=f"{key}_button", type="primary", icon=":material/groups:"):

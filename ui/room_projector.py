@@ -196,12 +196,15 @@ def join_address(c: Ctx | None = None) -> str:
     return codes.short_address(join_base())
 
 
-def local_warning(s: Strings) -> bool:
+def local_warning(s: Strings, before_room: bool = False) -> bool:
     """On the presenter's own screens (never the projected one): the join address only works on this
-    computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown."""
+    computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown. Before a
+    room is open (the start page's and the lesson's "run a session" box, which every learner alone
+    passes) it is a warning, not an error: nothing has failed yet."""
     if not codes.is_loopback(join_base()):
         return False
-    st.error(s("room_local_warn", address=md(join_address())), icon=":material/wifi_off:")
+    show = st.warning if before_room else st.error
+    show(s("room_local_warn", address=md(join_address())), icon=":material/wifi_off:")
     return True
 
 

@@ -34,12 +34,13 @@ OUTCOMES = explain.VERDICTS
 
 
 def measure_value(est: Any, measure: str) -> float:
-    """The number a check's measure reads from an Estimate (per user unless it says server)."""
+    """The number a check's measure reads from an Estimate (per user unless it says server; the server
+    figure over whole requests, first-token wait included, the figure the explorer pages print)."""
     return {
         "ttft": lambda: est.ttft_s,
         "total": lambda: est.total_s,
         "tokens_per_s": lambda: est.decode_tokens_per_s,
-        "server_tokens_per_s": lambda: est.throughput_tokens_per_s,
+        "server_tokens_per_s": lambda: est.server_tokens_per_s,  # whole requests, as the explorer pages show it (issue 31)
         "memory_gb": lambda: est.memory_gb,
         "devices": lambda: float(est.devices_needed),
     }[measure]()

@@ -232,7 +232,7 @@ def test_the_lesson_quiz_and_term_checks_give_the_estimate_of_their_set_ups():
     set-ups, every term-entry check): each figure is the estimate of the set-up its link opens."""
     from latency.teaching import claims, lesson as L, quiz as Q
 
-    same, lesson_cost, server_figure = Compare(), Compare(), Compare()
+    same = Compare()
     les = L.load_lesson(CAT, STOPS)
     scs = [st.scenario for st in les.steps] + [les.finish]
     for q in Q.load_quiz(CAT, STOPS, les):
@@ -250,7 +250,7 @@ def test_the_lesson_quiz_and_term_checks_give_the_estimate_of_their_set_ups():
         if hasattr(L, "cost_per_1k"):  # main's own lesson cost (wip-learn shows tradeoffs.headline's, swept above)
             cost = L.cost_per_1k(CAT, sc, got)
             if cost is not None:
-                lesson_cost(f"lesson {sc} cost", shown_usd, cost, cost_1k_by_hand(values, e))
+                same(f"lesson {sc} cost", shown_usd, cost, cost_1k_by_hand(values, e))
     terms = 0
     for term_id in content.term_ids() if hasattr(content, "term_ids") else [content.DEFAULT_TERM]:
         term = content.load_term(term_id, "en")
@@ -259,17 +259,10 @@ def test_the_lesson_quiz_and_term_checks_give_the_estimate_of_their_set_ups():
                 continue
             result = claims.run_check(check, CAT)
             shown, read = MEASURES[check.measure]
-            where = server_figure if check.measure == "server_tokens_per_s" else same
             for o in result.outcomes:
                 terms += 1
-                where(f"term {term_id} check {check.id}", shown, o.value, read(oracle(dict(o.values))))
+                same(f"term {term_id} check {check.id}", shown, o.value, read(oracle(dict(o.values))))
                 if o.other_values is not None:
-                    where(f"term {term_id} check {check.id} (versus)", shown, o.other, read(oracle(dict(o.other_values))))
+                    same(f"term {term_id} check {check.id} (versus)", shown, o.other, read(oracle(dict(o.other_values))))
     assert terms >= 5, terms
     assert not same.bad, f"{len(same.bad)} of {same.pairs} pairs disagree:\n" + "\n".join(same.bad[:40])
-    if server_figure.bad:  # LEARN's area: the explorer pages' server figure counts whole requests (issue 31 item 2)
-        pytest.xfail("a term check reads the server's tokens/s during decode only (" + server_figure.bad[0] + "), the "
-                     "explorer pages over whole requests, first-token wait included: latency.teaching.claims.measure_value")
-    if lesson_cost.bad:  # LEARN's area (issue 31 item 1): main's lesson prices the whole answer, network and wait
-        pytest.xfail("lesson.cost_per_1k disagrees with the estimator's cost (" + lesson_cost.bad[0] + "): the lesson "
-                     "counts the whole answer, network included; wip-learn replaces it with tradeoffs.headline")
