@@ -186,9 +186,10 @@ def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str,
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
     charts.show(fig, key, table=not d.present)
-    if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said under the chart (beside it
-        with numbers(d):      # on the projected screen, where the chart's column has no room left)
-            st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
+    if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said right under the chart,
+        # on the projected screen too (in the text column it pushed steps 1 and 7 past a 1366 x 768 screen; the
+        # chart's column has room under the chart)
+        st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
 
 
 PROJECTED_LABEL_PX = 600  # a row label wraps at this estimate on the projected chart (label_px overestimates Hangul by about a third; the column is about 520 px at 1366)

@@ -82,14 +82,15 @@ def tab(browser):
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("size", list(SIZES))
-def test_every_step_reads_from_the_back(tab, app_url, size):
+def test_every_step_reads_from_the_back(tab, app_url, size, lang):
     page = tab
     page.set_viewport_size(SIZES[size])
-    s = i18n.strings("lesson", "ko")
+    s = i18n.strings("lesson", lang)
     found = []
     for k, step in enumerate(LESSON.steps, 1):
-        page.goto(f"{app_url}/lesson?step={k}&present=1&lang=ko")
+        page.goto(f"{app_url}/lesson?step={k}&present=1&lang={lang}")
         wait_idle(page)
         page.wait_for_function("() => !document.querySelector('[data-testid=stMain] [data-testid=stSkeleton]')", timeout=90_000)
         page.wait_for_function("() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))"
@@ -108,7 +109,7 @@ def test_every_step_reads_from_the_back(tab, app_url, size):
         if fit["scroll"] > fit["inner"] + 2 or fit["last"] > fit["inner"] + 2:
             found.append(f"step {k}: does not fit one screen: main area {fit['scroll']} px high, last element ends at "
                          f"{fit['last']:.0f} px, screen {fit['inner']} px")
-        shot(page, f"present-{size}-{k}", full_page=False)
+        shot(page, f"present-{size}-{lang}-{k}", full_page=False)
         if step.widget == "feel":  # the answer, once asked for, stays on the screen too (its box follows its end)
             page.locator(f".st-key-lesson_still_{step.id} label").click()  # shown at once: no wait for the stream
             wait_idle(page)
@@ -120,7 +121,7 @@ def test_every_step_reads_from_the_back(tab, app_url, size):
                 found.append(f"step {k} answered: does not fit one screen: main area {fit['scroll']} px high, "
                              f"last element ends at {fit['last']:.0f} px, screen {fit['inner']} px")
             found += [f"step {k} answered: {t!r} at {px:g} px" for t, px, _ in page.evaluate(SIZES_JS) if px < MIN_PX]
-            shot(page, f"present-{size}-{k}-answered", full_page=False)
+            shot(page, f"present-{size}-{lang}-{k}-answered", full_page=False)
         if k == 2:  # the icon's ligature name stands for the arrow glyph; the shortcut badge is hidden
             nxt, back = (page.locator(f".st-key-lesson_{x} button") for x in ("next", "back"))
             assert [w for w in nxt.inner_text().split() if nxt.locator("kbd").is_hidden()] == [s("next"), "arrow_forward"]

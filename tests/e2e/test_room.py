@@ -150,6 +150,9 @@ def lobby_checks(presenter, s, code: str, url: str) -> str:
     box = presenter.locator(".st-key-room_lobby_code p").bounding_box()
     assert box["height"] >= 120 and presenter.locator(".st-key-room_lobby_code p").inner_text() == code, box
     qr = presenter.locator(MAIN).locator("[data-testid=stImage] img").first
+    # measured once the image has arrived (a media file fetched after the page: 0 px tall before it)
+    presenter.wait_for_function("img => img.complete && img.naturalHeight > 0 && img.getBoundingClientRect().height > 0",
+                                arg=qr.element_handle(), timeout=FOLLOW_MS)
     assert qr.bounding_box()["height"] >= PROJECTOR["height"] / 3, qr.bounding_box()
     alt = qr.get_attribute("alt")
     address = presenter.locator(".st-key-room_lobby_address code")
