@@ -73,7 +73,7 @@ def whole_answer_note(w: launch_view.Words, base: Check, c: Check) -> str:
     """" The whole answer then takes 17 s instead of 4.1 s." where a first-token target hides it (else "")."""
     if c.measure != "ttft" or not (base.fits and c.fits) or c.total_s < TOTAL_SLOWER * base.total_s:
         return ""
-    return ". " + w.s("lever_total_slower", before=w.f.seconds(base.total_s), after=w.f.seconds(c.total_s))
+    return ". " + w.s("lever_total_slower", before=w.f.seconds(base.total_s), after=w.f.seconds(c.total_s)).rstrip(".")
 
 
 def lever_name(w: launch_view.Words, lever: str) -> str:
@@ -87,11 +87,38 @@ def suggestion_text(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int
                result=result_text(w, base, sug.check))
 
 
+def plan_values(base: Check) -> dict[str, Any] | None:
+    """The set-up of the cheapest plan that meets the target (launch.cheapest_plan: devices per server with the
+    servers it needs), where the set-up as entered does not meet it on one server; else None."""
+    if base.plan_servers is None or base.kind == "pass":
+        return None
+    return {**base.values, "devices": base.plan_per_server}
+
+
+def plan_text(w: launch_view.Words, base: Check, n: int | None = None) -> str:
+    """"More servers (2 → 8 devices per server, 2 servers): meets the target for 50 users at once; per month $34,923"."""
+    s, f = w.s, w.f
+    if plan_values(base) is None:
+        return ""
+    parts = []
+    if base.plan_per_server != base.devices_per_server:
+        parts.append(s("change_part", name=w.name("devices"), before=f.count(base.devices_per_server, "devices"),
+                       after=f.count(base.plan_per_server, "devices")))
+    parts.append(w.servers(base.plan_servers))
+    cost = w.money(base.monthly_to_pass_usd) if math.isfinite(base.monthly_to_pass_usd) else s("lever_no_price")
+    text = s("lever_plan", lever=s("lever_servers"), change=", ".join(parts),
+             users=f.count(int(base.values["concurrency"]), "users"), cost=cost)
+    return text if n is None else s("lever_numbered", n=n, text=text)
+
+
 def export_lines(w: launch_view.Words, base: Check, found: list) -> list[str]:
-    """'What to change' for the exports: the suggestions in order, or that no single change is enough."""
+    """'What to change' for the exports: the suggestions in order (then more servers, where that meets the
+    target), or that no single change is enough."""
+    out = [suggestion_text(w, base, sug, i) for i, sug in enumerate(found, 1)]
+    plan = plan_text(w, base, len(out) + 1)
     if not found:
-        return [w.s("levers_none")]
-    return [suggestion_text(w, base, sug, i) for i, sug in enumerate(found, 1)]
+        out.append(w.s("levers_none"))
+    return out + ([plan] if plan else [])
 
 
 def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int, lang: str) -> None:
@@ -147,6 +174,13 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
             suggestion_link(w, base, sug, i, lang)
     elif not base.passes:
         st.error(s("levers_none"))
+    plan = plan_values(base)
+    if plan is not None:
+        st.markdown(f"**{s('levers_plan_heading')}**")
+        st.page_link("pages/launch.py", label=plan_text(w, base), icon=":material/arrow_forward:",
+                     query_params={**scenario.to_query(plan), "lang": lang})
+        st.caption(s("levers_plan_note"))
+    if not found and not base.passes:
         pairs_section(w, base, values, pairs, lang)
     if tried:
         with st.expander(s("levers_tried_heading"), expanded=not found):
@@ -154,8 +188,11 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
             for t in tried:
                 name = s(f"lever_{t.lever}")
                 if t.best is not None and t.reason in ("not_enough", "no_saving", "over_budget"):
-                    lines.append(s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best, base.values),
-                                   result=result_text(w, base, t.best.check)))
+                    line = s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best, base.values),
+                             result=result_text(w, base, t.best.check))
+                    if t.lever == "devices" and plan is not None:
+                        line += " " + s("lever_devices_with_servers")
+                    lines.append(line)
                 elif t.reason == "not_enough":
                     lines.append(s("lever_not_enough_nofit", lever=name))
                 else:

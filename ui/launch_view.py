@@ -202,9 +202,12 @@ class Words:
         if c.max_users == 0:
             return s("users_none")
         most = f.count(c.max_users, "users")
-        text = s("users_capped" if c.max_users_capped else "users_most", most=most)
+        per = f.count(c.devices_per_server, "devices")
+        text = s("users_capped" if c.max_users_capped else "users_most", most=most, per=per, budget=f.seconds(c.budget_s))
         if c.max_users_typical and c.max_users_typical > c.max_users:
             text += " " + s("users_borderline", typical=f.count(c.max_users_typical, "users"))
+        if c.plan_per_server is not None and c.plan_per_server != c.devices_per_server and c.plan_max_users:
+            text += " " + s("users_plan", per=f.count(c.plan_per_server, "devices"), most=f.count(c.plan_max_users, "users"))
         return text
 
     def devices_value(self, c: Check) -> str:
@@ -228,7 +231,9 @@ class Words:
                     hardware=md(c.entry.label(self.lang)), monthly=monthly, for_users=self.servers(c.servers),
                     to_pass=self.money(c.monthly_to_pass_usd) if math.isfinite(c.monthly_to_pass_usd) else "–",
                     per_day=formats.number(c.answers_per_server_day, 3))
+        args["to_pass"] = self.money(c.monthly_to_pass_entered_usd) if math.isfinite(c.monthly_to_pass_entered_usd) else "–"
         text = s("devices_line_same" if c.servers == c.servers_entered else "devices_line", **args)
+        text += self.plan_line(c)
         typical = c.servers_for_users_typical
         if typical is not None and c.servers_for_users and typical < c.servers_for_users:
             servers = max(typical, c.servers_for_traffic, 1)
@@ -238,6 +243,17 @@ class Words:
             text += " " + s("devices_borderline", servers=self.servers(servers), devices=f.count(devices, "devices"),
                             monthly=monthly)
         return text
+
+    def plan_line(self, c: Check) -> str:
+        """" The cheapest the app finds ...: 2 servers of 8 devices, $34,923 a month." where that is not the
+        devices per server entered (else "")."""
+        if c.plan_servers is None or (c.plan_per_server == c.devices_per_server and c.plan_servers == c.servers):
+            return ""
+        s, f = self.s, self.f
+        return " " + s("devices_plan", hardware=md(c.entry.label(self.lang)),
+                       most=f.count(int(c.entry.hardware.resolved("max_devices")), "devices"),
+                       servers=self.servers(c.plan_servers), per=f.count(c.plan_per_server, "devices"),
+                       cost=self.money(c.monthly_to_pass_usd) if math.isfinite(c.monthly_to_pass_usd) else "–")
 
     def cost_line(self, c: Check) -> str:
         s, f = self.s, self.f
@@ -283,9 +299,13 @@ class Words:
                                                    else f.count(c.max_users, "users")))
         users_small = (s("m_users_small", n=f"{c.max_users_typical:,}")
                        if c.max_users_typical and c.max_users is not None and c.max_users_typical > c.max_users else "")
-        reachable = c.servers_for_users is not None
-        servers_small = s("m_devices_small", servers=self.servers(c.servers),
-                          per=f.count(c.devices_per_server, "devices")) if reachable else s("m_devices_never")
+        planned = c.plan_servers is not None  # the cheapest plan that meets the target (launch.cheapest_plan)
+        reachable = planned or (not c.users_searched and c.servers_for_users is not None)
+        plan_servers = c.plan_servers if planned else c.servers
+        plan_per = c.plan_per_server if planned else c.devices_per_server
+        plan_devices = c.plan_devices if planned else c.devices_total
+        servers_small = s("m_devices_small", servers=self.servers(plan_servers),
+                          per=f.count(plan_per, "devices")) if reachable else s("m_devices_never")
         no = "–"
         return [
             (s("m_ttft"), f.seconds(c.ttft_s),
@@ -294,13 +314,13 @@ class Words:
             (s("m_tps"), formats.number(c.tps_user), f.range(*c.tps_range, kind="tps"), s("m_tps_help")),
             (s("m_total"), f.seconds(c.total_s), f.range(*c.total_range), s("m_total_help")),
             (s("m_users"), users, users_small, s("m_users_help")),
-            (s("m_devices"), self.devices_value(c) if reachable else no, servers_small, s("m_devices_help")),
+            (s("m_devices"), s("m_devices_value", n=f"{plan_devices:,}") if reachable else no, servers_small, s("m_devices_help")),
             (s("m_cost_1k"), f.usd(c.cost_per_1k) if math.isfinite(c.cost_per_1k) else no, s("m_cost_1k_small"), s("m_cost_1k_help")),
             (s("m_monthly"), f.usd(c.monthly_usd) if math.isfinite(c.monthly_usd) else no,
              s("m_monthly_small", devices=f.count(c.devices_entered, "devices"),
                requests=self.value("requests_per_day", c.values["requests_per_day"])), s("m_monthly_help")),
             (s("m_pass_cost"), f.usd(c.monthly_to_pass_usd) if math.isfinite(c.monthly_to_pass_usd) else no,
-             s("m_pass_cost_small", servers=self.servers(c.servers), per=f.count(c.devices_per_server, "devices"))
+             s("m_pass_cost_small", servers=self.servers(plan_servers), per=f.count(plan_per, "devices"))
              if reachable else s("m_pass_cost_never"), s("m_pass_cost_help")),
         ]
 

@@ -47,7 +47,10 @@ What a `Check` holds and where each figure comes from:
   Two monthly figures, never mixed: `monthly_usd` is the set-up AS ENTERED (one server of the devices
   entered, or as many as the day's requests need: `servers_entered`), which the cost limit, the
   side-by-side view and the levers compare; `monthly_to_pass_usd` is what meeting the target for every
-  user at once would take (`servers`, more servers where one is not enough; nan where none would do).
+  user at once would take: the cheapest plan the app knows (`cheapest_plan`: every device count per server
+  the device allows, scenario.DEVICE_COUNTS up to its max_devices, each with the servers the users at once and
+  the day's requests need; `plan_per_server` x `plan_servers`; nan where none would do).
+  `monthly_to_pass_entered_usd` keeps the devices per server entered (`servers` of them).
 """
 
 from __future__ import annotations
@@ -125,14 +128,22 @@ class Check:
     monthly_usd: float                      # the set-up as entered: servers_entered kept on for a month
     servers_entered: int                    # one server, or as many as the day's requests need
     devices_entered: int | None
-    monthly_to_pass_usd: float              # `servers` (enough to meet the target) kept on; nan: no number does
+    monthly_to_pass_usd: float              # the cheapest plan (`plan_*`) kept on; nan: no plan meets the target
+    monthly_to_pass_entered_usd: float      # `servers` of the devices per server entered kept on; nan: no number does
     busy_share: float                       # share of the servers' time the stated traffic keeps busy
     busy_monthly_usd: float                 # the stated answers at the cost per answer (busy time only)
     over_budget: bool
     calibrated: bool
     cached_tokens: int
     users_searched: bool = True
+    plan_per_server: int | None = None      # the cheapest plan that meets the target: devices per server ...
+    plan_servers: int | None = None         # ... and servers (None: none meets it, or not searched)
+    plan_max_users: int | None = None       # the most users at once one server of the plan keeps within the target
     extra: dict = field(default_factory=dict)
+
+    @property
+    def plan_devices(self) -> int | None:
+        return None if self.plan_servers is None else self.plan_servers * self.plan_per_server
 
     @property
     def passes(self) -> bool:
@@ -240,6 +251,57 @@ def dominant_stage(breakdown: Mapping[str, float], measure: str) -> tuple[str, f
     return key, (breakdown[key] / span if span > 0 else 0.0)
 
 
+@dataclass(frozen=True)
+class Plan:
+    """Servers of `per_server` devices that keep `users` at once within the target (the pass rule) and serve
+    the day's requests; `monthly_usd` nan where the device has no price."""
+
+    per_server: int
+    servers: int
+    most_users: int
+    monthly_usd: float
+
+
+def servers_for_requests(values: Mapping[str, Any], est, batch: int) -> int:
+    """Servers the day's requests need: requests / (86,400 s x answers served together / seconds each)."""
+    service = est.breakdown["prefill"] + est.breakdown["decode"]
+    per_day = SECONDS_PER_DAY * batch / service if est.fits and service > 0 else 0.0
+    requests = int(values.get("requests_per_day", 0) or 0)
+    return math.ceil(requests / per_day) if per_day > 0 else 0
+
+
+def cheapest_plan(catalog: Catalog, values: Mapping[str, Any]) -> Plan | None:
+    """The cheapest way this app knows to meet the target for the stated users and traffic: every device
+    count per server the device allows (scenario.DEVICE_COUNTS up to its max_devices) that holds the model,
+    each with as many servers as the users at once (`max_users` per server) and the day's requests need;
+    the lowest monthly cost (servers x devices x price x 730 h), then the fewest devices. None: no count
+    meets the target for even one user."""
+    entry = catalog.hardware[values["hardware"]]
+    most_allowed = int(entry.hardware.resolved("max_devices"))
+    price = entry.price_usd_per_hour
+    users = int(values["concurrency"])
+    best: tuple | None = None
+    for n in scenario.DEVICE_COUNTS:
+        if n > most_allowed:
+            break
+        v = {**values, "devices": n}
+        try:
+            est = scenario.evaluate(catalog, v)[2]
+        except ValueError:
+            continue
+        if not est.fits:
+            continue
+        most, _ = max_users(catalog, v)
+        if most < 1:
+            continue
+        servers = max(math.ceil(users / most), servers_for_requests(v, est, int(est.running_batch)), 1)
+        monthly = servers * n * price * HOURS_PER_MONTH if price is not None else math.nan
+        key = (monthly if price is not None else 0.0, servers * n, servers)
+        if best is None or key < best[0]:
+            best = (key, Plan(n, servers, most, monthly))
+    return None if best is None else best[1]
+
+
 def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True) -> Check:
     """The launch check of one set-up (every figure from `scenario.evaluate`; see the module docstring)."""
     values = dict(values)
@@ -288,6 +350,7 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
     cost_1k = float(head.cost_per_1k_answers) if priced else math.nan
     monthly = devices_entered * price * HOURS_PER_MONTH if priced else math.nan
     to_pass = (devices_total * price * HOURS_PER_MONTH if priced and servers_users is not None else math.nan)
+    plan = cheapest_plan(catalog, values) if search_users and est.fits else None
     busy = requests / (servers_entered * per_day) if est.fits and per_day > 0 else math.nan
     busy_monthly = cost_1k / 1000.0 * requests * DAYS_PER_MONTH if math.isfinite(cost_1k) else math.nan
     limit = float(values.get("monthly_budget_usd", 0) or 0)
@@ -305,7 +368,11 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
         servers_for_users_typical=servers_typical,
         servers_for_traffic=servers_traffic, servers=servers, devices_total=devices_total,
         answers_per_server_day=per_day, price_usd_per_hour=price, cost_per_1k=cost_1k, monthly_usd=monthly,
-        servers_entered=servers_entered, devices_entered=devices_entered, monthly_to_pass_usd=to_pass,
+        servers_entered=servers_entered, devices_entered=devices_entered,
+        monthly_to_pass_usd=plan.monthly_usd if plan is not None else (to_pass if not search_users else math.nan),
+        monthly_to_pass_entered_usd=to_pass,
+        plan_per_server=plan.per_server if plan else None, plan_servers=plan.servers if plan else None,
+        plan_max_users=plan.most_users if plan else None,
         busy_share=busy, busy_monthly_usd=busy_monthly, over_budget=over, calibrated=bool(est.calibrated),
         cached_tokens=scenario.cached_prompt_tokens(values), users_searched=search_users)
 

@@ -176,7 +176,7 @@ def test_the_fifty_user_set_up_fails_and_says_why(lang):
     m = metrics(at)
     assert m[s("m_p95")] == f.seconds(c.p95_ttft_s)
     assert m[s("m_users")] == f.count(c.max_users, "users")
-    assert m[s("m_devices")] == s("m_devices_value", n=f"{c.devices_total:,}")
+    assert m[s("m_devices")] == s("m_devices_value", n=f"{c.plan_devices:,}")
     text = all_text(at)
     assert es(f"stage_{c.dominant}") in text
     assert "Kingman" in text
