@@ -93,6 +93,7 @@ def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> N
              measure=s(f"measure_{measure}"), value=f.seconds(value), ratio=f.ratio(v.ratio), range=f.range(lo, hi))
     if v.abandon and case is not None and case.abandon_s is not None:
         text += " " + s("verdict_abandon", abandon=f.seconds(case.abandon_s))
+    text += " " + s("verdict_rule")
     {"within": st.success, "over": st.error, "uncertain": st.warning}[v.kind](text)
 
 

@@ -17,6 +17,7 @@ from latency.exploring import tradeoffs as T
 from latency.exploring.stages import page_stages, stage_shares
 from latency.estimation.estimator import devices_for_memory
 from latency.language.formats import seconds_value
+from latency.exploring import verdict as V
 from latency.language.i18n import md
 from ui import charts
 from ui.shell import strings as shell_strings
@@ -42,14 +43,17 @@ def headline(fmt: Formats, sc: T.Scenario, head: T.Headline, abandon_s: float | 
             st.error(s("verdict_nofit", scenario=scenario, hardware=md(hw.label(fmt.lang)),
                        max=int(hw.hardware.resolved("max_devices"))))
         return
-    text = s("verdict_meets" if head.meets else "verdict_misses", scenario=scenario, measure=measure,
-             latency=fmt.sec(head.latency_s), budget=fmt.sec(sc.budget_s), ratio=fmt.ratio(head.latency_s / sc.budget_s))
     lo, hi = est.ranges[T.MEASURE_KEY[sc.measure]]
-    if seconds_value(lo) <= sc.budget_s < seconds_value(hi):  # as the range is printed (issue 26)
-        text += " " + s("verdict_uncertain", low=fmt.sec(lo), high=fmt.sec(hi))
+    # one word per verdict across pages (latency.exploring.verdict, the estimator page's rule): within only
+    # when the range as printed is, borderline where it straddles the budget, over when even its low end is
+    kind = V.verdict(head.latency_s, lo, hi, sc.budget_s, shown=seconds_value).kind
+    text = s({"within": "verdict_meets", "uncertain": "verdict_borderline", "over": "verdict_misses"}[kind],
+             scenario=scenario, measure=measure, latency=fmt.sec(head.latency_s), budget=fmt.sec(sc.budget_s),
+             ratio=fmt.ratio(head.latency_s / sc.budget_s), low=fmt.sec(lo), high=fmt.sec(hi))
     if abandon_s is not None and head.latency_s >= abandon_s:
         text += " " + s("verdict_abandon", abandon=fmt.sec(abandon_s))
-    (st.success if head.meets else st.error)(text)
+    text += " " + s("verdict_rule")
+    {"within": st.success, "uncertain": st.warning, "over": st.error}[kind](text)
     st.caption(s("plan_text_one" if head.users == 1 else "plan_text", users=fmt.users(head.users), devices=f"{head.devices:,}", batch=f"{head.batch:,}"))
     st.markdown(f"**{s('metrics_per_user')}**")
     row = st.container(horizontal=True)

@@ -319,3 +319,57 @@ def test_what_to_change_offers_more_servers_with_the_device_count(lang):
     assert f.count(per, "devices") in label and f.usd(cost) in label
     assert s("servers_one" if servers == 1 else "servers", n=f"{servers:,}") in label
     assert f"devices={per}" in links[0].proto.query_string
+
+
+# --- round 2, item 2: one verdict word per rule across the three pages; each page names its rule -------------
+
+def typical_kind(values: dict) -> str:
+    """The estimator's and trade-off page's rule, by hand from latency.estimate: the typical figure's range as
+    printed within the target ("within"), straddling it ("borderline"), or over it even at its low end."""
+    e = direct(values)
+    lo, hi = (formats.seconds_value(x) for x in e.ranges["ttft_s" if values["measure"] == "ttft" else "total_s"])
+    b = values["budget_s"]
+    return "within" if hi <= b else ("over" if lo > b else "borderline")
+
+
+def launch_kind(values: dict) -> str:
+    """The launch check's rule, by hand: fails when the typical figure is over; passes when the 95%-of-users
+    figure's range, as printed, is within; borderline in between."""
+    kind = typical_kind(values)
+    if kind == "over":
+        return "over"
+    return "within" if kind == "within" and formats.seconds_value(p95_high(values)) <= values["budget_s"] else "borderline"
+
+
+VERDICT_SETUPS = [dict(FIFTY), dict(FIFTY, devices=8), dict(FIFTY, model_size_b=43.0, concurrency=1),
+                  dict(FIFTY, devices=1), dict(DEFAULT), dict(DEFAULT, concurrency=20)]
+ALERT = {"within": "success", "borderline": "warning", "over": "error"}
+BORDERLINE_WORD = {"ko": "아슬아슬", "en": "orderline"}
+
+
+def alert_kind(at, marker: str) -> str:
+    """The kind of the one alert whose text holds `marker` (the page's rule)."""
+    found = [k for k, kind in (("within", "success"), ("borderline", "warning"), ("over", "error"))
+             for el in getattr(at, kind) if marker in str(el.value)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("i", range(len(VERDICT_SETUPS)))
+def test_each_page_s_verdict_word_follows_its_named_rule(lang, i):
+    v = VERDICT_SETUPS[i]
+    query = {k: str(x) for k, x in scenario.to_query(v).items()}
+    expected = {"estimator": typical_kind(v), "tradeoffs": typical_kind(v), "launch": launch_kind(v)}
+    for name, expect in expected.items():
+        at = run_page(name, lang, query)
+        assert not at.exception, at.exception[0].value
+        rule = i18n.strings(name, lang)("verdict_rule")
+        if name == "launch":
+            rule = i18n.strings("launch", lang)(f"verdict_{'pass' if expect == 'within' else 'fail' if expect == 'over' else 'borderline'}").split(":")[0]
+        kind = alert_kind(at, rule)
+        assert kind == expect, (name, v, kind, expect)
+        texts = [str(el.value) for el in getattr(at, ALERT[kind]) if rule in str(el.value)]
+        assert (BORDERLINE_WORD[lang] in texts[0]) == (kind == "borderline"), (name, texts)
+        if name != "launch":  # the typical user's rule is named beside the verdict, the launch check's stricter one too
+            assert i18n.strings(name, lang)("verdict_rule") in texts[0]
