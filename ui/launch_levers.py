@@ -187,7 +187,7 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
             lines = []
             for t in tried:
                 name = s(f"lever_{t.lever}")
-                if t.best is not None and t.reason in ("not_enough", "no_saving", "over_budget"):
+                if t.best is not None and t.reason in ("not_enough", "no_saving", "over_budget", "slower"):
                     line = s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best, base.values),
                              result=result_text(w, base, t.best.check))
                     if t.lever == "devices" and plan is not None:

@@ -65,7 +65,8 @@ class Tried:
 
     lever: str
     best: Suggestion | None
-    reason: str                      # "not_enough", or why it was not tried ("already", "no_share", "unavailable", ...)
+    reason: str                      # "not_enough", "slower" (even its fastest option is slower than the set-up now),
+                                     # or why it was not tried ("already", "no_share", "unavailable", ...)
 
 
 def _changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[str, ...]:
@@ -258,6 +259,9 @@ def suggest(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[float],
             tried.append(Tried(lever, result, "no_saving"))
         elif isinstance(result, Suggestion):
             found.append(result)
+        elif (result.reason == "not_enough" and result.best is not None and base.fits
+              and not result.best.check.value_s < base.value_s):
+            tried.append(Tried(lever, result.best, "slower"))  # its best option is slower than now: never "at best"
         else:
             tried.append(result)
     found.sort(key=lambda s: _cost_key(s.check))

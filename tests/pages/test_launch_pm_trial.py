@@ -373,3 +373,29 @@ def test_each_page_s_verdict_word_follows_its_named_rule(lang, i):
         assert (BORDERLINE_WORD[lang] in texts[0]) == (kind == "borderline"), (name, texts)
         if name != "launch":  # the typical user's rule is named beside the verdict, the launch check's stricter one too
             assert i18n.strings(name, lang)("verdict_rule") in texts[0]
+
+
+# --- round 2, item 3: a change that makes the target's figure worse is never "at best" --------------------------
+
+@pytest.mark.parametrize("values", [FIFTY, dict(FIFTY, measure="total", budget_s=30.0, output_tokens=1000)])
+def test_not_enough_levers_are_faster_than_now_and_slower_ones_are_said_to_be(values):
+    from latency.exploring import levers
+    key = "ttft_s" if values["measure"] == "ttft" else "total_s"
+    now = getattr(direct(values), key)
+    _, tried = levers.suggest(CAT, values, DATA.sizes, PLACES, [d for d in DATA.device_choices if d != "auto"])
+    said = {t.lever: t.reason for t in tried if t.best is not None}
+    assert "slower" in said.values()                 # FP8 -> INT4 here: its 16-bit KV cache makes it slower
+    for t in tried:
+        if t.best is None:
+            continue
+        then = getattr(direct(dict(t.best.values)), key)  # by latency.estimate, not the lever's own check
+        assert (t.reason == "slower") == (then >= now), (t.lever, t.reason, then, now)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_says_a_slower_change_is_slower(lang):
+    s, _, f = strings(lang)
+    at = page(lang, FIFTY, view="change")
+    text = all_text(at)
+    assert s("lever_not_enough", lever=s("lever_precision"), change="X", result="Y").split("X")[0] not in text
+    assert s("lever_slower", lever=s("lever_precision"), change="X", result="Y").split("(")[0] in text
