@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from latency.language.formats import seconds_each
 from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart, timeline_table
@@ -42,7 +43,8 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
         # a figure above the devices' memory says how many run at once and that the rest wait (PM trial item 7)
         held = f"{min(est.max_concurrent_requests, users):,}"
         fit_text = s("fits_on_waiting_short", users=f.count(users, "users"), held=held)  # a tile's delta does not wrap
-        waiting = s("fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"),
+        one = min(est.max_concurrent_requests, users) == 1  # "1 of them runs", not "run"
+        waiting = s("fits_on_waiting_one" if one else "fits_on_waiting", devices=f.count(est.devices_needed, "devices"), all=f.count(everyone, "devices"),
                     users=f.count(users, "users"), held=held)
     label = s("metric_memory") if users == 1 else s("metric_memory_users", users=f.count(users, "users"))
     row.metric(label, f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
@@ -131,10 +133,10 @@ def timeline(s: Strings, f, est, values: dict, kind: str) -> None:
     if panel is not None:
         names = dict(stage=s("timeline_col_stage"), start=s("timeline_col_start"), takes=s("timeline_col_takes"),
                      end=s("timeline_col_end"), first_token=s("first_token"))
-        charts.show_rows(*timeline_table(stages, ttft_s=est.ttft_s, names=names, fmt_list=f.seconds_list), panel)
+        charts.show_rows(*timeline_table(stages, ttft_s=est.ttft_s, names=names, fmt_list=lambda xs: [f.seconds(x) for x in xs]), panel)
     total = sum(t for _, _, t in stages) or 1.0
     ttft = sum(t for k, _, t in stages if k != "decode") or 1.0
-    times = f.seconds_list([t for _, _, t in stages])
+    times = seconds_each(f, [t for _, _, t in stages])
     lines = [s("stage_line_decode" if k == "decode" else "stage_line", stage=name, time=shown, share=f.percent(t / total),
                ttft_share=f.percent(t / ttft), what=stage_what(s, k, values, handling))
              for (k, name, t), shown in zip(stages, times)]

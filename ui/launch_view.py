@@ -15,6 +15,7 @@ from latency.estimation import scenario
 from latency.estimation.estimator import STAGES
 from latency.exploring import launch
 from latency.exploring.launch import Check
+from latency.language.formats import seconds_each
 from latency.language import formats
 from latency.language.i18n import Strings, md
 
@@ -173,7 +174,7 @@ class Words:
         if c.p95_rule == "alone":
             return s("p95_alone" if int(c.values["concurrency"]) <= 1 else "p95_same")
         queue = min(float(c.est.breakdown["queue"]), c.wait_others_s)  # with one user the queue is 0 (decision 2)
-        wait, alone, queue_s, rest = f.seconds_list([c.wait_others_s, c.alone_ttft_s, queue, c.wait_others_s - queue])
+        wait, alone, queue_s, rest = seconds_each(f, [c.wait_others_s, c.alone_ttft_s, queue, c.wait_others_s - queue])
         return s(f"p95_{c.p95_rule}", wait=wait, alone=alone, queue=queue_s, rest=rest,
                  queue_name=self.stage("queue"), prefill_name=self.stage("prefill"),
                  users=f.count(c.values["concurrency"], "users"), p95=f.seconds(c.p95_ttft_s))
@@ -362,7 +363,7 @@ def show_figures(w: Words, c: Check, key: str) -> None:
         start += n
     if c.fits:
         stages = w.stage_times(c)
-        shown = w.f.seconds_list([t for _, t in stages])
+        shown = seconds_each(w.f, [t for _, t in stages])
         st.caption(w.s("stages_line", stages=" · ".join(f"{n} {t}" for (n, _), t in zip(stages, shown))))
 
 
@@ -406,14 +407,15 @@ def summary_markdown(w: Words, c: Check, link: str, extra: Sequence[tuple[str, S
     `extra` (B, the difference, what to change: `extra_sections`) and the link."""
     s = w.s
     rows = [f"| {md(label)} | {md(value)} | {md(small)} |" for label, value, small, _ in w.metrics(c)]
-    stages = " · ".join(f"{n} {t}" for (n, _), t in zip(w.stage_times(c), w.f.seconds_list([t for _, t in w.stage_times(c)])))
+    stages = " · ".join(f"{n} {t}" for (n, _), t in zip(w.stage_times(c), seconds_each(w.f, [t for _, t in w.stage_times(c)])))
     parts = [f"# {s('export_title')}", "", f"**{w.verdict(c)}**", "", w.setup(c.values), "",
              f"| {s('export_col_figure')} | {s('export_col_value')} | {s('export_col_range')} |", "|---|---|---|", *rows, ""]
     if c.fits:
         parts += [s("stages_line", stages=stages), ""]
     parts += [f"- {line}" for line in w.lines(c)]
     for heading, lines in extra:
-        parts += ["", f"## {heading}", "", *[f"- {line}" for line in lines]]
+        # numbered lines ("1. ...", 'What to change') are a Markdown numbered list: "- 1." read as "• 1."
+        parts += ["", f"## {heading}", "", *[line if line[:1].isdigit() else f"- {line}" for line in lines]]
     parts += ["", s("export_link", link=link), "", s("export_footer")]
     return "\n".join(parts) + "\n"
 
@@ -429,7 +431,7 @@ def summary_png(w: Words, c: Check, link: str, extra: Sequence[tuple[str, Sequen
     """The same one-page summary as a PNG (latency/charts/launch_card.py), `extra` as headed lines after the notes."""
     rows = [(label, value, small) for label, value, small, _ in w.metrics(c)]
     times = w.stage_times(c)
-    shown = w.f.seconds_list([t for _, t in times])
+    shown = seconds_each(w.f, [t for _, t in times])
     stages = [(k, f"{name} {t}", sec) for k, (name, sec), t in zip(STAGES, times, shown)] if c.fits else []
     lines = w.lines(c) + [text for heading, body in compact(w, extra) for text in [f"**{heading}**", *body]]
     return launch_card.png(w.s("export_title"), c.kind, w.verdict(c), w.setup(c.values), rows, stages, lines,

@@ -16,6 +16,7 @@ from latency.exploring import launch
 from latency.exploring import tradeoffs as T
 from latency.exploring.stages import page_stages, stage_shares
 from latency.estimation.estimator import devices_for_memory
+from latency.language.formats import seconds_each
 from latency.language.formats import seconds_value
 from latency.exploring import verdict as V
 from latency.language.i18n import md
@@ -93,7 +94,7 @@ def limit_advice(s, stage: str, est) -> str:
 def seconds_column(fmt: Formats, values: Sequence[float], shown: Sequence[bool]) -> list[str]:
     """A table column of durations with one decimal rule for all its cells (PM trial item 15: "0.030 s" beside
     "0.16 s" in one comparison); "–" where the set-up does not fit."""
-    text = iter(fmt.f.seconds_list([v for v, ok in zip(values, shown) if ok]))
+    text = iter(seconds_each(fmt.f, [v for v, ok in zip(values, shown) if ok]))
     return [next(text) if ok else "–" for ok in shown]
 
 

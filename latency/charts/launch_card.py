@@ -28,6 +28,10 @@ KIND_COLOURS = {"pass": BUDGET, "borderline": INK, "fail": HIGHLIGHT, "no_fit": 
 STAGE_ORDER = ("network", "queue", "prefill", "decode")
 
 
+NUMBERED = re.compile(r"\d+\. ")
+"""A numbered line of the exports ('What to change': "1. ...")."""
+
+
 def _font(bold: bool, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_BOLD if bold else FONT_REGULAR), size)
 
@@ -97,8 +101,10 @@ def png(title: str, kind: str, verdict: str, setup: str, rows: Sequence[tuple[st
         ops.append(("bar", y, stages, total, inner))
         y += 44 + 30 * ((len(stages) + 1) // 2)
     for line in lines:
+        # a numbered line ("1. ...") and a heading carry their own mark: no bullet before them ("• 1." read oddly)
+        own_mark = line.startswith("**") or NUMBERED.match(plain(line)) is not None
         for k, part in enumerate(wrap(plain(line), small, inner - 20)):
-            ops.append(("text", y, ("• " if k == 0 else "  ") + part, small, INK_MUTED))
+            ops.append(("text", y, ("" if own_mark else "• " if k == 0 else "  ") + part, small, INK_MUTED))
             y += 26
         y += 4
     y += 12

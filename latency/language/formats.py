@@ -241,3 +241,10 @@ def get(lang: str) -> Formats:
     """The formats of `lang` (cached; an edited units.yaml is reloaded within RECHECK_S seconds).
     Raises ContentError."""
     return _cached(lang, _units_mtime_ns())
+
+
+def seconds_each(fmt: "Formats", xs) -> list[str]:
+    """Several durations shown together, each by the one rule every page uses (`Formats.seconds`: two
+    significant digits below 10 s, whole seconds from 10): "0.52 s · 25 s", never "0.515 s · 25.340 s"
+    (PM trial round 2, item 6; `seconds_list`'s shared decimals printed 0.030 s and 217.28 s)."""
+    return [fmt.seconds(x) for x in xs]

@@ -116,7 +116,7 @@ def test_the_delay_from_other_users_is_named_apart_from_the_queue_stage_and_adds
     assert delay == pytest.approx(queue + e.breakdown["prefill"] - alone.breakdown["prefill"], abs=1e-12)
     at = page(lang, BUSY)
     text = all_text(at)
-    shown = formats.seconds_list([delay, alone.ttft_s, queue, delay - queue])
+    shown = [formats.seconds_number(x) for x in (delay, alone.ttft_s, queue, delay - queue)]
     with_unit = [f.seconds(1.0).replace("1", digits, 1) for digits in shown]  # "0.089 s", as the page prints them
     for piece in with_unit:
         assert piece in text
@@ -225,7 +225,7 @@ def test_the_markdown_export_carries_b_the_difference_and_what_to_change(lang):
     dt = direct(a_values).ttft_s - b.ttft_s                                   # B is sooner by this much
     assert f.seconds(dt) in text.split(f"## {s('export_diff_heading')}")[1]
     change = text.split(f"## {s('export_change_heading')}")[1]
-    assert change.count("\n- 1. ") == 1                                        # the suggestions, numbered
+    assert change.count("\n1. ") == 1 and "- 1." not in change                # the suggestions, a numbered list
     # the PNG carries them too and stays one A4 page (1240 x 1754 at 150 dpi)
     import io
 
@@ -399,3 +399,47 @@ def test_the_page_says_a_slower_change_is_slower(lang):
     text = all_text(at)
     assert s("lever_not_enough", lever=s("lever_precision"), change="X", result="Y").split("X")[0] not in text
     assert s("lever_slower", lever=s("lever_precision"), change="X", result="Y").split("(")[0] in text
+
+
+# --- round 2, item 6: wording -----------------------------------------------------------------------------------
+
+import re  # noqa: E402
+
+DOUBLE_PERIOD = re.compile(r"[^.]\.\.(?!\.)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_sentence_ends_in_two_periods(lang):
+    for values in (DEFAULT, dict(FIFTY, measure="total", budget_s=30.0, output_tokens=1000)):
+        at = page(lang, values, view="change")
+        labels = "\n".join(p.proto.label for p in at.get("page_link"))
+        assert not DOUBLE_PERIOD.search(all_text(at) + labels), DOUBLE_PERIOD.findall(all_text(at) + labels)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_held_request_is_singular(lang):
+    """70B FP8 on one H100 with 50 users: memory holds 1 request at a time (latency.estimate's max_concurrent_requests)."""
+    v = dict(FIFTY, devices=1)
+    e = direct(v)
+    assert e.fits and e.max_concurrent_requests == 1
+    text = all_text(run_page("estimator", lang, {k: str(x) for k, x in scenario.to_query(v).items()}))
+    es = i18n.strings("estimator", lang)
+    assert es("fits_on_waiting_one", users=formats.get(lang).count(50, "users"), devices=formats.get(lang).count(1, "devices"),
+              held="1", all=formats.get(lang).count(e.devices_for_users, "devices")) in text
+    if lang == "en":
+        assert "1 of them run at once" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_durations_follow_one_rounding_rule_on_the_launch_check(lang):
+    """'Prefill 0.515 s · Decode 25.340 s' was the list rule; every duration is printed as Formats.seconds prints it."""
+    from ui import launch_view, scenario_inputs
+    s, es, f = strings(lang)
+    v = dict(FIFTY, measure="total", budget_s=30.0, output_tokens=1000)
+    e = direct(v)
+    data = explorer.load(lang)
+    w = launch_view.Words(s, es, f, data, PLACES, scenario_inputs.all_option_texts(es, data, f, lang), lang)
+    from latency.exploring import launch
+    text = launch_view.summary_markdown(w, launch.check(CAT, v), "x")
+    for k in ("network", "prefill", "decode"):
+        assert f"{es(f'stage_{k}')} {f.seconds(e.breakdown[k])}" in text, (k, f.seconds(e.breakdown[k]))

@@ -273,7 +273,7 @@ def test_use_case_in_the_url_sets_budget_and_measure(case):
     assert at.selectbox(key="use_case").value == case.id
     assert at.number_input(key="budget_s").value == case.budget_s
     en_case = next(u for u in content.use_case_budgets("en") if u.id == case.id)
-    verdict = [a.value for a in list(at.error) + list(at.success)]
+    verdict = [a.value for a in list(at.error) + list(at.success) + list(at.warning)]  # borderline: a warning
     assert any(f"{case.budget_s:g} s" in v for v in verdict), verdict
     assert any(en_case.label in o for o in at.selectbox(key="use_case").options)
 
@@ -616,7 +616,7 @@ def test_what_limits_it_advises_for_the_stage_that_dominates(lang, document):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_seconds_compared_in_a_table_column_share_one_decimal_rule(lang):
+def test_seconds_compared_in_a_table_column_follow_the_one_rounding_rule(lang):
     """PM trial item 15: "0.030 s" against "0.16 s" in one comparison. The precision table (memory tab) and the export
     preview give every duration of a column with the same decimals, enough for the smallest (checked by hand: the
     decimals of each cell counted)."""
@@ -631,8 +631,10 @@ def test_seconds_compared_in_a_table_column_share_one_decimal_rule(lang):
                 if col not in df.columns:
                     continue
                 cells = [c for c in df[col] if c != "–"]
-                decimals = {len(re.search(r"[\d,]+(?:\.(\d+))?", c).group(1) or "") for c in cells}
-                assert len(decimals) == 1, (tab, col, cells)
+                # round 2, item 6: one rounding rule for every duration on every page (formats.seconds_number:
+                # two significant digits below 10 s, whole from 10), so "217 s", never "217.28 s" beside "0.52 s"
+                digits = [re.search(r"[\d,]+(?:\.\d+)?", c).group(0) for c in cells]
+                assert all(formats.seconds_number(float(d.replace(",", ""))) == d for d in digits), (tab, col, cells)
                 seen += 1
     assert seen >= 3
 
