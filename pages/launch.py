@@ -102,11 +102,17 @@ with rest:
 
     # --- share and export --------------------------------------------------------------------------
     query = {**scenario.to_query(values), "lang": lang}
+    a_query = dict(query)  # set-up A alone (the estimator has no B)
+    # B, as kept now: the share link, the exports' "Reopen" link and their B section carry it (a deferred
+    # download reads this run's B, not whatever the session holds when the file is fetched)
+    b_values = st.session_state.get(launch_compare.B_KEY)
+    if b_values is not None:
+        query[launch_compare.B_URL] = launch_compare.b_query(b_values)
     link = launch_view.share_link(st.context.url, query)
 
     def export_extra():
         """B and the difference when a B is set, what to change when the set-up fails (computed on download)."""
-        return launch_export.sections(w, c, values, st.session_state.get(launch_compare.B_KEY), evaluate, places)
+        return launch_export.sections(w, c, values, b_values, evaluate, places)
 
     row = st.container(horizontal=True, vertical_alignment="center")  # wraps on narrow screens
     row.page_link("pages/launch.py", label=s("share_link"), icon=":material/link:", query_params=query, help=s("share_link_help"))
@@ -129,7 +135,7 @@ with rest:
         if tabs["compare"].open:
             launch_compare.section(w, c, values, evaluate, specs, data.default, implied, lang,
                                    notice=lambda n: state.notice_text(names, n, w.value, specs))
-    st.page_link("pages/estimator.py", label=s("open_estimator"), icon=":material/timer:", query_params=query)
+    st.page_link("pages/estimator.py", label=s("open_estimator"), icon=":material/timer:", query_params=a_query)
     st.page_link("pages/how-it-works.py", label=est("how_link"), icon=":material/functions:")
 state.mirror(KEYS, known=(state.VIEW, launch_compare.B_URL))
 launch_compare.mirror_b()

@@ -443,3 +443,21 @@ def test_durations_follow_one_rounding_rule_on_the_launch_check(lang):
     text = launch_view.summary_markdown(w, launch.check(CAT, v), "x")
     for k in ("network", "prefill", "decode"):
         assert f"{es(f'stage_{k}')} {f.seconds(e.breakdown[k])}" in text, (k, f.seconds(e.breakdown[k]))
+
+
+# --- round 2, item 9: a kept B travels with the share link and the exports' "Reopen" link -------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_share_link_carries_b(lang):
+    s, _, _ = strings(lang)
+    b = dict(FIFTY, devices=8)
+    at = page(lang, FIFTY, view="compare", b=urllib.parse.urlencode(scenario.to_query(b)))
+    (share,) = [p for p in at.get("page_link") if p.proto.label == s("share_link")]
+    query = urllib.parse.parse_qs(share.proto.query_string)
+    assert "b" in query
+    inner = urllib.parse.parse_qs(query["b"][0])
+    assert inner["devices"] == ["8"] and inner["model_size_b"] == ["70.6"]
+    assert urllib.parse.parse_qs(share.proto.query_string)["devices"] == ["2"]   # A stays A
+    # without a B, no b
+    (plain,) = [p for p in page(lang, FIFTY).get("page_link") if p.proto.label == s("share_link")]
+    assert "b" not in urllib.parse.parse_qs(plain.proto.query_string)
