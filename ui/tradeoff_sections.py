@@ -299,6 +299,31 @@ def cost(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
 
 
 # --- memory and lightweighting ------------------------------------------------------------------------
+def memory_notes(fmt: Formats, sc: T.Scenario, rows, device_gb: float) -> list[str]:
+    """Why the table does not follow the bits where it does not (PM trial round 2, item 4), from the rows' own
+    figures: a format with fewer bits that needs more memory than one with more (a weight-only format keeps the
+    KV cache in 16 bits, so with many users' KV it outweighs the weights it saves), and rows whose memory for
+    every user at once is over the devices' (some users wait for memory: the wait is in their first token)."""
+    s, out = fmt.s, []
+    fits = [x for x in rows if x.fits]
+    for a in reversed(fits):  # lightest first (INT4 before Q4_K_M): a lighter format that needs more than a heavier one
+        heavier = [b for b in fits if b.bytes_per_param > a.bytes_per_param and b.memory_gb < a.memory_gb
+                   and b.kv_cache_gb < a.kv_cache_gb]
+        if heavier:
+            b = min(heavier, key=lambda x: x.memory_gb)
+            key = "mem_note_kv_slower" if a.tokens_per_s < b.tokens_per_s else "mem_note_kv"
+            out.append(s(key, low=fmt.precision_short(a.precision_id), high=fmt.precision_short(b.precision_id),
+                         low_weights=fmt.gb(a.weights_gb), high_weights=fmt.gb(b.weights_gb),
+                         low_kv=fmt.gb(a.kv_cache_gb), high_kv=fmt.gb(b.kv_cache_gb), users=fmt.users(sc.concurrency),
+                         low_speed=fmt.tps(a.tokens_per_s), high_speed=fmt.tps(b.tokens_per_s)))
+            break
+    waiting = [x for x in fits if x.memory_gb > x.devices_needed * device_gb]
+    if waiting:
+        out.append(s("mem_note_wait", precisions=", ".join(fmt.precision_short(x.precision_id) for x in waiting),
+                     users=fmt.users(sc.concurrency)))
+    return out
+
+
 def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, Any]) -> None:
     s = fmt.s
     hw = fmt.catalog.hardware[sc.hardware_id]
@@ -318,6 +343,8 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
     table = pd.DataFrame({
         s("col_precision"): [fmt.precision_short(x.precision_id) for x in rows],
         s("col_memory"): [fmt.gb(x.memory_gb) for x in rows],
+        s("col_weights"): [fmt.gb(x.weights_gb) for x in rows],
+        s("col_kv"): [fmt.gb(x.kv_cache_gb) for x in rows],
         s("col_devices"): [f"{x.devices_needed:,}" if x.fits else s("nofit_cell") for x in rows],
         s("col_ttft"): seconds_column(fmt, [x.ttft_s for x in rows], [x.fits for x in rows]),
         s("col_speed"): [fmt.tps(x.tokens_per_s) if x.fits else "–" for x in rows],
@@ -335,6 +362,8 @@ def memory(fmt: Formats, sc: T.Scenario, head: T.Headline, data: Mapping[str, An
     else:
         st.caption(s("mem_rows_same", users=fmt.users(sc.concurrency)))
     st.dataframe(table, hide_index=True, width="stretch")
+    for note in memory_notes(fmt, sc, rows, hw.hardware.memory_gb):
+        st.caption(note)
     quality_notes(fmt, rows)
     st.markdown(s("quant_text"))
 

@@ -661,3 +661,27 @@ def test_memory_lines_that_coincide_stay_visible_and_quality_notes_are_whole(lan
         note = CAT.precisions[pid].quality.get(lang)
         assert note and note.replace("*", "") in text.replace("\\", ""), note
     assert all(strings("tradeoffs", lang)("col_quality") not in df.value.columns for df in at.dataframe)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_memory_table_says_why_a_4_bit_format_needs_more_than_fp8(lang):
+    """PM trial round 2, item 4: 70.6B, 50 users, 5,000-token prompts on 2 H100s: INT4 (weight-only) needs more
+    memory than FP8 and writes more slowly, as its 16-bit KV cache outweighs the weights it saves. The figures are
+    latency.estimate's (tests/exploring/test_launch.py's `direct`), said in the table's KV column and a note."""
+    from latency.exploring import explorer
+    from tests.exploring.test_launch import direct
+    base = dict(explorer.load("en").default, model_size_b=70.6, devices=2, precision="fp8", concurrency=50,
+                prompt_tokens=5000, measure="ttft", budget_s=1.0)
+    fp8, int4 = direct(base), direct(dict(base, precision="int4_awq"))
+    assert int4.weights_gb < fp8.weights_gb and int4.memory_gb > fp8.memory_gb and int4.kv_cache_gb > fp8.kv_cache_gb
+    s, f = strings("tradeoffs", lang), formats.get(lang)
+    at = run_page("tradeoffs", lang, query={k: str(v) for k, v in scenario.to_query(base).items()})
+    at = open_tab(at, "memory", lang)
+    no_errors(at)
+    df = next(frame.value for frame in at.dataframe if s("col_kv") in frame.value.columns)
+    assert f.gb(fp8.kv_cache_gb) in df[s("col_kv")].tolist() and f.gb(int4.kv_cache_gb) in df[s("col_kv")].tolist()
+    text = all_text(at)
+    assert f.gb(int4.kv_cache_gb) in text and f.gb(fp8.kv_cache_gb) in text
+    notes = [c.value for c in at.caption if f.gb(int4.kv_cache_gb) in c.value and "16" in c.value]
+    assert notes, [c.value for c in at.caption]
+    assert f.gb(int4.weights_gb) in notes[0] and f.gb(fp8.weights_gb) in notes[0]
