@@ -200,6 +200,42 @@ def fleet_note(fmt: Formats, sc: T.Scenario) -> None:
         st.caption(fmt.s("fleet_note", chosen=md(", ".join(chosen))))
 
 
+def map_order_pair(grid: T.Grid, current: str) -> tuple[int, int, int] | None:
+    """(column, smaller row, larger row) where a larger model is ✓ and a smaller one △ in the same device's
+    column (the current device first): the map is not monotonic in size there, and the page says why."""
+    if grid.safe is None:
+        return None
+    p = grid.plan
+    cols = sorted(range(len(grid.cols)), key=lambda j: grid.cols[j] != current)
+    for j in cols:
+        border = [i for i in range(len(grid.rows)) if p.meets[i, j] and not grid.safe[i, j]]
+        for k in range(len(grid.rows)):
+            if grid.safe[k, j] and any(i < k for i in border):
+                return j, max(i for i in border if i < k), k
+    return None
+
+
+def map_order_note(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> str:
+    """Why a larger model can be ✓ where a smaller one is △ (PM trial round 2, item 5), from the two cells' own
+    plans: the smaller packs several conversations per server (the cheapest plan within the estimate), and a
+    shared server's range is wider (the wait for the others is the least certain part); the larger meets the
+    budget only with fewer per server on more servers or devices, whose range is narrower."""
+    found = map_order_pair(grid, sc.hardware_id)
+    if found is None:
+        return ""
+    j, i, k = found
+    p, f = grid.plan, fmt.f
+    def plan(r: int) -> dict:
+        return dict(batch=f"{int(p.batch[r, j]):,}", servers=f"{int(p.replicas[r, j]):,}",
+                    devices=f.count(int(p.devices[r, j]), "devices"))
+    small, big = plan(i), plan(k)
+    high = grid.high[i, j] if grid.high is not None else float("nan")
+    return fmt.s("map_order_note", hardware=md(fmt.hw(grid.cols[j])), small=fmt.size(grid.rows[i]), big=fmt.size(grid.rows[k]),
+                 small_batch=small["batch"], small_servers=small["servers"], small_devices=small["devices"],
+                 big_batch=big["batch"], big_servers=big["servers"], big_devices=big["devices"],
+                 high=fmt.sec(high) if high == high else "–", budget=fmt.sec(sc.budget_s))
+
+
 def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
     s, measure = fmt.s, fmt.measure_short(sc.measure)
     st.caption(s("map_caption", users=fmt.users(sc.concurrency)))
@@ -213,6 +249,9 @@ def budget_maps(fmt: Formats, sc: T.Scenario, data: Mapping[str, Any]) -> None:
                                  y_labels=[C.short_label(fmt.hw(h)) for h in grid.cols], hover=hover.T,
                                  marks=marks(fmt, grid), names=names, safe=None if grid.safe is None else grid.safe.T)
     charts.show_spec(spec, key="tr_chart_map_hw", name=s("table_map_hw"))  # redrawn on every input change: no plotly objects
+    note = map_order_note(fmt, sc, grid)
+    if note:
+        st.caption(note)
     dist: T.Grid = data["dist"]
     st.markdown(f"**{s('map_dist_title', measure=measure, hardware=md(fmt.hw(sc.hardware_id)))}**")
     hover = cell_hover(fmt, dist, sc, [fmt.distance(v) for v in dist.cols])

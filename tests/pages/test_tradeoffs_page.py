@@ -685,3 +685,20 @@ def test_the_memory_table_says_why_a_4_bit_format_needs_more_than_fp8(lang):
     notes = [c.value for c in at.caption if f.gb(int4.kv_cache_gb) in c.value and "16" in c.value]
     assert notes, [c.value for c in at.caption]
     assert f.gb(int4.weights_gb) in notes[0] and f.gb(fp8.weights_gb) in notes[0]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_map_says_why_a_larger_model_is_safe_where_a_smaller_is_borderline(lang):
+    """PM trial round 2, item 5: 50 users, 1 s to first token, 5,000-token prompts, FP8: on the H100 row 70.6B is ✓
+    and 39.8B △ (by the grid's own safe marks). The note names both cells and says why; none where the map is monotonic."""
+    query = {"concurrency": "50", "measure": "ttft", "budget_s": "1", "prompt_tokens": "5000", "precision": "fp8",
+             "model_size_b": "70.6"}
+    at = run_page("tradeoffs", lang, query=query)
+    no_errors(at)
+    notes = [c.value for c in at.caption if "70.6B" in c.value and "39.8B" in c.value and "✓" in c.value]
+    assert len(notes) == 1, [c.value for c in at.caption]
+    assert "H100" in notes[0] and "50" in notes[0]  # the larger model's 50 servers of one conversation each
+    # no such note where the map is monotonic (the default set-up)
+    plain = run_page("tradeoffs", lang)
+    assert not [c.value for c in plain.caption if "✓" in c.value and "△" in c.value and "B " in c.value and "map" not in c.value
+                and strings("tradeoffs", lang)("map_caption", users="x").split("x")[0] not in c.value]
