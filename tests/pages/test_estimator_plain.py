@@ -66,7 +66,7 @@ def test_network_text_follows_the_connection(lang):
     warm = stage_lines(run_page("estimator", lang, {"connection": "warm"}))[0]
     cold = stage_lines(run_page("estimator", lang, {"connection": "cold"}))[0]
     local = stage_lines(run_page("estimator", lang, {"access": "none", "distance_km": "0"}))[0]
-    words = {"ko": ("다시 쓰므로", "새 연결이라", "장치 안에서"), "en": ("reused", "is new", "on the device")}[lang]
+    words = {"ko": ("다시 쓰므로", "새 연결이라", "기기 안에서"), "en": ("reused", "is new", "on the device")}[lang]
     assert words[0] in warm and words[1] not in warm
     assert words[1] in cold and words[0] not in cold
     assert words[2] in local

@@ -1,7 +1,8 @@
 """One name per idea on the explorer pages (PM trial item 11), checked over every string of their content files.
 
-"Hardware" is the kind of chip picked; a "device" (장치) is one of them, counted ("2 devices", "장치 2개"). The trial
-met "GPUs", "Devices per server", "Device" and "Hardware" for what seemed one idea, and "the entry" unexplained.
+A "device" (기기, content/vocabulary.yaml) is the chip picked and one of them, counted ("2 devices", "기기 2개"). The
+trial met "GPUs", "Devices per server", "Device" and "Hardware" for what seemed one idea, and "the entry" unexplained;
+round 2 (item 7) took the launch check's names on the three pages: "Device", "Devices per server", 기기.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ def strings(lang: str):
                 yield path, key, value[lang]
 
 
-def test_a_counted_chip_is_a_device_never_a_gpu_or_kigi():
+def test_a_counted_chip_is_a_device_never_a_gpu_or_jangchi():
     bad = [(p, k, v) for p, k, v in strings("en") if re.search(r"\bGPUs?\b", v)]
-    bad += [(p, k, v) for p, k, v in strings("ko") if "기기" in v or re.search(r"GPU\s*(개수|\{)", v)]
+    bad += [(p, k, v) for p, k, v in strings("ko") if "장치" in v or re.search(r"GPU\s*(개수|\{)", v)]
     assert not bad, bad[:5]
 
 

@@ -461,3 +461,39 @@ def test_the_share_link_carries_b(lang):
     # without a B, no b
     (plain,) = [p for p in page(lang, FIFTY).get("page_link") if p.proto.label == s("share_link")]
     assert "b" not in urllib.parse.parse_qs(plain.proto.query_string)
+
+
+# --- round 2, item 7: one name per input on the three pages ------------------------------------------------------
+
+def widget_labels(at) -> set[str]:
+    out = set()
+    for kind in ("selectbox", "number_input", "slider", "select_slider", "radio", "text_input", "button_group", "toggle"):
+        for el in at.get(kind):
+            label = getattr(el, "label", None) or getattr(getattr(el, "proto", None), "label", None)
+            if label:
+                out.add(str(label))
+    return out
+
+
+NAMES = {"ko": {"in_hardware": "기기", "in_devices": "서버 한 대의 기기 수", "in_concurrency": "동시 사용자 수",
+                "in_prompt_tokens": "사용자 질문 (토큰)"},
+         "en": {"in_hardware": "Device", "in_devices": "Devices per server", "in_concurrency": "Users at once",
+                "in_prompt_tokens": "User's question (tokens)"}}
+OLD = {"ko": ["하드웨어", "장치 수", "동시 사용자 수 (나 포함)", "질문 길이 (토큰)"],
+       "en": ["Hardware", "Devices", "Concurrent users (including you)", "Concurrent users", "Question (tokens)",
+              "User's access network"]}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["launch", "estimator", "tradeoffs"])
+def test_each_input_has_one_name_on_the_three_pages(lang, name):
+    s = i18n.strings("launch", lang)
+    assert {k: s(k) for k in NAMES[lang]} == NAMES[lang]          # the launch check's plain names, as recorded
+    at = run_page(name, lang, {"view": "change"} if name == "launch" else None)
+    labels = widget_labels(at)
+    for label in NAMES[lang].values():
+        assert label in labels, (name, label, sorted(labels))
+    assert not set(OLD[lang]) & labels, (name, set(OLD[lang]) & labels)
+    text = all_text(at)
+    arrival = {"ko": ("각자 다른 때에", "꾸준히 사용"), "en": ("Each at their own moment", "Steady use")}[lang]
+    assert arrival[1] not in text
