@@ -161,7 +161,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         state.number_input(fmt.names("input_context_tokens"), "context_tokens", specs["context_tokens"], step=1024,
                            help=s("context_help"))
         st.segmented_control(s("scope_label"), list(T.SCOPES), key="device_scope", required=True,
-                             format_func=lambda v: s(f"scope_{v}"), on_change=state.touched)
+                             format_func=lambda v: s(f"scope_{v}"), help=s("scope_help"), on_change=state.touched)
         with st.expander(s("advanced")):
             st.segmented_control(s("arch_label"), list(scenario.ARCHITECTURES), key="arch", required=True,
                                  format_func=lambda a: s(f"arch_{a}"), on_change=state.touched)
