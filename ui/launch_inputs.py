@@ -111,8 +111,11 @@ def size_options(data, arch: str) -> list[float]:
     return named + [s for s in data.sizes if s not in named]
 
 
-ROW_ONE = (1.5, 0.85, 0.9, 1.15, 0.6)
-"""Widths of the first row's columns (model size, architecture, precision, device, devices per server)."""
+ROW_ONE = (2.65, 1.5, 1.55, 2.35, 2.0)
+"""Widths of the first row's columns (model size, architecture, precision, device, devices per server): the longest
+option of each box and "Devices per server" on one line at 1366 px (tests/e2e/test_layout.py)."""
+ROW_THREE = (0.9, 1.0, 1.0, 1.2, 0.9)
+"""The third row's: "User's question (tokens)" clear of its help icon at 1366 px."""
 
 
 def first_part(text: str) -> str:
@@ -200,7 +203,7 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     c[4].selectbox(s("in_engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=lambda v: short(labels["engine"][v]),
                    help=est("engine_help"), **common_kw)
     # 3. the traffic and what each request reads
-    c = grid.columns(5)
+    c = grid.columns(ROW_THREE)
     with c[0]:
         state.number_input(s("in_concurrency"), "concurrency", specs["concurrency"], step=1, help=s("in_concurrency_help"))
     c[1].selectbox(s("in_arrival"), list(scenario.ARRIVALS), key="arrival", format_func=lambda v: s(f"arrival_short_{v}"),
