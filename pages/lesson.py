@@ -87,7 +87,8 @@ if not step_ok:
 if raw_present not in ("0", "1"):
     st.warning(s("bad_present", value=md(clip_raw(raw_present))))
 # Presenter mode: one row at the top (back, the progress and the plain words between, next), so the
-# controls stay in reach and the step fits one screen; the room button and the way out under it.
+# controls stay in reach and the step fits one screen; the room button, the way out and the clicker's keys
+# in a closed menu in that row.
 top = lesson_steps.controls(s, les, number, data) if present else contextlib.nullcontext()
 with top:
     lesson_steps.header(s, number, lesson.screens(les))
@@ -119,8 +120,7 @@ else:
     lesson_steps.step(s, shown, number, data)
 
 if present:
-    with lesson_steps.foot():
-        lesson_steps.keys_hint(s)
+    with top, lesson_steps.foot(s):
         room_view.open_button(s, lang)
         lesson_steps.present_link(s, lesson.screen_param(number, les), data)
 else:

@@ -80,6 +80,7 @@ STYLESHEET = f"""<style>
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] *, .{STATUS_CLASS} p {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
 .stApp [data-testid="stMetricLabel"] p, .stApp [data-testid="stMetricLabel"] div {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 .stApp [data-testid="stPageLink"] p, .stApp [data-testid="stPageLink"] span {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
+.stApp [class*="_run_button"] button p {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [class*="st-key-{CARD_KEY}"] {{ position: relative; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stElementContainer"]:has([data-testid="stPageLink"]) {{ position: static; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stPageLink"] a::after {{ content: ""; position: absolute; inset: 0; z-index: 1; }}
@@ -113,7 +114,7 @@ def apply() -> None:
 # once per browser tab (the page's DOM lives on across reruns and page switches), it marks each icon as
 # it arrives, batched to one pass per frame.
 HIDE_ICONS_JS = """if (!window.__latencyHideIcons) { window.__latencyHideIcons = true;
-  const hide = () => document.querySelectorAll('[data-testid=stMarkdownContainer] [role=img][translate=no]:not([aria-hidden])')
+  const hide = () => document.querySelectorAll('[data-testid=stMarkdownContainer] [role=img][translate=no]:not([aria-hidden]), [data-testid=stCaptionContainer] [role=img][translate=no]:not([aria-hidden])')
     .forEach(e => e.setAttribute('aria-hidden', 'true'));
   let queued = false;
   new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; hide(); }); } })
