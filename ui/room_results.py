@@ -162,6 +162,23 @@ def votes_figure(labels: tuple[str, ...], first: tuple[int, ...], second: tuple[
     return data
 
 
-def why(s: Strings, c: Ctx, q: quiz.Question) -> None:
+def why_lines(s: Strings, c: Ctx, q: quiz.Question) -> tuple[str, list[str]]:
+    """The reveal's figures, from the quiz's own computed outcome: (a heading, its lines). A question
+    whose options are scenarios or stages: each choice with its seconds, the right one marked; a
+    "how long" question (one scenario, options are time bands): the one computed time and its band."""
     outcome = c.outcomes[q.id]
-    st.markdown(f"**{s('quiz_why')}** " + md(quiz.fill(q.explanation[c.d.lang], outcome.seconds[outcome.right], c.d.f.seconds)))
+    fmt = c.d.f.seconds
+    labels = dict(zip([o.id for o in q.options], (md(x) for x in lettered(q, c.d.lang))))
+    if q.kind == "how_long":
+        return s("room_why_one"), [s("room_why_band", time=fmt(outcome.seconds[outcome.right]), answer=labels[outcome.right])]
+    return s("room_why_each"), [s("room_why_right" if o.id == outcome.right else "room_why_row", label=labels[o.id],
+                                  time=fmt(outcome.seconds[o.id])) for o in q.options]
+
+
+def why(s: Strings, c: Ctx, q: quiz.Question) -> None:
+    """Under the reveal: each choice's computed time under its heading, then the explanation (one sentence)."""
+    outcome = c.outcomes[q.id]
+    heading, lines = why_lines(s, c, q)
+    with st.container(key=f"room_why_{q.id}"):
+        st.markdown(f"**{heading}**  \n" + "  \n".join(lines))
+        st.markdown(md(quiz.fill(q.explanation[c.d.lang], outcome.seconds[outcome.right], c.d.f.seconds)))

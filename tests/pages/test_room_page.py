@@ -507,3 +507,47 @@ def test_an_ended_room_in_the_phones_own_language(lang, monkeypatch):
     monkeypatch.setattr(room_phone, "_browser_locale", lambda: "ko-KR" if other == "ko" else "en-US")
     late = run_page("lesson", lang, {"room": code})
     assert [e.value for e in late.error] == [s(other)("room_ended", code=code)]
+
+
+def computed_seconds(q) -> dict[str, float]:
+    """Each option's seconds straight from latency.estimate (through the content's own scenarios), not quiz.evaluate."""
+
+    key = f"{q.measure}_s"
+    if q.kind == "faster":
+        return {o.id: getattr(o.scenario.run(CATALOG), key) for o in q.options}
+    est = q.scenario.run(CATALOG)
+    if q.kind == "how_long":
+        return {o.id: getattr(est, key) for o in q.options}
+    return {o.id: est.breakdown[o.stage] for o in q.options}
+
+
+def test_every_reveal_shows_each_choices_computed_time_under_its_heading(lang):
+    """Presenter trial (round 3) item 1: the heading 'Each choice, worked out' stood over one general
+    sentence and no figures, on all 12 questions. Now each choice's time (a 'how long' question: the
+    one computed time and the band holding it) stands under it, on the projector and on a phone."""
+    from latency.language import formats
+
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    fmt = formats.get(lang).seconds
+    for q in QUESTIONS:
+        store().set_screen(code, key, f"q:{q.id}")
+        store().reveal(code, key, q.id)
+        presenter.run(), phone.run()
+        no_exception(presenter), no_exception(phone)
+        labels = labels_of(q, lang)
+        secs = computed_seconds(q)
+        right = next(o.id for o in q.options if (o.band[0] <= secs[o.id] < o.band[1] if q.kind == "how_long"
+                                                  else secs[o.id] == (min if q.kind == "faster" else max)(secs.values())))
+        assert right == RIGHT[q.id]
+        if q.kind == "how_long":
+            want = [s(lang)("room_why_one"), f"{fmt(secs[right])}: ✓ {labels[right]}"]
+        else:
+            want = [s(lang)("room_why_each")] + [
+                f"✓ {labels[o.id]}: {fmt(secs[o.id])} ({'정답' if lang == 'ko' else 'right'})" if o.id == right
+                else f"{labels[o.id]}: {fmt(secs[o.id])}" for o in q.options]
+        for at in (presenter, phone):
+            shown = [m.value for m in at.markdown if s(lang)("room_why_each") in m.value or s(lang)("room_why_one") in m.value]
+            assert len(shown) == 1, (q.id, shown)
+            lines = [x.strip() for x in shown[0].replace("**", "").split("\n")]
+            assert lines == want, (q.id, lines)
