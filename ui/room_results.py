@@ -37,7 +37,10 @@ def gain_line(s: Strings, c: Ctx, got: list[results.VoteScore]) -> str:
         return s("room_gain_none")
     if g.questions_twice:
         return s("room_gain", first=_share(c, g.first_twice), second=_share(c, g.second_twice), n=g.questions_twice)
-    return s("room_gain_once", first=_share(c, g.first_all), n=len(got))
+    answered = sum(1 for x in got if x.answered1)  # the share is over these; the others had no answer
+    if answered == len(got):
+        return s("room_gain_once", first=_share(c, g.first_all), n=len(got))
+    return s("room_gain_some", first=_share(c, g.first_all), n=answered, asked=len(got))
 
 
 def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | None = None, chart: bool = True,
@@ -53,7 +56,8 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
         st.info(s("room_results_none"))
         return
     titles = [short_title(s, c, q) for q in qs]
-    texts = [s("room_share_one", share=_share(c, x.share1)) if x.share2 is None
+    texts = [s("room_share_nobody") if not x.answered1 and not x.answered2
+             else s("room_share_one", share=_share(c, x.share1)) if x.share2 is None
              else s("room_share_pair", first=_share(c, x.share1), second=_share(c, x.share2)) for x in got]
     if not chart:  # a phone: the same numbers as a list, one line per question
         st.markdown("  \n".join(md(s("room_results_row", title=t, value=v)) for t, v in zip(titles, texts)))
@@ -103,7 +107,11 @@ def my_score(s: Strings, c: Ctx) -> None:
         return
     mine = c.store.my_answers(c.room.code, c.token or "")
     right = results.my_score([(q.id, c.outcomes[q.id].right) for q in qs], mine)
-    st.subheader(s("room_my_score", right=right, total=len(qs)), anchor=False)
+    answered = sum(1 for q in qs if results.final_answer(*mine.get(q.id, (None, None))) is not None)
+    if answered == len(qs):
+        st.subheader(s("room_my_score", right=right, total=len(qs)), anchor=False)
+    else:  # the questions this phone left unanswered named as such, not counted as silently wrong
+        st.subheader(s("room_my_score_some", right=right, answered=answered, total=len(qs)), anchor=False)
 
 
 def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str, fill: bool = False) -> None:

@@ -5,6 +5,7 @@ answered, texts from the content files."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -551,3 +552,36 @@ def test_every_reveal_shows_each_choices_computed_time_under_its_heading(lang):
             assert len(shown) == 1, (q.id, shown)
             lines = [x.strip() for x in shown[0].replace("**", "").split("\n")]
             assert lines == want, (q.id, lines)
+
+
+def test_results_with_unanswered_questions_count_only_the_answers_and_say_which_had_none(lang):
+    """Presenter trial (round 3) item 3: 12 questions shown, 3 answered (2 right); the headline read
+    "67% right (questions asked: 12)", nine rows "– right", the phone "2 of 12 right"."""
+    from latency.language import formats
+
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    picks = {}
+    for i, q in enumerate(QUESTIONS):
+        store().set_screen(code, key, f"q:{q.id}")
+        if i < 3:  # two right, one wrong, then nobody answers
+            phone.run()
+            picks[q.id] = RIGHT[q.id] if i < 2 else next(o.id for o in q.options if o.id != RIGHT[q.id])
+            phone.radio(key=f"room_q_{q.id}").set_value(picks[q.id]).run()
+            no_exception(phone)
+    store().set_screen(code, key, "done")
+    presenter.run(), phone.run()
+    no_exception(presenter), no_exception(phone)
+    first = formats.get(lang).percent(2 / 3)  # 2 right of 3 answers, by hand
+    head = s(lang)("room_gain_some", first=first, n=3, asked=12)
+    for at in (presenter, phone):
+        assert f"**{head}**" in [m.value for m in at.markdown]
+    nobody = s(lang)("room_share_nobody")
+    rows = next(m.value for m in phone.markdown if nobody in m.value).split("\n")
+    assert sum(nobody in r for r in rows) == 9 and len(rows) == 12
+    assert not any("–" in r for r in rows)
+    assert s(lang)("room_my_score_some", right=2, answered=3, total=12) in [h.value for h in phone.subheader]
+    chart = presenter.get("plotly_chart")[0].proto  # the projector's chart: its row texts and its text alternative
+    bars = next(tr for tr in json.loads(chart.spec)["data"] if tr.get("mode") == "text")["text"]
+    assert sum(nobody in x for x in bars) == 9 and not any("–" in x for x in bars)
+    assert chart.alt.count(nobody) == 9
