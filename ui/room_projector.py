@@ -154,7 +154,10 @@ def _to_lobby(c: Ctx) -> None:
 
 
 def _end(c: Ctx) -> None:
+    """End the room and close the menu: what it held (the address warning, "leave, the room stays
+    open") no longer applies (presenter trial, round 3: it stayed open with them)."""
     st.session_state.pop(CONFIRM_END, None)
+    st.session_state[MENU_KEY] = False
     _act(c.store.end, c.room.code, c.key or "")
 
 
@@ -174,14 +177,23 @@ def notes_url(c: Ctx) -> str:
     return codes.join_url(st.context.url, c.room.code, extra={"notes": "1", "lang": c.d.lang})
 
 
+MENU_KEY = "room_menu_open"  # the menu's open state (a stateful popover): ending the room closes it
+
+
 def menu(s: Strings, c: Ctx) -> None:
-    """The presenter's own controls, folded in a popover so the projected screen never shows them."""
+    """The presenter's own controls, folded in a popover so the projected screen never shows them.
+    An ended room's menu holds only what still applies: the notes view (its results and CSV) and the way out."""
     with st.container(key="room_menu_box", width="content"):
-        with st.popover(s("room_menu"), icon=":material/more_vert:"):  # no tooltip: it would show on the projector
+        # no tooltip: it would show on the projector
+        with st.popover(s("room_menu"), icon=":material/more_vert:", key=MENU_KEY, on_change="rerun"):
+            if c.room.ended:
+                st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
+                st.page_link("pages/lesson.py", label=s("room_ended_leave"), icon=":material/logout:",
+                             query_params={"step": "1", "lang": c.d.lang})
+                return
             local_warning(s)
             st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
-            if not c.room.ended:
-                end_controls(s, c)
+            end_controls(s, c)
             st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
                          query_params={"step": "1", "lang": c.d.lang})
             st.caption(s("room_keys_hint"))

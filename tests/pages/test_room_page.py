@@ -585,3 +585,22 @@ def test_results_with_unanswered_questions_count_only_the_answers_and_say_which_
     bars = next(tr for tr in json.loads(chart.spec)["data"] if tr.get("mode") == "text")["text"]
     assert sum(nobody in x for x in bars) == 9 and not any("–" in x for x in bars)
     assert chart.alt.count(nobody) == 9
+
+
+def test_ending_the_room_closes_the_menu_and_leaves_nothing_stale_in_it(lang):
+    """Presenter trial (round 3) item 4: after "end the room" the menu stayed open with the red address
+    warning and "Leave this screen (the room stays open)"."""
+    presenter, code, key = open_room(lang)
+    presenter.session_state["room_menu_open"] = True  # the presenter opened the menu to end the room
+    presenter.run()
+    presenter.button(key="room_end").click().run()
+    presenter.button(key="room_end_yes").click().run()
+    no_exception(presenter)
+    assert store().room(code).ended
+    assert presenter.session_state["room_menu_open"] is False  # closed
+    menu = presenter.get("popover")[0]
+    inside = " ".join(texts_in(menu.children.values()) + [str(e.value) for e in menu.error])
+    links = [p.proto.label for p in presenter.get("page_link")]
+    assert s(lang)("room_close") not in links and s(lang)("room_ended_leave") in links
+    assert "LATENCY_PUBLIC_URL" not in inside and not [e for e in presenter.error if e.icon == ":material/wifi_off:"]
+    assert s(lang)("room_keys_hint") not in [c.value for c in presenter.caption]
