@@ -112,8 +112,8 @@ def phone_view(s: Strings, c: Ctx) -> None:
         head.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
     me = c.store.participant(c.room.code, token_of(c.room.code))
     if me is None:
-        if c.room.ended:  # in the phone's own language (its browser's), not the room's
-            st.error(phone_strings(s)("room_ended", code=c.room.code), icon=":material/stop_circle:")
+        if c.room.ended:
+            ended_room(s, c)
         else:
             with st.container(key="room_phone_body"):
                 join_form(s, c)
@@ -157,6 +157,27 @@ def phone_view(s: Strings, c: Ctx) -> None:
         follow.button(s("room_follow"), key="room_follow", icon=":material/arrow_forward:", icon_position="right",
                       type="primary", width="stretch", on_click=_look, args=(None,))
     leave_controls(s, c)
+
+
+ENDED_LANG_KEY = "room_ended_lang_checked"
+
+
+def ended_room(s: Strings, c: Ctx) -> None:
+    """Someone who was not in it opens an ended room: in the phone's own language (its browser's, not
+    the room's; the whole page follows once, so the language switch names the other language, and
+    still works), that it ended, and where to go: the start page or the lesson on one's own."""
+    if not st.session_state.get(ENDED_LANG_KEY):
+        st.session_state[ENDED_LANG_KEY] = True
+        own = phone_strings(s)
+        if own.lang != s.lang:
+            st.session_state["lang"] = own.lang
+            st.rerun()
+    st.error(s("room_ended", code=c.room.code), icon=":material/stop_circle:")
+    with st.container(horizontal=True, gap="medium", key="room_ended_ways"):
+        st.page_link("pages/glossary.py", label=s("room_ended_to_start"), icon=":material/home:",
+                     query_params={"lang": s.lang})
+        st.page_link("pages/lesson.py", label=s("room_ended_to_lesson"), icon=":material/school:",
+                     query_params={"step": "1", "lang": s.lang})
 
 
 def _look(screen: str | None) -> None:

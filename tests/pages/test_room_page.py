@@ -508,6 +508,15 @@ def test_an_ended_room_in_the_phones_own_language(lang, monkeypatch):
     monkeypatch.setattr(room_phone, "_browser_locale", lambda: "ko-KR" if other == "ko" else "en-US")
     late = run_page("lesson", lang, {"room": code})
     assert [e.value for e in late.error] == [s(other)("room_ended", code=code)]
+    # the whole page in that language (trial round 3: the switch read "한국어" on a Korean page), and ways on
+    assert late.session_state["lang"] == other
+    switch = next(b for b in late.button if b.key == "shell_lang_top_button")
+    assert switch.label == i18n.strings("common", other)(f"lang_name_{lang}")
+    links = {p.proto.label: p.proto.page for p in late.get("page_link")}
+    assert s(other)("room_ended_to_start") in links and s(other)("room_ended_to_lesson") in links
+    switch.click().run()  # the switch still works: the page in the other language stays there
+    no_exception(late)
+    assert late.session_state["lang"] == lang and [e.value for e in late.error] == [s(lang)("room_ended", code=code)]
 
 
 def computed_seconds(q) -> dict[str, float]:
