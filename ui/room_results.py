@@ -34,7 +34,7 @@ def scores(c: Ctx) -> tuple[list[quiz.Question], list[results.VoteScore], dict]:
 def gain_line(s: Strings, c: Ctx, got: list[results.VoteScore]) -> str:
     g = results.gain(got)
     if g.first_all is None:
-        return s("room_gain_none")
+        return s("room_gain_none_ended" if c.room.ended else "room_gain_none")  # no "yet" once it ended
     if g.questions_twice:
         return s("room_gain", first=_share(c, g.first_twice), second=_share(c, g.second_twice), n=g.questions_twice)
     answered = sum(1 for x in got if x.answered1)  # the share is over these; the others had no answer
@@ -53,7 +53,7 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
         st.caption(note)
     st.markdown(f"**{gain_line(s, c, got)}**")
     if not qs:
-        st.info(s("room_results_none"))
+        st.info(s("room_results_none_ended" if c.room.ended else "room_results_none"))
         return
     titles = [short_title(s, c, q) for q in qs]
     texts = [s("room_share_nobody") if not x.answered1 and not x.answered2
@@ -103,7 +103,7 @@ def my_score(s: Strings, c: Ctx) -> None:
     """A participant's score over the questions asked (final answer: the second vote where they voted again)."""
     qs = asked(c)
     if not qs:
-        st.subheader(s("room_my_score_none"), anchor=False)
+        st.subheader(s("room_my_score_none_ended" if c.room.ended else "room_my_score_none"), anchor=False)
         return
     mine = c.store.my_answers(c.room.code, c.token or "")
     right = results.my_score([(q.id, c.outcomes[q.id].right) for q in qs], mine)

@@ -613,3 +613,17 @@ def test_ending_the_room_closes_the_menu_and_leaves_nothing_stale_in_it(lang):
     assert s(lang)("room_close") not in links and s(lang)("room_ended_leave") in links
     assert "LATENCY_PUBLIC_URL" not in inside and not [e for e in presenter.error if e.icon == ":material/wifi_off:"]
     assert s(lang)("room_keys_hint") not in [c.value for c in presenter.caption]
+
+
+def test_an_ended_room_without_answers_says_so_without_yet(lang):
+    """Presenter trial (round 3) item 6: an ended room with no answers read "아직 답이 없습니다" (yet)."""
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    store().end(code, key)
+    presenter.run(), phone.run()
+    no_exception(presenter), no_exception(phone)
+    for at in (presenter, phone):
+        text = all_text(at)
+        assert s(lang)("room_gain_none_ended") in text and s(lang)("room_results_none_ended") in text
+        assert ("아직" not in text) if lang == "ko" else (" yet" not in text)
+    assert s(lang)("room_my_score_none_ended") in [h.value for h in phone.subheader]
