@@ -122,9 +122,6 @@ def phone_view(s: Strings, c: Ctx) -> None:
     with head:
         remember(c.room.code, me.token)
     c = c.with_token(me.token)
-    cut = st.session_state.pop("room_nick_cut", None)
-    if cut:
-        st.info(s("room_nick_cut", n=room_store.NICKNAME_MAX, nick=md(cut)), icon=":material/content_cut:")
     # Follow the presenter: a new room screen replaces whatever this phone looked back at.
     if st.session_state.get("room_seen") != (c.room.code, c.room.screen):
         if st.session_state.get("room_seen"):
@@ -237,18 +234,24 @@ def join_form(s: Strings, c: Ctx) -> None:
     st.subheader(s("room_join_title"), anchor=False)
     st.markdown(f"**{s('room_code_big', code=c.room.code)}**")
     # Enter in the box joins; Streamlit's English "Press Enter to submit form" under it is hidden (PHONE_CSS)
+    # No max_chars on the box: Streamlit's box ignores a paste longer than it (the trial's 32-character
+    # nickname vanished and the person joined without one); the length is checked on joining instead.
     with st.form("room_join_form", enter_to_submit=True):
-        st.text_input(s("room_nick_label", n=room_store.NICKNAME_MAX), key="room_nick", max_chars=room_store.NICKNAME_MAX)
+        st.text_input(s("room_nick_label", n=room_store.NICKNAME_MAX), key="room_nick")
+        long = st.session_state.pop("room_nick_long", None)
+        if long:  # refused, the form kept with what was typed: the person shortens it as they like
+            st.error(s("room_nick_too_long", n=room_store.NICKNAME_MAX, length=long), icon=":material/error:")
         st.form_submit_button(s("room_join_button"), type="primary", icon=":material/login:",
                               on_click=_join, args=(c,))
 
 
 def _join(c: Ctx) -> None:
-    """Join with the nickname typed; one longer than the store keeps is cut here and the phone says so."""
+    """Join with the nickname typed; one longer than the store keeps is refused, nothing cut: the
+    form stays with the name in it and says how long it is and how long it may be."""
     nick = " ".join(str(st.session_state.get("room_nick") or "").split())
     if len(nick) > room_store.NICKNAME_MAX:
-        nick = nick[: room_store.NICKNAME_MAX].rstrip()
-        st.session_state["room_nick_cut"] = nick
+        st.session_state["room_nick_long"] = len(nick)
+        return
     try:
         me = c.store.join(c.room.code, nick or None)
     except StoreDown:
