@@ -117,6 +117,12 @@ def controls(s: Strings, c: Ctx, v: Vote, container) -> None:
                   icon_position="right", shortcut="Right")
 
 
+def tip(s: Strings, c: Ctx, key: str) -> str | None:
+    """A button's tooltip on the presenter's laptop (the notes view); none on the projected screen,
+    where a hover would stand on the wall (presenter trial, round 3)."""
+    return None if c.d.present else s(key)
+
+
 def peer_controls(s: Strings, c: Ctx, v: Vote) -> None:
     """On an open vote: peer instruction (the first vote only) and a countdown (none running yet)."""
     q = v.question
@@ -124,7 +130,7 @@ def peer_controls(s: Strings, c: Ctx, v: Vote) -> None:
         return
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="room_peer"):
         if v.vote == 1:
-            st.button(s("room_spread_button"), key="room_spread", help=s("room_spread_help"), icon=":material/forum:",
+            st.button(s("room_spread_button"), key="room_spread", help=tip(s, c, "room_spread_help"), icon=":material/forum:",
                       on_click=_act, args=(c.store.set_phase, c.room.code, c.key or "", q.id, SPREAD))
         if v.left is None:
             st.caption(s("room_timer_label"), width="content")
@@ -164,7 +170,7 @@ def _end(c: Ctx) -> None:
 def end_controls(s: Strings, c: Ctx) -> None:
     """Ending the room, asked first: it cannot be undone."""
     if st.session_state.get(CONFIRM_END) != c.room.code:
-        st.button(s("room_end"), key="room_end", help=s("room_end_help"), icon=":material/stop_circle:",
+        st.button(s("room_end"), key="room_end", help=tip(s, c, "room_end_help"), icon=":material/stop_circle:",
                   on_click=st.session_state.__setitem__, args=(CONFIRM_END, c.room.code))
         return
     st.warning(s("room_end_confirm"), icon=":material/help:")

@@ -93,10 +93,10 @@ def csv_bytes(s: Strings, c: Ctx) -> bytes:
 
 
 def download(s: Strings, c: Ctx, short: bool = False) -> None:
-    """The CSV's button; `short` on the projector's top row (the long label, which says what CSV is, as its help)."""
+    """The CSV's button; `short` on the projector's top row: the short label, no tooltip (a hover would
+    stand on the wall; presenter trial, round 3). The notes view has the long label, which says what CSV is."""
     st.download_button(s("room_download_short") if short else s("room_download"), csv_bytes(s, c),
-                       file_name=f"room-{c.room.code}.csv", mime="text/csv", icon=":material/download:", key="room_csv",
-                       help=s("room_download") if short else None)
+                       file_name=f"room-{c.room.code}.csv", mime="text/csv", icon=":material/download:", key="room_csv")
 
 
 def my_score(s: Strings, c: Ctx) -> None:

@@ -635,3 +635,36 @@ def test_an_ended_room_without_answers_says_so_without_yet(lang):
         assert s(lang)("room_gain_none_ended") in text and s(lang)("room_results_none_ended") in text
         assert ("아직" not in text) if lang == "ko" else (" yet" not in text)
     assert s(lang)("room_my_score_none_ended") in [h.value for h in phone.subheader]
+
+
+def tooltips(at) -> list[str]:
+    """Every tooltip (help) of a button, download button, link or popover the page shows."""
+    found = []
+    for kind in ("button", "download_button", "link_button", "page_link", "popover"):
+        for el in at.get(kind):
+            help_text = getattr(el.proto, "help", "")
+            if help_text and getattr(el, "key", None) != "shell_lang_top_button":  # phones only: presenter mode hides it
+                found.append(f"{kind}: {help_text}")
+    return found
+
+
+def test_no_tooltip_on_any_projected_room_screen_the_notes_view_keeps_them(lang):
+    """Presenter trial (round 3) item 8: hovering the CSV button put "결과 내려받기 (CSV: ...)" on the wall."""
+    presenter, code, key = open_room(lang)
+    join(lang, code, "Ana")
+    assert tooltips(presenter) == []  # the lobby
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    presenter.run()
+    assert [b for b in presenter.button if b.key == "room_spread"] and tooltips(presenter) == []  # an open question
+    store().set_screen(code, key, "done")
+    presenter.run()
+    assert presenter.get("download_button") and tooltips(presenter) == []  # the results
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    store().set_screen(code, key, f"q:{q.id}")
+    notes.run()
+    assert f"button: {s(lang)('room_spread_help')}" in tooltips(notes)  # the laptop still explains
+    store().end(code, key)
+    presenter.run()
+    no_exception(presenter)
+    assert presenter.get("download_button") and tooltips(presenter) == []  # ended
