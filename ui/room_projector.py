@@ -222,7 +222,9 @@ def local_warning(s: Strings, before_room: bool = False) -> bool:
     if not codes.is_loopback(join_base()):
         return False
     show = st.warning if before_room else st.error
-    show(s("room_local_warn", address=md(join_address())), icon=":material/wifi_off:")
+    example = codes.lan_example(join_base(), st.get_option("server.port"))  # this app's own port, only the host changed
+    show(s("room_local_warn", address=f"`{join_address()}`", example=example, host=codes.LAN_EXAMPLE_HOST),  # as code: no U+2060 in a copy
+         icon=":material/wifi_off:")
     return True
 
 

@@ -6,6 +6,7 @@ answered, texts from the content files."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -422,8 +423,22 @@ def test_a_loopback_address_is_named_on_the_presenters_screens_and_the_public_ad
             warn[0] == e.value for e in presenter.get("popover")[0].error)
         notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
         assert any("LATENCY_PUBLIC_URL" in e.value for e in notes.error)
-        start = run_page("", lang)
-        assert any("LATENCY_PUBLIC_URL" in e.value for e in start.error)
+        start = run_page("", lang)  # before a room: a warning, not an error (nothing has failed yet)
+        assert any("LATENCY_PUBLIC_URL" in e.value for e in start.warning)
+
+
+def test_the_loopback_warning_gives_this_apps_own_port_and_leaves_the_environment_variable_for_last(lang, monkeypatch):
+    """Presenter trial (round 3) item 9: the example read port 8501 on an app at 8600, and the
+    environment variable came before anything an HR presenter could do."""
+    from ui import room_projector
+
+    monkeypatch.setattr(room_projector, "join_base", lambda: "http://127.0.0.1:8600/lesson")
+    presenter, code, key = open_room(lang)
+    warn = next(e.value for e in presenter.error if e.icon == ":material/wifi_off:")
+    assert "`http://192.168.0.10:8600`" in warn and "8501" not in warn  # the app's own port; only the host changed
+    assert "`127.0.0.1:8600/join`" in warn  # as code, nothing invisible in it when copied
+    sentences = [x for x in re.split(r"(?<=[.)])\s+", warn) if x]
+    assert "LATENCY_PUBLIC_URL" in sentences[-1] and not any("LATENCY_PUBLIC_URL" in x for x in sentences[:-1])
 
 
 def test_a_presenter_opens_a_room_from_the_start_page_and_from_the_lessons_first_screen(lang):
