@@ -246,7 +246,10 @@ def projected_view(s: Strings, c: Ctx) -> None:
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
         with st.container(key="room_strip"):
-            st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
+            if screen == DONE:  # the results: the code alone (with the address and the CSV button it wrapped at 1366)
+                st.markdown(s("room_strip_code", code=f"**{c.room.code}**"))
+            else:
+                st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
             if not own_live:
                 live(c, s, counts=False, drawn_over=v.over)
         with st.container(width="content", horizontal=True, gap="medium"):

@@ -6,6 +6,8 @@ Numbers from latency/room/results.py on the store's tallies; words from content/
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from latency.charts.room import results_bars, vote_bars
@@ -60,7 +62,10 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
              else s("room_share_one", share=_share(c, x.share1)) if x.share2 is None
              else s("room_share_pair", first=_share(c, x.share1), second=_share(c, x.share2)) for x in got]
     if not chart:  # a phone: the same numbers as a list, one line per question
-        st.markdown("  \n".join(md(s("room_results_row", title=t, value=v)) for t, v in zip(titles, texts)))
+        # "1\." not "1.": a line starting with a number and a period is a Markdown ordered list, whose
+        # numbers hung past the phone's left edge from "10." on (presenter trial, round 3)
+        rows = (re.sub(r"^(\d+)\.", r"\1\\.", md(s("room_results_row", title=t, value=v))) for t, v in zip(titles, texts))
+        st.markdown("  \n".join(rows))
         return
     st.caption(s("room_results_what"))
     font = 24 if present else 14

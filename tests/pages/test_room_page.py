@@ -612,7 +612,11 @@ def test_results_with_unanswered_questions_count_only_the_answers_and_say_which_
     rows = next(m.value for m in phone.markdown if nobody in m.value).split("\n")
     assert sum(nobody in r for r in rows) == 9 and len(rows) == 12
     assert not any("–" in r for r in rows)
+    # plain numbered lines, not a Markdown ordered list (its "10." and "11." hung past the phone's left edge)
+    assert all(r.startswith(f"{k}\\. ") for k, r in enumerate(rows, 1)), rows[:2]
     assert s(lang)("room_my_score_some", right=2, answered=3, total=12) in [h.value for h in phone.subheader]
+    strip = [m.value for m in presenter.markdown if code in m.value]
+    assert strip == [s(lang)("room_strip_code", code=f"**{code}**")]  # the code alone: with the address it wrapped at 1366
     chart = presenter.get("plotly_chart")[0].proto  # the projector's chart: its row texts and its text alternative
     bars = next(tr for tr in json.loads(chart.spec)["data"] if tr.get("mode") == "text")["text"]
     assert sum(nobody in x for x in bars) == 9 and not any("–" in x for x in bars)
