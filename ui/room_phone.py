@@ -41,6 +41,7 @@ PHONE_CSS = f"""<style>
 .st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) {{ border: 2px solid {SECOND_VOTE}; background: {CHOSEN_FILL}; }}
 .st-key-room_reconnecting, .st-key-room_phone_head {{ display: none; }}
 .st-key-room_phone_body [data-testid="InputInstructions"] {{ display: none; }}
+.st-key-room_ended_ways a {{ min-height: 48px; display: flex; align-items: center; }}
 @media (max-width: 640px) {{
 [data-testid="stMainBlockContainer"] {{ padding-top: 0.75rem !important; }}
 [data-testid="stMain"] h2 {{ font-size: 1.45rem !important; padding-top: 0.2rem !important; }}

@@ -368,6 +368,8 @@ def test_a_whole_room(browser, db, lang):
             check_language(late, "ko")  # the whole page (trial round 3: the switch read "한국어" on a Korean page)
             expect(late.locator("html")).to_have_attribute("lang", "ko", timeout=T)
             expect(late.get_by_text(i18n.strings("lesson", "ko")("room_ended_to_lesson"))).to_be_visible(timeout=T)
+            ways = late.locator(".st-key-room_ended_ways a")
+            assert ways.count() == 2 and all(ways.nth(i).bounding_box()["height"] >= 44 for i in range(2))  # tap targets
             shot(late, f"room-{db}-{lang}-phone-late-ended", full_page=False)
             assert not found, "\n".join(found[:30])
         finally:
