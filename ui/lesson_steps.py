@@ -309,11 +309,15 @@ def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = Tru
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
 
 
-def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data) -> None:
-    """What only a presenter needs, in one small menu at the page's end: the step's speaker notes and the way
-    into presenter mode. A learner alone reads past one small button instead of two controls on every step."""
+def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data,
+                   room_entry: Callable[[], None] | None = None) -> None:
+    """What only a presenter needs, in one small menu at the page's end: the step's speaker notes, the way
+    into presenter mode and, on the first step, `room_entry` (open a room for an audience with phones). A
+    learner alone reads past one small button instead of a presenter's box above the step."""
     with st.popover(s("present_menu"), icon=":material/co_present:", width="content"):
         st.caption(s("present_menu_intro"))
+        if room_entry is not None:
+            room_entry()
         if step_ is not None:
             st.markdown(f"**{s('notes')}**  \n{md(step_.notes[d.lang])}")
         present_link(s, param, d)
