@@ -276,6 +276,11 @@ def fold_items(s: Strings, catalog: Catalog, lang: str, term: content.Term, resu
             continue
         for x in lines:
             seen.setdefault(x, label)
+        if r.bound is None and len(lines) == 1:  # one comparison: its line says both figures; a sentence over it
+            # repeated them in words ("처음 설정이 바꾼 설정보다 더 오래 걸립니다"), except that the claim does not hold
+            said = lines[0] if r.outcomes[0].outcome == "holds" else s("fold_unlike", line=lines[0])
+            out.append((label, None, [said]))
+            continue
         out.append((label, finding(s, r), lines))
     return out
 
