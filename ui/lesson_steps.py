@@ -185,11 +185,28 @@ def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str,
                      label_width_px=PROJECTED_LABEL_PX if d.present else None)
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
-    charts.show(fig, key, table=not d.present)
+    charts.show(fig, key, table=False)
+    if not d.present:
+        stage_table(s, rows, d, key, names or stage_names(s))
     if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said right under the chart,
         # on the projected screen too (in the text column it pushed steps 1 and 7 past a 1366 x 768 screen; the
         # chart's column has room under the chart)
         st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
+
+
+def stage_table(s: Strings, rows, d: Data, key: str, names: Mapping[str, str]) -> None:
+    """The chart's numbers as the page prints them, behind the chart's "show as a table" control: a row per stage
+    by its name, a column per bar, each time in seconds as the page rounds them and its share of the whole answer,
+    and the whole answer last (learner trial: the generic table repeated "이 요청" in every row, raw 0.0299, 9.87)."""
+    panel = charts.table_panel(key)
+    if panel is None:
+        return
+    stages = [k for k in names if any(k in b for _, b in rows)]
+    columns = [s("table_stage"), *(label for label, _ in rows)]
+    body = [[names[k], *(s("table_cell", time=d.f.seconds(b[k]), pct=d.f.percent(b[k] / sum(b.values()))) for _, b in rows)]
+            for k in stages]
+    body.append([s("total"), *(d.f.seconds(sum(b.values())) for _, b in rows)])
+    charts.show_rows(columns, body, panel)
 
 
 PROJECTED_LABEL_PX = 600  # a row label wraps at this estimate on the projected chart (label_px overestimates Hangul by about a third; the column is about 520 px at 1366)
