@@ -258,3 +258,26 @@ def test_the_fold_names_one_set_up_as_the_lesson_the_race_and_the_calculator_do(
     speed = s("unit_tokens_per_s", v=f"{one.decode_tokens_per_s:.0f}")
     server_lines = [x for x in text.split("\n") if s("measure_name_server_tokens_per_s") in x and "(" in x]
     assert server_lines and all(speed in x for x in server_lines), (speed, server_lines)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_loop_claim_is_called_misleading_once_and_says_when_it_would_hold(lang):
+    """Learner trial: the Loop note said a loop model takes longer but never when the claim would hold, while 한눈에
+    보기 still said "1~2초 (효율적)". Now one note, in the app's voice, says the claim misleads AND when it holds; the
+    fold backs the 1-2 s case with a set-up whose whole answer, computed here with `latency.estimate`, is 1-2 s,
+    and the source's own wording stays in the Korean body."""
+    at = run_page("learn", lang)
+    s = strings("learn", lang)
+    loop = s("arch_looped").lower()
+    notes = [n.replace("\\", "") for n in (str(i.value).split("](")[0] for i in at.info) if loop in n.lower()]
+    assert len(notes) == 1, notes
+    words = {"ko": ("오해", "맞는 경우", "1~2초"), "en": ("misleading", "holds in one case", "1 to 2 s")}[lang]
+    assert all(w in notes[0] for w in words), notes[0]
+    short = {**BASE, "model_size_b": 39.8, "arch": "looped", "hardware": "b200", "precision": "fp8", "output_tokens": 50}
+    assert 1.0 <= _independent(short, "total") <= 2.0
+    (fold,) = [e for e in at.expander if e.label == s("fold_heading")]
+    text = "\n".join(str(m.value) for m in fold.markdown).replace("\\", "")
+    assert term_claims.setup(s, CATALOG, lang, short).replace("\\", "") in text
+    if lang == "ko":
+        body = "\n".join(str(m.value) for m in at.markdown) + "\n".join(str(t.value) for t in at.table)
+        assert "최근에는 'Loop' 같은 반복 구조를 도입해, 모델 용량은 유지하면서도 추론 지연 시간을 줄이려는 시도가 활발합니다." in body
