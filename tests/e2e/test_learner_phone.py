@@ -73,3 +73,22 @@ def test_the_race_result_stands_in_view_under_its_button(phone, app_url):
     result = phone.locator(".st-key-race_result").bounding_box()
     shot(phone, "phone-ko-race", full_page=False)
     assert result["y"] + result["height"] - button_box["y"] <= PHONE["height"], (button_box, result)
+
+
+def test_the_entry_and_its_fold_at_1366_in_english(browser, app_url):
+    """The same entry on a desktop in English: the fold opens, names the default set-up once, no Hangul."""
+    from tests.e2e.conftest import HANGUL
+
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    page = context.new_page()
+    try:
+        open_app(page, app_url, "learn", lang="en")
+        fold = page.locator(f"{MAIN} [data-testid=stExpander]").filter(has_text=i18n.strings("learn", "en")("fold_heading")).last
+        fold.locator("summary").click()
+        wait_idle(page)
+        fold.evaluate("e => e.scrollIntoView({block: 'start'})")
+        shot(page, "desktop-en-learn-fold", full_page=False)
+        text = fold.inner_text()
+        assert "Llama 3.1 8B" in text and "1,149 km" in text and not HANGUL.search(text), HANGUL.findall(text)[:5]
+    finally:
+        context.close()
