@@ -100,7 +100,11 @@ def setup(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any]) ->
     (tests/pages/test_entry_checks.py). Learner trial: a whole sentence per set-up made the fold 9 phone screens."""
     p = parts(s, catalog, lang, values)
     extras = [v for k, v in p.items() if k != "model"]
-    return s("setup_phrase", model=p["model"], extras=s("setup_extras", list=", ".join(extras)) if extras else "")
+    model = p["model"]
+    if extras and model.endswith(")") and " (" in model:  # "GPT-4급 대형 모델 (가정, 8비트)", not "(가정) (8비트)"
+        model, own = model[:-1].split(" (", 1)
+        extras = [own, *extras]
+    return s("setup_phrase", model=model, extras=s("setup_extras", list=", ".join(extras)) if extras else "")
 
 
 def change(s: Strings, catalog: Catalog, lang: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:

@@ -61,6 +61,14 @@ def test_lesson_step_one_starts_with_the_step(phone, app_url):
     shot(phone, "phone-ko-lesson-1-top", full_page=False)
     assert top < PHONE["height"], top  # the step's title on the first screen (it was at ~900 px)
     assert not phone.locator(f"{MAIN} [data-testid=stAlert]").filter(has_text="LATENCY_PUBLIC_URL").count()
+    # the way into a room: in the small presenter menu after the step, its button a full tap target
+    menu = phone.locator(f"{MAIN} [data-testid=stPopover] button").filter(has_text=i18n.strings("lesson", "ko")("present_menu"))
+    menu.scroll_into_view_if_needed()
+    menu.click()
+    run = phone.locator("[data-testid=stPopoverBody] .st-key-lesson_run_button button")
+    run.wait_for()
+    shot(phone, "phone-ko-lesson-1-presenter-menu", full_page=False)
+    assert run.bounding_box()["height"] >= 44
 
 
 def test_the_race_result_stands_in_view_under_its_button(phone, app_url):
