@@ -111,6 +111,10 @@ STYLESHEET = f"""<style>
   .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,
   .stApp [data-testid="stMain"] [data-testid="stRadio"] label {{ display: flex; align-items: center; }}
   [class*="st-key-{TAP_LINKS_KEY}"] a {{ display: inline-flex; align-items: center; min-height: 44px; }} }}
+.st-key-learn_fold [data-testid="stMarkdownContainer"] :is(p, li) {{ font-size: 0.875rem; line-height: 1.4; }}
+.st-key-learn_fold [data-testid="stMarkdownContainer"] :is(p, ul) {{ margin-bottom: 0.35rem; }}
+.st-key-learn_fold [data-testid="stMarkdownContainer"] ul {{ padding-left: 1.25rem; }}
+.st-key-learn_fold [data-testid="stMarkdownContainer"] li {{ margin: 0 0 0.15rem 0; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""
 

@@ -30,6 +30,7 @@ from latency.language.i18n import Strings, md
 from latency.teaching import claims, content
 
 DEFAULTS = scenario.DEFAULTS
+FOLD_KEY = "learn_fold"  # ui/style.py sets the fold's text a step smaller and its lists tighter (a phone read it in 9 screens)
 
 
 def value_text(s: Strings, measure: str, value: float) -> str:
@@ -199,13 +200,16 @@ def claim_label(s: Strings, term: content.Term, where: str, obj: Any, check: con
     return where
 
 
-def outcome_line(s: Strings, catalog: Catalog, lang: str, r: claims.ClaimResult, o: claims.Outcome) -> str:
+def outcome_line(s: Strings, catalog: Catalog, lang: str, r: claims.ClaimResult, o: claims.Outcome,
+                 bare: bool = False) -> str:
     """One set-up of a check as one short sentence: what runs, then its figure; the first token beside a
-    whole answer; the compared set-up by what it changes ("Llama 3.1 8B로 바꾸면 2.1초")."""
+    whole answer where the sentence over the lines speaks of it; the compared set-up by what it changes
+    ("Llama 3.1 8B로 바꾸면 2.1초"). `bare`: without the measure's name, under a sentence that names it."""
     c = r.check
-    line = s("fold_line", setup=md(setup(s, catalog, lang, o.values)), measure=s(f"measure_name_{c.measure}"),
-             value=value_text(s, c.measure, o.value))
-    if c.measure == "total" and r.bound is not None:
+    setup_text, value = md(setup(s, catalog, lang, o.values)), value_text(s, c.measure, o.value)
+    line = (s("fold_line_bare", setup=setup_text, value=value) if bare
+            else s("fold_line", setup=setup_text, measure=s(f"measure_name_{c.measure}"), value=value))
+    if c.measure == "total" and r.bound is not None and any(x.outcome == "first_token" for x in r.outcomes):
         line += s("fold_ttft", ttft=value_text(s, "ttft", o.ttft_s))
     if o.other_values is not None and o.other is not None:
         line += s("fold_versus", change=md(change(s, catalog, lang, o.values, o.other_values)), value=value_text(s, c.measure, o.other))
@@ -285,7 +289,8 @@ def fold_items(s: Strings, catalog: Catalog, lang: str, term: content.Term, resu
             said = lines[0] if r.outcomes[0].outcome == "holds" else s("fold_unlike", line=lines[0])
             out.append((label, None, [said]))
             continue
-        out.append((label, finding(s, r), lines))
+        # under the sentence that names the measure, each line without it ("Llama 3.1 70B: 7.7초")
+        out.append((label, finding(s, r), [outcome_line(s, catalog, lang, r, o, bare=True) for o in r.outcomes]))
     return out
 
 
@@ -303,17 +308,14 @@ def fold(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: M
     items = fold_items(s, catalog, lang, term, results)
     if not items:
         return
-    with st.expander(s("fold_heading"), icon=":material/calculate:"):
+    with st.expander(s("fold_heading"), icon=":material/calculate:", key=FOLD_KEY):
         st.caption(s("fold_intro") + " " + defaults_line(s, catalog, lang))
         blocks, last = [], None
         for label, said, lines in items:
-            text = ""
-            if label != last:
-                text = f"**{md(label)}**\n"
+            head = ""
+            if label != last:  # the claim's label and what its set-ups show in one paragraph, the set-ups under it
+                head = f"**{md(label)}**"
                 last = label
-            if said is None:
-                text += f"- {lines[0]}"
-            else:
-                text += f"- {said}\n" + "\n".join(f"    - {x}" for x in lines)
-            blocks.append(text)
+            lead = " ".join(x for x in (head, said or "") if x)
+            blocks.append((f"{lead}\n\n" if lead else "") + "\n".join(f"- {x}" for x in lines))
         st.markdown("\n\n".join(blocks))  # one block: a markdown element per claim added its own margins
