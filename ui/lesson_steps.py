@@ -190,12 +190,29 @@ def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str,
                      label_width_px=PROJECTED_LABEL_PX if d.present else None)
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
-    charts.show(fig, key, table=not d.present)
+    charts.show(fig, key, table=False)
+    if not d.present:
+        stage_table(s, rows, d, key, names or stage_names(s))
     if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said right under the chart,
         # on the projected screen too (the chart's column has room under it), unless the step asks for it beside
         # (`note_beside`: its chart column holds more, the cost's source)
         with numbers(d) if note_beside else contextlib.nullcontext():
             st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
+
+
+def stage_table(s: Strings, rows, d: Data, key: str, names: Mapping[str, str]) -> None:
+    """The chart's numbers as the page prints them, behind the chart's "show as a table" control: a row per stage
+    by its name, a column per bar, each time in seconds as the page rounds them and its share of the whole answer,
+    and the whole answer last (learner trial: the generic table repeated "이 요청" in every row, raw 0.0299, 9.87)."""
+    panel = charts.table_panel(key)
+    if panel is None:
+        return
+    stages = [k for k in names if any(k in b for _, b in rows)]
+    columns = [s("table_stage"), *(label for label, _ in rows)]
+    body = [[names[k], *(s("table_cell", time=d.f.seconds(b[k]), pct=d.f.percent(b[k] / sum(b.values()))) for _, b in rows)]
+            for k in stages]
+    body.append([s("total"), *(d.f.seconds(sum(b.values())) for _, b in rows)])
+    charts.show_rows(columns, body, panel)
 
 
 PROJECTED_LABEL_PX = 600  # a row label wraps at this estimate on the projected chart (label_px overestimates Hangul by about a third; the column is about 520 px at 1366)
@@ -316,11 +333,15 @@ def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = Tru
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
 
 
-def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data) -> None:
-    """What only a presenter needs, in one small menu at the page's end: the step's speaker notes and the way
-    into presenter mode. A learner alone reads past one small button instead of two controls on every step."""
+def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data,
+                   room_entry: Callable[[], None] | None = None) -> None:
+    """What only a presenter needs, in one small menu at the page's end: the step's speaker notes, the way
+    into presenter mode and, on the first step, `room_entry` (open a room for an audience with phones). A
+    learner alone reads past one small button instead of a presenter's box above the step."""
     with st.popover(s("present_menu"), icon=":material/co_present:", width="content"):
         st.caption(s("present_menu_intro"))
+        if room_entry is not None:
+            room_entry()
         if step_ is not None:
             st.markdown(f"**{s('notes')}**  \n{md(step_.notes[d.lang])}")
         present_link(s, param, d)

@@ -214,14 +214,13 @@ def join_address(c: Ctx | None = None) -> str:
     return codes.short_address(join_base())
 
 
-def local_warning(s: Strings, before_room: bool = False) -> bool:
-    """On the presenter's own screens (never the projected one): the join address only works on this
-    computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown. Before a
-    room is open (the start page's and the lesson's "run a session" box, which every learner alone
-    passes) it is a warning, not an error: nothing has failed yet."""
+def local_warning(s: Strings) -> bool:
+    """On the presenter's own screens once a room is open (never the projected one): the join address only
+    works on this computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown.
+    (Not before a room opens: every learner alone passes the start page's and the lesson's way in.)"""
     if not codes.is_loopback(join_base()):
         return False
-    show = st.warning if before_room else st.error
+    show = st.error
     example = codes.lan_example(join_base(), st.get_option("server.port"))  # this app's own port, only the host changed
     show(s("room_local_warn", address=f"`{join_address()}`", example=example, host=codes.LAN_EXAMPLE_HOST),  # as code: no U+2060 in a copy
          icon=":material/wifi_off:")
