@@ -37,8 +37,7 @@ def feel_pace(lang: str, signature: str) -> tuple[float, str, str, float, float]
     values = claims.full_values(catalog, {})
     sized, hw, est = scenario.evaluate(catalog, values)
     size = float(values["model_size_b"])
-    model = next((m.label(lang) for m in catalog.models.values()
-                  if m.model.params_b == size and (m.model.architecture or "dense") == values["arch"]), f"{size:g}B")
+    model = claims.model_label(catalog, values, lang) or f"{size:g}B"  # the name the fold and the lesson give it
     return est.decode_tokens_per_s, model, hw.label(lang), values["distance_km"], est.ttft_s
 
 

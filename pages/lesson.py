@@ -80,14 +80,13 @@ if not present:
     st.title(s("title"))
     if number == 1:  # what the lesson is, once: on every step it pushed the step below the first screen (learner trial)
         st.caption(s("intro", n=len(les.steps), total=lesson.screens(les)))
-    if number == 1 and step_ok:  # a presenter's way in, on the lesson's first screen (ROOM)
-        room_view.lesson_entry(s, lang)
 if not step_ok:
     st.warning(s("bad_step", value=md(clip_raw(str(raw_step))), n=len(les.steps)))
 if raw_present not in ("0", "1"):
     st.warning(s("bad_present", value=md(clip_raw(raw_present))))
 # Presenter mode: one row at the top (back, the progress and the plain words between, next), so the
-# controls stay in reach and the step fits one screen; the room button and the way out under it.
+# controls stay in reach and the step fits one screen; the room button, the way out and the clicker's keys
+# in a closed menu in that row.
 top = lesson_steps.controls(s, les, number, data) if present else contextlib.nullcontext()
 with top:
     lesson_steps.header(s, number, lesson.screens(les))
@@ -119,11 +118,13 @@ else:
     lesson_steps.step(s, shown, number, data)
 
 if present:
-    with lesson_steps.foot():
-        lesson_steps.keys_hint(s)
+    with top, lesson_steps.foot(s):
         room_view.open_button(s, lang)
         lesson_steps.present_link(s, lesson.screen_param(number, les), data)
 else:
     lesson_steps.controls(s, les, number, data)
+    # a presenter's way into a room sits in the small presenter menu of the first step, after the step (learner
+    # trial: the box above "1 / 10" pushed the step's title to ~900 px on a phone)
     lesson_steps.presenter_menu(s, les.steps[number - 1] if number <= len(les.steps) else None,
-                                lesson.screen_param(number, les), data)
+                                lesson.screen_param(number, les), data,
+                                room_entry=(lambda: room_view.lesson_entry(s, lang)) if number == 1 and step_ok else None)

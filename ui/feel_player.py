@@ -50,9 +50,21 @@ def show_still(s: Strings, f, tokens: Sequence[str], pace: feel.Pace) -> None:
     announce.status(s("feel_still_done", ttft=f.seconds(pace.ttft_s), total=f.seconds(pace.total_s(len(tokens)))))
 
 
+LANE_PX = 200
+"""A racing lane's height: both lanes and their result stay on one phone screen with the button (learner trial:
+two 163 px columns of streaming text put the result ~1,000 px under the button, out of view); the lane scrolls."""
+LAG_S = 0.15
+"""A lane that finished this much later than planned says so (the server and the browser draw every frame, and a
+shared server is slow): the figures it reports are the planned ones, the ones its title and the caption give."""
+
+
 def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.Pace]], *,
          sleep: Callable[[float], None], clock: Callable[[], float], still: bool = False) -> None:
-    """Two paces side by side on one clock (a horizontal row: columns would stack on a phone);
+    """Two paces side by side on one clock (a horizontal row: columns would stack on a phone), each lane a
+    fixed-height box; what each took in one line per lane ABOVE the lanes, next to the button that started it.
+    The times reported are each pace's own (its first-token wait, the same writing time for the same answer at
+    the same speed, their sum), not the wall clock, which a busy server stretches (learner trial: "3초 뒤 시작"
+    reported "첫 토큰까지 3.2초", and writing took 1.6 s in one lane and 1.8 s in the other).
     `still`: both shown at once with their timings (show_still), nothing played."""
     if still:
         row = st.container(horizontal=True, gap="medium")
@@ -62,7 +74,8 @@ def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.P
                 show_still(s, f, tokens, pace)
         return
     plans = [feel.plan(tokens, pace) for _, pace in sides]
-    row = st.container(horizontal=True, gap="medium")
+    summary = st.container(key="race_result")  # filled when the race ends: in view, right under the button
+    row = st.container(horizontal=True, gap="small")
     cols = [row.container(width="stretch") for _ in sides]
     boxes, texts = [], ["" for _ in sides]
     firsts: list[float | None] = [None for _ in sides]
@@ -70,7 +83,7 @@ def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.P
     for col, (label, pace) in zip(cols, sides):
         col.markdown(f"**{md(label)}**")
         col.caption(s("feel_pace", ttft=f.seconds(pace.ttft_s), tps=f.tps_per_user(pace.tokens_per_s)))
-        box = col.empty()
+        box = col.container(height=LANE_PX, border=True).empty()
         box.caption(s("feel_waiting", ttft=f.seconds(pace.ttft_s)))
         boxes.append(box)
     t0 = clock()
@@ -82,15 +95,21 @@ def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.P
             firsts[idx] = now if firsts[idx] is None else firsts[idx]
         for idx in {i for i, _ in frame}:
             boxes[idx].markdown(md(texts[idx]) + "▌")
-    for idx, (col, p) in enumerate(zip(cols, plans)):
+    for idx, p in enumerate(plans):
+        label, pace = sides[idx]
         if firsts[idx] is None:
-            col.info(s("feel_too_slow", ttft=f.seconds(sides[idx][1].ttft_s), limit=f.seconds(p.limit_s)))
+            summary.info(s("feel_too_slow", ttft=f.seconds(pace.ttft_s), limit=f.seconds(p.limit_s)))
             continue
         boxes[idx].markdown(md(texts[idx]))
-        done = s("feel_done", ttft=f.seconds(firsts[idx]), total=f.seconds(lasts[idx]))
+        shown = p.shown_s if p.truncated else p.full_s
+        done = s("feel_race_done", lane=label, ttft=f.seconds(pace.ttft_s), write=f.seconds(shown - pace.ttft_s),
+                 total=f.seconds(shown))
         if p.truncated:
             done += " " + s("feel_cut", limit=f.seconds(p.limit_s), full=f.seconds(p.full_s))
-        with col:
+        late = (lasts[idx] or 0.0) - p.shown_s
+        if late > LAG_S:
+            done += " " + s("feel_late", late=f.seconds(late))
+        with summary:
             announce.status(done)
 
 

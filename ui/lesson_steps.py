@@ -42,7 +42,8 @@ from ui import announce, charts, feel_player, scenario_inputs
 # the screen's height as 34 and 51 px at 1080 (a 768-line image is enlarged 1.4 times on the same
 # projector), so it reads larger from the back than 30 px at 1920x1080, and it leaves the step room.
 BAR_KEY = "lesson_present_bar"    # presenter mode's top row: back, progress and plain words, next
-FOOT_KEY = "lesson_present_foot"  # and its bottom row: the keys, the room button, the way out
+FOOT_KEY = "lesson_present_foot"  # and its menu in that row: the room button, the way out, the keys
+COLS_KEY = "lesson_present_cols"  # the projected step's two columns (closer lines on a 768-line screen)
 BELOW_KEY = "lesson_present_below"  # the projected step's full-width row under its columns (the feel step's answer)
 PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarNav"],
@@ -89,7 +90,10 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,
-[data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 24px !important; line-height: 1.38 !important; }
+[data-testid="stMain"] [data-testid="stExpander"] summary p { font-size: 24px !important; line-height: 1.32 !important; }
+.st-key-__COLS__ [data-testid="stVerticalBlock"] { gap: 0.35rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 0.25rem !important; padding-bottom: 0 !important; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p { line-height: 1.3 !important; }
 [data-testid="stMain"] h1, [data-testid="stMain"] h2 { font-size: 36px !important; }
 [data-testid="stMain"] [data-testid="stMetricValue"],
 [data-testid="stMain"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: 36px !important; }
@@ -100,7 +104,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 28px !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 28px !important; }
 }
-</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
+</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY).replace("__COLS__", COLS_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
 
 
 @dataclass(frozen=True)
@@ -170,30 +174,49 @@ def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
     users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
-    st.caption(s("scenario_line", model=d.catalog.models[sc.model].label(d.lang),
+    # projected: without "every number is this app's estimator's" (a line of a 768-line screen; the lesson says it)
+    st.caption(s("scenario_line_projected" if d.present else "scenario_line", model=d.catalog.models[sc.model].label(d.lang),
                  hardware=d.catalog.hardware[sc.hardware].label(d.lang).split(" (")[0],  # no "(HGX/DGX)", "(40-core GPU, 128GB)"
                  devices=d.f.count(est.devices_needed, "devices"), distance=where + users,
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
 
 
 def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str, str] | None = None,
-          highlight: str | None = None) -> None:
+          highlight: str | None = None, note_beside: bool = False) -> None:
     fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
                      fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14,
-                     legend_columns=2 if d.present and max(map(len, (names or stage_names(s)).values())) <= SHORT_NAME else 1,
+                     legend_columns=3 if d.present and max(map(len, (names or stage_names(s)).values())) <= SHORT_NAME else 1,
                      labels_above=True,  # each row's name on its own line: at 390 px a name beside its bar was cut
                      label_width_px=PROJECTED_LABEL_PX if d.present else None)
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
-    charts.show(fig, key, table=not d.present)
+    charts.show(fig, key, table=False)
+    if not d.present:
+        stage_table(s, rows, d, key, names or stage_names(s))
     if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said right under the chart,
-        # on the projected screen too (in the text column it pushed steps 1 and 7 past a 1366 x 768 screen; the
-        # chart's column has room under the chart)
-        st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
+        # on the projected screen too (the chart's column has room under it), unless the step asks for it beside
+        # (`note_beside`: its chart column holds more, the cost's source)
+        with numbers(d) if note_beside else contextlib.nullcontext():
+            st.caption(s("chart_widened") + ("" if d.present else " " + s("chart_widened_table")))
+
+
+def stage_table(s: Strings, rows, d: Data, key: str, names: Mapping[str, str]) -> None:
+    """The chart's numbers as the page prints them, behind the chart's "show as a table" control: a row per stage
+    by its name, a column per bar, each time in seconds as the page rounds them and its share of the whole answer,
+    and the whole answer last (learner trial: the generic table repeated "이 요청" in every row, raw 0.0299, 9.87)."""
+    panel = charts.table_panel(key)
+    if panel is None:
+        return
+    stages = [k for k in names if any(k in b for _, b in rows)]
+    columns = [s("table_stage"), *(label for label, _ in rows)]
+    body = [[names[k], *(s("table_cell", time=d.f.seconds(b[k]), pct=d.f.percent(b[k] / sum(b.values()))) for _, b in rows)]
+            for k in stages]
+    body.append([s("total"), *(d.f.seconds(sum(b.values())) for _, b in rows)])
+    charts.show_rows(columns, body, panel)
 
 
 PROJECTED_LABEL_PX = 600  # a row label wraps at this estimate on the projected chart (label_px overestimates Hangul by about a third; the column is about 520 px at 1366)
-SHORT_NAME = 10  # characters: a stage name this short stands in half the projected chart's width (two legend columns)
+SHORT_NAME = 10  # characters: a stage name this short stands in a third of the projected chart's width (three legend columns: one row for three stages, a line of a 768-line screen saved)
 
 
 def times(s: Strings, est, d: Data, more: Sequence[tuple[str, str]] = ()) -> None:
@@ -270,14 +293,15 @@ def controls(s: Strings, les: lesson.Lesson, number: int, d: Data):
     return middle
 
 
-def foot():
-    """Presenter mode's bottom row (the keys, the room button, the way out), under the step."""
-    return st.container(horizontal=True, vertical_alignment="center", gap="medium", key=FOOT_KEY)
-
-
-def keys_hint(s: Strings) -> None:
-    """Presenter mode: the keyboard's back and next, in the bottom row."""
-    st.caption(s("present_keys"), width="content")
+@contextlib.contextmanager
+def foot(s: Strings):
+    """Presenter mode's own controls (the room button, the way out, the clicker's keys) in a closed menu in
+    the top row, as a room's presenter has them: a row of their own under the step pushed most steps past a
+    1366 x 768 screen. No tooltip (it would show on the projector)."""
+    box = st.container(key=FOOT_KEY, width="content")
+    with box.popover(s("room_menu"), icon=":material/more_vert:"):
+        yield
+        st.caption(s("present_keys"))
 
 
 def present_link(s: Strings, param: str, d: Data) -> None:
@@ -309,11 +333,15 @@ def step(s: Strings, step_: lesson.Step, number: int, d: Data, notes: bool = Tru
     st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
 
 
-def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data) -> None:
-    """What only a presenter needs, in one small menu at the page's end: the step's speaker notes and the way
-    into presenter mode. A learner alone reads past one small button instead of two controls on every step."""
+def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data,
+                   room_entry: Callable[[], None] | None = None) -> None:
+    """What only a presenter needs, in one small menu at the page's end: the step's speaker notes, the way
+    into presenter mode and, on the first step, `room_entry` (open a room for an audience with phones). A
+    learner alone reads past one small button instead of a presenter's box above the step."""
     with st.popover(s("present_menu"), icon=":material/co_present:", width="content"):
         st.caption(s("present_menu_intro"))
+        if room_entry is not None:
+            room_entry()
         if step_ is not None:
             st.markdown(f"**{s('notes')}**  \n{md(step_.notes[d.lang])}")
         present_link(s, param, d)
@@ -326,7 +354,7 @@ def projected_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     stacked the title, the text, the input, the chart, the times and the takeaway 1.4 to 1.8 screens
     high. No step number above the title (the progress bar above says it). A fragment, as the
     interaction is in the normal lesson: moving its input redraws this step only."""
-    words, live = st.columns([11, 10], gap="medium")
+    words, live = st.container(key=COLS_KEY).columns([11, 10], gap="medium")
     with words:
         screen_heading(md(step_.title[d.lang]), d)
         st.markdown(bold_only(step_.body[d.lang]))
@@ -426,18 +454,18 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     base, est = base_sc.run(d.catalog), head.estimate
     rows = [(s("row_start", label=option_label(s, step_, start, d, button=True)), base.breakdown),
             (s("row_choice", label=option_label(s, step_, choice, d, button=True)), est.breakdown)]
-    chart(s, rows, d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}")
     cost = head.cost_per_1k_answers if step_.widget == "users" and head.cost_per_1k_answers == head.cost_per_1k_answers else None
+    chart(s, rows, d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}", note_beside=cost is not None)
     hw = d.catalog.hardware[sc.hardware]
     with numbers(d):  # on the projected screen the cost stands in the times' row (one row less)
         times(s, est, d, more=[(s("cost_metric"), d.f.usd(cost))] if cost is not None and d.present else ())
         if est.devices_needed > 1:
             st.caption(s("devices_note", n=d.f.count(est.devices_needed, "devices"), hardware=hw.label(d.lang)))
-        if cost is not None:
-            if not d.present:
-                st.metric(s("cost_metric"), d.f.usd(cost))
-            st.caption(s("cost_source", price=d.f.usd(hw.price_usd_per_hour), devices=d.f.count(est.devices_needed, "devices"),
-                         source=source_link(s, hw.price_source)))
+        if cost is not None and not d.present:
+            st.metric(s("cost_metric"), d.f.usd(cost))
+    if cost is not None:  # where the cost comes from: under the times, or on the projected screen in the chart's column
+        st.caption(s("cost_source", price=d.f.usd(hw.price_usd_per_hour), devices=d.f.count(est.devices_needed, "devices"),
+                     source=source_link(s, hw.price_source)))  # (the words' column ran past a 1366 x 768 screen)
     scenario_caption(s, sc, est, d)
 
 

@@ -16,7 +16,7 @@ from latency.language.i18n import Strings
 ESTIMATOR_TERMS = ("llm", "token", "ttft", "tpot", "streaming", "target_time", "sla", "prefill", "decode", "kv_cache", "network",
                    "handshake", "queue", "batching", "gpu", "weights", "parameters", "bandwidth", "compute", "precision",
                    "quantization", "fp16", "fp8", "w8a8", "int4", "q4_k_m", "llama_cpp", "moe", "looped", "tensor_parallel",
-                   "engine", "range", "throughput", "tradeoff", "bits", "fibre", "vllm", "gpt", "autocomplete")
+                   "engine", "range", "throughput", "tradeoff", "bits", "fibre", "vllm", "gpt", "autocomplete", "l4", "local")
 TRADEOFF_TERMS = ESTIMATOR_TERMS
 
 

@@ -108,15 +108,15 @@ def start_code_field() -> None:
 
 
 def run_section(s: Strings, lang: str, key: str, title: bool = True) -> None:
-    """A presenter's way in: a title, what happens, the address warning when phones could not reach
-    this app, and the button that opens a room and goes to its lobby (presenter mode)."""
-    from ui.room_projector import local_warning
+    """A presenter's way in: a title, what happens, and the button that opens a room and goes to its lobby
+    (presenter mode). No loopback-address warning here: before a room is open nothing has failed, and every
+    learner alone passes this box (learner trial: a yellow "phones cannot come in, set LATENCY_PUBLIC_URL"
+    above the lesson's first step); the lobby and the presenter's own screens say it once a room is open."""
     from ui.room_view import DOWN_KEY, down_message, open_and_go
 
     if title:
         st.subheader(s("start_run_title"), anchor=False)
     st.caption(s("start_run_intro"))
-    local_warning(s, before_room=True)
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)
     if st.button(s("room_run"), key=f"{key}_button", type="primary", icon=":material/groups:"):

@@ -41,6 +41,7 @@ PHONE_CSS = f"""<style>
 .st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) {{ border: 2px solid {SECOND_VOTE}; background: {CHOSEN_FILL}; }}
 .st-key-room_reconnecting, .st-key-room_phone_head {{ display: none; }}
 .st-key-room_phone_body [data-testid="InputInstructions"] {{ display: none; }}
+.st-key-room_ended_ways a {{ min-height: 48px; display: flex; align-items: center; }}
 @media (max-width: 640px) {{
 [data-testid="stMainBlockContainer"] {{ padding-top: 0.75rem !important; }}
 [data-testid="stMain"] h2 {{ font-size: 1.45rem !important; padding-top: 0.2rem !important; }}
@@ -112,8 +113,8 @@ def phone_view(s: Strings, c: Ctx) -> None:
         head.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
     me = c.store.participant(c.room.code, token_of(c.room.code))
     if me is None:
-        if c.room.ended:  # in the phone's own language (its browser's), not the room's
-            st.error(phone_strings(s)("room_ended", code=c.room.code), icon=":material/stop_circle:")
+        if c.room.ended:
+            ended_room(s, c)
         else:
             with st.container(key="room_phone_body"):
                 join_form(s, c)
@@ -122,9 +123,6 @@ def phone_view(s: Strings, c: Ctx) -> None:
     with head:
         remember(c.room.code, me.token)
     c = c.with_token(me.token)
-    cut = st.session_state.pop("room_nick_cut", None)
-    if cut:
-        st.info(s("room_nick_cut", n=room_store.NICKNAME_MAX, nick=md(cut)), icon=":material/content_cut:")
     # Follow the presenter: a new room screen replaces whatever this phone looked back at.
     if st.session_state.get("room_seen") != (c.room.code, c.room.screen):
         if st.session_state.get("room_seen"):
@@ -157,6 +155,27 @@ def phone_view(s: Strings, c: Ctx) -> None:
         follow.button(s("room_follow"), key="room_follow", icon=":material/arrow_forward:", icon_position="right",
                       type="primary", width="stretch", on_click=_look, args=(None,))
     leave_controls(s, c)
+
+
+ENDED_LANG_KEY = "room_ended_lang_checked"
+
+
+def ended_room(s: Strings, c: Ctx) -> None:
+    """Someone who was not in it opens an ended room: in the phone's own language (its browser's, not
+    the room's; the whole page follows once, so the language switch names the other language, and
+    still works), that it ended, and where to go: the start page or the lesson on one's own."""
+    if not st.session_state.get(ENDED_LANG_KEY):
+        st.session_state[ENDED_LANG_KEY] = True
+        own = phone_strings(s)
+        if own.lang != s.lang:
+            st.session_state["lang"] = own.lang
+            st.rerun()
+    st.error(s("room_ended", code=c.room.code), icon=":material/stop_circle:")
+    with st.container(horizontal=True, gap="medium", key="room_ended_ways"):
+        st.page_link("pages/glossary.py", label=s("room_ended_to_start"), icon=":material/home:",
+                     query_params={"lang": s.lang})
+        st.page_link("pages/lesson.py", label=s("room_ended_to_lesson"), icon=":material/school:",
+                     query_params={"step": "1", "lang": s.lang})
 
 
 def _look(screen: str | None) -> None:
@@ -216,18 +235,24 @@ def join_form(s: Strings, c: Ctx) -> None:
     st.subheader(s("room_join_title"), anchor=False)
     st.markdown(f"**{s('room_code_big', code=c.room.code)}**")
     # Enter in the box joins; Streamlit's English "Press Enter to submit form" under it is hidden (PHONE_CSS)
+    # No max_chars on the box: Streamlit's box ignores a paste longer than it (the trial's 32-character
+    # nickname vanished and the person joined without one); the length is checked on joining instead.
     with st.form("room_join_form", enter_to_submit=True):
-        st.text_input(s("room_nick_label", n=room_store.NICKNAME_MAX), key="room_nick", max_chars=room_store.NICKNAME_MAX)
+        st.text_input(s("room_nick_label", n=room_store.NICKNAME_MAX), key="room_nick")
+        long = st.session_state.pop("room_nick_long", None)
+        if long:  # refused, the form kept with what was typed: the person shortens it as they like
+            st.error(s("room_nick_too_long", n=room_store.NICKNAME_MAX, length=long), icon=":material/error:")
         st.form_submit_button(s("room_join_button"), type="primary", icon=":material/login:",
                               on_click=_join, args=(c,))
 
 
 def _join(c: Ctx) -> None:
-    """Join with the nickname typed; one longer than the store keeps is cut here and the phone says so."""
+    """Join with the nickname typed; one longer than the store keeps is refused, nothing cut: the
+    form stays with the name in it and says how long it is and how long it may be."""
     nick = " ".join(str(st.session_state.get("room_nick") or "").split())
     if len(nick) > room_store.NICKNAME_MAX:
-        nick = nick[: room_store.NICKNAME_MAX].rstrip()
-        st.session_state["room_nick_cut"] = nick
+        st.session_state["room_nick_long"] = len(nick)
+        return
     try:
         me = c.store.join(c.room.code, nick or None)
     except StoreDown:

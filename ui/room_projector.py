@@ -117,6 +117,12 @@ def controls(s: Strings, c: Ctx, v: Vote, container) -> None:
                   icon_position="right", shortcut="Right")
 
 
+def tip(s: Strings, c: Ctx, key: str) -> str | None:
+    """A button's tooltip on the presenter's laptop (the notes view); none on the projected screen,
+    where a hover would stand on the wall (presenter trial, round 3)."""
+    return None if c.d.present else s(key)
+
+
 def peer_controls(s: Strings, c: Ctx, v: Vote) -> None:
     """On an open vote: peer instruction (the first vote only) and a countdown (none running yet)."""
     q = v.question
@@ -124,7 +130,7 @@ def peer_controls(s: Strings, c: Ctx, v: Vote) -> None:
         return
     with st.container(horizontal=True, vertical_alignment="center", gap="small", key="room_peer"):
         if v.vote == 1:
-            st.button(s("room_spread_button"), key="room_spread", help=s("room_spread_help"), icon=":material/forum:",
+            st.button(s("room_spread_button"), key="room_spread", help=tip(s, c, "room_spread_help"), icon=":material/forum:",
                       on_click=_act, args=(c.store.set_phase, c.room.code, c.key or "", q.id, SPREAD))
         if v.left is None:
             st.caption(s("room_timer_label"), width="content")
@@ -154,14 +160,17 @@ def _to_lobby(c: Ctx) -> None:
 
 
 def _end(c: Ctx) -> None:
+    """End the room and close the menu: what it held (the address warning, "leave, the room stays
+    open") no longer applies (presenter trial, round 3: it stayed open with them)."""
     st.session_state.pop(CONFIRM_END, None)
+    st.session_state[MENU_KEY] = False
     _act(c.store.end, c.room.code, c.key or "")
 
 
 def end_controls(s: Strings, c: Ctx) -> None:
     """Ending the room, asked first: it cannot be undone."""
     if st.session_state.get(CONFIRM_END) != c.room.code:
-        st.button(s("room_end"), key="room_end", help=s("room_end_help"), icon=":material/stop_circle:",
+        st.button(s("room_end"), key="room_end", help=tip(s, c, "room_end_help"), icon=":material/stop_circle:",
                   on_click=st.session_state.__setitem__, args=(CONFIRM_END, c.room.code))
         return
     st.warning(s("room_end_confirm"), icon=":material/help:")
@@ -174,14 +183,23 @@ def notes_url(c: Ctx) -> str:
     return codes.join_url(st.context.url, c.room.code, extra={"notes": "1", "lang": c.d.lang})
 
 
+MENU_KEY = "room_menu_open"  # the menu's open state (a stateful popover): ending the room closes it
+
+
 def menu(s: Strings, c: Ctx) -> None:
-    """The presenter's own controls, folded in a popover so the projected screen never shows them."""
+    """The presenter's own controls, folded in a popover so the projected screen never shows them.
+    An ended room's menu holds only what still applies: the notes view (its results and CSV) and the way out."""
     with st.container(key="room_menu_box", width="content"):
-        with st.popover(s("room_menu"), icon=":material/more_vert:"):  # no tooltip: it would show on the projector
+        # no tooltip: it would show on the projector
+        with st.popover(s("room_menu"), icon=":material/more_vert:", key=MENU_KEY, on_change="rerun"):
+            if c.room.ended:
+                st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
+                st.page_link("pages/lesson.py", label=s("room_ended_leave"), icon=":material/logout:",
+                             query_params={"step": "1", "lang": c.d.lang})
+                return
             local_warning(s)
             st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
-            if not c.room.ended:
-                end_controls(s, c)
+            end_controls(s, c)
             st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
                          query_params={"step": "1", "lang": c.d.lang})
             st.caption(s("room_keys_hint"))
@@ -196,15 +214,16 @@ def join_address(c: Ctx | None = None) -> str:
     return codes.short_address(join_base())
 
 
-def local_warning(s: Strings, before_room: bool = False) -> bool:
-    """On the presenter's own screens (never the projected one): the join address only works on this
-    computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown. Before a
-    room is open (the start page's and the lesson's "run a session" box, which every learner alone
-    passes) it is a warning, not an error: nothing has failed yet."""
+def local_warning(s: Strings) -> bool:
+    """On the presenter's own screens once a room is open (never the projected one): the join address only
+    works on this computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown.
+    (Not before a room opens: every learner alone passes the start page's and the lesson's way in.)"""
     if not codes.is_loopback(join_base()):
         return False
-    show = st.warning if before_room else st.error
-    show(s("room_local_warn", address=md(join_address())), icon=":material/wifi_off:")
+    show = st.error
+    example = codes.lan_example(join_base(), st.get_option("server.port"))  # this app's own port, only the host changed
+    show(s("room_local_warn", address=f"`{join_address()}`", example=example, host=codes.LAN_EXAMPLE_HOST),  # as code: no U+2060 in a copy
+         icon=":material/wifi_off:")
     return True
 
 
@@ -226,7 +245,10 @@ def projected_view(s: Strings, c: Ctx) -> None:
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
         with st.container(key="room_strip"):
-            st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
+            if screen == DONE:  # the results: the code alone (with the address and the CSV button it wrapped at 1366)
+                st.markdown(s("room_strip_code", code=f"**{c.room.code}**"))
+            else:
+                st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
             if not own_live:
                 live(c, s, counts=False, drawn_over=v.over)
         with st.container(width="content", horizontal=True, gap="medium"):

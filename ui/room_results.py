@@ -6,6 +6,8 @@ Numbers from latency/room/results.py on the store's tallies; words from content/
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from latency.charts.room import results_bars, vote_bars
@@ -34,10 +36,13 @@ def scores(c: Ctx) -> tuple[list[quiz.Question], list[results.VoteScore], dict]:
 def gain_line(s: Strings, c: Ctx, got: list[results.VoteScore]) -> str:
     g = results.gain(got)
     if g.first_all is None:
-        return s("room_gain_none")
+        return s("room_gain_none_ended" if c.room.ended else "room_gain_none")  # no "yet" once it ended
     if g.questions_twice:
         return s("room_gain", first=_share(c, g.first_twice), second=_share(c, g.second_twice), n=g.questions_twice)
-    return s("room_gain_once", first=_share(c, g.first_all), n=len(got))
+    answered = sum(1 for x in got if x.answered1)  # the share is over these; the others had no answer
+    if answered == len(got):
+        return s("room_gain_once", first=_share(c, g.first_all), n=len(got))
+    return s("room_gain_some", first=_share(c, g.first_all), n=answered, asked=len(got))
 
 
 def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | None = None, chart: bool = True,
@@ -50,13 +55,17 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
         st.caption(note)
     st.markdown(f"**{gain_line(s, c, got)}**")
     if not qs:
-        st.info(s("room_results_none"))
+        st.info(s("room_results_none_ended" if c.room.ended else "room_results_none"))
         return
     titles = [short_title(s, c, q) for q in qs]
-    texts = [s("room_share_one", share=_share(c, x.share1)) if x.share2 is None
+    texts = [s("room_share_nobody") if not x.answered1 and not x.answered2
+             else s("room_share_one", share=_share(c, x.share1)) if x.share2 is None
              else s("room_share_pair", first=_share(c, x.share1), second=_share(c, x.share2)) for x in got]
     if not chart:  # a phone: the same numbers as a list, one line per question
-        st.markdown("  \n".join(md(s("room_results_row", title=t, value=v)) for t, v in zip(titles, texts)))
+        # "1\." not "1.": a line starting with a number and a period is a Markdown ordered list, whose
+        # numbers hung past the phone's left edge from "10." on (presenter trial, round 3)
+        rows = (re.sub(r"^(\d+)\.", r"\1\\.", md(s("room_results_row", title=t, value=v))) for t, v in zip(titles, texts))
+        st.markdown("  \n".join(rows))
         return
     st.caption(s("room_results_what"))
     font = 24 if present else 14
@@ -89,21 +98,25 @@ def csv_bytes(s: Strings, c: Ctx) -> bytes:
 
 
 def download(s: Strings, c: Ctx, short: bool = False) -> None:
-    """The CSV's button; `short` on the projector's top row (the long label, which says what CSV is, as its help)."""
+    """The CSV's button; `short` on the projector's top row: the short label, no tooltip (a hover would
+    stand on the wall; presenter trial, round 3). The notes view has the long label, which says what CSV is."""
     st.download_button(s("room_download_short") if short else s("room_download"), csv_bytes(s, c),
-                       file_name=f"room-{c.room.code}.csv", mime="text/csv", icon=":material/download:", key="room_csv",
-                       help=s("room_download") if short else None)
+                       file_name=f"room-{c.room.code}.csv", mime="text/csv", icon=":material/download:", key="room_csv")
 
 
 def my_score(s: Strings, c: Ctx) -> None:
     """A participant's score over the questions asked (final answer: the second vote where they voted again)."""
     qs = asked(c)
     if not qs:
-        st.subheader(s("room_my_score_none"), anchor=False)
+        st.subheader(s("room_my_score_none_ended" if c.room.ended else "room_my_score_none"), anchor=False)
         return
     mine = c.store.my_answers(c.room.code, c.token or "")
     right = results.my_score([(q.id, c.outcomes[q.id].right) for q in qs], mine)
-    st.subheader(s("room_my_score", right=right, total=len(qs)), anchor=False)
+    answered = sum(1 for q in qs if results.final_answer(*mine.get(q.id, (None, None))) is not None)
+    if answered == len(qs):
+        st.subheader(s("room_my_score", right=right, total=len(qs)), anchor=False)
+    else:  # the questions this phone left unanswered named as such, not counted as silently wrong
+        st.subheader(s("room_my_score_some", right=right, answered=answered, total=len(qs)), anchor=False)
 
 
 def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str, fill: bool = False) -> None:
@@ -162,6 +175,23 @@ def votes_figure(labels: tuple[str, ...], first: tuple[int, ...], second: tuple[
     return data
 
 
-def why(s: Strings, c: Ctx, q: quiz.Question) -> None:
+def why_lines(s: Strings, c: Ctx, q: quiz.Question) -> tuple[str, list[str]]:
+    """The reveal's figures, from the quiz's own computed outcome: (a heading, its lines). A question
+    whose options are scenarios or stages: each choice with its seconds, the right one marked; a
+    "how long" question (one scenario, options are time bands): the one computed time and its band."""
     outcome = c.outcomes[q.id]
-    st.markdown(f"**{s('quiz_why')}** " + md(quiz.fill(q.explanation[c.d.lang], outcome.seconds[outcome.right], c.d.f.seconds)))
+    fmt = c.d.f.seconds
+    labels = dict(zip([o.id for o in q.options], (md(x) for x in lettered(q, c.d.lang))))
+    if q.kind == "how_long":
+        return s("room_why_one"), [s("room_why_band", time=fmt(outcome.seconds[outcome.right]), answer=labels[outcome.right])]
+    return s("room_why_each"), [s("room_why_right" if o.id == outcome.right else "room_why_row", label=labels[o.id],
+                                  time=fmt(outcome.seconds[o.id])) for o in q.options]
+
+
+def why(s: Strings, c: Ctx, q: quiz.Question) -> None:
+    """Under the reveal: each choice's computed time under its heading, then the explanation (one sentence)."""
+    outcome = c.outcomes[q.id]
+    heading, lines = why_lines(s, c, q)
+    with st.container(key=f"room_why_{q.id}"):
+        st.markdown(f"**{heading}**  \n" + "  \n".join(lines))
+        st.markdown(md(quiz.fill(q.explanation[c.d.lang], outcome.seconds[outcome.right], c.d.f.seconds)))

@@ -190,7 +190,8 @@ def open_button(s: Strings, lang: str, big: bool = False) -> None:
         down_message(s)
     st.html(KEYS_JS, unsafe_allow_javascript=True)  # presenter mode: a clicker's PageDown/PageUp, also on a slider
     st.button(s("room_run") if big else s("room_open"), key="room_open_big" if big else "room_open",
-              icon=":material/groups:", help=s("room_open_help"), type="primary" if big else "secondary",
+              icon=":material/groups:", help=s("room_open_help") if big else None,  # presenter mode is projected: no tooltip there
+              type="primary" if big else "secondary",
               on_click=_open_room, args=(lang,))
 
 

@@ -31,6 +31,10 @@
   expanders, tabs, hover and focus transitions end at once (0.01 ms, once, so an animation's end
   state, and any script waiting for its end, still comes). The Feel-it stream itself is the reader's
   choice (ui/feel_player.py, "show without animation"): the server cannot see that setting.
+- Tap targets on a phone (at most PHONE_PX wide) are at least 44 px tall (the guide; learner trial: the
+  calculator link 28 px, the quick links 19 px, role chips 32 px, the fold's header 38 px, tabs 40 px, the
+  lesson's choices 32 px, "처음부터 다시" 40 px): every button, tab, page link, expander header and radio option
+  of the page, and the Markdown links of a container keyed TAP_LINKS_KEY + name (the entry's quick links).
 - A page link's label wraps instead of ending in "…" (Streamlit cuts it to one line): the
   estimator's answer links are whole sentences.
 - Cards (a container keyed `CARD_KEY` + id, the glossary's terms) are one link each: the page
@@ -55,6 +59,8 @@ HEAD_KEY = "app_document_head"  # holds the script that declares the page's lang
 CARD_KEY = "card_link_"  # a container keyed card_link_<id> is one link: its first page link covers the whole card
 NARROW_PX = 768  # Streamlit folds the sidebar away below this width
 WRAP_PILLS_KEY = "est_stops_"  # pills keyed est_stops_<input> wrap onto more lines (Streamlit scrolls them sideways, cut at the edge)
+TAP_LINKS_KEY = "tap_links_"  # a container keyed tap_links_<name>: its Markdown links are 44 px tall on a phone
+PHONE_PX = 640  # at or below this width the page is laid out for a phone: tap targets at least 44 px (the guide)
 STACK_KEY = "stack_narrow_"  # a container keyed stack_narrow_<name>: its own column row stacks when it is narrow
 STACK_BELOW_PX = 800  # that container's width below which it stacks: 736 px at a 768 px tablet, 564 px at 1024 px beside the sidebar, 906 px at 1366
 
@@ -80,6 +86,7 @@ STYLESHEET = f"""<style>
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] *, .{STATUS_CLASS} p {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
 .stApp [data-testid="stMetricLabel"] p, .stApp [data-testid="stMetricLabel"] div {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 .stApp [data-testid="stPageLink"] p, .stApp [data-testid="stPageLink"] span {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
+.stApp [class*="_run_button"] button p {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [class*="st-key-{CARD_KEY}"] {{ position: relative; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stElementContainer"]:has([data-testid="stPageLink"]) {{ position: static; }}
 [class*="st-key-{CARD_KEY}"] [data-testid="stPageLink"] a::after {{ content: ""; position: absolute; inset: 0; z-index: 1; }}
@@ -97,6 +104,18 @@ STYLESHEET = f"""<style>
 [class*="st-key-{WRAP_PILLS_KEY}"] [data-testid="stButtonGroup"] > div {{ flex-wrap: wrap; overflow-x: visible; }}
 @media (max-width: 640px) {{ [class*="st-key-{WRAP_PILLS_KEY}"] button {{ min-height: 44px; }} }}
 [data-testid="stPopoverBody"] {{ max-height: min(75vh, 640px); overflow-y: auto; overscroll-behavior: contain; }}
+@media (max-width: {PHONE_PX}px) {{
+  .stApp [data-testid="stMain"] button, .stApp [data-testid="stMain"] [role="tab"],
+  .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,
+  .stApp [data-testid="stMain"] [data-testid="stRadio"] label, [data-testid="stPopoverBody"] button,
+  [data-testid="stPopoverBody"] [data-testid="stPageLink"] a {{ min-height: 44px; }}
+  .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,
+  .stApp [data-testid="stMain"] [data-testid="stRadio"] label {{ display: flex; align-items: center; }}
+  [class*="st-key-{TAP_LINKS_KEY}"] a {{ display: inline-flex; align-items: center; min-height: 44px; }} }}
+.st-key-learn_fold [data-testid="stMarkdownContainer"] :is(p, li) {{ font-size: 0.875rem; line-height: 1.4; }}
+.st-key-learn_fold [data-testid="stMarkdownContainer"] :is(p, ul) {{ margin-bottom: 0.35rem; }}
+.st-key-learn_fold [data-testid="stMarkdownContainer"] ul {{ padding-left: 1.25rem; }}
+.st-key-learn_fold [data-testid="stMarkdownContainer"] li {{ margin: 0 0 0.15rem 0; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
 </style>"""
 
@@ -113,7 +132,7 @@ def apply() -> None:
 # once per browser tab (the page's DOM lives on across reruns and page switches), it marks each icon as
 # it arrives, batched to one pass per frame.
 HIDE_ICONS_JS = """if (!window.__latencyHideIcons) { window.__latencyHideIcons = true;
-  const hide = () => document.querySelectorAll('[data-testid=stMarkdownContainer] [role=img][translate=no]:not([aria-hidden])')
+  const hide = () => document.querySelectorAll('[data-testid=stMarkdownContainer] [role=img][translate=no]:not([aria-hidden]), [data-testid=stCaptionContainer] [role=img][translate=no]:not([aria-hidden])')
     .forEach(e => e.setAttribute('aria-hidden', 'true'));
   let queued = false;
   new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; hide(); }); } })

@@ -30,6 +30,7 @@ from latency.language.i18n import Strings, md
 from latency.teaching import claims, content
 
 DEFAULTS = scenario.DEFAULTS
+FOLD_KEY = "learn_fold"  # ui/style.py sets the fold's text a step smaller and its lists tighter (a phone read it in 9 screens)
 
 
 def value_text(s: Strings, measure: str, value: float) -> str:
@@ -44,21 +45,28 @@ def bits(catalog: Catalog, precision: str) -> int:
 
 
 def parts(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any], every: bool = False) -> dict[str, str]:
-    """Every input of a set-up the estimate depends on, each as a few plain words, by input name: always the
-    model, the chip, the number format and where it runs; the rest only where it differs from the calculator's
-    default (named once, `defaults_line`)."""
-    arch = "" if values["arch"] == "dense" else " " + s(f"arch_{values['arch']}")
-    precision = catalog.precisions[values["precision"]]
-    n_bits = s("where_bits", n=bits(catalog, values["precision"]))
-    # the format's name only where two formats share a bit count (Q4_K_M and INT4): "4비트(Q4_K_M)"; the catalog's
-    # long label carries words a reader does not have ("부동소수점", "bpw")
-    same_bits = [p for p in catalog.precisions if bits(catalog, p) == bits(catalog, values["precision"])]
-    fmt = n_bits if len(same_bits) == 1 or values["precision"] in DEFAULT_FORMATS else s("where_format", bits=n_bits,
-                                                                                       name=precision.label(lang).split(" (")[0])
+    """Every input of a set-up the estimate depends on, each as a few plain words, by input name: the model
+    always (by the catalog's name, the one the lesson, the race and the calculator print: "Llama 3.1 8B"); the
+    rest only where it differs from the calculator's default (named once, `defaults_line`), or all with `every`."""
+    default = claims.full_values(catalog, {})
+    out = {"model": claims.model_label(catalog, values, lang) or s(
+        "where_model", size=f"{formats.size_number(float(values['model_size_b']))}B"
+        + ("" if values["arch"] == "dense" else " " + s(f"arch_{values['arch']}")))}
     local = values.get("access") == "none"
-    out = {"model": s("where_model", size=f"{formats.size_number(float(values['model_size_b']))}B{arch}"),
-           "precision": fmt, "chip": catalog.hardware[values["hardware"]].label(lang).split(" (")[0],  # no two chips share it
-           "distance": s("where_local") if local else s("where_km", km=f"{float(values['distance_km']):,.0f} km")}
+    chip = catalog.hardware[values["hardware"]].label(lang).split(" (")[0]  # no two chips share it
+    if local:
+        out["chip"] = s("where_local_chip", chip=chip)
+    elif every or values["hardware"] != default["hardware"]:
+        out["chip"] = chip
+    if every or values["precision"] != default["precision"]:
+        n_bits = s("where_bits", n=bits(catalog, values["precision"]))
+        # the format's name only where two formats share a bit count (Q4_K_M and INT4): "4비트(Q4_K_M)"; the
+        # catalog's long label carries words a reader does not have ("부동소수점", "bpw")
+        same_bits = [p for p in catalog.precisions if bits(catalog, p) == bits(catalog, values["precision"])]
+        out["precision"] = n_bits if len(same_bits) == 1 or values["precision"] in DEFAULT_FORMATS else s(
+            "where_format", bits=n_bits, name=catalog.precisions[values["precision"]].label(lang).split(" (")[0])
+    if not local and (every or float(values["distance_km"]) != float(default["distance_km"])):
+        out["distance"] = s("where_km", km=f"{float(values['distance_km']):,.0f} km")
     devices = values.get("devices", scenario.DEVICES_AUTO)
     if devices != scenario.DEVICES_AUTO or every:
         out["devices"] = (s("where_devices", n=int(devices)) if devices != scenario.DEVICES_AUTO else s("where_devices_auto"))
@@ -84,23 +92,24 @@ def parts(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any], ev
 
 
 DEFAULT_FORMATS = ("fp16", "fp8")  # the formats a reader meets first: named by their bits alone
-CORE = ("model", "precision", "chip", "distance")
 
 
 def setup(s: Strings, catalog: Catalog, lang: str, values: Mapping[str, Any]) -> str:
-    """A set-up as the start of a sentence a newcomer reads: '1,149 km 떨어진 서버의 NVIDIA H100 SXM에서 70.6B
-    모델을 16비트로 돌리면 (32명 동시)'. Every input that differs from the default is in it, so two set-ups that
-    read the same are the same estimate (tests/pages/test_entry_checks.py)."""
+    """A set-up in a few words, the model first: 'Llama 3.1 70B', 'Llama 3.1 8B (NVIDIA L4, 9,029 km)',
+    'Llama 3.1 70B (내 기기(Apple M2 Ultra), 4비트(Q4_K_M))'. Every input that differs from the default (named
+    once at the fold's top, `defaults_line`) is in it, so two set-ups that read the same are the same estimate
+    (tests/pages/test_entry_checks.py). Learner trial: a whole sentence per set-up made the fold 9 phone screens."""
     p = parts(s, catalog, lang, values)
-    extras = [v for k, v in p.items() if k not in CORE]
-    place = (s("where_local_chip", chip=p["chip"]) if values.get("access") == "none"
-             else s("where_server_chip", chip=p["chip"], km=p["distance"]))
-    return s("setup_phrase", place=place, model=p["model"], bits=p["precision"],
-             extras=s("setup_extras", list=", ".join(extras)) if extras else "")
+    extras = [v for k, v in p.items() if k != "model"]
+    model = p["model"]
+    if extras and model.endswith(")") and " (" in model:  # "GPT-4급 대형 모델 (가정, 8비트)", not "(가정) (8비트)"
+        model, own = model[:-1].split(" (", 1)
+        extras = [own, *extras]
+    return s("setup_phrase", model=model, extras=s("setup_extras", list=", ".join(extras)) if extras else "")
 
 
 def change(s: Strings, catalog: Catalog, lang: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
-    """What a compared set-up changes, and only that: '8.03B 모델', 'NVIDIA L4, 16비트', '사용자 1명'."""
+    """What a compared set-up changes, and only that: 'Llama 3.1 8B', 'NVIDIA L4, 16비트', '사용자 1명'."""
     a, b = parts(s, catalog, lang, before, every=True), parts(s, catalog, lang, after, every=True)
     plain = after["arch"] == "dense" != before["arch"] and float(after["model_size_b"]) == float(before["model_size_b"])
     changed = [s("change_users", users=formats.get(lang).count(int(after["concurrency"]), "users")) if k == "concurrency"
@@ -109,9 +118,12 @@ def change(s: Strings, catalog: Catalog, lang: str, before: Mapping[str, Any], a
     return ", ".join(changed)
 
 
-def defaults_line(s: Strings) -> str:
+def defaults_line(s: Strings, catalog: Catalog, lang: str) -> str:
     """The inputs a set-up line leaves out, named (issue 31 item 1: an input the reader does not see is named)."""
-    return s("fold_defaults", prompt=DEFAULTS["prompt_tokens"], output=DEFAULTS["output_tokens"])
+    default = claims.full_values(catalog, {})
+    return s("fold_defaults", prompt=DEFAULTS["prompt_tokens"], output=DEFAULTS["output_tokens"],
+             chip=catalog.hardware[default["hardware"]].label(lang).split(" (")[0],
+             km=f"{float(default['distance_km']):,.0f} km", bits=s("where_bits", n=bits(catalog, default["precision"])))
 
 
 def misleading(results: Mapping[str, claims.ClaimResult], checks: Sequence[Any]) -> claims.ClaimResult | None:
@@ -188,16 +200,25 @@ def claim_label(s: Strings, term: content.Term, where: str, obj: Any, check: con
     return where
 
 
-def outcome_line(s: Strings, catalog: Catalog, lang: str, r: claims.ClaimResult, o: claims.Outcome) -> str:
-    """One set-up of a check as one sentence: where and what runs, then its figure; the first token beside a
-    whole answer; the compared set-up by what it changes ("8.03B 모델로 바꾸면 2.1초입니다")."""
+def outcome_line(s: Strings, catalog: Catalog, lang: str, r: claims.ClaimResult, o: claims.Outcome,
+                 bare: bool = False) -> str:
+    """One set-up of a check as one short sentence: what runs, then its figure; the first token beside a
+    whole answer where the sentence over the lines speaks of it; the compared set-up by what it changes
+    ("Llama 3.1 8B로 바꾸면 2.1초"). `bare`: without the measure's name, under a sentence that names it."""
     c = r.check
-    line = s("fold_line", setup=md(setup(s, catalog, lang, o.values)), measure=s(f"measure_name_{c.measure}"),
-             value=value_text(s, c.measure, o.value))
-    if c.measure == "total" and r.bound is not None:
+    setup_text, value = md(setup(s, catalog, lang, o.values)), value_text(s, c.measure, o.value)
+    line = (s("fold_line_bare", setup=setup_text, value=value) if bare
+            else s("fold_line", setup=setup_text, measure=s(f"measure_name_{c.measure}"), value=value))
+    if c.measure == "total" and r.bound is not None and any(x.outcome == "first_token" for x in r.outcomes):
         line += s("fold_ttft", ttft=value_text(s, "ttft", o.ttft_s))
     if o.other_values is not None and o.other is not None:
         line += s("fold_versus", change=md(change(s, catalog, lang, o.values, o.other_values)), value=value_text(s, c.measure, o.other))
+        if c.measure == "server_tokens_per_s" and int(o.other_values["concurrency"]) == 1:
+            # one user: the server's figure (whole requests, first-token wait included) is a little under the speed
+            # that user reads at, the figure the race, the lesson and the calculator print (learner trial: 127 vs 128)
+            one = scenario.evaluate(catalog, o.other_values)[2]
+            line += s("fold_server_one", speed=value_text(s, "tokens_per_s", one.decode_tokens_per_s),
+                      ttft=value_text(s, "ttft", one.ttft_s))
     return line
 
 
@@ -219,7 +240,7 @@ def finding(s: Strings, r: claims.ClaimResult) -> str:
     (issue 34, learner trial: "0~1초인 곳도 있고" above lines of 2.2-44 s)."""
     c = r.check
     n = len(r.outcomes)
-    measure = s(f"measure_name_{c.measure}")
+    measure = s(f"measure_subject_{c.measure}")  # with its particle: "필요한 GPU 수가 2대 이상입니다"
     if r.bound is not None:
         lo, hi = r.bound
         bound = bound_text(s, c.measure, lo, hi)
@@ -231,12 +252,13 @@ def finding(s: Strings, r: claims.ClaimResult) -> str:
         first = sum(inside(o.ttft_s, lo, hi) for o in r.outcomes) if c.measure == "total" else 0
         said = s("fold_bound_none" if n > 1 else "fold_bound_not_one", measure=measure, bound=bound)
         if first:
-            said += " " + s("fold_bound_first", n=n, k=first, measure=s("measure_name_ttft"), bound=bound)
+            said += " " + s("fold_bound_first", n=n, k=first, measure=s("measure_subject_ttft"), bound=bound)
         return said
     k = sum(o.outcome == "holds" for o in r.outcomes)
     kind = "time" if c.measure in ("ttft", "total") else "speed" if "tokens" in c.measure else "amount"
-    more = s(f"fold_{kind}_{c.expect}", measure=measure)
-    less = s(f"fold_{kind}_{'lower' if c.expect == 'higher' else 'higher'}", measure=measure)
+    name = s(f"measure_name_{c.measure}")
+    more = s(f"fold_{kind}_{c.expect}", measure=name)
+    less = s(f"fold_{kind}_{'lower' if c.expect == 'higher' else 'higher'}", measure=name)
     if k == n:
         return s("fold_versus_all" if n > 1 else "fold_versus_one", n=n, what=more)
     if k:
@@ -244,30 +266,56 @@ def finding(s: Strings, r: claims.ClaimResult) -> str:
     return s("fold_versus_none", what=less)
 
 
+def fold_items(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: Mapping[str, claims.ClaimResult]
+               ) -> list[tuple[str, str | None, list[str]]]:
+    """The fold's items in the page's order: (the claim's label, what its set-ups show, the set-up lines). A set-up
+    check whose set-ups and figures were all shown under one claim above says where instead of repeating them
+    (learner trial: the same Loop-against-plain line stood under four claims in a fold 9 phone screens long).""" 
+    seen: dict[str, str] = {}
+    out = []
+    for where, obj, c in term.checks():
+        if c.id not in results:
+            continue
+        r = results[c.id]
+        label = claim_label(s, term, where, obj, c)
+        lines = [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
+        if all(x in seen for x in lines) and len({seen[x] for x in lines}) == 1:
+            out.append((label, None, [s("fold_same", where=md(seen[lines[0]]))]))
+            continue
+        for x in lines:
+            seen.setdefault(x, label)
+        if r.bound is None and len(lines) == 1:  # one comparison: its line says both figures; a sentence over it
+            # repeated them in words ("처음 설정이 바꾼 설정보다 더 오래 걸립니다"), except that the claim does not hold
+            said = lines[0] if r.outcomes[0].outcome == "holds" else s("fold_unlike", line=lines[0])
+            out.append((label, None, [said]))
+            continue
+        # under the sentence that names the measure, each line without it ("Llama 3.1 70B: 7.7초")
+        out.append((label, finding(s, r), [outcome_line(s, catalog, lang, r, o, bare=True) for o in r.outcomes]))
+    return out
+
+
 def fold_texts(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: Mapping[str, claims.ClaimResult]) -> list[str]:
     """Every sentence the fold shows, for the page's word list above it ("4비트(Q4_K_M)", "MoE" are met there)."""
-    out = [s("fold_intro"), defaults_line(s)]
-    for _where, _obj, c in term.checks():
-        if c.id in results:
-            r = results[c.id]
-            out += [finding(s, r)] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
+    out = [s("fold_intro"), defaults_line(s, catalog, lang)]
+    for _label, said, lines in fold_items(s, catalog, lang, term, results):
+        out += ([said] if said else []) + lines
     return out
 
 
 def fold(s: Strings, catalog: Catalog, lang: str, term: content.Term, results: Mapping[str, claims.ClaimResult]) -> None:
     """One closed expander at the page's end: every check of the entry, in the page's order; under each claim
-    what its set-ups show, then each set-up as a sentence with its figures. The notes are said once, above."""
-    checks = [(where, obj, c) for where, obj, c in term.checks() if c.id in results]
-    if not checks:
+    what its set-ups show, then each set-up in a few words with its figures. The notes are said once, above."""
+    items = fold_items(s, catalog, lang, term, results)
+    if not items:
         return
-    with st.expander(s("fold_heading"), icon=":material/calculate:"):
-        st.caption(s("fold_intro") + " " + defaults_line(s))
-        last = None
-        for where, obj, c in checks:
-            r = results[c.id]
-            label = claim_label(s, term, where, obj, c)
-            if label != last:
-                st.markdown(f"**{md(label)}**")
+    with st.expander(s("fold_heading"), icon=":material/calculate:", key=FOLD_KEY):
+        st.caption(s("fold_intro") + " " + defaults_line(s, catalog, lang))
+        blocks, last = [], None
+        for label, said, lines in items:
+            head = ""
+            if label != last:  # the claim's label and what its set-ups show in one paragraph, the set-ups under it
+                head = f"**{md(label)}**"
                 last = label
-            lines = [finding(s, r)] + [outcome_line(s, catalog, lang, r, o) for o in r.outcomes]
-            st.markdown("\n".join(f"- {x}" for x in lines[:1]) + "\n" + "\n".join(f"    - {x}" for x in lines[1:]))
+            lead = " ".join(x for x in (head, said or "") if x)
+            blocks.append((f"{lead}\n\n" if lead else "") + "\n".join(f"- {x}" for x in lines))
+        st.markdown("\n\n".join(blocks))  # one block: a markdown element per claim added its own margins

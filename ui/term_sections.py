@@ -16,7 +16,7 @@ from latency.estimation import scenario
 from latency.estimation.catalog import Catalog
 from latency.language import jargon
 from latency.language.i18n import Strings, md
-from ui import plain_words, term_claims
+from ui import plain_words, style, term_claims
 
 TOOL_PAGES = {"estimator": "pages/estimator.py", "tradeoffs": "pages/tradeoffs.py", "how-it-works": "pages/how-it-works.py"}
 TOOL_ICONS = {"estimator": ":material/timer:", "tradeoffs": ":material/balance:", "how-it-works": ":material/functions:"}
@@ -38,9 +38,14 @@ class Claims:
         return term_claims.note(self.s, self.lang, self.results, checks, better, self.places)
 
 
+SOURCE_COUNT = "learn_source_links"  # the source links drawn so far in this run (`header` resets it)
+
+
 def source(s: Strings, url: str | None) -> None:
     if url:
-        st.markdown(f":material/link: [{s('source_link')}]({url})")
+        n = st.session_state[SOURCE_COUNT] = st.session_state.get(SOURCE_COUNT, 0) + 1  # a key per link of this run
+        with st.container(key=f"{style.TAP_LINKS_KEY}source_{n}"):  # a 44 px tap target on a phone (ui/style.py)
+            st.markdown(f":material/link: [{s('source_link')}]({url})")
 
 
 def seconds(s: Strings, value: float) -> str:
@@ -51,6 +56,7 @@ def header(term: content.Term, pw: Strings, s: Strings | None = None, more: Sequ
     """Title, original name, then the entry's technical words in plain words (ui/plain_words.py, every text
     of the entry below and the page's own labels beside them), then its definition: a word is explained
     before the reader first meets it."""
+    st.session_state[SOURCE_COUNT] = 0
     st.title(md(term.title), anchor="top")
     if term.original:
         st.caption(md(term.original))
@@ -147,7 +153,8 @@ def why(s: Strings, section: content.Section) -> None:
 def questions(term: content.Term) -> None:
     st.header(md(term.questions.heading), anchor="questions")  # no glyph: "▶" was read out as part of the heading
     # one paragraph of links, "·" between them: a list took a line and its spacing each (issue 34: six screens)
-    st.markdown(" · ".join(f"[{md(q.label)}](#{q.target.replace('_', '-')})" for q in term.questions.items))
+    with st.container(key=f"{style.TAP_LINKS_KEY}questions"):  # each link a 44 px tap target on a phone (ui/style.py)
+        st.markdown(" · ".join(f"[{md(q.label)}](#{q.target.replace('_', '-')})" for q in term.questions.items))
 
 
 def section_heading(name: str, heading: str) -> None:

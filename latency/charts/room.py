@@ -105,7 +105,8 @@ def results_bars(titles: Sequence[str], first: Sequence[float | None], second: S
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, traceorder="normal",
                     font=dict(size=font_size, color=INK)),
         xaxis=dict(visible=False, range=[0, 150], fixedrange=True),
-        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=INK)),
+        # no row lines: they ran on past each row's 0-100% track to the chart's edge (presenter trial, round 3)
+        yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=INK), showgrid=False),
         margin=dict(l=10, r=10, t=(font_size * 2 if twice else 0) + 10, b=10),
     )
     return fig

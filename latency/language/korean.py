@@ -62,6 +62,7 @@ _TRAILING_SKIP = " \t\n\"'”’»」』)]}.,!?:;…*_`"
 _PAREN_TAIL = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
 _NUMBER_TAIL = re.compile(r"(\d[\d,]*)(?:\.(\d+))?\s*(\S*)$")
 _LATIN_TAIL = re.compile(r"([A-Za-z]+)$")
+_DIGITS_END = re.compile(r"(\d[\d,]*)(?:\.(\d+))?$")
 
 
 def _final_of_syllable(ch: str) -> int | None:
@@ -117,6 +118,9 @@ def reading_tail(word: str) -> str:
         return text[-1]
     if text.lstrip().startswith("$") and text[-1].isdigit():
         return "러"  # "$5" is read "5달러"
+    match = _DIGITS_END.search(text)  # ends in digits: read them ("H9Y9M3" ... 삼), whatever stands before
+    if match:
+        return read_number(*match.groups())
     match = _NUMBER_TAIL.search(text)
     if match:
         integer, decimals, unit = match.groups()

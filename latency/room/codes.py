@@ -104,3 +104,19 @@ def is_loopback(page_url: str | None) -> bool:
     except ValueError:
         return False
     return ip.is_loopback or ip.is_unspecified
+
+
+LAN_EXAMPLE_HOST = "192.168.0.10"  # a typical home or office Wi-Fi address (RFC 1918 private range), for the example only
+
+
+def lan_example(page_url: str | None, port: int | None = None) -> str:
+    """The loopback warning's example: this app's own address with only the host changed to a Wi-Fi
+    one ("http://127.0.0.1:8600/lesson" -> "http://192.168.0.10:8600"; base path kept). Without a
+    browser address, `port` (the server's own) stands for it."""
+    parts = urllib.parse.urlsplit(page_url or "")
+    short = short_address(page_url, page="join")
+    base = short[: -len("/join")] if short.endswith("/join") else short
+    path = base.split("/", 1)[1] if parts.netloc and "/" in base else ""
+    port = parts.port if parts.netloc else port
+    netloc = LAN_EXAMPLE_HOST + (f":{port}" if port else "")
+    return urllib.parse.urlunsplit((parts.scheme or "http", netloc, f"/{path}" if path else "", "", ""))

@@ -51,6 +51,9 @@ _MEASURE = r"""
       if (b.width === 0 || b.height === 0 || cx < b.left || cx > b.right || cy < b.top || cy > b.bottom) continue;
       const ecs = getComputedStyle(el);
       if (ecs.display === 'none' || ecs.visibility === 'hidden') continue;
+      // a path with no fill of its own (a plotly annotation's arrow, a line) paints no area: its computed
+      // fill is SVG's default black, which is not drawn under anything
+      if (el.tagName.toLowerCase() === 'path' && !el.getAttribute('fill') && !el.style.fill) continue;
       const f = parse(ecs.fill); const fa = f ? f.a * parseFloat(ecs.fillOpacity || '1') * alpha(el) : 0;
       if (f && fa > 0.5) { bg = over(f, fa, white); break; }
     }

@@ -219,10 +219,13 @@ def test_a_whole_room(browser, db, lang):
             two.wait_for_url(re.compile(rf"/lesson\?.*room={code}"), timeout=T)
             settled(two)
             check_language(two, lang)  # the room's language, though /join was opened without one
-            long_nick = "Kim Minji, platform team"  # 24 characters: the box's limit
+            long_nick = "Kim Minji, platform team"  # 24 characters: the limit
             nick_box = two.locator(".st-key-room_nick input")
-            nick_box.press_sequentially(long_nick + " lead")  # typing stops at the limit (the trial's box took 153)
-            assert nick_box.input_value() == long_nick
+            nick_box.fill(long_nick + " lead")  # pasted, 29 characters: the box used to ignore it (trial round 3)
+            nick_box.press("Enter")
+            see(two, s("room_nick_too_long", n=24, length=29), T)  # said, the form kept with the name in it
+            assert nick_box.input_value() == long_nick + " lead" and store.count_participants(code) == 1
+            nick_box.fill(long_nick)
             nick_box.press("Enter")
             settled(two)
             see(two, s("room_welcome_nick", code=code, nick=long_nick), T)
@@ -342,6 +345,14 @@ def test_a_whole_room(browser, db, lang):
             button(presenter, "room_end").click()
             button(presenter, "room_end_yes").click()  # asked first (trial item 15)
             expect(heading(presenter, s("room_ended_title"))).to_be_visible(timeout=T)
+            # the menu closed, nothing stale in it (trial round 3: open, with the address warning and "the room stays open")
+            expect(presenter.locator("[data-testid=stPopoverBody]")).to_have_count(0, timeout=T)
+            presenter.locator(".st-key-room_menu_box button").first.click()
+            expect(presenter.get_by_text(s("room_ended_leave"))).to_be_visible(timeout=T)
+            expect(presenter.get_by_text(s("room_close"))).to_have_count(0)
+            expect(presenter.get_by_text("LATENCY_PUBLIC_URL", exact=False)).to_have_count(0)
+            presenter.keyboard.press("Escape")
+            expect(presenter.locator("[data-testid=stPopoverBody]")).to_have_count(0, timeout=T)
             expect(presenter.locator(".st-key-room_strip")).to_have_count(0)  # no code or address after the end
             for phone, right_n in ((one, total), (two, total // 2)):
                 expect(heading(phone, s("room_ended_title"))).to_be_visible(timeout=FOLLOW_MS)
@@ -354,6 +365,12 @@ def test_a_whole_room(browser, db, lang):
             settled(late)
             see(late, i18n.strings("lesson", "ko")("room_ended", code=code), T)  # the phone's own language (ko-KR)
             assert late.locator(".st-key-room_nick input").count() == 0
+            check_language(late, "ko")  # the whole page (trial round 3: the switch read "한국어" on a Korean page)
+            expect(late.locator("html")).to_have_attribute("lang", "ko", timeout=T)
+            expect(late.get_by_text(i18n.strings("lesson", "ko")("room_ended_to_lesson"))).to_be_visible(timeout=T)
+            ways = late.locator(".st-key-room_ended_ways a")
+            assert ways.count() == 2 and all(ways.nth(i).bounding_box()["height"] >= 44 for i in range(2))  # tap targets
+            shot(late, f"room-{db}-{lang}-phone-late-ended", full_page=False)
             assert not found, "\n".join(found[:30])
         finally:
             for c in contexts:

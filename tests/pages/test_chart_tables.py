@@ -33,7 +33,7 @@ CASES = [
     ("tradeoffs", ("tr_tab", "tradeoffs", "tab_memory"), ["tr_chart_memory"]),
     ("tradeoffs", ("tr_tab", "tradeoffs", "tab_tornado"), ["tr_chart_tornado"]),
     ("how-it-works", None, ["how_chart_breakdown", "how_chart_claims"]),
-    ("lesson", None, ["lesson_c_what"]),
+    # the lesson's stage charts write their own table, in the page's rounding (tests/pages/test_lesson_page.py)
     ("logs", "sample", ["lg_time_chart", "lg_ecdf_e2e_s"]),  # the page's own key numbers: no table (test below)
 ]
 LOG_CASE = CASES.pop()

@@ -109,7 +109,9 @@ NEWCOMER = {
            "Phi-4": "**Phi-4", "GPT-4": "**GPT-4", "Q4_K_M": "Q4_K_M**", "MoE": "**MoE", "서빙 엔진": "**서빙 엔진",
            "TTFT": "**TTFT", "INP": "**INP", "vLLM": "**vLLM", "오픈소스": "**오픈소스", "메타 분석": "**메타 분석",
            "서버 로그": "**서버 로그", "광케이블": "**광케이블", "자동완성": "**자동완성", "처리량": "**처리량",
-           "메모리 대역폭": "**메모리 대역폭", "연산 성능": "**연산 성능", "비트": "**비트"},
+           "메모리 대역폭": "**메모리 대역폭", "연산 성능": "**연산 성능", "비트": "**비트",
+           # the second learner trial (issue 34): 한눈에 보기's "로컬", the fold's "NVIDIA L4", 배치 추론's APIs and Orca
+           "로컬": "**로컬", "L4": "**NVIDIA L4", "배치 API": "**배치 API", "Batch API": "**배치 API", "Orca": "**Orca"},
     "en": {"trade-off": "**trade-off**", "target time": "**target time**", "GPU": "**GPU**", "streaming": "**streaming**",
            "SLA": "**SLA**", "parameters": "**parameters**", "quantization": "**quantization**", "llama.cpp": "**llama.cpp**",
            "LLM": "**LLM**", "prefill": "**prefill**", "decode": "**decode**", "token": "**token**", "weights": "**weights**",
@@ -119,7 +121,8 @@ NEWCOMER = {
            "Phi-4": "**Phi-4", "GPT-4": "**GPT-4", "Q4_K_M": "Q4_K_M**", "MoE": "**MoE", "serving engine": "**serving engine",
            "TTFT": "**TTFT", "INP": "**INP", "vLLM": "**vLLM", "open-source": "**open-source", "meta-analysis": "**meta-analysis",
            "server log": "**server log", "fibre": "**fibre", "autocomplet": "**autocomplet", "throughput": "**throughput",
-           "memory bandwidth": "**memory bandwidth", "compute": "**compute", "bit": "**bit"},
+           "memory bandwidth": "**memory bandwidth", "compute": "**compute", "bit": "**bit",
+           "local": "**local", "L4": "**NVIDIA L4", "Batch API": "**Batch API", "Orca": "**Orca"},
 }
 # words the issue found undefined that the screens now say in plain words instead: they must not come back
 REPLACED = {"ko": ("접속망", "온프레미스", "프롬프트", "맥락", "연결을 재사용", "부동소수점", "추정기의 답", "추정기", "원문"),

@@ -315,3 +315,57 @@ def test_start_again_takes_the_learner_back_to_step_one(lang):
     at.button(key="lesson_restart").click().run()
     no_exception(at)
     assert at.query_params["step"] == "1" and at.header[0].value == LESSON.steps[0].title[lang]
+
+
+def test_the_first_step_opens_with_the_step_and_the_room_entry_waits_in_the_presenter_menu(lang, monkeypatch):
+    """Learner trial (issue 34): step 1 opened with the presenter's box and a yellow "phones cannot come in
+    (127.0.0.1:8600/join) ... LATENCY_PUBLIC_URL" warning above "1 / 10"; on a phone the step's title started
+    ~900 px down. Now the progress and the step come right after the title and the lesson's one-line intro,
+    the way into a room sits in the small presenter menu after the step, and no loopback warning shows
+    before a room is open (the lobby says it)."""
+    monkeypatch.setenv("LATENCY_PUBLIC_URL", "")  # AppTest has no browser address: as on 127.0.0.1
+    at = run_page("lesson", lang, {"step": "1"})
+    no_exception(at)
+    assert not [w for w in at.warning if "LATENCY_PUBLIC_URL" in w.value or "/join" in w.value]
+    assert not [e for e in at.error if "LATENCY_PUBLIC_URL" in e.value]
+    menu = [b for b in _blocks(at.main) if getattr(b, "type", "") == "popover" and s(lang)("present_menu") in str(b.proto)]
+    assert len(menu) == 1
+    inside = [getattr(b, "key", None) for b in _blocks(menu[0])]
+    assert "lesson_run_button" in inside, "the way into a room is in the presenter menu"
+    outside = [b for b in at.button if b.key == "lesson_run_button"]
+    assert len(outside) == 1  # the same one button: nowhere else on the page
+    # nothing of the presenter's box comes before the step's heading
+    order = [(getattr(b, "key", None), getattr(b, "type", "")) for b in _blocks(at.main)]
+    header_at = next(i for i, b in enumerate(_blocks(at.main)) if getattr(b, "type", "") == "header")
+    run_at = inside and next(i for i, b in enumerate(_blocks(at.main)) if getattr(b, "key", None) == "lesson_run_button")
+    assert run_at > header_at, order[:run_at + 1]
+    at.button(key="lesson_run_button").click().run()  # it still opens a room and its lobby
+    no_exception(at)
+    assert at.query_params.get("present") == ["1"] or at.query_params.get("present") == "1"
+
+
+def test_a_stage_charts_table_names_its_rows_and_rounds_as_the_page_prints(lang):
+    """Learner trial: step 3's table said "이 요청" in every row with raw values ("0.0299", "9.87", "0.172").
+    Now a row per stage by its name, the bar's name once as the column, each time in seconds as the page
+    rounds them (two significant digits) with its share, and the whole answer last. Expected times from
+    `latency.estimate` called here on step 1's set-up (8B on an H100, Seoul to Tokyo)."""
+    step = LESSON.steps[0]
+    at = run_page("lesson", lang, {"step": "1"})
+    at.session_state[f"lesson_c_{step.id}_table"] = True
+    at.run()
+    no_exception(at)
+    by_hand = estimate(CATALOG.models["llama-3.1-8b"].model, CATALOG.hardware["h100-sxm"].hardware,
+                       distance_km=step.scenario.distance_km)
+    (table,) = [t for t in at.table]
+    frame = table.value
+    text = frame.to_string()
+    stage_names = [s(lang)(f"stage_{k}") for k in ("network", "queue", "prefill", "decode")]
+    index = [str(i) for i in frame.index]
+    assert len(index) == 5 and index[-1] == s(lang)("total")
+    assert all(name.lower() in row.lower() for name, row in zip(stage_names, index)), index  # step 1 says "주문 전달 (네트워크)"
+    assert list(frame.columns) == [s(lang)("rest_row")]
+    sec = lambda v: units(lang)("seconds", v=f"{v:.2g}" if v < 10 else f"{v:.0f}")  # noqa: E731
+    for k, row in zip(("network", "prefill", "decode"), (index[0], index[2], index[3])):
+        assert str(frame.loc[row].iloc[0]).startswith(sec(by_hand.breakdown[k])), (row, frame.loc[row].iloc[0])
+    assert str(frame.loc[s(lang)("total")].iloc[0]) == sec(by_hand.total_s)
+    assert "0.0299" not in text and "0.0949" not in text

@@ -26,6 +26,14 @@ def test_no_hand_written_particle_after_a_placeholder():
     assert s("room_ended", code="CFHKMY").startswith("방 CFHKMY는 ")     # 와이: a vowel
 
 
+def test_a_code_ending_in_a_digit_takes_the_particle_of_how_the_digit_is_read():
+    """Presenter trial, round 3: "방 H9Y9M3는" (3 is read 삼: a final consonant)."""
+    s = i18n.strings("lesson", "ko")
+    for code, particle in (("H9Y9M3", "은"), ("H9Y9M2", "는"), ("CNXK36", "은"), ("CNXK47", "은"), ("CNXK45", "는"),
+                           ("CNXK49", "는"), ("CNXK48", "은"), ("CNXK40", "은")):  # 삼 육 칠: 받침; 이 오 구: none; 팔 십
+        assert s("room_ended", code=code).startswith(f"방 {code}{particle} "), code
+
+
 def test_every_room_string_is_in_both_languages_and_english_has_no_hangul():
     for key, value in ROOM_KEYS.items():
         assert set(value) == {"ko", "en"} and value["ko"] and value["en"], key

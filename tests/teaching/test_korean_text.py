@@ -71,3 +71,25 @@ def test_a_link_to_an_entry_promises_only_what_that_entry_says(lang):
             target = " ".join(shown_strings(terms[link.term])).lower()
             missing = [w for w in STAGE_WORDS[lang] if w in link.text.lower() and w not in target]
             assert not missing, (tid, link.term, missing, link.text)
+
+
+def test_app_written_entries_keep_one_speech_level():
+    """Learner trial (issue 34): 배치 추론 opened with "버스를 떠올려 보자." (해라체) in an entry written in 합니다체.
+    The app-written entries (every term but the seed's inference-latency, whose wording is kept as the source
+    has it) end their sentences in 합니다체: no "~자." / "~하라." endings outside quoted speech."""
+    import re
+    from pathlib import Path
+
+    terms = Path(__file__).resolve().parents[2] / "content" / "terms"
+    plain_speech = re.compile(r"[가-힣]+(?:자|라)\.(?=\s|\"|$)")
+    found = {}
+    for path in sorted(terms.glob("*.ko.yaml")):
+        if path.name.startswith("inference-latency"):
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.lstrip().startswith("#") or "text:" not in line and "tip:" not in line:
+                continue
+            hits = [m for m in plain_speech.findall(line) if not m.endswith(("니라.",))]
+            if hits:
+                found.setdefault(path.name, []).extend(hits)
+    assert not found, found

@@ -1,0 +1,116 @@
+"""A newcomer's path on a 390 px phone in Korean (learner trial, issue 34): the entry, the start page's race, the
+lesson's first step and its finish. What the trial measured, measured again here:
+
+- tap targets: every button, tab, page link, fold header, radio option and quick link at least 44 px tall;
+- the entry's fold "계산기로 확인한 내용" is about three phone screens tall when open, at most 3.5 (it was 7,715 px);
+- lesson step 1 starts with the step (its title within the first screen), not with the presenter's box;
+- the race's result stands in view right under its button, not ~1,000 px below it.
+
+Screenshots: test-artifacts/phone-*.png (look at them), and the entry at 1366 px in English."""
+
+from __future__ import annotations
+
+import pytest
+
+from latency.language import i18n
+from tests.e2e.conftest import MAIN, PHONE, open_app, shot, wait_idle
+
+pytestmark = pytest.mark.e2e
+TAPPABLE = ", ".join(f"{MAIN} {sel}" for sel in (
+    "button", "[role=tab]", "[data-testid=stPageLink] a", "[data-testid=stExpander] summary",
+    "[data-testid=stRadio] label", "[class*=st-key-tap_links_] a"))
+HEIGHTS_JS = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null)
+  .map(e => [e.innerText.trim().slice(0, 30) || e.getAttribute('aria-label') || e.tagName, e.getBoundingClientRect().height])"""
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, locale="ko-KR", is_mobile=True, has_touch=True)
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    yield pg
+    context.close()
+
+
+def _small(page) -> list:
+    return [(name, round(h, 1)) for name, h in page.evaluate(HEIGHTS_JS, TAPPABLE) if h < 44]
+
+
+@pytest.mark.parametrize("where", ["learn", "lesson-1", "lesson-quiz", "lesson-done"])
+def test_tap_targets_are_44_px_on_a_phone(phone, app_url, where):
+    path, _, step = where.partition("-")
+    open_app(phone, app_url, path, lang="ko", **({"step": step} if step else {}))
+    assert not _small(phone), _small(phone)
+    shot(phone, f"phone-ko-{where}", full_page=False)
+
+
+def _settled_height(page, locator) -> float:
+    """The element's height once it stops changing (the expander opens with an animation, Markdown lays out late)."""
+    last, same = -1.0, 0
+    for _ in range(100):
+        h = locator.evaluate("e => e.getBoundingClientRect().height")
+        same = same + 1 if abs(h - last) < 0.5 else 0
+        if same >= 4:
+            return h
+        last = h
+        page.wait_for_timeout(100)
+    return last
+
+
+def test_the_entrys_fold_is_at_most_three_phone_screens(phone, app_url):
+    open_app(phone, app_url, "learn", lang="ko")
+    fold = phone.locator(f"{MAIN} [data-testid=stExpander]").filter(has_text=i18n.strings("learn", "ko")("fold_heading")).last
+    fold.locator("summary").click()
+    wait_idle(phone)
+    fold.evaluate("e => e.scrollIntoView({block: 'start'})")
+    height = _settled_height(phone, fold)
+    shot(phone, "phone-ko-learn-fold", full_page=False)
+    print(f"fold height {height:.0f} px")
+    assert height <= 3.5 * PHONE["height"], height  # about three screens (the trial's fold was 7,715 px, 9 screens)
+
+
+def test_lesson_step_one_starts_with_the_step(phone, app_url):
+    open_app(phone, app_url, "lesson", lang="ko", step="1")
+    top = phone.locator(f"{MAIN} h2").first.evaluate("e => e.getBoundingClientRect().top")
+    shot(phone, "phone-ko-lesson-1-top", full_page=False)
+    assert top < PHONE["height"], top  # the step's title on the first screen (it was at ~900 px)
+    assert not phone.locator(f"{MAIN} [data-testid=stAlert]").filter(has_text="LATENCY_PUBLIC_URL").count()
+    # the way into a room: in the small presenter menu after the step, its button a full tap target
+    menu = phone.locator(f"{MAIN} [data-testid=stPopover] button").filter(has_text=i18n.strings("lesson", "ko")("present_menu"))
+    menu.scroll_into_view_if_needed()
+    menu.click()
+    run = phone.locator("[data-testid=stPopoverBody] .st-key-lesson_run_button button")
+    run.wait_for()
+    shot(phone, "phone-ko-lesson-1-presenter-menu", full_page=False)
+    assert run.bounding_box()["height"] >= 44
+
+
+def test_the_race_result_stands_in_view_under_its_button(phone, app_url):
+    open_app(phone, app_url, "", lang="ko")
+    button = phone.locator(".st-key-start_feel button")
+    button.click()
+    phone.wait_for_selector(".st-key-race_result [role=status] >> nth=1", timeout=60_000)
+    wait_idle(phone)
+    button_box = button.bounding_box()
+    result = phone.locator(".st-key-race_result").bounding_box()
+    shot(phone, "phone-ko-race", full_page=False)
+    assert result["y"] + result["height"] - button_box["y"] <= PHONE["height"], (button_box, result)
+
+
+def test_the_entry_and_its_fold_at_1366_in_english(browser, app_url):
+    """The same entry on a desktop in English: the fold opens, names the default set-up once, no Hangul."""
+    from tests.e2e.conftest import HANGUL
+
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    page = context.new_page()
+    try:
+        open_app(page, app_url, "learn", lang="en")
+        fold = page.locator(f"{MAIN} [data-testid=stExpander]").filter(has_text=i18n.strings("learn", "en")("fold_heading")).last
+        fold.locator("summary").click()
+        wait_idle(page)
+        fold.evaluate("e => e.scrollIntoView({block: 'start'})")
+        shot(page, "desktop-en-learn-fold", full_page=False)
+        text = fold.inner_text()
+        assert "Llama 3.1 8B" in text and "1,149 km" in text and not HANGUL.search(text), HANGUL.findall(text)[:5]
+    finally:
+        context.close()
