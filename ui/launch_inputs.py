@@ -17,7 +17,7 @@ from latency.estimation import scenario
 from latency.estimation.places import Place, place_distance_km
 from latency.estimation.scenario import Notice
 from latency.estimation.sizing import snap
-from latency.language.i18n import Strings, md
+from latency.language.i18n import Strings
 from ui import scenario_inputs, state, style
 
 PREFIX_SHARES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
@@ -118,16 +118,19 @@ ROW_THREE = (0.9, 1.0, 1.0, 1.2, 0.9)
 """The third row's: "User's question (tokens)" clear of its help icon at 1366 px."""
 
 
+def whole(s: Strings, help_text: str, name: str | None) -> str:
+    """A box's help with the whole name of its current choice first (the box shows it short: `first_part`)."""
+    if not name:
+        return help_text
+    return (s("whole_choice", name=name) + ("\n\n" + help_text if help_text else ""))
+
+
 def first_part(text: str) -> str:
     """An option's name before its details (" · 10 ms", ": already open", " (runs on the device)"): the box at
-    1366 px cut "Wired broadband ·" and "Reused: already op" (PM trial round 2, item 8); the caption gives it whole."""
+    1366 px cut "Wired broadband ·" and "Reused: already op" (PM trial round 2, item 8). The whole names are in the
+    box's help (`whole`) and the side-by-side table: a caption under each box pushed the last row of inputs off the
+    first screen at 1366 x 768."""
     return short(text.split(" · ")[0].split(": ")[0])
-
-
-def whole_caption(column, shown: str, whole: str) -> None:
-    """The whole option under its box, where the box shows it short (the estimator's way, 5394a6d)."""
-    if whole and shown != whole:
-        column.caption(md(whole))
 
 
 def short(text: str) -> str:
@@ -160,9 +163,7 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     # and "RTX 4060 Laptop GPU", were cut at 1366 px in a fifth of the row; the device count is a short number)
     c = grid.columns(ROW_ONE)
     c[0].selectbox(s("in_model_size"), size_options(data, arch), key="model_size_b", format_func=sizes.get, help=s("in_model_size_help"), **common_kw)
-    c[1].selectbox(s("in_arch"), list(scenario.ARCHITECTURES), key="arch", format_func=lambda v: s(f"arch_short_{v}"), help=est("arch_help"), **common_kw)
-    if st.session_state.get("arch") in scenario.ARCHITECTURES:
-        whole_caption(c[1], s(f"arch_short_{st.session_state['arch']}"), short(labels["arch"][st.session_state["arch"]]))
+    c[1].selectbox(s("in_arch"), list(scenario.ARCHITECTURES), key="arch", format_func=lambda v: s(f"arch_short_{v}"), help=whole(s, est("arch_help"), labels["arch"].get(st.session_state.get("arch"))), **common_kw)
     c[2].selectbox(s("in_precision"), list(data.catalog.precisions), key="precision", format_func=lambda v: short(labels["precision"][v]),
                    help=s("in_precision_help"), **common_kw)
     c[3].selectbox(s("in_hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_short(data.catalog, lang, h),
@@ -174,12 +175,10 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     c = grid.columns(5)
     place_kw = dict(on_change=on_place, args=(places, data.distances))
     c[0].selectbox(s("in_users_place"), [p.id for p in places], key="users_place", format_func=lambda p: short(place_label[p]),
-                   help=s("in_users_place_help"), **place_kw)
-    whole_caption(c[0], short(place_label.get(st.session_state.get("users_place"), "")),
-                  place_label.get(st.session_state.get("users_place"), ""))
+                   help=whole(s, s("in_users_place_help"), place_label.get(st.session_state.get("users_place"))), **place_kw)
     users = {p.id: p for p in places}.get(st.session_state.get("users_place"))
 
-    def region(pid: str, whole: bool = False) -> str:  # the box: the region's short name; the caption: whole, with its distance
+    def region(pid: str, whole: bool = False) -> str:  # the box: the region's short name (the set-up sentence: whole)
         name = place_label[pid] if whole else short(place_label[pid])
         if not whole or pid == scenario.PLACE_CUSTOM or users is None:
             return name
@@ -187,19 +186,14 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
         return s("region_option", place=name, km=f.km(place_distance_km(users, other)))
 
     c[1].selectbox(s("in_server_place"), [p.id for p in places] + [scenario.PLACE_CUSTOM], key="server_place",
-                   format_func=region, help=s("in_server_place_help"), **place_kw)
-    server = st.session_state.get("server_place")
-    if server in place_label:
-        whole_caption(c[1], region(server), region(server, whole=True))
+                   format_func=region, help=whole(s, s("in_server_place_help"), region(st.session_state["server_place"], whole=True)
+                                                  if st.session_state.get("server_place") in place_label else None), **place_kw)
     if st.session_state.get("server_place") == scenario.PLACE_CUSTOM:
         c[1].selectbox(s("in_distance"), data.distances, key="distance_km", format_func=labels["distance_km"].get, **common_kw)
-    c[2].selectbox(s("in_access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=lambda v: first_part(labels["access"][v]), **common_kw)
-    whole_caption(c[2], first_part(labels["access"].get(st.session_state.get("access"), "")),
-                  labels["access"].get(st.session_state.get("access"), ""))
+    c[2].selectbox(s("in_access"), list(scenario.ACCESS_NETWORKS), key="access", format_func=lambda v: first_part(labels["access"][v]),
+                   help=whole(s, "", labels["access"].get(st.session_state.get("access"))), **common_kw)
     c[3].selectbox(s("in_connection"), list(scenario.CONNECTIONS), key="connection", format_func=lambda v: s(f"connection_short_{v}"),
-                   help=est("connection_help"), **common_kw)
-    if st.session_state.get("connection") in scenario.CONNECTIONS:
-        whole_caption(c[3], s(f"connection_short_{st.session_state['connection']}"), labels["connection"][st.session_state["connection"]])
+                   help=whole(s, est("connection_help"), labels["connection"].get(st.session_state.get("connection"))), **common_kw)
     c[4].selectbox(s("in_engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=lambda v: short(labels["engine"][v]),
                    help=est("engine_help"), **common_kw)
     # 3. the traffic and what each request reads
@@ -207,9 +201,8 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     with c[0]:
         state.number_input(s("in_concurrency"), "concurrency", specs["concurrency"], step=1, help=s("in_concurrency_help"))
     c[1].selectbox(s("in_arrival"), list(scenario.ARRIVALS), key="arrival", format_func=lambda v: s(f"arrival_short_{v}"),
-                   help=s("in_arrival_help"), **common_kw)
-    if st.session_state.get("arrival") in scenario.ARRIVALS:
-        c[1].caption(s(f"arrival_{st.session_state['arrival']}"))  # the whole name (content/vocabulary.yaml)
+                   help=whole(s, s("in_arrival_help"), s(f"arrival_{st.session_state['arrival']}")
+                                                if st.session_state.get("arrival") in scenario.ARRIVALS else None), **common_kw)
     with c[2]:
         state.number_input(s("in_requests_per_day"), "requests_per_day", specs["requests_per_day"], step=1000,
                            help=s("in_requests_per_day_help"))

@@ -497,3 +497,17 @@ def test_each_input_has_one_name_on_the_three_pages(lang, name):
     text = all_text(at)
     arrival = {"ko": ("각자 다른 때에", "꾸준히 사용"), "en": ("Each at their own moment", "Steady use")}[lang]
     assert arrival[1] not in text
+
+
+# --- round 2, item 8: short names in the narrow boxes, the whole name in the box's help -----------------------------
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_short_box_names_its_choice_whole_in_its_help(lang):
+    s, es, _ = strings(lang)
+    at = page(lang, FIFTY)
+    boxes = {sb.key: sb for sb in at.selectbox}
+    whole = {"access": es("access_option", name=es("access_wired"), ms="X").split("X")[0],
+             "connection": es("connection_warm"), "arrival": s("arrival_steady")}
+    for key, name in whole.items():
+        assert boxes[key].help.startswith(s("whole_choice", name=name).split("X")[0]), (key, boxes[key].help)
+    assert s("arrival_short_steady") in boxes["arrival"].options and s("arrival_steady") not in boxes["arrival"].options
