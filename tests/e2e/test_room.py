@@ -183,6 +183,7 @@ def test_a_whole_room(browser, db, lang):
             # the presenter opens a room from presenter mode: its lobby
             presenter.goto(f"{urls[0]}/lesson?step=1&present=1&lang={lang}")
             settled(presenter)
+            presenter.locator(".st-key-lesson_present_foot button").first.click()  # presenter mode's closed menu
             button(presenter, "room_open").click()
             presenter.wait_for_url(re.compile(r"room="), timeout=T)
             settled(presenter)

@@ -11,6 +11,7 @@ import pytest
 from latency import estimate
 from latency.estimation import sizing
 from latency.estimation.catalog import load_catalog
+from latency.language import i18n
 from tests.e2e.conftest import PHONE, open_app, shot, wait_idle
 
 CAT = load_catalog()
@@ -83,7 +84,7 @@ def test_concurrency_input_changes_url_and_verdict(page, app_url):
     open_app(page, app_url, "tradeoffs", lang="en", concurrency="10")
     page.wait_for_url("**concurrency=10**")
     verdict = page.locator("[data-testid=stAlert]").first.inner_text()
-    box = page.get_by_role("spinbutton", name="Concurrent users")
+    box = page.get_by_role("spinbutton", name=i18n.strings("tradeoffs", "en")("concurrency_label"))
     box.fill("800")
     box.press("Enter")
     wait_idle(page)
