@@ -81,7 +81,7 @@ for n in list(st.session_state.get(state.NOTICES, [])) + place_notices:
 st.html(launch_view.LAYOUT_CSS)
 verdict_slot = st.empty()
 figures_slot = st.container(key=launch_view.FIGURES_KEY)
-st.container(key=launch_view.SETUP_HEADING_KEY).subheader(s("setup_heading"))  # phone only (LAYOUT_CSS)
+st.container(key=launch_view.SETUP_HEADING_KEY).header(s("setup_heading"))  # phone only (LAYOUT_CSS)
 values = launch_inputs.show(s, est, data, labels, places, f, lang, specs)
 
 
