@@ -32,6 +32,19 @@ def apply_preset(presets: Sequence, key: str) -> None:
         st.session_state[key] = preset.id
 
 
+RESET_KEY = "est_reset"
+RESET_KEYS = tuple(k for k in scenario.KEYS if k != "device_scope")
+"""What "Start over" puts back: every input of the estimator, the target that comes with the use case included (the
+trade-off page's device filter is that page's own)."""
+
+
+def reset_inputs(default: Mapping[str, Any]) -> None:
+    """Callback of "Start over" (Korean learner trial: no way back to where the page began after a dozen changes):
+    every input to the value the page opens with, and no preset in force."""
+    state.set_values({k: default[k] for k in RESET_KEYS if k in default})
+    st.session_state[state.PRESET] = None
+
+
 NOT_NAMED = ("budget_s", "measure", "device_scope", "requests_per_day", "monthly_budget_usd", "min_model_b",
              "users_place", "server_place")
 """Inputs a preset line does not name: the target comes with the use case; the trade-off page's device filter and
@@ -146,6 +159,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                          help=s("engine_help"), on_change=state.touched)
     if not advanced.open:
         state.folded(ADVANCED_KEYS)
+    st.button(s("reset"), key=RESET_KEY, icon=":material/restart_alt:", help=s("reset_help"), on_click=reset_inputs,
+              args=(data.default,))
     values = state.values(scenario.KEYS)
     if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
         unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))

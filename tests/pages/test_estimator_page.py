@@ -298,6 +298,29 @@ def test_the_advanced_panel_keeps_its_values_when_closed():
     assert at.query_params["precision"] == "int8" and at.query_params["output_tokens"] == "77"
 
 
+def test_start_over_puts_back_what_the_page_opened_with(lang):
+    """Korean learner trial: after a preset and a dozen changes there was no way back. "Start over" sets every
+    input, the folded ones and the use case included, to what a fresh visit shows (read from that visit, not from
+    the page's own defaults), and no preset stays chosen."""
+    s = i18n.strings("estimator", lang)
+    fresh = page(lang)
+    opened = {k: fresh.session_state[k] for k in PAGE_KEYS}
+    at = page(lang)
+    at.pills(key="est_preset").set_value("large").run()
+    at.session_state["est_advanced"] = True
+    at.run()
+    at.selectbox(key="access").set_value("lte" if opened["access"] != "lte" else "wired").run()
+    at.number_input(key="concurrency").set_value(opened["concurrency"] + 7).run()
+    assert any(at.session_state[k] != v for k, v in opened.items())
+    button = at.button(key="est_reset")
+    assert button.label == s("reset")
+    button.click().run()
+    assert not at.exception, at.exception[0].value
+    assert {k: at.session_state[k] for k in PAGE_KEYS} == opened
+    assert at.pills(key="est_preset").value is None
+    assert {k: at.query_params.get(k) for k in PAGE_KEYS} == {k: fresh.query_params.get(k) for k in PAGE_KEYS}
+
+
 def test_presets_set_every_widget(lang):
     s = i18n.strings("estimator", lang)
     at = page(lang)
