@@ -40,9 +40,10 @@ from tests.e2e.test_accessibility import tab_until
 
 pytestmark = pytest.mark.e2e
 T = 30_000
-FOLLOW_MS = 15_000
+FOLLOW_MS = 30_000
 """How long a phone may take to follow the presenter here (no reload: the room's poll). The 2 s goal
-is measured by benchmarks/room_load.py on a quiet server, not in a test on a shared 2-core machine."""
+is measured by benchmarks/room_load.py on a quiet server, not in a test on a shared 2-core machine, where
+two servers, four browser pages and the other test worker share two cores (15 s was once too short)."""
 PROJECTOR = {"width": 1920, "height": 1080}
 
 CATALOG, STOPS = load_catalog(), load_stops()
@@ -352,6 +353,10 @@ def test_a_whole_room(browser, db, lang):
             expect(presenter.get_by_text(s("room_ended_leave"))).to_be_visible(timeout=T)
             expect(presenter.get_by_text(s("room_close"))).to_have_count(0)
             expect(presenter.get_by_text("LATENCY_PUBLIC_URL", exact=False)).to_have_count(0)
+            # Escape once the rerun the opening asked for has finished, at a person's pace: pressed while that
+            # rerun is still running on a loaded machine, its open state came back after the close (seen once
+            # in a full run on PostgreSQL; a presenter then presses Escape again or taps outside)
+            settled(presenter)
             presenter.keyboard.press("Escape")
             expect(presenter.locator("[data-testid=stPopoverBody]")).to_have_count(0, timeout=T)
             expect(presenter.locator(".st-key-room_strip")).to_have_count(0)  # no code or address after the end
