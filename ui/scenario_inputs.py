@@ -33,9 +33,11 @@ def apply_preset(presets: Sequence, key: str) -> None:
 
 
 RESET_KEY = "est_reset"
-RESET_KEYS = tuple(k for k in scenario.KEYS if k != "device_scope")
-"""What "Start over" puts back: every input of the estimator, the target that comes with the use case included (the
-trade-off page's device filter is that page's own)."""
+RESET_KEYS = tuple(k for k in scenario.KEYS if k not in scenario.LAUNCH_KEYS and k != "device_scope") + scenario.LAUNCH_ESTIMATE_KEYS
+"""What "Start over" puts back: every input of the estimator, the target that comes with the use case included, and the
+launch check's inputs that change the estimate (prefix caching, speculative decoding: named beside its figures when set).
+The launch check's own plan (requests a day, monthly limit, smallest model, places) and the trade-off page's device filter
+are kept: a reset here must not silently wipe another page's work (the places follow the distance there)."""
 
 
 def reset_inputs(default: Mapping[str, Any]) -> None:

@@ -304,7 +304,8 @@ def test_start_over_puts_back_what_the_page_opened_with(lang):
     the page's own defaults), and no preset stays chosen."""
     s = i18n.strings("estimator", lang)
     fresh = page(lang)
-    opened = {k: fresh.session_state[k] for k in PAGE_KEYS}
+    estimate_keys = [k for k in PAGE_KEYS if k not in scenario.LAUNCH_KEYS or k in scenario.LAUNCH_ESTIMATE_KEYS]
+    opened = {k: fresh.session_state[k] for k in estimate_keys}
     at = page(lang)
     at.pills(key="est_preset").set_value("large").run()
     at.session_state["est_advanced"] = True
@@ -312,13 +313,19 @@ def test_start_over_puts_back_what_the_page_opened_with(lang):
     at.selectbox(key="access").set_value("lte" if opened["access"] != "lte" else "wired").run()
     at.number_input(key="concurrency").set_value(opened["concurrency"] + 7).run()
     assert any(at.session_state[k] != v for k, v in opened.items())
+    # the launch check's own plan is kept; its inputs that change the estimate go back with the rest
+    saved = dict(at.session_state["scenario"])
+    at.session_state["scenario"] = {**saved, "requests_per_day": 12_345, "spec_tokens": 3}
+    at.session_state["requests_per_day"], at.session_state["spec_tokens"] = 12_345, 3
     button = at.button(key="est_reset")
     assert button.label == s("reset")
     button.click().run()
     assert not at.exception, at.exception[0].value
-    assert {k: at.session_state[k] for k in PAGE_KEYS} == opened
+    assert {k: at.session_state[k] for k in estimate_keys} == opened
     assert at.pills(key="est_preset").value is None
-    assert {k: at.query_params.get(k) for k in PAGE_KEYS} == {k: fresh.query_params.get(k) for k in PAGE_KEYS}
+    assert at.session_state["scenario"]["requests_per_day"] == 12_345
+    assert at.session_state["scenario"]["spec_tokens"] == fresh.session_state["scenario"]["spec_tokens"] != 3
+    assert {k: at.query_params.get(k) for k in estimate_keys} == {k: fresh.query_params.get(k) for k in estimate_keys}
 
 
 def test_presets_set_every_widget(lang):
