@@ -198,6 +198,7 @@ def engine_of(setup: Setup, params: dict | None = None, engine: str | None = Non
     n = float(setup.devices)
     tp = ep["tensor_parallel"]
     rates = est.engine_rates(ep, dev, n if tp else 1.0, params.get("combine", "max"), layers=shape.layers * shape.loops)
+    rates = est.moe_kernel_rates(rates, shape, tp)
     w = est.Workload(prompt=float(setup.prompt), output=float(setup.output), context=0.0, batch=1.0, users=1.0,
                      utilization=0.0, network_s=0.0, forced_devices=n)
 

@@ -104,3 +104,22 @@ hard minimum). Not a free parameter: picked from {1, 2, 4} by the in-sample and 
 calibration errors (k = 1 doubles the decode error; 2 and 4 are close); see docs/estimator.md.
 `estimator.kv_bw_share` (the KV-cache reads' per-stream cap, issue 24 item 3) uses the same k: it is
 the same smooth minimum, not refitted for it."""
+
+# --- Mixture-of-experts kernels on serving engines ---------------------------------------------------
+
+MOE_EXPERT_BW_EFF = 0.76
+"""Share of the engine's weight-read bandwidth at which a serving engine's fused MoE kernel streams
+the experts a step touches. Measured, not fitted: aiconfigurator's B200 vLLM 0.24.0 FP8 MoE tables
+(aiconfigurator_core/systems/data/b200_sxm/moe/vllm/0.24.0/moe_perf.parquet, read at 095f58a), 117
+kernel x shape x tensor-parallel (1-8) series at 1-256 tokens with balanced routing: a straight line
+latency = floor + expert bytes touched / (eff x 8,000 GB/s) per series; median eff 0.76 (0.65 at
+eight-way tensor parallelism, 0.82 on one GPU). Dense GEMMs of the same tables stream at the
+engine's full share, which the calibration fits."""
+
+MOE_LAYER_EXTRA_FLOOR_S = 17e-6
+"""Fixed time of one MoE layer beyond a dense MLP's, per forward pass, seconds: routing (the router
+GEMM and top-k), sorting tokens by expert, two grouped GEMMs and the weighted sum. The same straight
+lines give a floor of 31 us per MoE layer (median of the 117 series); a dense MLP's two FP8 GEMMs
+have a floor of 7.0 us each (aiconfigurator's B200 vLLM 0.24.0 gemm_perf.parquet: the fastest time
+at 1-64 rows minus the weight-read time at 8,000 GB/s, median of 483 shapes). 31 - 2 x 7 = 17 us.
+The dense MLP's floor is inside the engine's fitted per-layer overhead (`pass_overhead_of`)."""

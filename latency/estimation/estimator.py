@@ -65,6 +65,8 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     INTERNODE_GBS,
     INTERNODE_LATENCY_S,
     KV_TENSORS,
+    MOE_EXPERT_BW_EFF,
+    MOE_LAYER_EXTRA_FLOOR_S,
     MAX_DISTANCE_KM,
     NODE_SIZE,
     PARAMS_PER_LAYER_D2,
@@ -765,6 +767,18 @@ def pass_overhead_of(pass_overhead_s, per_layer, layers, loops):
     return pass_overhead_s * nm.where(per_layer > 0.5, layers * loops / OVERHEAD_REFERENCE_LAYERS, 1.0)
 
 
+def moe_kernel_rates(rates: "Rates", m, tensor_parallel) -> "Rates":
+    """A serving engine's mixture-of-experts kernels as its kernel tables measure them: the experts a
+    step touches stream at MOE_EXPERT_BW_EFF of the engine's weight-read share, and every MoE layer
+    adds MOE_LAYER_EXTRA_FLOOR_S to the pass's fixed time (routing, sorting tokens by expert, the
+    grouped GEMMs). Dense models, and llama.cpp (its MoE rows are in its own fit), are unchanged.
+    The model's whole weight traffic counts as experts (as `moe_touched_fraction` does)."""
+    moe = nm.as_float(m.active_b < m.params_b) * nm.as_float(tensor_parallel)
+    return rates._replace(
+        bw_frac=rates.bw_frac * (1.0 - moe * (1.0 - MOE_EXPERT_BW_EFF)),
+        pass_overhead_s=rates.pass_overhead_s + moe * MOE_LAYER_EXTRA_FLOOR_S * m.layers * m.loops)
+
+
 def first_token_compute_share(streams, whole_batch_first):
     """The part of a shared prefill's compute one user waits for before the first token: all of it
     when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
@@ -979,6 +993,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     fits = (n <= dev.max_devices) & (capacity >= 1.0)
 
     rates = engine_rates(ep, dev, nm.where(tensor_parallel, n, 1.0), combine, streams, layers=m.layers * m.loops)
+    rates = moe_kernel_rates(rates, m, tensor_parallel)
 
     def comm_s(tokens):
         return nm.where(tensor_parallel,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from latency import Hardware, Model, estimate
 from latency.estimation.constants import MAX_DISTANCE_KM
-from latency.estimation.estimator import ACCESS_NETWORKS, CONNECTIONS, ENGINES, KINDS
+from latency.estimation.estimator import ACCESS_NETWORKS, CONNECTIONS, ENGINES, KINDS, model_shape
 
 settings.register_profile("estimator", max_examples=150, deadline=None)
 settings.load_profile("estimator")
@@ -101,8 +101,18 @@ def test_moe_decode_follows_active_params_and_memory_follows_total(hw, req, tota
     moe = estimate(Model(name="moe", params_b=total, active_params_b=active, bytes_per_param=bpp), hw, devices=n, **req)
     dense_active = estimate(Model(name="a", params_b=active, bytes_per_param=bpp), hw, devices=n, **req)
     dense_total = estimate(Model(name="t", params_b=total, bytes_per_param=bpp), hw, devices=n, **req)
-    assert math.isclose(moe.tpot_s, dense_active.tpot_s, rel_tol=1e-9)
-    assert moe.tpot_s <= dense_total.tpot_s
+    if moe.engine == "optimized":
+        # A serving engine's MoE kernels (aiconfigurator's tables): the active experts stream at 76% of
+        # the engine's share and each layer pays 17 us more than a dense MLP, so one token costs at
+        # least the dense model of its active size and at most that plus those two costs.
+        layers = model_shape(active)[0]
+        assert dense_active.tpot_s <= moe.tpot_s
+        assert moe.tpot_s <= dense_active.tpot_s / 0.76 + 17e-6 * layers * (1 + 1e-9)
+        if share <= 0.5:
+            assert moe.tpot_s <= dense_total.tpot_s
+    else:
+        assert math.isclose(moe.tpot_s, dense_active.tpot_s, rel_tol=1e-9)
+        assert moe.tpot_s <= dense_total.tpot_s
     assert math.isclose(moe.weights_gb, dense_total.weights_gb, rel_tol=1e-12)
 
 

@@ -27,7 +27,22 @@ FIFTY = dict(DEFAULT, model_size_b=70.6, devices=2, precision="fp8", concurrency
 BUSY = busy_setup()
 """Many users at once in steady use (found by busy_setup): the typical first token's range is within 1 s, the 95% figure's is not."""
 LONG_DOC = dict(DEFAULT, document_tokens=45000)
-"""A first token of 1.96 s against 1 s: printed "2 s", so the margin must print as 1 s, not 0.96 s."""
+"""A first token of about 2 s against a 1 s target: the launch check fails it."""
+
+
+def rounding_setup() -> dict:
+    """A long document whose first token misses the 1 s target by a margin that prints differently
+    from the difference of the printed figures (1.35 s prints "1.4 s": the margin must print as
+    0.4 s, not 0.35 s). Found with latency.estimate, so a refit of the estimator moves the document,
+    not the test."""
+    f = formats.get("en")
+    for tokens in range(30000, 80001, 500):
+        e = direct(dict(DEFAULT, document_tokens=tokens))
+        printed = float(formats.seconds_number(e.ttft_s))
+        # a clear failure (even the fast end of the range is over the target), so the page says so
+        if e.ranges["ttft_s"][0] > 1.1 and e.ttft_s < 4.0 and f.seconds(e.ttft_s - 1.0) != f.seconds(printed - 1.0):
+            return dict(DEFAULT, document_tokens=tokens)
+    raise AssertionError("no document length whose margin rounds differently")
 LANGS = ("ko", "en")
 
 
@@ -129,13 +144,14 @@ def test_the_delay_from_other_users_is_named_apart_from_the_queue_stage_and_adds
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_margin_is_the_difference_of_the_printed_figures(lang):
     s, _, f = strings(lang)
-    e = direct(LONG_DOC)
+    long_doc = rounding_setup()
+    e = direct(long_doc)
     printed = float(formats.seconds_number(e.ttft_s))
-    assert formats.seconds_number(e.ttft_s) == "2" and round(e.ttft_s - 1.0, 2) != 1.0  # 1.96 s shows as 2 s
-    at = page(lang, LONG_DOC)
+    assert f.seconds(e.ttft_s - 1.0) != f.seconds(printed - 1.0)
+    at = page(lang, long_doc)
     (error,) = [x.value for x in at.error]
-    assert f"{f.seconds(e.ttft_s)}" in error and f.seconds(printed - 1.0) in error      # "2 s ... 1 s over"
-    assert f.seconds(e.ttft_s - 1.0) not in error                                      # not "0.96 s over"
+    assert f"{f.seconds(e.ttft_s)}" in error and f.seconds(printed - 1.0) in error      # "1.4 s ... 0.4 s over"
+    assert f.seconds(e.ttft_s - 1.0) not in error                                      # not "0.35 s over"
 
 
 # --- item 9: levers fit the target's measure; the whole answer is named when a lever slows it ---------------
