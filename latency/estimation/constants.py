@@ -123,3 +123,20 @@ lines give a floor of 31 us per MoE layer (median of the 117 series); a dense ML
 have a floor of 7.0 us each (aiconfigurator's B200 vLLM 0.24.0 gemm_perf.parquet: the fastest time
 at 1-64 rows minus the weight-read time at 8,000 GB/s, median of 483 shapes). 31 - 2 x 7 = 17 us.
 The dense MLP's floor is inside the engine's fitted per-layer overhead (`pass_overhead_of`)."""
+
+LOWP_ACHIEVED_SHARE = 0.735
+"""Share of the nominal low-precision tensor speed-up (a device's `lowp_speedup`, FP8/INT8 tensor rate
+over FP16: 2 on Hopper and Blackwell) that a serving engine's FP8 matmuls reach over its BF16
+matmuls. Measured, not fitted: aiconfigurator's GEMM tables (aiconfigurator_core/systems/data/
+{h100_sxm,h200_sxm,b200_sxm}/gemm/trtllm/1.3.0rc20 and {h100_sxm,b200_sxm}/gemm/vllm/0.24.0/
+gemm_perf.parquet, read at 095f58a), the BF16 time over the FP8 time of the same shape at 2,048,
+4,096 and 8,192 rows (a prefill chunk), median over the 183 shapes of n x k >= 4,096^2 in each:
+TensorRT-LLM H100 1.43-1.53, H200 1.48-1.58, B200 1.39-1.51; vLLM H100 1.28-1.55, B200 1.21-1.27;
+the median of the 15 is 1.47 = 0.735 x 2. On the H100 an FP8 GEMM reaches 56-59% of its 1,979
+TFLOPS where a BF16 GEMM reaches 77-79% of its 989 (the TensorRT-LLM table at 2,048-8,192 rows):
+the scaling and the narrower inputs do not double the matmul's speed."""
+
+FP4_ACHIEVED_SHARE = 0.55
+"""The same for NVFP4 matmuls (a device's `fp4_speedup`, 4 on the B200): aiconfigurator's B200 GEMM
+tables (TensorRT-LLM 1.3.0rc20, vLLM 0.24.0; the shapes and rows of LOWP_ACHIEVED_SHARE) put NVFP4
+at 1.94-2.38 times BF16, median 2.21 = 0.55 x 4."""

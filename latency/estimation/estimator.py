@@ -61,10 +61,12 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     ASPECT_RATIO,
     DEFAULT_KV_DIM,
     FLOPS_PER_PARAM_PER_TOKEN,
+    FP4_ACHIEVED_SHARE,
     GIGA,
     INTERNODE_GBS,
     INTERNODE_LATENCY_S,
     KV_TENSORS,
+    LOWP_ACHIEVED_SHARE,
     MOE_EXPERT_BW_EFF,
     MOE_LAYER_EXTRA_FLOOR_S,
     MAX_DISTANCE_KM,
@@ -1240,17 +1242,19 @@ def weight_format_of(model: Model, hardware: Hardware, engine: str, bpp=None) ->
 
 def _lowp(model: Model, hardware: Hardware, engine: str, bpp, fmt: str | None = None) -> float:
     """Tensor speed-up of low-precision compute on the optimized engine: FP8/INT8 weights run as
-    W8A8 at `lowp_speedup` (TensorRT-LLM FP8 rows) unless the model says weight-only
-    (low_precision_compute False); FP4 weights (NVFP4) at `fp4_speedup`; everything else at 1."""
+    W8A8 at the share of `lowp_speedup` FP8 matmuls reach (LOWP_ACHIEVED_SHARE: 1.47, not the
+    nominal 2, on Hopper and Blackwell) unless the model says weight-only
+    (low_precision_compute False); FP4 weights (NVFP4) at FP4_ACHIEVED_SHARE x `fp4_speedup` (2.2 on
+    a B200, not 4); everything else at 1."""
     if engine != "optimized":
         return 1.0
     fmt = fmt or weight_format_of(model, hardware, engine, bpp)
     lp = model.low_precision_compute
     if fmt == "fp4" and lp is not False:
-        return float(hardware.fp4_speedup or 1.0)
+        return max(1.0, float(hardware.fp4_speedup or 1.0) * FP4_ACHIEVED_SHARE)
     if lp is None:
         lp = W8A8_BYTES_PER_PARAM[0] <= bpp <= W8A8_BYTES_PER_PARAM[1] and fmt in ("fp8", "int8")
-    return hardware.resolved("lowp_speedup") if lp else 1.0
+    return max(1.0, hardware.resolved("lowp_speedup") * LOWP_ACHIEVED_SHARE) if lp else 1.0
 
 
 def kv_bytes_of(model: Model, fmt: str, server: str) -> float:

@@ -281,15 +281,17 @@ def test_decode_is_memory_bound_at_batch_one_with_known_order_of_magnitude():
     assert 0.014 < e.tpot_s < 0.025
 
 
-def test_fp8_uses_twice_the_tensor_rate_on_the_optimized_engine():
+def test_fp8_uses_the_tensor_speed_up_fp8_matmuls_measure_on_the_optimized_engine():
     fp16 = Model(name="m", params_b=7.0, bytes_per_param=2.0)
     fp8 = replace(fp16, bytes_per_param=1.0)
     long = dict(prompt_tokens=4096, output_tokens=1, access="none", serving_api=False)  # the engine alone
     t16 = estimate(fp16, H100, **long).breakdown["prefill"]
     t8 = estimate(fp8, H100, **long).breakdown["prefill"]
-    assert 1.6 < t16 / t8 < 2.0  # compute-bound: ~2x, less the fixed overhead
+    # compute-bound: the H100's nominal 2x FP8 tensor rate reaches 1.47x over BF16 in aiconfigurator's
+    # GEMM tables (0.735 x 2), less the fixed overhead and the attention that stays in 16 bits
+    assert 1.3 < t16 / t8 < 1.47
     no_fp8 = replace(H100, lowp_speedup=1.0)
-    assert estimate(fp8, no_fp8, **long).breakdown["prefill"] > 1.6 * t8
+    assert estimate(fp8, no_fp8, **long).breakdown["prefill"] > 1.3 * t8
     # llama.cpp runs 8-bit formats through FP16 kernels: no speed-up.
     assert estimate(fp8, H100, engine="llama.cpp", **long).breakdown["prefill"] >= \
         0.9 * estimate(fp16, H100, engine="llama.cpp", **long).breakdown["prefill"]
@@ -585,7 +587,8 @@ def test_fp4_weights_use_fp4_tensor_cores_on_a_b200_only():
                    serving_api=False)
     assert fp4.weight_format == "fp4" and fp4.kv_bytes == 1.0
     assert fp4.bottleneck["prefill"] == "compute"
-    assert 1.6 < fp8.breakdown["prefill"] / fp4.breakdown["prefill"] < 2.05  # 4x vs 2x tensor rate
+    # NVFP4 matmuls measure 2.21x BF16 on a B200, FP8 1.47x (0.55 x 4 and 0.735 x 2): 1.5x apart
+    assert 1.3 < fp8.breakdown["prefill"] / fp4.breakdown["prefill"] < 1.51
     on_h100 = estimate(m, H100_FP8, prompt_tokens=8192, output_tokens=2, access="none", serving_api=False)
     assert on_h100.weight_format == "int4"  # no FP4 tensor cores: a 4-bit weight-only format
     forced = estimate(replace(m, weight_format="int4"), B200, prompt_tokens=8192, output_tokens=2, access="none",

@@ -284,8 +284,14 @@ def test_every_suggestion_opens_a_set_up_that_passes(query):
 
 
 def test_two_changes_together_are_worked_out_when_asked():
-    at = page("en", document_tokens="60000", budget_s="0.5")
+    """A 60,000-token document against a first-token target that no single change meets (the tightest
+    of 0.5-0.25 s where the page lists no single change: a refit of the estimator moves it, not the test);
+    asked, the page works out pairs, and the first pair's set-up passes when opened."""
     s, _, _ = strings("en")
+    for budget in ("0.5", "0.45", "0.4", "0.35", "0.3", "0.25"):
+        at = page("en", document_tokens="60000", budget_s=budget)
+        if not [p for p in at.get("page_link") if p.proto.label[:1].isdigit()]:
+            break
     assert not [p for p in at.get("page_link") if p.proto.label[:1].isdigit()]
     at.button(key="launch_pairs").click().run()
     assert not at.exception

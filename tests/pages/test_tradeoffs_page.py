@@ -577,20 +577,27 @@ def test_inputs_in_force_that_the_page_does_not_show_are_named(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_map_marks_a_cell_borderline_as_the_estimator_does(lang):
     """PM trial item 6: on the page's own opening scenario (8.03B, a 0.2 s first-token budget, one user) the map
-    said "✓ 30B · H100 0.19 s (1x the budget)" where the estimator says borderline. The cell is △ and its hover
-    names the slow end of its range, from latency.estimate."""
+    said "✓ 30B · H100 0.19 s (1x the budget)" where the estimator says borderline. Every H100 cell that
+    latency.estimate calls borderline (its estimate within the budget, its range's slow end past it) is △, and
+    its hover names the slow end of its range; at least one is (the sizes around the budget's edge)."""
     at = run_page("tradeoffs", lang)
     fig = figure(at, "map_hw", lang)
     trace = next(t for t in fig["data"] if t.get("texttemplate"))
     row = trace["y"].index(C.short_label(CAT.hardware["h100-sxm"].label(lang)))
-    col = trace["x"].index(formats.get(lang).size_b(30.0))
-    assert trace["text"][row][col] == C.CELL_BORDERLINE
-    model = sizing.sized_model(CAT, 30.0, DEFAULT["arch"], CAT.precisions[DEFAULT["precision"]].bytes_per_param).model
-    e = estimate(model, CAT.hardware["h100-sxm"].hardware, DEFAULT["prompt_tokens"], DEFAULT["output_tokens"], batch=1,
-                 distance_km=DEFAULT["distance_km"], concurrent_users=1, arrival="burst")
-    assert e.ttft_s <= DEFAULT["budget_s"] < e.ranges["ttft_s"][1]
-    high = formats.get(lang).seconds(e.ranges["ttft_s"][1])
-    assert strings("tradeoffs", lang)("hover_borderline", high=high) in trace["customdata"][row][col]
+    f = formats.get(lang)
+    borderline = 0
+    for size in T.size_rows(CAT, DEFAULT["model_size_b"]):
+        col = trace["x"].index(f.size_b(size))
+        model = sizing.sized_model(CAT, size, DEFAULT["arch"], CAT.precisions[DEFAULT["precision"]].bytes_per_param).model
+        e = estimate(model, CAT.hardware["h100-sxm"].hardware, DEFAULT["prompt_tokens"], DEFAULT["output_tokens"],
+                     batch=1, distance_km=DEFAULT["distance_km"], concurrent_users=1, arrival="burst")
+        if not (e.fits and e.ttft_s <= DEFAULT["budget_s"] < e.ranges["ttft_s"][1]):
+            continue
+        borderline += 1
+        assert trace["text"][row][col] == C.CELL_BORDERLINE, size
+        high = f.seconds(e.ranges["ttft_s"][1])
+        assert strings("tradeoffs", lang)("hover_borderline", high=high) in trace["customdata"][row][col]
+    assert borderline >= 1
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -689,16 +696,32 @@ def test_the_memory_table_says_why_a_4_bit_format_needs_more_than_fp8(lang):
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_map_says_why_a_larger_model_is_safe_where_a_smaller_is_borderline(lang):
-    """PM trial round 2, item 5: 50 users, 1 s to first token, 5,000-token prompts, FP8: on the H100 row 70.6B is ✓
-    and 39.8B △ (by the grid's own safe marks). The note names both cells and says why; none where the map is monotonic."""
+    """PM trial round 2, item 5: 50 users, 1 s to first token, 5,000-token prompts, FP8: on the H100 row 70.6B was
+    ✓ and 39.8B △. Held on the map's own marks, whatever the estimator's fit makes them: where a device's row has a
+    larger size ✓ and a smaller one △ (the chosen device's row first), one note names that pair and says why; where
+    no row has one, no note. Checked on that scenario and on the opening one; at least one of them has such a pair."""
     query = {"concurrency": "50", "measure": "ttft", "budget_s": "1", "prompt_tokens": "5000", "precision": "fp8",
              "model_size_b": "70.6"}
-    at = run_page("tradeoffs", lang, query=query)
-    no_errors(at)
-    notes = [c.value for c in at.caption if "70.6B" in c.value and "39.8B" in c.value and "✓" in c.value]
-    assert len(notes) == 1, [c.value for c in at.caption]
-    assert "H100" in notes[0] and "50" in notes[0]  # the larger model's 50 servers of one conversation each
-    # no such note where the map is monotonic (the default set-up)
-    plain = run_page("tradeoffs", lang)
-    assert not [c.value for c in plain.caption if "✓" in c.value and "△" in c.value and "B " in c.value and "map" not in c.value
-                and strings("tradeoffs", lang)("map_caption", users="x").split("x")[0] not in c.value]
+    pairs = 0
+    for q in (query, None):
+        at = run_page("tradeoffs", lang, query=q)
+        no_errors(at)
+        trace = next(t for t in figure(at, "map_hw", lang)["data"] if t.get("texttemplate"))
+        current = C.short_label(CAT.hardware[DEFAULT["hardware"]].label(lang))
+        found = None
+        for row in sorted(range(len(trace["y"])), key=lambda r: trace["y"][r] != current):
+            marks = trace["text"][row]
+            border = [c for c, m in enumerate(marks) if m == C.CELL_BORDERLINE]
+            safe = [c for c, m in enumerate(marks) if m == C.CELL_MEETS and any(b < c for b in border)]
+            if safe:
+                found = (trace["x"][max(b for b in border if b < safe[0])], trace["x"][safe[0]])
+                break
+        notes = [c.value for c in at.caption if "✓" in c.value and "△" in c.value and
+                 strings("tradeoffs", lang)("map_caption", users="x").split("x")[0] not in c.value]
+        if found is None:
+            assert notes == []
+            continue
+        pairs += 1
+        small, big = found
+        assert len(notes) == 1 and small in notes[0] and big in notes[0], (found, notes)
+    assert pairs >= 1
