@@ -161,8 +161,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                          help=s("engine_help"), on_change=state.touched)
     if not advanced.open:
         state.folded(ADVANCED_KEYS)
-    st.button(s("reset"), key=RESET_KEY, icon=":material/restart_alt:", help=s("reset_help"), on_click=reset_inputs,
-              args=(data.default,))
+    st.button(s("reset"), key=RESET_KEY, icon=":material/restart_alt:", on_click=reset_inputs, args=(data.default,))
+    st.caption(s("reset_help"))  # readable before pressing on a phone too (a tooltip needs a hover)
     values = state.values(scenario.KEYS)
     if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
         unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
