@@ -93,7 +93,7 @@ def test_a_shared_link_opens_the_same_scenario(page, app_url):
     size = page.locator(".st-key-model_size_b input[type=range]")
     assert size.get_attribute("aria-valuetext") == "70.6B"
     assert page.locator(".st-key-hardware input").input_value() == "L4 · data centre"  # the box's short form
-    page.locator(f"{MAIN} [data-testid=stCaptionContainer]", has_text="NVIDIA L4: data centre").first.wait_for()  # whole, under it
+    page.locator(f"{MAIN} [data-testid=stCaptionContainer]", has_text="NVIDIA L4 — data centre").first.wait_for()  # whole, under it
     assert page.locator(".st-key-distance_km input[type=range]").get_attribute("aria-valuetext").startswith("Seoul→US West")
     assert "Real-time code autocompletion" in page.locator(".st-key-use_case input").input_value()
     assert current_x(page) == pytest.approx(70.6)

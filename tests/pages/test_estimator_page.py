@@ -587,8 +587,10 @@ def test_feel_it_says_when_a_stream_is_cut(lang, fake_clock):
     at = page_alone(lang, hardware="epyc-9654-2s", model_size_b="405")
     s = i18n.strings("estimator", lang)
     before = " ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
-    cut_words = max(s("feel_cut", limit="", full="").split(), key=len)
-    too_slow_words = max(s("feel_too_slow", ttft="", limit="").split(), key=len)
+    # the longest fixed part of each sentence (between its placeholders), not one word: "않습니다." alone is
+    # also in the Start-over caption
+    cut_words = max(s("feel_cut", limit="\0", full="\0").split("\0"), key=len).strip()
+    too_slow_words = max(s("feel_too_slow", ttft="\0", limit="\0").split("\0"), key=len).strip()
     assert cut_words not in before and too_slow_words not in before, "nothing is played or cut before the click"
     at.button(key="est_feel").click().run()
     assert not at.exception, at.exception[0].value
