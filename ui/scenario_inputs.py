@@ -24,11 +24,13 @@ load_places = functools.lru_cache(maxsize=1)(_load_places)  # content/places.yam
 
 
 def apply_preset(presets: Sequence, key: str) -> None:
-    """Callback of the preset pills: set every input the chosen preset names."""
+    """Callback of the preset pills: set every input of the estimator the chosen preset names (RESET_KEYS: a preset
+    carries every scenario key, and the launch check's own plan, requests a day, monthly limit and the rest, at
+    their defaults; the Start-over newcomer try found a pill silently putting that plan back to 10,000 and 0)."""
     preset = next((p for p in presets if p.id == st.session_state.get(key)), None)
     if preset is not None:
         st.session_state["est_before_preset"] = state.values(scenario.KEYS)
-        state.set_values(preset.values)
+        state.set_values({k: v for k, v in preset.values.items() if k in RESET_KEYS})
         st.session_state[key] = preset.id
 
 

@@ -330,6 +330,23 @@ def test_start_over_puts_back_what_the_page_opened_with(lang):
     assert {k: at.query_params.get(k) for k in estimate_keys} == {k: fresh.query_params.get(k) for k in estimate_keys}
 
 
+def test_a_preset_keeps_the_launch_checks_own_plan(lang):
+    """Start-over newcomer try: a preset carries every scenario key, the launch check's plan at its defaults among
+    them, and tapping one put a plan of 50,000 requests a day and a $1,000 limit back to 10,000 and 0 without a
+    word. A preset sets the estimator's inputs only; the plan the launch check keeps stays."""
+    at = page(lang)
+    saved = dict(at.session_state["scenario"])
+    plan = {"requests_per_day": 50_000, "monthly_budget_usd": 1000.0}
+    at.session_state["scenario"] = {**saved, **plan}
+    for key, value in plan.items():
+        at.session_state[key] = value
+    at.pills(key="est_preset").set_value(PRESETS[0].id).run()
+    assert not at.exception, at.exception[0].value
+    assert {k: at.session_state["scenario"][k] for k in plan} == plan
+    assert {k: at.query_params.get(k) for k in plan} == {k: scenario.url_value(v) for k, v in plan.items()}
+    assert at.session_state["model_size_b"] == PRESETS[0].values["model_size_b"]  # the preset itself applied
+
+
 def test_presets_set_every_widget(lang):
     s = i18n.strings("estimator", lang)
     at = page(lang)
