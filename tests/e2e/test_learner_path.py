@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error as PlaywrightError, expect
 
 from latency.estimation.catalog import load_catalog
 from latency.estimation.places import load_stops
@@ -70,9 +70,23 @@ _LEGEND_SEGMENTS = r"""
 """
 
 
+def chart_segments(page) -> list[dict]:
+    """_LEGEND_SEGMENTS once every chart in view is drawn: plotly may redraw a chart just after the run that
+    settled (a full run failed once with a chart's plot gone between the wait and the read, step 5 after a tap);
+    then the read waits for the charts again, at most three times."""
+    for attempt in range(3):
+        try:
+            return page.evaluate(_LEGEND_SEGMENTS)
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+            settled(page)
+    return []
+
+
 def chart_issues(page) -> list[str]:
     out = []
-    for i, chart in enumerate(page.evaluate(_LEGEND_SEGMENTS)):
+    for i, chart in enumerate(chart_segments(page)):
         if chart["width"] < 0.75 * chart["frame"]:
             out.append(f"chart {i}: the bars get {chart['width']:.0f} of {chart['frame']:.0f} px")
         for entry in chart["legend"]:
