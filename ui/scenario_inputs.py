@@ -134,6 +134,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     st.selectbox(s("precision"), list(data.catalog.precisions), key="precision",
                  format_func=lambda p: precision_choice(s, data.catalog, p), help=s("precision_help"), on_change=state.touched)
     st.caption(md(labels["precision"].get(st.session_state.get("precision"), "")))  # whole, where the box shows it short
+    if fp4_without_fp4(data.catalog, st.session_state.get("precision"), st.session_state.get("hardware")):
+        st.caption(s("precision_fp4_here", device=data.catalog.hardware[st.session_state["hardware"]].label(s.lang).split(" (")[0]))
     st.selectbox(s("devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
                  format_func=lambda d: labels["devices"].get(d) or option_text(s, data, formats.get(s.lang), s.lang, "devices", d),
                  help=s("devices_help"), on_change=state.touched)
@@ -169,6 +171,14 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
         unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
     return values
+
+
+def fp4_without_fp4(catalog, pid, hid) -> bool:
+    """NVFP4 weights chosen on a device without FP4 tensor cores: the estimator runs them as 4-bit weight-only
+    (latency.estimation.estimator.weight_format_of), which the page says beside the box (newcomer try, 390 px:
+    "NVFP4 can be picked on an H100 without a word")."""
+    p, h = catalog.precisions.get(pid), catalog.hardware.get(hid)
+    return p is not None and h is not None and p.family == "fp4" and not h.hardware.fp4_speedup
 
 
 def precision_choice(s: Strings, catalog, pid: str) -> str:
@@ -280,7 +290,7 @@ def hardware_caption(catalog, lang: str, hid, names: Strings | None = None) -> N
         return
     common = shell.strings("common", lang)
     st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=device_class(entry, lang, names),
-                      memory=formats.get(lang).gb(entry.hardware.memory_gb)))
+                      memory=formats.get(lang).gb(entry.hardware.memory_gb).replace(" ", "\u00a0")))  # "80 GB" on one line
 
 
 def hardware_class(catalog, lang: str, hid: str) -> str:

@@ -16,7 +16,7 @@ from latency.charts.style import FONT_FAMILY, HIGHLIGHT, TRACE_TYPES, base_layou
 
 KO = dict(x_title="모델 크기", y_title="시간 (초)", ttft="첫 토큰까지", total="답변 완료까지", current="현재 설정",
           no_fit="싣지 못함", size_hover="크기", network="그중 네트워크", places="지점", estimate="추정",
-          stated="원문이 말하는 범위")
+          stated="용어 설명이 말하는 범위")
 EN = dict(x_title="Model size", y_title="Time (s)", ttft="To first token", total="Full answer", current="Current setting",
           no_fit="Does not fit", size_hover="Size", network="Of which network", places="Places", estimate="Estimate",
           stated="Range the entry states")

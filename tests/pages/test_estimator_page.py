@@ -835,3 +835,34 @@ def test_one_tap_reaches_a_listed_model_and_a_named_place(lang):
     f = formats.get(lang)
     assert at.metric[0].value == f.seconds(e.ttft_s)
     assert str(at.query_params["model_size_b"]) in ("70.6", "['70.6']") and "9029" in str(at.query_params["distance_km"])
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("hid", [h for h in CATALOG.hardware if CATALOG.hardware[h].hardware.kind == "datacenter_gpu"])
+def test_nvfp4_on_a_device_without_fp4_says_it_only_saves_memory_there(lang, hid):
+    """Newcomer try (Korean, 390 px): NVFP4 could be picked on an H100 without a word, though there it runs as 4-bit
+    weights unpacked to 16-bit. The caption under the box says so exactly where the estimator's serving engine
+    does not run the format as FP4 (estimator.weight_format_of, the independent source), and only there."""
+    from latency.estimation import estimator
+
+    s = i18n.strings("estimator", lang)
+    p = CATALOG.precisions["nvfp4"]
+    hw = CATALOG.hardware[hid].hardware
+    runs_fp4 = estimator.weight_format_of(estimator.Model("m", 8.0, p.bytes_per_param), hw, "optimized") == "fp4"
+    at = page(lang, precision="nvfp4", hardware=hid)
+    head = s("precision_fp4_here", device="§").split("§")[1][:30]
+    said = [c.value for c in at.caption if head in c.value]
+    assert bool(said) == (not runs_fp4), (hid, said)
+    if said:
+        assert CATALOG.hardware[hid].label(lang).split(" (")[0] in said[0]
+    # another 4-bit format on the same device never gets the sentence
+    assert not [c.value for c in page(lang, precision="int4_awq", hardware=hid).caption if head in c.value]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_device_caption_keeps_its_memory_on_one_line(lang):
+    """Newcomer try at 390 px: "메모리 80 GB" broke between 80 and GB. The caption joins the number and its unit."""
+    at = page(lang, hardware="h100-sxm")
+    gb = f"{CATALOG.hardware['h100-sxm'].hardware.memory_gb:g}"
+    said = [c.value for c in at.caption if CATALOG.hardware["h100-sxm"].label(lang).split(" (")[0] in c.value and gb in c.value]
+    assert said and all(f"{gb}\u00a0GB" in c and f"{gb} GB" not in c for c in said), said

@@ -295,7 +295,7 @@ def test_the_chosen_device_reads_in_full_under_its_drop_down(lang, page):
         entry = CATALOG.hardware[hid]
         caps = [c.value for c in at.caption if entry.label(lang) in c.value.replace("\\", "")]
         assert caps, (hid, [c.value[:60] for c in at.caption][:8])
-        assert f"{entry.hardware.memory_gb:g} GB" in caps[0], caps[0]
+        assert f"{entry.hardware.memory_gb:g}\u00a0GB" in caps[0], caps[0]  # number and unit on one line
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

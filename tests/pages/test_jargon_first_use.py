@@ -202,3 +202,42 @@ def test_the_plain_words_lines_use_no_jargon_themselves(lang):
     banned = {"ko": ("부동소수점", "TCP", "TLS", "로컬 실행기", "보정", "양자화 형식"),
               "en": ("floating point", "TCP", "TLS", "local runner", "calibrat", "quantization format")}[lang]
     assert not {k: b for k, line in lines.items() for b in banned if b in line}
+
+
+# --- the estimator at 390 px (newcomer try, Korean non-developer): words it had to look up, now said in plain words
+ESTIMATOR_REPLACED = {"ko": ("원문", "대권", "부동소수점", "프롬프트", "그룹 128", "들어가는 최소"),
+                      "en": ("great-circle", "floating point", "float", "group 128", "the table's 40B")}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_estimator_says_in_plain_words_what_a_newcomer_had_to_look_up(lang):
+    """The precision box, the distance help, the devices box, the example pills' lines and the comparison with the
+    glossary entry: none of the words the newcomer looked up is back, on the opened page or after any example pill
+    (each pill's change line and comparison are shown then); NVFP4 and SXM are on the page's word list."""
+    from latency.language import i18n
+    from ui import plain_words
+
+    at = run_page("estimator", lang)
+    assert not at.exception
+    found = {w for t in _shown(at) for w in ESTIMATOR_REPLACED[lang] if _uses(t, w, lang)}
+    for pill in at.pills(key="est_preset").options:
+        at.pills(key="est_preset").set_value(next(p for p in _preset_ids() if _preset_label(p, lang) == pill)).run()
+        assert not at.exception
+        found |= {w for t in _shown(at) for w in ESTIMATOR_REPLACED[lang] if _uses(t, w, lang)}
+    assert found == set()
+    pw = i18n.strings("plain_words", lang)
+    assert {"nvfp4", "sxm"} <= set(plain_words.ESTIMATOR_TERMS)
+    assert "NVFP4" in pw("term_nvfp4") and "SXM" in pw("term_sxm")
+
+
+def _preset_ids():
+    from latency.exploring import explorer  # noqa: F401  (the page's own preset list)
+    from tests.pages.test_estimator_page import PRESETS
+
+    return [p.id for p in PRESETS]
+
+
+def _preset_label(pid, lang):
+    from tests.pages.test_estimator_page import PRESETS
+
+    return next(p.label[lang] for p in PRESETS if p.id == pid)
