@@ -217,3 +217,46 @@ def test_one_calibration_device_does_not_make_a_kind_calibrated():
     assert estimator.engine_params(params, "llama.cpp", "desktop_gpu")["calibrated"]
     assert not estimator.engine_params(params, "llama.cpp", "integrated_gpu")["calibrated"]
     assert not estimator.engine_params(params, "llama.cpp", "cpu")["calibrated"]
+
+
+def test_a_held_out_device_alone_of_its_kind_is_predicted_as_an_uncalibrated_kind(committed):
+    """Round 4, fifth pass: leaving out the DGX Spark (the only integrated GPU) left its kind's parameters at the
+    fit's start values, which no row informs (0.8 of peak bandwidth, 0.6 of peak compute). Held out, it is now
+    predicted the way the estimator predicts any device whose kind has no calibration rows: from the engine's
+    "default" entry. Checked against the public `estimate` with the kind renamed to one the parameters do not
+    know ("mobile": `engine_params` takes the default), the default being the geometric mean of the remaining kinds'
+    fractions at their median calibration devices (computed here from the parameters, by hand)."""
+    import copy
+    import dataclasses
+
+    rows, _, _ = calibrate.load_rows(CAL)
+    held = [r for r in rows if r.kind == "integrated_gpu" and r.engine == "llama.cpp"]
+    train = [r for r in rows if r.device not in {h.device for h in held}]
+    assert held and len({r.device for r in held}) == 1
+    params = calibrate.without_untrained_kinds(copy.deepcopy(committed), train, held)
+    kinds = params["engines"]["llama.cpp"]["kinds"]
+    assert "integrated_gpu" not in kinds and "integrated_gpu" in committed["engines"]["llama.cpp"]["kinds"]
+    # the default by hand: each remaining kind at the median peak of its calibration devices
+    effs = {"bw_frac": [], "compute_frac": []}
+    for kind, v in committed["engines"]["llama.cpp"]["kinds"].items():
+        if kind in ("default", "integrated_gpu"):
+            continue
+        devs = {r.device: r.hardware for r in train if r.kind == kind and r.engine == "llama.cpp"}
+        bw = float(np.median([h.mem_bandwidth_gbs for h in devs.values()]))
+        tf = float(np.median([h.peak_tflops * estimator.compute_peak_scale(h, "llama.cpp") for h in devs.values()]))
+        effs["bw_frac"].append(estimator.achieved_fraction(bw, v["bw_frac"], v.get("bw_cap_gbs")))
+        effs["compute_frac"].append(estimator.achieved_fraction(tf, v["compute_frac"], v.get("compute_cap_tflops")))
+    for k, vals in effs.items():
+        assert math.isclose(kinds["default"][k], float(np.exp(np.mean(np.log(vals)))), rel_tol=1e-9), k
+    # the held-out rows as calibrate predicts them = the public estimate of the same device as a kind it has no rows for
+    fast = calibrate.RowSet(held).predict(params)
+    for r, p in zip(held[:6], fast[:6]):
+        stranger = dataclasses.replace(r, hardware=dataclasses.replace(r.hardware, kind="mobile"), kind="mobile")
+        assert math.isclose(p, calibrate.predict(stranger, params), rel_tol=1e-9), (r.model, r.target)
+    assert "mobile" not in committed["engines"]["llama.cpp"]["kinds"]
+    # and not from the Spark's own entry (fitted on these very rows)
+    assert not np.allclose(fast, calibrate.RowSet(held).predict(committed))
+    # a device whose kind the training rows know keeps its kind's own entry
+    other = [r for r in rows if r.device == "NVIDIA GeForce RTX 3090 24GB"]
+    kept = calibrate.without_untrained_kinds(copy.deepcopy(committed), [r for r in rows if r not in other], other)
+    assert kept["engines"]["llama.cpp"]["kinds"]["desktop_gpu"] == committed["engines"]["llama.cpp"]["kinds"]["desktop_gpu"]
