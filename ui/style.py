@@ -35,6 +35,8 @@
   calculator link 28 px, the quick links 19 px, role chips 32 px, the fold's header 38 px, tabs 40 px, the
   lesson's choices 32 px, "처음부터 다시" 40 px): every button, tab, page link, expander header and radio option
   of the page, and the Markdown links of a container keyed TAP_LINKS_KEY + name (the entry's quick links).
+  A widget's (?) help button is 44 px wide as well (16 px drawn; newcomer try at 390 px), its margins
+  taking the extra width back so that the label does not move.
 - A page link's label wraps instead of ending in "…" (Streamlit cuts it to one line): the
   estimator's answer links are whole sentences.
 - Cards (a container keyed `CARD_KEY` + id, the glossary's terms) are one link each: the page
@@ -52,6 +54,7 @@ import json
 import streamlit as st
 
 from latency.charts.style import FOCUS, INK_MUTED
+from latency.language import i18n
 from ui.announce import STATUS_CLASS
 
 LANG_TOP_KEY = "app_lang_top"
@@ -109,6 +112,7 @@ STYLESHEET = f"""<style>
   .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,
   .stApp [data-testid="stMain"] [data-testid="stRadio"] label, [data-testid="stPopoverBody"] button,
   [data-testid="stPopoverBody"] [data-testid="stPageLink"] a {{ min-height: 44px; }}
+  .stApp [data-testid="stMain"] [data-testid="stTooltipIcon"] [data-testid="stTooltipHoverTarget"] > button:not([data-testid]) {{ min-width: 44px; margin: 0 -14px; }}
   .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,
   .stApp [data-testid="stMain"] [data-testid="stRadio"] label {{ display: flex; align-items: center; }}
   [class*="st-key-{TAP_LINKS_KEY}"] a {{ display: inline-flex; align-items: center; min-height: 44px; }} }}
@@ -131,12 +135,19 @@ def apply() -> None:
 # assistive technology, as Streamlit already hides the icons it draws for an `icon=` parameter. Installed
 # once per browser tab (the page's DOM lives on across reruns and page switches), it marks each icon as
 # it arrives, batched to one pass per frame.
+#
+# Streamlit names a widget's (?) button "Help for <label>" in English on every page, so a screen reader
+# read "Help for 모델 크기" on a Korean page (WCAG 3.1.2): each such button is renamed from the page's own
+# words (common.yaml help_for, set in window.__latencyHelpFor by `declare_language` on every run).
 HIDE_ICONS_JS = """if (!window.__latencyHideIcons) { window.__latencyHideIcons = true;
-  const hide = () => document.querySelectorAll('[data-testid=stMarkdownContainer] [role=img][translate=no]:not([aria-hidden]), [data-testid=stCaptionContainer] [role=img][translate=no]:not([aria-hidden])')
+  const hide = () => { document.querySelectorAll('[data-testid=stMarkdownContainer] [role=img][translate=no]:not([aria-hidden]), [data-testid=stCaptionContainer] [role=img][translate=no]:not([aria-hidden])')
     .forEach(e => e.setAttribute('aria-hidden', 'true'));
+    document.querySelectorAll('[data-testid=stTooltipIcon] [data-testid=stTooltipHoverTarget] > button[aria-label^="Help for "]').forEach(e => {
+      const word = window.__latencyHelpFor || 'Help for {label}';
+      if (word !== 'Help for {label}') e.setAttribute('aria-label', word.replace('{label}', e.getAttribute('aria-label').slice(9))); }); };
   let queued = false;
   new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; hide(); }); } })
-    .observe(document.body, {childList: true, subtree: true});
+    .observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label']});
   hide(); }"""
 
 
@@ -149,5 +160,6 @@ def declare_language(lang: str) -> None:
     constant apart from that code. st.html runs it (unsafe_allow_javascript, public API); its
     body changes with the language, so Streamlit mounts it afresh, and the script runs, on a switch."""
     with st.container(key=HEAD_KEY):
-        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};\n{HIDE_ICONS_JS}</script>",
-                unsafe_allow_javascript=True)
+        help_for = json.dumps(i18n.strings("common", lang)("help_for", label="{label}"))
+        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};\nwindow.__latencyHelpFor = {help_for};\n"
+                f"{HIDE_ICONS_JS}</script>", unsafe_allow_javascript=True)

@@ -337,3 +337,35 @@ def test_named_stops_wrap_whole_and_one_click_reaches_70b_and_us_west(browser, a
         assert "US West" in page.locator(".st-key-distance_km input[type=range]").get_attribute("aria-valuetext")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_help_buttons_are_full_tap_targets_named_in_the_pages_language(browser, app_url, lang):
+    """Newcomer try at 390 px: the (?) buttons were 16 px wide, and Streamlit names each "Help for <label>" in
+    English, which a screen reader read on a Korean page. On a phone each is 44 x 44 px, a tap near its edge
+    opens the help, and its name is the page's own words (content/ui/common.yaml help_for)."""
+    context = browser.new_context(viewport=PHONE, locale=f"{lang}-KR" if lang == "ko" else "en-US", is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    try:
+        open_app(page, app_url, "estimator", lang=lang)
+        helps = page.locator(f"{MAIN} [data-testid=stTooltipIcon] [data-testid=stTooltipHoverTarget] > button:not([data-testid])")
+        page.wait_for_function(f"""() => {{ const b = [...document.querySelectorAll('{MAIN} [data-testid=stTooltipIcon] [data-testid=stTooltipHoverTarget] > button:not([data-testid])')];
+            return b.length >= 5 && b.every(e => !e.getAttribute('aria-label').startsWith('Help for ') || {str(lang == 'en').lower()}); }}""")
+        shown = [helps.nth(i) for i in range(helps.count()) if helps.nth(i).is_visible()]
+        assert len(shown) >= 5
+        word = i18n.strings("common", lang)("help_for", label="§").split("§")
+        for b in shown:
+            box, name = b.bounding_box(), b.get_attribute("aria-label")
+            assert box["width"] >= 44 and box["height"] >= 44, (name, box)
+            assert name.startswith(word[0]) and name.endswith(word[1]) and len(name) > len("".join(word)), name
+            if lang == "ko":
+                assert "Help" not in name, name
+        first = shown[1]
+        first.scroll_into_view_if_needed()
+        box = first.bounding_box()
+        page.touchscreen.tap(box["x"] + 4, box["y"] + box["height"] / 2)  # 10 px left of the drawn icon
+        expect(page.locator("[data-testid=stTooltipContent]").first).to_be_visible()
+        shot(page, f"phone-{lang}-estimator-help", full_page=False)
+    finally:
+        context.close()
