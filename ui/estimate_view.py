@@ -169,7 +169,10 @@ def answers(s: Strings, f, catalog, values: dict, sizes, case, lang: str, est=No
         st.caption(s("answer_no_size_borderline" if borderline is not None else "answer_no_size", target=target,
                      hardware=md(hw), precision=md(precision)))
     else:
-        link(s("answer_largest", target=target, hardware=md(hw), precision=md(precision),
+        # the slider's largest size meeting it is no "largest model", only the end of the slider (newcomer try:
+        # "가장 큰 모델: 2,000B" read as a real model bigger than any in the list)
+        every = safe.values["model_size_b"] >= max(sizes)
+        link(s("answer_largest_all" if every else "answer_largest", target=target, hardware=md(hw), precision=md(precision),
                size=f.size_b(safe.values["model_size_b"]), devices=f.count(safe.devices, "devices"), cost=cost(safe)),
              safe, ":material/straighten:")
     if borderline is not None:

@@ -124,7 +124,10 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
     tokens = feel.split_tokens(sample.answer, sample.chars_per_token)
     st.caption(s("feel_question", prompt=md(sample.prompt)))
     # Streamlit cannot read the reader's reduced-motion setting on the server, so the choice is theirs
-    still = st.toggle(s("feel_still"), key=STILL_KEY, help=s("feel_still_help"))
+    # its explanation as a caption, not help=: a tap on a toggle's (?) switches the toggle and shows nothing
+    # (Streamlit draws the help inside the toggle's label; newcomer try at 390 px)
+    still = st.toggle(s("feel_still"), key=STILL_KEY)
+    st.caption(s("feel_still_help"))
     if st.button(s("feel_button"), key="est_feel", type="primary", icon=PLAY_ICON):
         est = current_estimate(data)
         st.caption(s("feel_pace", ttft=f.seconds(est.ttft_s), tps=f.tps_per_user(est.decode_tokens_per_s)))

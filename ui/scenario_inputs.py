@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
-from latency.estimation import scenario
+from latency.estimation import engines, estimator, scenario
 from latency.language import formats
 from latency.language.i18n import Strings, md
 from latency.estimation.network import ACCESS_RTT_MS
@@ -134,8 +134,11 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     st.selectbox(s("precision"), list(data.catalog.precisions), key="precision",
                  format_func=lambda p: precision_choice(s, data.catalog, p), help=s("precision_help"), on_change=state.touched)
     st.caption(md(labels["precision"].get(st.session_state.get("precision"), "")))  # whole, where the box shows it short
-    if fp4_without_fp4(data.catalog, st.session_state.get("precision"), st.session_state.get("hardware")):
-        st.caption(s("precision_fp4_here", device=data.catalog.hardware[st.session_state["hardware"]].label(s.lang).split(" (")[0]))
+    why = fp4_not_run(data.catalog, st.session_state.get("precision"), st.session_state.get("hardware"),
+                      st.session_state.get("engine", scenario.ENGINE_AUTO))
+    if why:
+        st.caption(s(f"precision_fp4_{why}", device=data.catalog.hardware[st.session_state["hardware"]].label(s.lang).split(" (")[0],
+                     advanced=s("advanced").split(":")[0]))
     st.selectbox(s("devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
                  format_func=lambda d: labels["devices"].get(d) or option_text(s, data, formats.get(s.lang), s.lang, "devices", d),
                  help=s("devices_help"), on_change=state.touched)
@@ -173,12 +176,19 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     return values
 
 
-def fp4_without_fp4(catalog, pid, hid) -> bool:
-    """NVFP4 weights chosen on a device without FP4 tensor cores: the estimator runs them as 4-bit weight-only
-    (latency.estimation.estimator.weight_format_of), which the page says beside the box (newcomer try, 390 px:
-    "NVFP4 can be picked on an H100 without a word")."""
+def fp4_not_run(catalog, pid, hid, engine) -> str | None:
+    """Why NVFP4 weights do not compute in 4-bit here, said beside the box (newcomer try, 390 px: "NVFP4 can be
+    picked on an H100 without a word"): "here" where the device has no FP4 tensor cores (the estimator runs them as
+    4-bit weights unpacked to 16-bit, estimator.weight_format_of), "engine" where it has them but the set-up runs
+    on llama.cpp (its own block formats; the second try: "the DGX Spark is Blackwell, yet the page says it has no
+    FP4"); None where they do, or another format is chosen."""
     p, h = catalog.precisions.get(pid), catalog.hardware.get(hid)
-    return p is not None and h is not None and p.family == "fp4" and not h.hardware.fp4_speedup
+    if p is None or h is None or p.family != "fp4":
+        return None
+    if not h.hardware.fp4_speedup:
+        return "here"
+    name = estimator.DEFAULT_ENGINE[h.hardware.kind] if engine in (None, scenario.ENGINE_AUTO) else engine
+    return None if engines.profile(name).family == "optimized" else "engine"
 
 
 def precision_choice(s: Strings, catalog, pid: str) -> str:

@@ -178,7 +178,7 @@ EXTRA_HARDWARE = {
     # Devices of long_context.csv and concurrency.csv, which hardware.csv does not list; the same
     # specs as content/hardware.yaml (ids dgx-spark and b200, sources there; tested).
     "NVIDIA DGX Spark": Hardware(name="NVIDIA DGX Spark (GB10)", kind="integrated_gpu", mem_bandwidth_gbs=273.0,
-                                 peak_tflops=62.5, memory_gb=128.0),
+                                 peak_tflops=62.5, memory_gb=128.0, lowp_speedup=2.0, fp8=True, fp4_speedup=4.0),
     "NVIDIA HGX B200": Hardware(name="NVIDIA B200 (HGX)", kind="datacenter_gpu", mem_bandwidth_gbs=8000.0,
                                 peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0,
                                 link_latency_s=7e-6, fp8=True, fp4_speedup=4.0),

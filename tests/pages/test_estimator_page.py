@@ -838,25 +838,32 @@ def test_one_tap_reaches_a_listed_model_and_a_named_place(lang):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize("hid", [h for h in CATALOG.hardware if CATALOG.hardware[h].hardware.kind == "datacenter_gpu"])
-def test_nvfp4_on_a_device_without_fp4_says_it_only_saves_memory_there(lang, hid):
-    """Newcomer try (Korean, 390 px): NVFP4 could be picked on an H100 without a word, though there it runs as 4-bit
-    weights unpacked to 16-bit. The caption under the box says so exactly where the estimator's serving engine
-    does not run the format as FP4 (estimator.weight_format_of, the independent source), and only there."""
+@pytest.mark.parametrize("hid,engine", [(h, "auto") for h in CATALOG.hardware if CATALOG.hardware[h].hardware.kind in
+                                          ("datacenter_gpu", "integrated_gpu")] + [("dgx-spark", "optimized")])
+def test_nvfp4_that_does_not_compute_in_4_bit_says_why_beside_the_box(lang, hid, engine):
+    """Newcomer tries (Korean, 390 px): NVFP4 could be picked on an H100 without a word, though there it runs as
+    4-bit weights unpacked to 16-bit; then the page said the DGX Spark, a Blackwell chip, had no FP4. The caption
+    under the box appears exactly where the public estimate does not run the weights as FP4 (Estimate.weight_format,
+    the independent source), and says why: the device has no FP4 tensor cores, or llama.cpp runs the set-up."""
+    from latency import estimate
     from latency.estimation import estimator
 
     s = i18n.strings("estimator", lang)
     p = CATALOG.precisions["nvfp4"]
     hw = CATALOG.hardware[hid].hardware
-    runs_fp4 = estimator.weight_format_of(estimator.Model("m", 8.0, p.bytes_per_param), hw, "optimized") == "fp4"
-    at = page(lang, precision="nvfp4", hardware=hid)
-    head = s("precision_fp4_here", device="§").split("§")[1][:30]
-    said = [c.value for c in at.caption if head in c.value]
-    assert bool(said) == (not runs_fp4), (hid, said)
-    if said:
-        assert CATALOG.hardware[hid].label(lang).split(" (")[0] in said[0]
+    fmt = estimate(estimator.Model("m", 8.0, p.bytes_per_param), hw, engine=None if engine == "auto" else engine).weight_format
+    at = page(lang, precision="nvfp4", hardware=hid, engine=engine)
+    heads = {k: s(f"precision_fp4_{k}", device="§", advanced="§").split("§")[1][3:33] for k in ("here", "engine")}  # past the particle
+    said = {k for k, head in heads.items() if any(head in c.value for c in at.caption)}
+    if fmt == "fp4":
+        assert said == set(), (hid, engine, said)
+    else:
+        assert said == {"here" if not hw.fp4_speedup else "engine"}, (hid, engine, fmt, said)
+        line = next(c.value for c in at.caption if any(h in c.value for h in heads.values()))
+        assert CATALOG.hardware[hid].label(lang).split(" (")[0] in line
     # another 4-bit format on the same device never gets the sentence
-    assert not [c.value for c in page(lang, precision="int4_awq", hardware=hid).caption if head in c.value]
+    other = page(lang, precision="int4_awq", hardware=hid, engine=engine)
+    assert not [c.value for c in other.caption if any(h in c.value for h in heads.values())]
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -866,3 +873,42 @@ def test_the_device_caption_keeps_its_memory_on_one_line(lang):
     gb = f"{CATALOG.hardware['h100-sxm'].hardware.memory_gb:g}"
     said = [c.value for c in at.caption if CATALOG.hardware["h100-sxm"].label(lang).split(" (")[0] in c.value and gb in c.value]
     assert said and all(f"{gb}\u00a0GB" in c and f"{gb} GB" not in c for c in said), said
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_still_toggle_is_explained_under_it_not_behind_a_help_icon(lang):
+    """Newcomer try at 390 px: tapping the (?) of "움직임 없이 보기" switched the toggle on and showed no help
+    (Streamlit draws a toggle's help inside its label). The explanation is a caption under the toggle."""
+    from ui import feel_player
+
+    s = i18n.strings("estimator", lang)
+    at = page(lang)
+    toggle = at.toggle(key=feel_player.STILL_KEY)
+    assert not toggle.help
+    assert any(c.value == s("feel_still_help") for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_when_every_size_meets_the_target_the_answer_says_so_not_largest_model(lang):
+    """Newcomer try (390 px): "가장 큰 모델: 2,000B" on a first-token target read as a real model larger than any in
+    the list; it was only the slider's end. Where the slider's largest size meets the target across its range (the
+    public estimate of that size, checked here), the answer says every size does and that size does not decide it."""
+    from latency import estimate
+
+    s = i18n.strings("estimator", lang)
+    case = CASES["live_captions"]
+    assert case.measure == "ttft"
+    at = run_page("estimator", lang, query={"use_case": "live_captions"})
+    assert not at.exception
+    largest = max(sizing.size_steps(CATALOG))
+    model = sizing.sized_model(CATALOG, largest, DEFAULTS["arch"], CATALOG.precisions[DEFAULTS["precision"]].bytes_per_param).model
+    hw = CATALOG.hardware[DEFAULTS["hardware"]].hardware
+    e = estimate(model, hw, DEFAULTS["prompt_tokens"], DEFAULTS["output_tokens"], distance_km=DEFAULTS["distance_km"],
+                 concurrent_users=DEFAULTS["concurrency"])
+    assert e.fits and e.ranges["ttft_s"][1] <= case.budget_s  # the slider's end meets it, so every size does
+    links = "\n".join(el.proto.label for el in at.get("page_link"))
+    every = s("answer_largest_all", target="§", hardware="§", precision="§", size="§", devices="§", cost="§").split("§")
+    assert every[-2] in links and formats.get(lang).size_b(largest) in links
+    single = s("answer_largest", target="§", hardware="§", precision="§", size="§", devices="§", cost="§").split("§")
+    lead = max((part for part in single if part.strip() and part not in "§".join(every)), key=len)
+    assert lead not in links, lead
