@@ -49,6 +49,7 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
     label = s("metric_memory") if users == 1 else s("metric_memory_users", users=f.count(users, "users"))
     row.metric(label, f.gb(est.memory_gb), delta=fit_text, delta_color=color, delta_arrow="off", width=160,
               help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
+                     overhead=f.gb(max(0.0, est.memory_gb - est.weights_gb - est.kv_cache_gb)),
                      capacity=f.gb(hw_entry.hardware.memory_gb), users=f.count(users, "users")))
     document = int(values.get("document_tokens", 0) or 0)
     tokens = dict(prompt=f.count(values["prompt_tokens"], "tokens"), prompt_text=f.text_from_tokens(values["prompt_tokens"]),
@@ -79,6 +80,7 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
     row = st.container(horizontal=True, gap="small")
     row.metric(s("metric_memory_needed"), f.gb(est.memory_gb), width=200,
                help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
+                      overhead=f.gb(max(0.0, est.memory_gb - est.weights_gb - est.kv_cache_gb)),
                       capacity=f.gb(hw.memory_gb), users=f.count(int(values.get("concurrency", 1) or 1), "users")))
     row.metric(s("metric_devices_needed"), f.count(need, "devices"), width=200)
 

@@ -912,3 +912,23 @@ def test_when_every_size_meets_the_target_the_answer_says_so_not_largest_model(l
     single = s("answer_largest", target="§", hardware="§", precision="§", size="§", devices="§", cost="§").split("§")
     lead = max((part for part in single if part.strip() and part not in "§".join(every)), key=len)
     assert lead not in links, lead
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("query", [{}, {"concurrency": "50", "document_tokens": "20000"}])
+def test_the_memory_help_adds_up_to_the_memory_shown(lang, query):
+    """Newcomer try: the memory help listed weights 16.1 GB + KV cache 0.101 GB + "실행 여유분" beside 20.7 GB,
+    leaving 4.5 GB unnamed. The help now gives the overhead too, and its three parts add up to the figure shown
+    (to the shown rounding); the figure is the public estimate's memory."""
+    at = page(lang, **query)
+    metric = next(m for m in at.get("metric") if m.proto.help and "KV" in m.proto.help)
+    shown = _gb(metric.proto.body)
+    parts = [_gb(x) for x in re.findall(r"[0-9][0-9,.]*\s?GB", metric.proto.help)][:3]
+    assert len(parts) == 3, metric.proto.help
+    assert sum(parts) == pytest.approx(shown, rel=0.01, abs=0.02), (parts, shown)
+    _, _, est = scenario.evaluate(CATALOG, dict(DEFAULTS, **{k: float(v) for k, v in query.items()}))
+    assert shown == pytest.approx(est.memory_gb, rel=0.01)
+
+
+def _gb(text: str) -> float:
+    return float(re.search(r"[0-9][0-9,.]*", text.replace("\u00a0", " ")).group().replace(",", ""))
