@@ -35,8 +35,10 @@
   calculator link 28 px, the quick links 19 px, role chips 32 px, the fold's header 38 px, tabs 40 px, the
   lesson's choices 32 px, "처음부터 다시" 40 px): every button, tab, page link, expander header and radio option
   of the page, and the Markdown links of a container keyed TAP_LINKS_KEY + name (the entry's quick links).
-  A widget's (?) help button is 44 px wide as well (16 px drawn; newcomer try at 390 px), its margins
-  taking the extra width back so that the label does not move.
+  A (?) help button takes taps 44 px wide as well (16 px drawn; newcomer try at 390 px): a pseudo-element
+  reaches 14 px to each side, 28 px to the left at a metric's label, whose (?) sits at its right edge, so
+  nothing moves or overflows (a wider box with negative margins wrapped the launch check's metric labels,
+  and a pseudo-element past their right edge overflowed them).
 - A page link's label wraps instead of ending in "…" (Streamlit cuts it to one line): the
   estimator's answer links are whole sentences.
 - Cards (a container keyed `CARD_KEY` + id, the glossary's terms) are one link each: the page
@@ -112,7 +114,11 @@ STYLESHEET = f"""<style>
   .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,
   .stApp [data-testid="stMain"] [data-testid="stRadio"] label, [data-testid="stPopoverBody"] button,
   [data-testid="stPopoverBody"] [data-testid="stPageLink"] a {{ min-height: 44px; }}
-  .stApp [data-testid="stMain"] [data-testid="stTooltipIcon"] [data-testid="stTooltipHoverTarget"] > button:not([data-testid]) {{ min-width: 44px; margin: 0 -14px; }}
+  .stApp [data-testid="stMain"] [data-testid="stTooltipIcon"] [data-testid="stTooltipHoverTarget"] > button:not([data-testid]) {{ position: relative; }}
+  .stApp [data-testid="stMain"] [data-testid="stTooltipIcon"] [data-testid="stTooltipHoverTarget"] > button:not([data-testid])::after {{
+    content: ""; position: absolute; top: 0; bottom: 0; left: -14px; right: -14px; }}
+  .stApp [data-testid="stMain"] [data-testid="stMetricLabel"] [data-testid="stTooltipHoverTarget"] > button:not([data-testid])::after {{
+    left: -28px; right: 0; }}
   .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,
   .stApp [data-testid="stMain"] [data-testid="stRadio"] label {{ display: flex; align-items: center; }}
   [class*="st-key-{TAP_LINKS_KEY}"] a {{ display: inline-flex; align-items: center; min-height: 44px; }} }}

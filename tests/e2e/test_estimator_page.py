@@ -342,8 +342,8 @@ def test_named_stops_wrap_whole_and_one_click_reaches_70b_and_us_west(browser, a
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_help_buttons_are_full_tap_targets_named_in_the_pages_language(browser, app_url, lang):
     """Newcomer try at 390 px: the (?) buttons were 16 px wide, and Streamlit names each "Help for <label>" in
-    English, which a screen reader read on a Korean page. On a phone each is 44 x 44 px, a tap near its edge
-    opens the help, and its name is the page's own words (content/ui/common.yaml help_for)."""
+    English, which a screen reader read on a Korean page. On a phone each takes taps 44 x 44 px, a tap 10 px
+    left of the drawn icon opens the help, and its name is the page's own words (content/ui/common.yaml help_for)."""
     context = browser.new_context(viewport=PHONE, locale=f"{lang}-KR" if lang == "ko" else "en-US", is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
@@ -356,15 +356,21 @@ def test_help_buttons_are_full_tap_targets_named_in_the_pages_language(browser, 
         assert len(shown) >= 5
         word = i18n.strings("common", lang)("help_for", label="§").split("§")
         for b in shown:
+            b.scroll_into_view_if_needed()
             box, name = b.bounding_box(), b.get_attribute("aria-label")
-            assert box["width"] >= 44 and box["height"] >= 44, (name, box)
+            assert box["height"] >= 44, (name, box)
+            # taps land on it across at least 44 px (the drawn icon is 16 px): scan a line through its centre
+            cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            hits = b.evaluate("""(e, p) => { let n = 0; for (let x = p[0] - 40; x <= p[0] + 40; x += 1)
+                n += e.contains(document.elementFromPoint(x, p[1])) ? 1 : 0; return n; }""", [cx, cy])
+            assert hits >= 44, (name, hits)
             assert name.startswith(word[0]) and name.endswith(word[1]) and len(name) > len("".join(word)), name
             if lang == "ko":
                 assert "Help" not in name, name
         first = shown[1]
         first.scroll_into_view_if_needed()
         box = first.bounding_box()
-        page.touchscreen.tap(box["x"] + 4, box["y"] + box["height"] / 2)  # 10 px left of the drawn icon
+        page.touchscreen.tap(box["x"] + box["width"] / 2 - 18, box["y"] + box["height"] / 2)  # 10 px left of the drawn icon
         expect(page.locator("[data-testid=stTooltipContent]").first).to_be_visible()
         shot(page, f"phone-{lang}-estimator-help", full_page=False)
     finally:
