@@ -272,8 +272,9 @@ def test_twenty_quick_arrow_presses_leave_slider_headline_and_url_agreeing(page,
     cases = {u.id: u for u in content.use_case_budgets("en")}
     values = dict(scenario.defaults(load_stops(), cases), model_size_b=url_size)
     _, _, est = scenario.evaluate(load_catalog(), values)
-    headline = page.locator("[data-testid=stMetricValue]").first.inner_text().strip()
-    assert headline == f.seconds(est.ttft_s), (headline, url_size)
+    # the last rerun may start after the idle check under load (it failed so twice, the headline one press
+    # behind): the headline must come to the independent estimate of the final size, not just be read once
+    expect(page.locator("[data-testid=stMetricValue]").first).to_have_text(f.seconds(est.ttft_s), timeout=20_000)
     assert current_x(page) == pytest.approx(url_size), "and the size chart shows the same size"
 
 
