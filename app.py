@@ -63,6 +63,6 @@ if unknown:
 page = st.navigation(pages)
 # Each page its own browser-tab title in the reader's language (WCAG 2.4.2), and <html lang> to match.
 st.set_page_config(page_title=shell.document_title(page.title, title("app_title")))
-style.declare_language(lang)
+style.declare_language(lang, common("help_for", label="{label}") if common is not None else "Help for {label}")  # cached strings: this runs on every rerun
 st.session_state[shell.ENTRY_MARK] = True  # the page's shell.page_strings() takes it back
 page.run()

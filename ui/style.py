@@ -56,7 +56,6 @@ import json
 import streamlit as st
 
 from latency.charts.style import FOCUS, INK_MUTED
-from latency.language import i18n
 from ui.announce import STATUS_CLASS
 
 LANG_TOP_KEY = "app_lang_top"
@@ -157,7 +156,7 @@ HIDE_ICONS_JS = """if (!window.__latencyHideIcons) { window.__latencyHideIcons =
   hide(); }"""
 
 
-def declare_language(lang: str) -> None:
+def declare_language(lang: str, help_for: str = "Help for {label}") -> None:
     """Set `<html lang>` to the page's language, so screen readers pick the right voice and the
     browser does not offer to translate Korean "from English" (WCAG 3.1.1); and hide Markdown icons'
     English names from assistive technology (`HIDE_ICONS_JS`).
@@ -166,6 +165,5 @@ def declare_language(lang: str) -> None:
     constant apart from that code. st.html runs it (unsafe_allow_javascript, public API); its
     body changes with the language, so Streamlit mounts it afresh, and the script runs, on a switch."""
     with st.container(key=HEAD_KEY):
-        help_for = json.dumps(i18n.strings("common", lang)("help_for", label="{label}"))
-        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};\nwindow.__latencyHelpFor = {help_for};\n"
+        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};\nwindow.__latencyHelpFor = {json.dumps(help_for)};\n"
                 f"{HIDE_ICONS_JS}</script>", unsafe_allow_javascript=True)
