@@ -134,10 +134,10 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     st.selectbox(s("precision"), list(data.catalog.precisions), key="precision",
                  format_func=lambda p: precision_choice(s, data.catalog, p), help=s("precision_help"), on_change=state.touched)
     st.caption(md(labels["precision"].get(st.session_state.get("precision"), "")))  # whole, where the box shows it short
-    why = fp4_not_run(data.catalog, st.session_state.get("precision"), st.session_state.get("hardware"),
-                      st.session_state.get("engine", scenario.ENGINE_AUTO))
+    why = low_bit_not_run(data.catalog, st.session_state.get("precision"), st.session_state.get("hardware"),
+                          st.session_state.get("engine", scenario.ENGINE_AUTO))
     if why:
-        st.caption(s(f"precision_fp4_{why}", device=data.catalog.hardware[st.session_state["hardware"]].label(s.lang).split(" (")[0],
+        st.caption(s(f"precision_{why}", device=data.catalog.hardware[st.session_state["hardware"]].label(s.lang).split(" (")[0],
                      advanced=s("advanced").split(":")[0]))
     st.selectbox(s("devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
                  format_func=lambda d: labels["devices"].get(d) or option_text(s, data, formats.get(s.lang), s.lang, "devices", d),
@@ -176,19 +176,27 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     return values
 
 
-def fp4_not_run(catalog, pid, hid, engine) -> str | None:
-    """Why NVFP4 weights do not compute in 4-bit here, said beside the box (newcomer try, 390 px: "NVFP4 can be
-    picked on an H100 without a word"): "here" where the device has no FP4 tensor cores (the estimator runs them as
-    4-bit weights unpacked to 16-bit, estimator.weight_format_of), "engine" where it has them but the set-up runs
-    on llama.cpp (its own block formats; the second try: "the DGX Spark is Blackwell, yet the page says it has no
-    FP4"); None where they do, or another format is chosen."""
+def low_bit_not_run(catalog, pid, hid, engine) -> str | None:
+    """Why a low-bit float format does not compute as itself here, said beside the box, as a content key's tail.
+    NVFP4 (newcomer try, 390 px: "NVFP4 can be picked on an H100 without a word"): "fp4_here" where the device has
+    no FP4 tensor cores (the estimator runs 4-bit weights unpacked to 16-bit, estimator.weight_format_of),
+    "fp4_engine" where it has them but llama.cpp runs the set-up (the second try: "the DGX Spark is Blackwell, yet
+    the page says it has no FP4"). FP8 (the third try: "FP8 on an A100 has no note that it runs as INT8"):
+    "fp8_int8" where a serving engine runs it on a device without FP8 tensor cores (W8A8 INT8), "fp8_engine" where
+    llama.cpp runs it (no FP8 there: its 8-bit block format). None where the format computes as itself, or another
+    format is chosen."""
     p, h = catalog.precisions.get(pid), catalog.hardware.get(hid)
-    if p is None or h is None or p.family != "fp4":
+    if p is None or h is None or p.family not in ("fp4", "fp8"):
         return None
-    if not h.hardware.fp4_speedup:
-        return "here"
     name = estimator.DEFAULT_ENGINE[h.hardware.kind] if engine in (None, scenario.ENGINE_AUTO) else engine
-    return None if engines.profile(name).family == "optimized" else "engine"
+    on_serving_engine = engines.profile(name).family == "optimized"
+    if p.family == "fp4":
+        if not h.hardware.fp4_speedup:
+            return "fp4_here"
+        return None if on_serving_engine else "fp4_engine"
+    if not on_serving_engine:
+        return "fp8_engine"
+    return None if h.hardware.fp8 else "fp8_int8"
 
 
 def precision_choice(s: Strings, catalog, pid: str) -> str:

@@ -867,6 +867,34 @@ def test_nvfp4_that_does_not_compute_in_4_bit_says_why_beside_the_box(lang, hid,
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("hid,engine", [("a100-sxm-80gb", "auto"), ("h100-sxm", "auto"), ("rtx-4090", "auto"),
+                                        ("rtx-4090", "optimized"), ("rtx-3090", "optimized")])
+def test_fp8_that_does_not_compute_as_fp8_says_how_it_runs(lang, hid, engine):
+    """Third newcomer try (Korean, 390 px): FP8 on an A100 had no note that the A100 has no FP8 and the calculator
+    runs the model as INT8. The caption under the box appears exactly where the public estimate does not run the
+    weights as FP8 (Estimate.weight_format, the independent source): as INT8 on a serving engine, as llama.cpp's
+    8-bit block format on llama.cpp; the A100 line names the device."""
+    from latency import estimate
+    from latency.estimation import estimator
+
+    s = i18n.strings("estimator", lang)
+    p = CATALOG.precisions["fp8"]
+    hw = CATALOG.hardware[hid].hardware
+    fmt = estimate(estimator.Model("m", 8.0, p.bytes_per_param), hw, engine=None if engine == "auto" else engine).weight_format
+    at = page(lang, precision="fp8", hardware=hid, engine=engine)
+    keys = ("fp8_int8", "fp8_engine")
+    heads = {k: max(s(f"precision_{k}", device="§", advanced="§").split("§"), key=len)[5:35] for k in keys}
+    said = {k for k, head in heads.items() if any(head in c.value for c in at.caption)}
+    assert said == {"fp8": set(), "int8": {"fp8_int8"}, "gguf": {"fp8_engine"}}[fmt], (hid, engine, fmt, said)
+    if fmt == "int8":
+        line = next(c.value for c in at.caption if heads["fp8_int8"] in c.value)
+        assert CATALOG.hardware[hid].label(lang).split(" (")[0] in line
+    # the 8-bit whole-number format on the same set-up never gets the sentence
+    other = page(lang, precision="int8", hardware=hid, engine=engine)
+    assert not [c.value for c in other.caption if any(h in c.value for h in heads.values())]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_device_caption_keeps_its_memory_on_one_line(lang):
     """Newcomer try at 390 px: "메모리 80 GB" broke between 80 and GB. The caption joins the number and its unit."""
     at = page(lang, hardware="h100-sxm")
