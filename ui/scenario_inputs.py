@@ -302,13 +302,15 @@ def hardware_choice(catalog, lang: str, hid: str, common: Strings | None = None,
 
 def hardware_caption(catalog, lang: str, hid, names: Strings | None = None) -> None:
     """The chosen device in full under its drop-down: a box one line wide cuts a long name ("NVIDIA DGX Spark
-    (GB10, unified memory) (laptop chip: built-in graphics)") at 1366 px; here it wraps, with its memory."""
+    (GB10, unified memory) (laptop chip: built-in graphics)") at 1366 px; here it wraps, with its memory and what it
+    is in plain words (a newcomer try at 390 px could not decode "EPYC 9654 x2", MI300X, A17 Pro, "HGX/DGX")."""
     entry = catalog.hardware.get(hid)
     if entry is None:
         return
     common = shell.strings("common", lang)
     st.caption(common("hardware_caption", name=md(entry.label(lang)), kind=device_class(entry, lang, names),
-                      memory=formats.get(lang).gb(entry.hardware.memory_gb).replace(" ", "\u00a0")))  # "80 GB" on one line
+                      memory=formats.get(lang).gb(entry.hardware.memory_gb).replace(" ", "\u00a0"),  # "80 GB" on one line
+                      about=md(entry.about.get(lang, ""))))
 
 
 def hardware_class(catalog, lang: str, hid: str) -> str:

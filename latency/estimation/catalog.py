@@ -14,7 +14,7 @@ the file, the path inside it (e.g. ``devices[3].memory_gb``) and what is wrong.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,7 @@ class HardwareEntry:
     note: str
     device_class: str = ""   # where it runs, as pages name it (DEVICE_CLASSES); "" only for entries built in code
     class_source: str = ""   # the link (and words) that say so
+    about: dict[str, str] = field(default_factory=dict)  # what the device is, in plain words ({ko, en}); {} only in code
 
     @property
     def kind(self) -> str:
@@ -221,7 +222,7 @@ _PRECISION_FIELDS = {"id", "label", "bytes_per_param", "family", "source", "note
 _HARDWARE_FIELDS = {"id", "name", "kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb", "lowp_speedup",
                     "interconnect_gbs", "link_latency_s", "max_devices", "fp8", "fp4_speedup", "fp16_acc_tflops",
                     "price_usd_per_hour", "price_basis",
-                    "price_source", "price_date", "source", "note", "device_class", "class_source"}
+                    "price_source", "price_date", "source", "note", "device_class", "class_source", "about"}
 DEVICE_CLASSES = ("datacenter", "workstation", "desktop", "laptop", "phone")
 """Where a device runs, as the pages name it (content/hardware.yaml `device_class`, each with its source)."""
 _MODEL_FIELDS = {"id", "name", "params_b", "active_params_b", "architecture", "loops", "loop_kv_window", "layers",
@@ -269,7 +270,8 @@ def load_hardware(file: Path) -> dict[str, HardwareEntry]:
             price_basis=raw.get("price_basis"), price_source=raw.get("price_source"),
             price_date=None if raw.get("price_date") is None else str(raw["price_date"]),
             source=e.sources(), note=str(raw.get("note") or ""),
-            device_class=e.choice("device_class", DEVICE_CLASSES), class_source=e.text("class_source"))
+            device_class=e.choice("device_class", DEVICE_CLASSES), class_source=e.text("class_source"),
+            about=e.i18n("about"))
     _unique(file, "devices", [r.get("id") for r in items])
     return out
 

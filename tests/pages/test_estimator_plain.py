@@ -315,3 +315,21 @@ def test_folded_inputs_in_force_are_named_and_a_use_case_brings_its_target(lang)
     at.session_state["est_advanced"] = True
     at.run()
     assert not any(names("input_engine") in c.value and s("engine_llama.cpp") in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_device_says_what_it_is_under_the_drop_down(lang):
+    """Third newcomer try (Korean, 390 px): "EPYC 9654 x2" (nothing said it is not a GPU), MI300X, M2 Ultra, Ryzen
+    AI Max+ 395, A17 Pro, "HGX/DGX" and "GB10 통합 메모리" were names it could not decode. Every device in the box,
+    chosen, shows the catalog's plain sentences on what it is (content/hardware.yaml `about`) in the caption that
+    names it; the sentences differ from device to device and end as sentences."""
+    abouts = {h: e.about[lang] for h, e in CATALOG.hardware.items()}
+    assert len(set(abouts.values())) == len(abouts) and all(a.rstrip().endswith(".") for a in abouts.values())
+    assert "CPU" in abouts["epyc-9654-2s"] and "GPU" in abouts["epyc-9654-2s"]  # says it is not a GPU
+    at = run_page("estimator", lang)
+    for hid in scenario.ordered_hardware(CATALOG):
+        at.selectbox(key="hardware").set_value(hid).run()
+        assert not at.exception
+        entry = CATALOG.hardware[hid]
+        caps = [c.value.replace("\\", "") for c in at.caption if entry.label(lang) in c.value.replace("\\", "")]
+        assert caps and abouts[hid] in caps[0], (hid, caps[:1])
