@@ -333,3 +333,21 @@ def test_every_device_says_what_it_is_under_the_drop_down(lang):
         entry = CATALOG.hardware[hid]
         caps = [c.value.replace("\\", "") for c in at.caption if entry.label(lang) in c.value.replace("\\", "")]
         assert caps and abouts[hid] in caps[0], (hid, caps[:1])
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_each_scenario_pill_is_named_as_the_entry_names_its_source(lang):
+    """Third newcomer try (390 px): the pills said "회의 자막" and "상담 챗봇" while the verdict under them named the
+    same uses "화상 회의 자동 자막" and "고객 상담 챗봇" (one idea, two names). A pill's label is the entry's own name
+    for its source: the example's title, or the comparison column's short name."""
+    from latency.exploring import presets as P
+
+    cases = {u.id: u for u in content.use_case_budgets(lang)}
+    classes = {c.id: c for c in content.comparison_classes(lang)}
+    examples = {e.id: e for e in content.load_term(content.DEFAULT_TERM, lang).examples.items}
+    presets = P.load_presets(CATALOG, places.load_stops(), cases, list(classes), list(examples))
+    raw = {p["id"]: p["source"] for p in P.read_yaml(P.PRESETS_FILE)["presets"]}
+    for p in presets:
+        (kind, ref), = raw[p.id].items()
+        expected = examples[ref].title if kind == "example" else classes[ref].short_name
+        assert p.label[lang] == expected, (p.id, p.label[lang], expected)
