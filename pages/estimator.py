@@ -90,7 +90,8 @@ def interactive() -> None:
         if values.get("budget_s") is not None and (values["budget_s"], values.get("measure")) != (case.budget_s, case.measure):
             st.caption(sc("unseen_target", budget=f.seconds(values["budget_s"]), measure=s(f"measure_{values['measure']}")))
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)
-        estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang, est)
+        with st.container(key=f"{style.SENTENCE_LINKS_KEY}answers"):  # links that are sentences: at text weight (newcomer try: "the box is all bold")
+            estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang, est)
         headline = tradeoffs.headline(data.catalog, {**values, "measure": case.measure, "budget_s": case.budget_s},
                                       tradeoffs.catalog_prices(data.catalog))
         estimate_view.cost_and_server(s, f, headline, hw_entry, lang, tradeoffs.other_arrival(data.catalog, values),
