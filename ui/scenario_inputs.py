@@ -125,8 +125,12 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     common = shell.strings("common", s.lang)  # read once: the drop-down formats every option on every rerun
     names = shell.strings("scenario", s.lang)
     st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common, names),
-                 help=s("hardware_help"), on_change=state.touched)
+                 help=s("hardware_help"), on_change=on_hardware, args=(data,))
     hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"), names)
+    on_phone = phone_network(data, st.session_state.get("hardware"), st.session_state.get("distance_km"),
+                             st.session_state.get("access"))
+    if on_phone:
+        st.caption(s(f"phone_{on_phone}"))
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
     places = {stop.km: stop.short[s.lang] for stop in sorted(data.stops, key=lambda stop: stop.km)}
@@ -174,6 +178,38 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     if not advanced.open:  # folded inputs still in force: named when they are not the default (issue 33 item 4)
         unseen(ADVANCED_KEYS, values, data.default, lambda k, v: labels[k].get(v, str(v)))
     return values
+
+
+ON_DEVICE_STOP = "same_building"
+"""The distance stop of a model that runs where its user is (content/places.yaml: 0 km, no places)."""
+
+
+def on_device_values(data) -> dict[str, Any]:
+    """The network inputs of a model that runs on the user's own device: no distance, no access network (the
+    lightweight preset's "local, no network")."""
+    return {"distance_km": next(stop.km for stop in data.stops if stop.id == ON_DEVICE_STOP), "access": "none"}
+
+
+def on_hardware(data) -> None:
+    """on_change of the device box: `touched`, and choosing a phone moves the network inputs to on-device (a newcomer
+    try at 390 px: "the model runs inside the phone, yet time is still added for a trip to a Tokyo server"). The
+    caption under the box says so (`phone_network`); the reader can move them back."""
+    state.touched()
+    entry = data.catalog.hardware.get(st.session_state.get("hardware"))
+    if entry is not None and entry.device_class == "phone":
+        state.set_values(on_device_values(data))
+
+
+def phone_network(data, hid, distance_km, access) -> str | None:
+    """What the caption under the device box says of a phone's network: "on_device" where the set-up has no
+    network (the phone runs the model), "network" where a distance or an access network is still in force (the
+    reader moved them back: the figures then add a trip to a server the phone does not need); None for other
+    devices."""
+    entry = data.catalog.hardware.get(hid)
+    if entry is None or entry.device_class != "phone":
+        return None
+    none = on_device_values(data)
+    return "on_device" if (distance_km, access) == (none["distance_km"], none["access"]) else "network"
 
 
 def low_bit_not_run(catalog, pid, hid, engine) -> str | None:

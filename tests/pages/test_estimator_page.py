@@ -960,3 +960,35 @@ def test_the_memory_help_adds_up_to_the_memory_shown(lang, query):
 
 def _gb(text: str) -> float:
     return float(re.search(r"[0-9][0-9,.]*", text.replace("\u00a0", " ")).group().replace(",", ""))
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_choosing_a_phone_runs_the_model_on_the_phone_with_no_network(lang):
+    """Fourth newcomer try (Korean, 390 px): with the A17 Pro chosen, the caption said the model runs inside the
+    phone, yet the timeline still added a round trip to a Tokyo server. Choosing a phone now moves the distance to
+    the same building (0 km) and the users' internet to none, says so under the box, and the headline is the public
+    estimate of that on-device set-up (network 0); moving the distance back is then named as counted."""
+    from latency import estimate
+
+    s = i18n.strings("estimator", lang)
+    phone = next(h for h, e in CATALOG.hardware.items() if e.device_class == "phone")
+    at = page(lang, model_size_b="1.24")
+    at.selectbox(key="hardware").set_value(phone).run()
+    assert not at.exception
+    zero = next(stop.km for stop in STOPS if stop.id == "same_building")
+    assert at.select_slider(key="distance_km").value == zero and at.session_state["access"] == "none"
+    assert s("phone_on_device") in [c.value for c in at.caption]
+    model = sizing.sized_model(CATALOG, 1.24, DEFAULTS["arch"], CATALOG.precisions[DEFAULTS["precision"]].bytes_per_param).model
+    e = estimate(model, CATALOG.hardware[phone].hardware, DEFAULTS["prompt_tokens"], DEFAULTS["output_tokens"],
+                 distance_km=zero, access="none")
+    assert e.breakdown["network"] == 0.0
+    assert at.metric[0].value == formats.get(lang).seconds(e.ttft_s)
+    # the reader moves the distance back: the caption says the trip is counted
+    far = max(stop.km for stop in STOPS)
+    at.select_slider(key="distance_km").set_value(far).run()
+    captions = [c.value for c in at.caption]
+    assert s("phone_network") in captions and s("phone_on_device") not in captions
+    # another device changes nothing of the network
+    at.selectbox(key="hardware").set_value("h100-sxm").run()
+    assert float(at.select_slider(key="distance_km").value) == float(far)
+    assert not {s("phone_network"), s("phone_on_device")} & {c.value for c in at.caption}
