@@ -219,7 +219,8 @@ def low_bit_not_run(catalog, pid, hid, engine) -> str | None:
     "fp4_engine" where it has them but llama.cpp runs the set-up (the second try: "the DGX Spark is Blackwell, yet
     the page says it has no FP4"). FP8 (the third try: "FP8 on an A100 has no note that it runs as INT8"):
     "fp8_int8" where a serving engine runs it on a device without FP8 tensor cores (W8A8 INT8), "fp8_engine" where
-    llama.cpp runs it (no FP8 there: its 8-bit block format). None where the format computes as itself, or another
+    llama.cpp runs it (no FP8 there: its 8-bit block format) on a device with FP8 tensor cores, "fp8_engine_none" on
+    one without (the fourth try: "the caption does not say whether the RTX 4090 has FP8"). None where the format computes as itself, or another
     format is chosen."""
     p, h = catalog.precisions.get(pid), catalog.hardware.get(hid)
     if p is None or h is None or p.family not in ("fp4", "fp8"):
@@ -231,7 +232,7 @@ def low_bit_not_run(catalog, pid, hid, engine) -> str | None:
             return "fp4_here"
         return None if on_serving_engine else "fp4_engine"
     if not on_serving_engine:
-        return "fp8_engine"
+        return "fp8_engine" if h.hardware.fp8 else "fp8_engine_none"
     return None if h.hardware.fp8 else "fp8_int8"
 
 

@@ -868,7 +868,7 @@ def test_nvfp4_that_does_not_compute_in_4_bit_says_why_beside_the_box(lang, hid,
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("hid,engine", [("a100-sxm-80gb", "auto"), ("h100-sxm", "auto"), ("rtx-4090", "auto"),
-                                        ("rtx-4090", "optimized"), ("rtx-3090", "optimized")])
+                                        ("rtx-4090", "optimized"), ("rtx-3090", "optimized"), ("rtx-3090", "auto")])
 def test_fp8_that_does_not_compute_as_fp8_says_how_it_runs(lang, hid, engine):
     """Third newcomer try (Korean, 390 px): FP8 on an A100 had no note that the A100 has no FP8 and the calculator
     runs the model as INT8. The caption under the box appears exactly where the public estimate does not run the
@@ -882,10 +882,12 @@ def test_fp8_that_does_not_compute_as_fp8_says_how_it_runs(lang, hid, engine):
     hw = CATALOG.hardware[hid].hardware
     fmt = estimate(estimator.Model("m", 8.0, p.bytes_per_param), hw, engine=None if engine == "auto" else engine).weight_format
     at = page(lang, precision="fp8", hardware=hid, engine=engine)
-    keys = ("fp8_int8", "fp8_engine")
-    heads = {k: max(s(f"precision_{k}", device="§", advanced="§").split("§"), key=len)[5:35] for k in keys}
-    said = {k for k, head in heads.items() if any(head in c.value for c in at.caption)}
-    assert said == {"fp8": set(), "int8": {"fp8_int8"}, "gguf": {"fp8_engine"}}[fmt], (hid, engine, fmt, said)
+    keys = ("fp8_int8", "fp8_engine", "fp8_engine_none")
+    tails = {k: s(f"precision_{k}", device="§", advanced="§").split("§")[-1][-40:] for k in keys}  # each one's own end
+    said = {k for k, tail in tails.items() if any(tail in c.value for c in at.caption)}
+    engine_key = "fp8_engine" if hw.fp8 else "fp8_engine_none"  # whether the device has FP8: the catalog's flag
+    assert said == {"fp8": set(), "int8": {"fp8_int8"}, "gguf": {engine_key}}[fmt], (hid, engine, fmt, said)
+    heads = tails
     if fmt == "int8":
         line = next(c.value for c in at.caption if heads["fp8_int8"] in c.value)
         assert CATALOG.hardware[hid].label(lang).split(" (")[0] in line
