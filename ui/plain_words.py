@@ -13,7 +13,7 @@ import streamlit as st
 from latency.language import jargon
 from latency.language.i18n import Strings
 
-ESTIMATOR_TERMS = ("llm", "token", "ttft", "tpot", "streaming", "target_time", "sla", "prefill", "decode", "kv_cache", "network",
+ESTIMATOR_TERMS = ("inference_latency", "llm", "token", "ttft", "tpot", "streaming", "target_time", "sla", "prefill", "decode", "kv_cache", "network",
                    "handshake", "queue", "batching", "gpu", "sxm", "weights", "parameters", "bandwidth", "compute", "precision",
                    "quantization", "fp16", "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "llama_cpp", "moe", "looped", "tensor_parallel",
                    "engine", "range", "throughput", "tradeoff", "bits", "fibre", "vllm", "gpt", "autocomplete", "l4", "local")
