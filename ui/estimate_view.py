@@ -73,6 +73,8 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
     if chosen is not None and need <= max_devices:
         text = s("no_fit_chosen", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
                  chosen=f.count(chosen, "devices"), capacity=f.gb(chosen * hw.memory_gb))
+    elif max_devices == 1:  # nothing to combine: no "at most 1 of them", no count of phones it would take
+        text = s("no_fit_one", device=md(device), memory=f.gb(est.memory_gb), capacity=f.gb(hw.memory_gb))
     else:
         text = s("no_fit_max", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
                  most=f.count(max_devices, "devices"), capacity=f.gb(max_devices * hw.memory_gb))
@@ -82,7 +84,8 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
                help=s("memory_help", weights=f.gb(est.weights_gb), kv=f.gb(est.kv_cache_gb), device=md(device),
                       overhead=f.gb(max(0.0, est.memory_gb - est.weights_gb - est.kv_cache_gb)),
                       capacity=f.gb(hw.memory_gb), users=f.count(int(values.get("concurrency", 1) or 1), "users")))
-    row.metric(s("metric_devices_needed"), f.count(need, "devices"), width=200)
+    if max_devices > 1:
+        row.metric(s("metric_devices_needed"), f.count(need, "devices"), width=200)
 
 
 def budget_verdict(s: Strings, f, est, case, budget_s: float, measure: str) -> None:

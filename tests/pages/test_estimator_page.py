@@ -464,10 +464,20 @@ def test_presets_compare_with_the_entrys_ranges(lang):
 
 
 def test_a_model_that_cannot_fit_says_so_and_keeps_going(lang):
-    at = page(lang, model_size_b="2000", hardware="apple-a17-pro")
+    at = page(lang, model_size_b="2000", hardware="h100-sxm", devices="1")
     assert at.error, "a clear message that it does not fit"
-    assert CATALOG.hardware["apple-a17-pro"].label(lang) in at.error[0].value
+    assert CATALOG.hardware["h100-sxm"].label(lang) in at.error[0].value
     assert len(at.metric) == 2  # what it would need (memory, devices), no speed tiles (issue 26)
+    # hardware that runs alone (a phone): no count of phones it would take (the fourth newcomer try read "needs 4
+    # devices, at most 1 can work together" as a contradiction); its memory is named instead
+    s = i18n.strings("estimator", lang)
+    phone = CATALOG.hardware["apple-a17-pro"]
+    assert int(phone.hardware.resolved("max_devices")) == 1
+    at = page(lang, model_size_b="2000", hardware="apple-a17-pro")
+    assert phone.label(lang) in at.error[0].value
+    assert s("no_fit_one", device="§", memory="§", capacity="§").split("§")[2] in at.error[0].value
+    assert formats.get(lang).gb(phone.hardware.memory_gb) in at.error[0].value
+    assert len(at.metric) == 1 and at.metric[0].label == s("metric_memory_needed")
 
 
 def test_model_basis_is_explained(lang):
