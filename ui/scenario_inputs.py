@@ -113,6 +113,8 @@ def show_presets(s: Strings, presets: Sequence, lang: str, label, value_text, cl
         if changes:
             st.caption(s("preset_changed", changes=md(changes)))
         st.caption(claims(chosen))
+        if chosen.source[0] == "comparison" and chosen.values.get("use_case"):  # the table names no use: say whose target judges it
+            st.caption(s("preset_verdict_use", use_case=md(value_text("use_case", chosen.values["use_case"])), box=s("use_case")))
 
 
 def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:

@@ -1004,3 +1004,22 @@ def test_choosing_a_phone_runs_the_model_on_the_phone_with_no_network(lang):
     at.selectbox(key="hardware").set_value("h100-sxm").run()
     assert float(at.select_slider(key="distance_km").value) == float(far)
     assert not {s("phone_network"), s("phone_on_device")} & {c.value for c in at.caption}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_table_column_pill_says_whose_target_the_verdict_uses(lang):
+    """Fourth newcomer try (390 px): "I tap 대형 LLM and get judged as a chatbot". A pill from the entry's comparison
+    table names no use case; its lines say the verdict uses the chosen use case's target and where to pick another.
+    An example's pill, which is a use case, does not get the line."""
+    s = i18n.strings("estimator", lang)
+    head = s("preset_verdict_use", use_case="§", box="§").split("§")[0]
+    for p in PRESETS:
+        at = page(lang)
+        at.pills(key="est_preset").set_value(p.id).run()
+        assert not at.exception
+        lines = [c.value for c in at.caption if head in c.value]
+        if p.source[0] == "comparison":
+            case = {u.id: u for u in content.use_case_budgets(lang)}[at.session_state["use_case"]]
+            assert len(lines) == 1 and case.label in lines[0] and s("use_case") in lines[0], (p.id, lines)
+        else:
+            assert not lines, (p.id, lines)
