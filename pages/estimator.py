@@ -81,7 +81,7 @@ def interactive() -> None:
     with left:
         values = scenario_inputs.show(s, data, labels)
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
-        estimate_view.headline(s, f, est, hw_entry, lang, values)
+        estimate_view.headline(s, f, est, hw_entry, lang, values, data.catalog)
         estimate_view.int4_tradeoff(s, f, data.catalog, values, est)
         st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=lambda u: data.use_cases[u].label,
                      on_change=tradeoff_inputs.on_use_case, args=(data.use_cases,))  # its target comes with it, as on the trade-off page

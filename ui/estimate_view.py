@@ -9,7 +9,7 @@ from latency.language.formats import seconds_each
 from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart, timeline_table
-from latency.estimation.estimator import STAGES, devices_for_memory
+from latency.estimation.estimator import STAGES, device_capacity_gb, devices_for_memory
 from latency.estimation.scenario import KEYS, fixed_devices, prompt_read_tokens, to_query
 from latency.estimation.scenario import evaluate as scenario_evaluate
 from latency.exploring import answers as A
@@ -21,14 +21,14 @@ from latency.language.i18n import Strings, md
 from ui import charts
 
 
-def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
+def headline(s: Strings, f, est, hw_entry, lang: str, values: dict, catalog=None) -> None:
     """Four numbers (first token, per-user speed, whole answer, memory), ranges explained once; for a
     model that does not fit, what it would need (memory, devices) in place of speed figures it
     could not have."""
     r = est.ranges
     device = hw_entry.label(lang)
     if not est.fits:
-        no_fit(s, f, est, hw_entry, device, values)
+        no_fit(s, f, est, hw_entry, device, values, catalog)
         return
     row = st.container(horizontal=True, gap="small", horizontal_alignment="distribute")
     quiet = dict(delta_color="off", delta_arrow="off", width=160)  # each metric its own fixed width: no wrapper blocks
@@ -63,7 +63,10 @@ def headline(s: Strings, f, est, hw_entry, lang: str, values: dict) -> None:
     st.caption((waiting + " " if waiting else "") + s("range_explained") + " " + text)
 
 
-def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
+INT4_ID = "int4_awq"  # the 4-bit format a no-fit message may suggest (content/precisions.yaml)
+
+
+def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict, catalog=None) -> None:
     """A model that does not fit: the memory it needs, the devices that would hold it, and what the
     chosen count (or this hardware at most) holds; no speed or time tiles for a set-up that cannot run."""
     hw = hw_entry.hardware
@@ -74,7 +77,12 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict) -> None:
         text = s("no_fit_chosen", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
                  chosen=f.count(chosen, "devices"), capacity=f.gb(chosen * hw.memory_gb))
     elif max_devices == 1:  # nothing to combine: no "at most 1 of them", no count of phones it would take
-        text = s("no_fit_one", device=md(device), memory=f.gb(est.memory_gb), capacity=f.gb(hw.memory_gb))
+        # a 4-bit format as the way out only where it would be one: the weights at INT4's bytes beside the rest
+        int4_fits = catalog is not None and (est.weights_gb * catalog.precisions[INT4_ID].bytes_per_param
+                                             / catalog.precisions[values["precision"]].bytes_per_param
+                                             + est.memory_gb - est.weights_gb) <= device_capacity_gb(hw.memory_gb)
+        text = s("no_fit_one" if int4_fits else "no_fit_one_smaller", device=md(device),
+                 memory=f.gb(est.memory_gb), capacity=f.gb(hw.memory_gb))
     else:
         text = s("no_fit_max", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
                  most=f.count(max_devices, "devices"), capacity=f.gb(max_devices * hw.memory_gb))
@@ -109,7 +117,7 @@ def stage_what(s: Strings, key: str, values: dict, handling: str = "") -> str:
     connection is new or reused (or that a local model has none); the server stage says whether
     anyone else is there to wait for."""
     if key == "network":
-        if values.get("access") == "none":
+        if values.get("access") == "none" and float(values.get("distance_km", 0.0) or 0.0) == 0.0:  # no trip at all
             return s("stage_network_what_local")
         return s("stage_network_what_cold" if values.get("connection") == "cold" else "stage_network_what_warm")
     if key == "queue" and int(values.get("concurrency", 1)) <= 1:

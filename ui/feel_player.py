@@ -130,12 +130,15 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
     st.caption(s("feel_still_help"))
     if st.button(s("feel_button"), key="est_feel", type="primary", icon=PLAY_ICON):
         est = current_estimate(data)
-        st.caption(s("feel_pace", ttft=f.seconds(est.ttft_s), tps=f.tps_per_user(est.decode_tokens_per_s)))
-        pace = feel.Pace(est.ttft_s, est.decode_tokens_per_s)
-        if still:
-            show_still(s, f, tokens, pace)
+        if not est.fits:  # no figures for a set-up that cannot run: none to play either
+            st.warning(s("feel_no_fit"))
         else:
-            play_one(s, f, feel.plan(tokens, pace), est.ttft_s, sleep=sleep, clock=clock)
+            st.caption(s("feel_pace", ttft=f.seconds(est.ttft_s), tps=f.tps_per_user(est.decode_tokens_per_s)))
+            pace = feel.Pace(est.ttft_s, est.decode_tokens_per_s)
+            if still:
+                show_still(s, f, tokens, pace)
+            else:
+                play_one(s, f, feel.plan(tokens, pace), est.ttft_s, sleep=sleep, clock=clock)
     st.caption(s("feel_sample_note", n=len(tokens), tokens_note=md(sample.tokens_note)))
     fast = data.use_cases["code_autocomplete"].budget_s if "code_autocomplete" in data.use_cases else None
     slow = data.observed_s[0] if data.observed_s else None

@@ -133,6 +133,8 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
                              st.session_state.get("access"))
     if on_phone:
         st.caption(s(f"phone_{on_phone}"))
+    elif st.session_state.pop(PHONE_RESTORED, False):
+        st.caption(s("phone_restored"))
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
     places = {stop.km: stop.short[s.lang] for stop in sorted(data.stops, key=lambda stop: stop.km)}
@@ -192,14 +194,28 @@ def on_device_values(data) -> dict[str, Any]:
     return {"distance_km": next(stop.km for stop in data.stops if stop.id == ON_DEVICE_STOP), "access": "none"}
 
 
+BEFORE_PHONE = "est_before_phone"  # page state: the distance and users' internet in force before a phone was chosen
+PHONE_RESTORED = "est_phone_restored"  # page state: they were put back on leaving the phone (said once under the box)
+
+
 def on_hardware(data) -> None:
     """on_change of the device box: `touched`, and choosing a phone moves the network inputs to on-device (a newcomer
     try at 390 px: "the model runs inside the phone, yet time is still added for a trip to a Tokyo server"). The
     caption under the box says so (`phone_network`); the reader can move them back."""
     state.touched()
     entry = data.catalog.hardware.get(st.session_state.get("hardware"))
+    on_device = on_device_values(data)
+    now = {k: st.session_state.get(k) for k in on_device}
     if entry is not None and entry.device_class == "phone":
-        state.set_values(on_device_values(data))
+        if now != on_device:  # what to put back when the reader leaves the phone again
+            st.session_state[BEFORE_PHONE] = now
+        state.set_values(on_device)
+    elif BEFORE_PHONE in st.session_state:
+        before = st.session_state.pop(BEFORE_PHONE)
+        if now == on_device:  # still the phone's network, untouched: back to the reader's own (the fifth try: "after
+            # A17 Pro -> H100 the cloud server stays in the same building with no internet, and nothing says so")
+            state.set_values(before)
+            st.session_state[PHONE_RESTORED] = True
 
 
 def phone_network(data, hid, distance_km, access) -> str | None:
