@@ -135,6 +135,9 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
         st.caption(s(f"phone_{on_phone}"))
     elif st.session_state.pop(PHONE_RESTORED, False):
         st.caption(s("phone_restored"))
+    elif local_with_network(data, st.session_state.get("hardware"), st.session_state.get("distance_km"),
+                            st.session_state.get("access")):
+        st.caption(s("local_hint"))
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
     places = {stop.km: stop.short[s.lang] for stop in sorted(data.stops, key=lambda stop: stop.km)}
@@ -228,6 +231,18 @@ def phone_network(data, hid, distance_km, access) -> str | None:
         return None
     none = on_device_values(data)
     return "on_device" if (distance_km, access) == (none["distance_km"], none["access"]) else "network"
+
+
+LOCAL_CLASSES = ("desktop", "laptop", "workstation")
+"""Where a device may run on the reader's own desk as well as in a server room (catalog device_class)."""
+
+
+def local_with_network(data, hid, distance_km, access) -> bool:
+    """A desk or laptop device with a network trip in force: the caption says how to drop it if it runs on the
+    reader's own desk (the fifth newcomer try: "is my own desk computer in Tokyo?")."""
+    entry = data.catalog.hardware.get(hid)
+    return (entry is not None and entry.device_class in LOCAL_CLASSES
+            and (distance_km, access) != tuple(on_device_values(data).values()))
 
 
 def low_bit_not_run(catalog, pid, hid, engine) -> str | None:

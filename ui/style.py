@@ -65,7 +65,7 @@ NARROW_PX = 768  # Streamlit folds the sidebar away below this width
 WRAP_PILLS_KEY = "est_stops_"  # pills keyed est_stops_<input> wrap onto more lines (Streamlit scrolls them sideways, cut at the edge)
 TAP_LINKS_KEY = "tap_links_"  # a container keyed tap_links_<name>: its Markdown links are 44 px tall on a phone
 PHONE_PX = 640  # at or below this width the page is laid out for a phone: tap targets at least 44 px (the guide)
-SENTENCE_LINKS_KEY = "sentence_links_"  # a container keyed sentence_links_<name>: its page links are whole sentences, set at text weight; their bold "(open this set-up)" is link blue and underlined (the fourth newcomer try: "it looks like bold text, not a link")
+SENTENCE_LINKS_KEY = "sentence_links_"  # a container keyed sentence_links_<name>: its page links are whole sentences, set at text weight; their bold "(switch to this set-up)" is link blue and underlined (the fourth newcomer try: "it looks like bold text, not a link")
 STACK_KEY = "stack_narrow_"  # a container keyed stack_narrow_<name>: its own column row stacks when it is narrow
 STACK_BELOW_PX = 800  # that container's width below which it stacks: 736 px at a 768 px tablet, 564 px at 1024 px beside the sidebar, 906 px at 1366
 

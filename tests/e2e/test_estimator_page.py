@@ -380,7 +380,7 @@ def test_help_buttons_are_full_tap_targets_named_in_the_pages_language(browser, 
 
 def test_the_answer_links_read_as_sentences_with_only_the_link_words_bold(page, app_url):
     """Third newcomer try (390 px): the largest-model answer, a sentence-long link, was all bold. The answer links
-    are set at text weight and only their "(이 설정 열기)" is bold; the fourth try found that bold part did not look
+    are set at text weight and only their "(이 설정으로 바꾸기)" is bold; the fourth try found that bold part did not look
     like a link, so it is underlined in the link blue."""
     page.set_viewport_size(PHONE)
     open_app(page, app_url, "estimator", lang="ko", hardware="h100-sxm")
@@ -391,5 +391,5 @@ def test_the_answer_links_read_as_sentences_with_only_the_link_words_bold(page, 
                             "getComputedStyle(b).color])]")
     assert int(weights[0]) <= 400, weights
     # the fourth try: "(이 설정 열기)" looked like bold text, not a link: it is underlined in the link blue (6.7:1)
-    assert [w for w in weights[1] if int(w[1]) >= 600 and w[0] == "(이 설정 열기)" and "underline" in w[2]
+    assert [w for w in weights[1] if int(w[1]) >= 600 and w[0] == "(이 설정으로 바꾸기)" and "underline" in w[2]
             and w[3] == "rgb(29, 78, 216)"], weights

@@ -1046,3 +1046,17 @@ def test_a_table_column_pill_says_whose_target_the_verdict_uses(lang):
             assert len(lines) == 1 and case.label in lines[0] and s("use_case") in lines[0], (p.id, lines)
         else:
             assert not lines, (p.id, lines)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_desk_device_far_away_says_how_to_run_it_on_the_desk(lang):
+    """Fifth newcomer try (390 px): with the DGX Spark or the Ryzen AI Max chosen, the distance stayed at Seoul to
+    Tokyo with no word ("is my own desk computer in Tokyo?"). A desktop, laptop or workstation device with a network
+    trip in force says how to drop it; on-device, or a data-centre device, it does not."""
+    s = i18n.strings("estimator", lang)
+    zero = next(stop.km for stop in STOPS if stop.id == "same_building")
+    for hid, query, said in (("dgx-spark", {}, True), ("rtx-4090", {}, True), ("h100-sxm", {}, False),
+                             ("dgx-spark", {"distance_km": zero, "access": "none"}, False)):
+        assert (CATALOG.hardware[hid].device_class != "datacenter") == (hid != "h100-sxm")
+        at = page(lang, hardware=hid, **query)
+        assert (s("local_hint") in [c.value for c in at.caption]) == said, (hid, query)
