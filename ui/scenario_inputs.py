@@ -127,17 +127,9 @@ def show(s: Strings, data, labels: dict[str, dict]) -> dict[str, Any]:
     common = shell.strings("common", s.lang)  # read once: the drop-down formats every option on every rerun
     names = shell.strings("scenario", s.lang)
     st.selectbox(s("hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_choice(data.catalog, s.lang, h, common, names),
-                 help=s("hardware_help"), on_change=on_hardware, args=(data,))
+                 help=s("hardware_help"), on_change=on_hardware, args=(data.catalog, data.stops))
     hardware_caption(data.catalog, s.lang, st.session_state.get("hardware"), names)
-    on_phone = phone_network(data, st.session_state.get("hardware"), st.session_state.get("distance_km"),
-                             st.session_state.get("access"))
-    if on_phone:
-        st.caption(s(f"phone_{on_phone}"))
-    elif st.session_state.pop(PHONE_RESTORED, False):
-        st.caption(s("phone_restored"))
-    elif local_with_network(data, st.session_state.get("hardware"), st.session_state.get("distance_km"),
-                            st.session_state.get("access")):
-        st.caption(s("local_hint"))
+    network_caption(data.catalog, data.stops, names, hints=True)
     st.select_slider(s("distance"), options=data.distances, key="distance_km", format_func=labels["distance_km"].get,
                      help=s("distance_help"), on_change=state.touched)
     places = {stop.km: stop.short[s.lang] for stop in sorted(data.stops, key=lambda stop: stop.km)}
@@ -191,24 +183,24 @@ ON_DEVICE_STOP = "same_building"
 """The distance stop of a model that runs where its user is (content/places.yaml: 0 km, no places)."""
 
 
-def on_device_values(data) -> dict[str, Any]:
+def on_device_values(stops) -> dict[str, Any]:
     """The network inputs of a model that runs on the user's own device: no distance, no access network (the
     lightweight preset's "local, no network")."""
-    return {"distance_km": next(stop.km for stop in data.stops if stop.id == ON_DEVICE_STOP), "access": "none"}
+    return {"distance_km": next(stop.km for stop in stops if stop.id == ON_DEVICE_STOP), "access": "none"}
 
 
 BEFORE_PHONE = "est_before_phone"  # page state: the distance and users' internet in force before a phone was chosen
 PHONE_RESTORED = "est_phone_restored"  # page state: they were put back on leaving the phone (said once under the box)
 
 
-def on_hardware(data) -> None:
+def on_hardware(catalog, stops) -> None:
     """on_change of the device box: `touched`, and choosing a phone moves the network inputs to on-device (a newcomer
     try at 390 px: "the model runs inside the phone, yet time is still added for a trip to a Tokyo server"). The
     caption under the box says so (`phone_network`); the reader can move them back."""
     state.touched()
-    entry = data.catalog.hardware.get(st.session_state.get("hardware"))
-    on_device = on_device_values(data)
-    now = {k: st.session_state.get(k) for k in on_device}
+    entry = catalog.hardware.get(st.session_state.get("hardware"))
+    on_device = on_device_values(stops)
+    now = {k: v for k, v in state.values(tuple(on_device)).items() if k in on_device}  # the trade-off page has no access box
     if entry is not None and entry.device_class == "phone":
         if now != on_device:  # what to put back when the reader leaves the phone again
             st.session_state[BEFORE_PHONE] = now
@@ -221,15 +213,30 @@ def on_hardware(data) -> None:
             st.session_state[PHONE_RESTORED] = True
 
 
-def phone_network(data, hid, distance_km, access) -> str | None:
+def network_caption(catalog, stops, names: Strings, hints: bool) -> None:
+    """Under the device box: what choosing a phone did to the network inputs, or that they came back on leaving it;
+    with `hints` (the estimator, where the users' internet box is), that a phone or a desk device still has a trip
+    to a server in force and how to drop it."""
+    current = state.values(("hardware", "distance_km", "access"))  # the saved copy where a page has no box for one
+    hid, distance_km, access = (current.get(k) for k in ("hardware", "distance_km", "access"))
+    on_phone = phone_network(catalog, stops, hid, distance_km, access)
+    if on_phone == "on_device" or (on_phone and hints):
+        st.caption(names(f"phone_{on_phone}"))
+    elif st.session_state.pop(PHONE_RESTORED, False):
+        st.caption(names("phone_restored"))
+    elif hints and local_with_network(catalog, stops, hid, distance_km, access):
+        st.caption(names("local_hint"))
+
+
+def phone_network(catalog, stops, hid, distance_km, access) -> str | None:
     """What the caption under the device box says of a phone's network: "on_device" where the set-up has no
     network (the phone runs the model), "network" where a distance or an access network is still in force (the
     reader moved them back: the figures then add a trip to a server the phone does not need); None for other
     devices."""
-    entry = data.catalog.hardware.get(hid)
+    entry = catalog.hardware.get(hid)
     if entry is None or entry.device_class != "phone":
         return None
-    none = on_device_values(data)
+    none = on_device_values(stops)
     return "on_device" if (distance_km, access) == (none["distance_km"], none["access"]) else "network"
 
 
@@ -237,12 +244,12 @@ LOCAL_CLASSES = ("desktop", "laptop", "workstation")
 """Where a device may run on the reader's own desk as well as in a server room (catalog device_class)."""
 
 
-def local_with_network(data, hid, distance_km, access) -> bool:
+def local_with_network(catalog, stops, hid, distance_km, access) -> bool:
     """A desk or laptop device with a network trip in force: the caption says how to drop it if it runs on the
     reader's own desk (the fifth newcomer try: "is my own desk computer in Tokyo?")."""
-    entry = data.catalog.hardware.get(hid)
+    entry = catalog.hardware.get(hid)
     return (entry is not None and entry.device_class in LOCAL_CLASSES
-            and (distance_km, access) != tuple(on_device_values(data).values()))
+            and (distance_km, access) != tuple(on_device_values(stops).values()))
 
 
 def low_bit_not_run(catalog, pid, hid, engine) -> str | None:

@@ -18,7 +18,7 @@ from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from ui import shell, state, style
-from ui.scenario_inputs import hardware_caption, hardware_choice, launch_items
+from ui.scenario_inputs import hardware_caption, hardware_choice, launch_items, network_caption, on_hardware
 
 KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
         "output_tokens", "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
@@ -142,8 +142,9 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
                          on_change=state.touched)
         st.selectbox(s("hardware_label"), scenario.ordered_hardware(catalog), key="hardware",
                      format_func=lambda h: hardware_choice(catalog, fmt.lang, h, common, fmt.names),
-                     on_change=state.touched)
+                     on_change=on_hardware, args=(catalog, fmt.stops))  # a phone runs the model itself (as on the estimator)
         hardware_caption(catalog, fmt.lang, st.session_state.get("hardware"), fmt.names)  # the chosen device whole
+        network_caption(catalog, fmt.stops, fmt.names, hints=False)  # no users' internet box here: no how-to hints
         st.selectbox(s("devices_label"), scenario.device_options(st.session_state.get("devices")), key="devices",
                      format_func=lambda d: auto if d == scenario.DEVICES_AUTO else fmt.f.count(d, "devices"), help=s("devices_help"),
                      on_change=state.touched)  # GPU count on every page that estimates (issue 31 item 3, 33 item 4)

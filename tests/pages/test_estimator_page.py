@@ -992,14 +992,14 @@ def test_choosing_a_phone_runs_the_model_on_the_phone_with_no_network(lang):
     estimate of that on-device set-up (network 0); moving the distance back is then named as counted."""
     from latency import estimate
 
-    s = i18n.strings("estimator", lang)
+    s, n = i18n.strings("estimator", lang), i18n.strings("scenario", lang)
     phone = next(h for h, e in CATALOG.hardware.items() if e.device_class == "phone")
     at = page(lang, model_size_b="1.24")
     at.selectbox(key="hardware").set_value(phone).run()
     assert not at.exception
     zero = next(stop.km for stop in STOPS if stop.id == "same_building")
     assert at.select_slider(key="distance_km").value == zero and at.session_state["access"] == "none"
-    assert s("phone_on_device") in [c.value for c in at.caption]
+    assert n("phone_on_device") in [c.value for c in at.caption]
     model = sizing.sized_model(CATALOG, 1.24, DEFAULTS["arch"], CATALOG.precisions[DEFAULTS["precision"]].bytes_per_param).model
     e = estimate(model, CATALOG.hardware[phone].hardware, DEFAULTS["prompt_tokens"], DEFAULTS["output_tokens"],
                  distance_km=zero, access="none")
@@ -1009,7 +1009,7 @@ def test_choosing_a_phone_runs_the_model_on_the_phone_with_no_network(lang):
     far = max(stop.km for stop in STOPS)
     at.select_slider(key="distance_km").set_value(far).run()
     captions = [c.value for c in at.caption]
-    assert s("phone_network") in captions and s("phone_on_device") not in captions
+    assert n("phone_network") in captions and n("phone_on_device") not in captions
     # on a phone, users' internet "none" with a distance: the timeline does not say the model runs on the device
     # (the fifth try: "network 0.34 s ... runs on the device, so no network" in one line)
     timeline = all_text(at)
@@ -1017,7 +1017,7 @@ def test_choosing_a_phone_runs_the_model_on_the_phone_with_no_network(lang):
     # another device after a moved distance keeps it
     at.selectbox(key="hardware").set_value("h100-sxm").run()
     assert float(at.select_slider(key="distance_km").value) == float(far)
-    assert not {s("phone_network"), s("phone_on_device")} & {c.value for c in at.caption}
+    assert not {n("phone_network"), n("phone_on_device")} & {c.value for c in at.caption}
     # the phone and back, untouched: the reader's own network inputs return, and the caption says so (the fifth try:
     # "after A17 Pro -> H100 the cloud server stays in the same building with no internet, and nothing says so")
     at = page(lang, model_size_b="1.24")
@@ -1025,7 +1025,7 @@ def test_choosing_a_phone_runs_the_model_on_the_phone_with_no_network(lang):
     at.selectbox(key="hardware").set_value(phone).run()
     at.selectbox(key="hardware").set_value("h100-sxm").run()
     assert (at.select_slider(key="distance_km").value, at.session_state["access"]) == before
-    assert s("phone_restored") in [c.value for c in at.caption]
+    assert n("phone_restored") in [c.value for c in at.caption]
     assert s("stage_network_what_local") not in all_text(at)
 
 
@@ -1053,10 +1053,10 @@ def test_a_desk_device_far_away_says_how_to_run_it_on_the_desk(lang):
     """Fifth newcomer try (390 px): with the DGX Spark or the Ryzen AI Max chosen, the distance stayed at Seoul to
     Tokyo with no word ("is my own desk computer in Tokyo?"). A desktop, laptop or workstation device with a network
     trip in force says how to drop it; on-device, or a data-centre device, it does not."""
-    s = i18n.strings("estimator", lang)
+    n = i18n.strings("scenario", lang)
     zero = next(stop.km for stop in STOPS if stop.id == "same_building")
     for hid, query, said in (("dgx-spark", {}, True), ("rtx-4090", {}, True), ("h100-sxm", {}, False),
                              ("dgx-spark", {"distance_km": zero, "access": "none"}, False)):
         assert (CATALOG.hardware[hid].device_class != "datacenter") == (hid != "h100-sxm")
         at = page(lang, hardware=hid, **query)
-        assert (s("local_hint") in [c.value for c in at.caption]) == said, (hid, query)
+        assert (n("local_hint") in [c.value for c in at.caption]) == said, (hid, query)

@@ -725,3 +725,26 @@ def test_the_map_says_why_a_larger_model_is_safe_where_a_smaller_is_borderline(l
         small, big = found
         assert len(notes) == 1 and small in notes[0] and big in notes[0], (found, notes)
     assert pairs >= 1
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_choosing_a_phone_here_runs_it_on_the_phone_as_on_the_estimator(lang):
+    """The trade-off page's device box does what the estimator's does (the fourth newcomer try: a phone 'runs the
+    model inside the phone' yet its figures added a trip to a Tokyo server): choosing a phone moves the distance to
+    the same building and the users' internet to none, and says so; leaving it untouched puts them back."""
+    from latency.estimation import places
+    from latency.language import i18n
+
+    n = i18n.strings("scenario", lang)
+    zero = next(stop.km for stop in places.load_stops() if stop.id == "same_building")
+    from ui import state
+
+    at = run_page("tradeoffs", lang)
+    before = (at.select_slider(key="distance_km").value, at.session_state[state.SAVED]["access"])
+    at.selectbox(key="hardware").set_value("apple-a17-pro").run()
+    assert not at.exception
+    assert at.select_slider(key="distance_km").value == zero and at.session_state[state.SAVED]["access"] == "none"
+    assert n("phone_on_device") in [c.value for c in at.caption]
+    at.selectbox(key="hardware").set_value("h100-sxm").run()
+    assert (at.select_slider(key="distance_km").value, at.session_state[state.SAVED]["access"]) == before
+    assert n("phone_restored") in [c.value for c in at.caption]
