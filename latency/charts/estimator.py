@@ -352,11 +352,38 @@ def presets_figure(rows: Sequence[PresetRow], *, names: Mapping[str, str], fmt_s
              customdata=[[fmt_s(r.estimate_s), fmt_s(r.low_s), fmt_s(r.high_s)] for r in rows],
              hovertemplate="%{y}<br>" + names["estimate"] + " %{customdata[0]} (%{customdata[1]}–%{customdata[2]})<extra></extra>"),
     ]
+    split = any(len(label) > LABEL_LINE_CHARS for label in labels)  # then every row puts its measure on a line of its own
+    shown = [wrap_label(label, split=split) for label in labels]  # a phone's chart is 340 px wide: long names wrap
+    lines = max(s.count("<br>") + 1 for s in shown) if shown else 1
     return _figure(traces, dict(
-        height=max(240, 100 + row_px * len(rows)),
+        height=max(240, 100 + max(row_px, 20 * lines + 8) * len(rows)),
         xaxis=_log_axis(xr, names["x_title"]),
-        yaxis=dict(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True),
+        yaxis=dict(autorange="reversed", categoryorder="array", categoryarray=labels, automargin=True,
+                   tickmode="array", tickvals=labels, ticktext=shown),
     ))
+
+
+LABEL_LINE_CHARS = 18
+"""Characters on one line of a category label before it wraps (a 390 px phone: the example titles "Automatic grading
+of online exams · to whole answer" ran out of the chart, the browser layout check)."""
+
+
+def wrap_label(label: str, width: int = LABEL_LINE_CHARS, split: bool = False) -> str:
+    """A category label on lines of at most `width` characters where it has spaces to break at (Plotly's <br>), the
+    part after " · " on a line of its own when the whole is longer than one line or `split` (its neighbours wrap)."""
+    if len(label) <= width and not split:
+        return label
+    out = []
+    for part in label.split(" · "):
+        line = ""
+        for word in part.split(" "):
+            if line and len(line) + 1 + len(word) > width:
+                out.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        out.append(line)
+    return "<br>".join(out)
 
 
 def context_figure(

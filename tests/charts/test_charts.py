@@ -220,3 +220,29 @@ def test_a_spec_shown_as_it_is_gives_the_json_of_its_plotly_figure():
     figure = charts.figure_of(spec)
     assert _plain(shown) == _plain(json.loads(pio.to_json(figure.to_dict(), validate=False)))
     go.Figure(figure.to_dict())  # plotly's validators accept it (raises otherwise)
+
+
+@pytest.mark.parametrize("label", ["Automatic grading of online exams · to whole answer", "온라인 시험 자동 채점 · 전체 답변까지",
+                                   "Large LLM · to first token", "대형 LLM · 첫 토큰까지", "Customer support chatbot · to first token"])
+def test_preset_labels_wrap_to_a_phones_width_and_keep_every_word(label):
+    """The browser layout check at 390 px found 'Automatic grading of online exams · to whole answer' outside its
+    chart once the pills took the entry's titles. Tick labels wrap at spaces to lines of LABEL_LINE_CHARS (a word
+    longer than that keeps its own line), the measure after ' · ' on its own line; no word is lost or changed."""
+    from latency.charts.estimator import LABEL_LINE_CHARS, wrap_label
+
+    for split in (False, True):
+        shown = wrap_label(label, split=split)
+        lines = shown.split("<br>")
+        assert all(len(line) <= LABEL_LINE_CHARS or " " not in line for line in lines), lines
+        assert " ".join(lines).replace(" · ", " ").split() == label.replace(" · ", " ").split()
+        if split or len(label) > LABEL_LINE_CHARS:
+            assert lines[-1] == label.split(" · ")[-1]
+
+
+def test_the_presets_chart_shows_wrapped_ticks_for_its_own_categories():
+    rows = [charts.PresetRow("Automatic grading of online exams · to whole answer", 1.0, 0.5, 2.0, None, None),
+            charts.PresetRow("Large LLM · to first token", 0.3, 0.2, 0.4, 0.0, 1.0)]
+    fig = charts.presets_figure(rows, names={"x_title": "s", "estimate": "e", "stated": "r"}, fmt_s=lambda v: f"{v}")
+    y = fig.layout.yaxis
+    assert list(y.tickvals) == [r.label for r in rows]  # hover and data keep the whole name
+    assert all("<br>" in text for text in y.ticktext)
