@@ -9,7 +9,7 @@ from latency.language.formats import seconds_each
 from latency.language import formats
 from latency.exploring import verdict as V
 from latency.charts.live import timeline_chart, timeline_table
-from latency.estimation.estimator import STAGES, device_capacity_gb, devices_for_memory
+from latency.estimation.estimator import STAGES, devices_for_memory
 from latency.estimation.scenario import KEYS, fixed_devices, prompt_read_tokens, to_query
 from latency.estimation.scenario import evaluate as scenario_evaluate
 from latency.exploring import answers as A
@@ -77,10 +77,8 @@ def no_fit(s: Strings, f, est, hw_entry, device: str, values: dict, catalog=None
         text = s("no_fit_chosen", device=md(device), memory=f.gb(est.memory_gb), need=f.count(need, "devices"),
                  chosen=f.count(chosen, "devices"), capacity=f.gb(chosen * hw.memory_gb))
     elif max_devices == 1:  # nothing to combine: no "at most 1 of them", no count of phones it would take
-        # a 4-bit format as the way out only where it would be one: the weights at INT4's bytes beside the rest
-        int4_fits = catalog is not None and (est.weights_gb * catalog.precisions[INT4_ID].bytes_per_param
-                                             / catalog.precisions[values["precision"]].bytes_per_param
-                                             + est.memory_gb - est.weights_gb) <= device_capacity_gb(hw.memory_gb)
+        # a 4-bit format as the way out only where it would be one: the same set-up evaluated at INT4
+        int4_fits = catalog is not None and scenario_evaluate(catalog, {**values, "precision": INT4_ID})[2].fits
         text = s("no_fit_one" if int4_fits else "no_fit_one_smaller", device=md(device),
                  memory=f.gb(est.memory_gb), capacity=f.gb(hw.memory_gb))
     else:

@@ -189,6 +189,11 @@ def on_device_values(stops) -> dict[str, Any]:
     return {"distance_km": next(stop.km for stop in stops if stop.id == ON_DEVICE_STOP), "access": "none"}
 
 
+def is_on_device(stops, distance_km, access) -> bool:
+    """Whether the network inputs are those of a model on the user's own device (`on_device_values`)."""
+    return {"distance_km": distance_km, "access": access} == on_device_values(stops)
+
+
 BEFORE_PHONE = "est_before_phone"  # page state: the distance and users' internet in force before a phone was chosen
 PHONE_RESTORED = "est_phone_restored"  # page state: they were put back on leaving the phone (said once under the box)
 
@@ -199,15 +204,15 @@ def on_hardware(catalog, stops) -> None:
     caption under the box says so (`phone_network`); the reader can move them back."""
     state.touched()
     entry = catalog.hardware.get(st.session_state.get("hardware"))
-    on_device = on_device_values(stops)
-    now = {k: v for k, v in state.values(tuple(on_device)).items() if k in on_device}  # the trade-off page has no access box
+    current = state.values(("distance_km", "access"))  # the saved copy too: the trade-off page has no access box
+    now = {k: current.get(k) for k in ("distance_km", "access")}
     if entry is not None and entry.device_class == "phone":
-        if now != on_device:  # what to put back when the reader leaves the phone again
+        if not is_on_device(stops, **now):  # what to put back when the reader leaves the phone again
             st.session_state[BEFORE_PHONE] = now
-        state.set_values(on_device)
+        state.set_values(on_device_values(stops))
     elif BEFORE_PHONE in st.session_state:
         before = st.session_state.pop(BEFORE_PHONE)
-        if now == on_device:  # still the phone's network, untouched: back to the reader's own (the fifth try: "after
+        if is_on_device(stops, **now):  # still the phone's network, untouched: back to the reader's own (the fifth try: "after
             # A17 Pro -> H100 the cloud server stays in the same building with no internet, and nothing says so")
             state.set_values(before)
             st.session_state[PHONE_RESTORED] = True
@@ -236,8 +241,7 @@ def phone_network(catalog, stops, hid, distance_km, access) -> str | None:
     entry = catalog.hardware.get(hid)
     if entry is None or entry.device_class != "phone":
         return None
-    none = on_device_values(stops)
-    return "on_device" if (distance_km, access) == (none["distance_km"], none["access"]) else "network"
+    return "on_device" if is_on_device(stops, distance_km, access) else "network"
 
 
 LOCAL_CLASSES = ("desktop", "laptop", "workstation")
@@ -248,8 +252,7 @@ def local_with_network(catalog, stops, hid, distance_km, access) -> bool:
     """A desk or laptop device with a network trip in force: the caption says how to drop it if it runs on the
     reader's own desk (the fifth newcomer try: "is my own desk computer in Tokyo?")."""
     entry = catalog.hardware.get(hid)
-    return (entry is not None and entry.device_class in LOCAL_CLASSES
-            and (distance_km, access) != tuple(on_device_values(stops).values()))
+    return entry is not None and entry.device_class in LOCAL_CLASSES and not is_on_device(stops, distance_km, access)
 
 
 def low_bit_not_run(catalog, pid, hid, engine) -> str | None:
