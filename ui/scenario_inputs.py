@@ -227,6 +227,8 @@ def network_caption(catalog, stops, names: Strings, hints: bool) -> None:
     on_phone = phone_network(catalog, stops, hid, distance_km, access)
     if on_phone == "on_device" or (on_phone and hints):
         st.caption(names(f"phone_{on_phone}"))
+    elif on_phone:  # a trip in force on a page without the users' internet box: say where that box is
+        st.caption(names("phone_network_other"))
     elif st.session_state.pop(PHONE_RESTORED, False):
         st.caption(names("phone_restored"))
     elif hints and local_with_network(catalog, stops, hid, distance_km, access):

@@ -748,3 +748,6 @@ def test_choosing_a_phone_here_runs_it_on_the_phone_as_on_the_estimator(lang):
     at.selectbox(key="hardware").set_value("h100-sxm").run()
     assert (at.select_slider(key="distance_km").value, at.session_state[state.SAVED]["access"]) == before
     assert n("phone_restored") in [c.value for c in at.caption]
+    # a shared link with a phone and a distance: the trip is counted, and the caption says where to drop it
+    at = run_page("tradeoffs", lang, {"hardware": "apple-a17-pro"})
+    assert n("phone_network_other") in [c.value for c in at.caption]
