@@ -271,6 +271,14 @@ class Model:
     recurrent_state_gb: the fixed-size state each running sequence keeps in a hybrid model's
     recurrent (Mamba) layers, GB per sequence (`mamba2_state_gb`); every decode step reads and
     writes all of it, and the engine holds it beside the KV cache (0: no recurrent layers).
+    expert_params_b, expert_active_b: an MoE's parameters in its routed experts, in all and per
+    token, from its model card; the rest of active_params_b (attention, router, output layer,
+    shared experts) is read by every token, so a step of n tokens reads it once and the experts'
+    share 1 - (1 - expert_active/expert_params)^n (`weights_touched_fraction`). None: the whole
+    model counts as routed experts (`moe_touched_fraction`). expert_bytes_per_param: the experts'
+    storage where it differs from the rest (gpt-oss ships MXFP4 experts beside 16-bit attention and
+    output layer; an 8-bit GGUF of it keeps the experts MXFP4); bytes_per_param stays the file's
+    average, so the rest is stored at (file - experts) / (params - expert_params).
     """
 
     name: str
@@ -292,6 +300,9 @@ class Model:
     weight_format: str | None = None
     file_gb: float | None = None
     recurrent_state_gb: float = 0.0
+    expert_params_b: float | None = None
+    expert_active_b: float | None = None
+    expert_bytes_per_param: float | None = None
 
     def __post_init__(self) -> None:
         _real("params_b", self.params_b, lo=0, hi=1e5)
@@ -308,6 +319,16 @@ class Model:
             _real("active_params_b", self.active_params_b, lo=0, hi=self.params_b)
         if self.architecture is not None:
             _choice("architecture", self.architecture, ARCHITECTURES)
+        if (self.expert_params_b is None) != (self.expert_active_b is None):
+            raise ValueError("expert_params_b and expert_active_b go together")
+        if self.expert_params_b is not None:
+            _real("expert_params_b", self.expert_params_b, lo=0, hi=self.params_b)
+            _real("expert_active_b", self.expert_active_b, lo=0, hi=min(self.expert_params_b, self.active_b))
+        if self.expert_bytes_per_param is not None:
+            if self.expert_params_b is None:
+                raise ValueError("expert_bytes_per_param needs expert_params_b")
+            _real("expert_bytes_per_param", self.expert_bytes_per_param, lo=0,
+                  hi=self.bytes_per_param * self.params_b / self.expert_params_b)
         _int("loops", self.loops, lo=1, hi=64)
         for name in ("loop_kv_window", "layers", "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim",
                      "attention_layers"):
@@ -537,8 +558,41 @@ def running_batch(batch, concurrent_users, capacity):
 def moe_touched_fraction(active_params_b, params_b, tokens):
     """Share of the unique weights one forward pass must read when `tokens` tokens are routed
     independently: 1 - (1 - active/total)^tokens (each token touches `active/total` of the
-    weights). Dense: 1. Ignores always-on shared experts (a slight underestimate)."""
+    weights). Dense: 1. Counts the whole model as routed experts; a model whose card splits its
+    parameters (Model.expert_params_b) goes through `weights_touched_fraction`."""
     return 1.0 - (1.0 - active_params_b / params_b) ** tokens
+
+
+def weights_touched_fraction(always_frac, routed_frac, routed_share, tokens):
+    """Share of the weight bytes one forward pass of `tokens` tokens reads: the part every token
+    reads (attention, router, output layer, shared experts: `always_frac` of the bytes) once, and of
+    the routed experts (`routed_frac` of the bytes) the share 1 - (1 - routed_share)^tokens that at
+    least one token is routed to, routed_share = experts per token / experts (independent routing,
+    as `moe_touched_fraction`). Dense: always 0, routed 1, share 1 -> 1. A model given without the
+    split: always 0, routed 1, share active/total -> `moe_touched_fraction`."""
+    return always_frac + routed_frac * (1.0 - (1.0 - routed_share) ** tokens)
+
+
+def weight_split(model: "Model", bytes_per_param=None) -> tuple[float, float, float]:
+    """(always_frac, routed_frac, routed_share) of `weights_touched_fraction` for a model: shares of
+    its weight bytes (params x bytes_per_param, the file) that every token reads and that sit in
+    routed experts, and the experts' per-token share. Without Model.expert_params_b the whole model
+    counts as routed (0, 1, active/total). With it: the experts' bytes at expert_bytes_per_param
+    (default the model's), the rest of the file spread over the other parameters, of which every
+    token reads active - expert_active (the embedding table, looked up a row at a time, is the
+    part not read)."""
+    bpp = float(model.bytes_per_param if bytes_per_param is None else bytes_per_param)
+    total, active = float(model.params_b), model.active_b
+    if model.expert_params_b is None:
+        return 0.0, 1.0, active / total
+    experts, experts_active = float(model.expert_params_b), float(model.expert_active_b)
+    expert_bpp = bpp if model.expert_bytes_per_param is None else float(model.expert_bytes_per_param)
+    file_gb = total * bpp
+    expert_gb = experts * expert_bpp
+    rest_params = total - experts
+    rest_bpp = (file_gb - expert_gb) / rest_params if rest_params > 0 else 0.0
+    always_gb = (active - experts_active) * rest_bpp
+    return always_gb / file_gb, expert_gb / file_gb, experts_active / experts if experts > 0 else 1.0
 
 
 def achieved_fraction(peak, frac, cap=None, k=SATURATION_SHARPNESS):
@@ -769,6 +823,12 @@ def pass_overhead_of(pass_overhead_s, per_layer, layers, loops):
     return pass_overhead_s * nm.where(per_layer > 0.5, layers * loops / OVERHEAD_REFERENCE_LAYERS, 1.0)
 
 
+def touched_split(m: ModelShape):
+    """(always_frac, routed_frac, routed_share) of a ModelShape for `weights_touched_fraction`."""
+    share = m.active_b / m.params_b if m.routed_share is None else m.routed_share
+    return m.always_frac, m.routed_frac, share
+
+
 def moe_kernel_rates(rates: "Rates", m, tensor_parallel) -> "Rates":
     """A serving engine's mixture-of-experts kernels as its kernel tables measure them: the experts a
     step touches stream at MOE_EXPERT_BW_EFF of the engine's weight-read share, and every MoE layer
@@ -824,6 +884,9 @@ class ModelShape(NamedTuple):
     attention_layers: Any
     kv_bytes: float
     state_gb: Any = 0.0  # recurrent (Mamba) state per sequence, GB (Model.recurrent_state_gb)
+    always_frac: Any = 0.0  # `weights_touched_fraction`'s split of the weight bytes (`weight_split`)
+    routed_frac: Any = 1.0
+    routed_share: Any = None  # None: active_b / params_b
 
 
 class Device(NamedTuple):
@@ -915,8 +978,7 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
     kv_base, kv_cap, bw = rates.kv_base_frac, rates.kv_cap_gbs, rates.mem_bandwidth_gbs
     comm0 = comm_s(0.0)
     comm1 = comm_s(1.0) - comm0
-    dense = nm.as_float(m.active_b >= m.params_b)
-    share = m.active_b / m.params_b
+    always, routed, share = touched_split(m)
     fixed_s = rates.pass_overhead_s + comm0
     combine_max = rates.combine == "max"
     # Speculative decoding: every decoding request carries k + 1 tokens to verify, and the step
@@ -929,7 +991,7 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
         decode_tokens = decode_requests * verify
         tokens = nm.maximum(decode_tokens + prefill_tokens, 1.0)
         t_compute = decode_compute_s * decode_tokens + prefill_compute_s * prefill_tokens
-        touched = dense + (1.0 - dense) * (1.0 - (1.0 - share) ** tokens)
+        touched = weights_touched_fraction(always, routed, share, tokens)
         kv_share = kv_bw_share(kv_base, bw, kv_cap, decode_requests + prefill_requests)
         t_memory = weights_s * touched + (decode_kv_s * decode_requests + prefill_kv_s * prefill_requests) / kv_share
         bound = nm.maximum(t_compute, t_memory) if combine_max else t_compute + t_memory
@@ -1005,7 +1067,8 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     # 3. Prefill: the B prompts in one pass; cached context costs attention, not prefill tokens.
     prefill_tokens = streams * w.prompt
     flops = prefill_flops(m.active_b, m.loops, streams, w.prompt, m.attention_layers, m.attn_dim, w.context)
-    weights_read = weights * moe_touched_fraction(m.active_b, m.params_b, prefill_tokens) * m.loops
+    always, routed, share = touched_split(m)
+    weights_read = weights * weights_touched_fraction(always, routed, share, prefill_tokens) * m.loops
     prefill_comm = comm_s(prefill_tokens)
     batch_prefill, prefill_compute_bound = prefill_s(flops, weights_read, prefill_comm, rates)
     prefill, _ = prefill_s(flops, weights_read, prefill_comm, rates,
@@ -1019,7 +1082,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     verify = w.spec_tokens + 1.0
     tpot, decode_compute_bound = decode_step_s(
         decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim) * verify,
-        weights * moe_touched_fraction(m.active_b, m.params_b, streams * verify) * m.loops,
+        weights * weights_touched_fraction(always, routed, share, streams * verify) * m.loops,
         kv_traffic_gb(mean_context, streams), streams, comm_s(streams * verify), rates)
     spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
     if spec:
@@ -1315,7 +1378,19 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes
         kv_dim=kv, attn_dim=attn_dim,
         attention_layers=layers if model.attention_layers is None else float(model.attention_layers),
         kv_bytes=float(model.kv_bytes) if kv_bytes is None else float(kv_bytes),
-        state_gb=float(model.recurrent_state_gb))
+        state_gb=float(model.recurrent_state_gb),
+        **({"routed_share": active_b / (float(model.params_b) if params_b is None else params_b)}
+           | _split_fields(model, bytes_per_param)))
+
+
+def _split_fields(model: Model, bytes_per_param=None) -> dict:
+    """ModelShape's weight split (`weight_split`) for a model whose card splits its parameters; the
+    defaults (the whole model as routed experts) otherwise. Only a model with the split needs
+    scalar bytes per parameter (no catalog model with it is swept over size or precision)."""
+    if model.expert_params_b is None:
+        return {}
+    always, routed, share = weight_split(model, None if bytes_per_param is None else float(bytes_per_param))
+    return {"always_frac": always, "routed_frac": routed, "routed_share": share}
 
 
 def compute_peak_scale(hardware: Hardware, engine: str) -> float:

@@ -680,3 +680,68 @@ def test_tensor_parallel_all_reduce_of_megabytes_matches_vllms_measured_all_redu
         assert 0.7 < one_s * 1e6 / us < 1.3, (gpus, mb)
     # one token's message (16 KB) costs the link's latency, not bandwidth
     assert tp_allreduce_s(2.0, 1.0, 1.0, 1.0, hidden, 900.0, 7e-6) / 2 == pytest.approx(7e-6, rel=0.02)
+
+
+# --- MoE weights: what every token reads against the routed experts (round 4, sixth pass) ---------
+
+def test_gpt_oss_weight_split_by_hand():
+    """gpt-oss-120b as calibrate describes it (model card: 114.71B of 116.83B parameters in the routed
+    experts, 4 of 128 per token, 5.13B active; experts MXFP4 at 4.25 bits; a 59.02 GiB GGUF). By hand:
+    file 59.02 x 1.073741824 = 63.373 GB; experts 114.71 x 0.53125 = 60.940 GB; the other 2.12B
+    parameters hold the remaining 2.433 GB (1.148 B each); a token reads 5.13 - 3.5847 = 1.5453B of
+    them (1.773 GB) and 3.5847B expert parameters (1.904 GB): 3.68 GB, where the file's average bytes
+    per parameter would say 5.13 x 0.5424 = 2.78 GB."""
+    from latency.estimation.calibrate import _model
+    from latency.estimation.estimator import weight_split, weights_touched_fraction
+
+    m = _model("gpt-oss-120b", 116.83, "MXFP4")
+    file_gb = 116.83 * m.bytes_per_param
+    assert math.isclose(file_gb, 59.02 * 1.073741824, rel_tol=1e-3)
+    always, routed, share = weight_split(m)
+    rest_bpp = (file_gb - 114.71 * 0.53125) / (116.83 - 114.71)
+    assert math.isclose(always * file_gb, (5.13 - 114.71 * 4 / 128) * rest_bpp, rel_tol=1e-9)
+    assert math.isclose(routed * file_gb, 114.71 * 0.53125, rel_tol=1e-9)
+    assert math.isclose(share, 4 / 128, rel_tol=1e-12)
+    per_token_gb = file_gb * weights_touched_fraction(always, routed, share, 1.0)
+    assert 3.6 < per_token_gb < 3.75 and per_token_gb > 1.3 * 5.13 * m.bytes_per_param
+    # many tokens touch every expert: the whole file but the embedding table's lookup rows
+    assert math.isclose(weights_touched_fraction(always, routed, share, 1e6), always + routed, rel_tol=1e-12)
+    assert always + routed < 1.0
+
+
+DESK_MOE = Model(name="moe", params_b=30.0, active_params_b=3.0, bytes_per_param=1.0625, layers=48,
+                 hidden_size=2048, heads=32, kv_heads=4, head_dim=128)
+
+
+def test_a_split_with_uniform_storage_reads_the_same_per_token_and_less_per_batch():
+    """With one storage width a token reads its active parameters either way, so a single request is
+    unchanged; a lock-step batch of 8 reads the always-read part once, where the unsplit model counts
+    every weight as routed: 1 - 0.9^8 = 57% of the file against (0.5 + 27 x (1 - (1 - 2.5/27)^8)) / 30
+    = 50%."""
+    split = replace(DESK_MOE, expert_params_b=27.0, expert_active_b=2.5)
+    one = dict(prompt_tokens=128, output_tokens=64, distance_km=0.0, engine="llama.cpp")
+    a, b = estimate(DESK_MOE, RTX4090, batch=1, **one), estimate(split, RTX4090, batch=1, **one)
+    assert math.isclose(a.tpot_s, b.tpot_s, rel_tol=1e-9)
+    a8, b8 = estimate(DESK_MOE, RTX4090, batch=8, **one), estimate(split, RTX4090, batch=8, **one)
+    assert b8.tpot_s < a8.tpot_s
+    assert math.isclose(a8.weights_gb, b8.weights_gb, rel_tol=1e-12)
+
+
+def test_experts_stored_narrower_than_the_rest_make_each_token_read_more():
+    """gpt-oss's layout: the same file, but 4-bit experts leave the other parameters wider, and every
+    token reads those: 0.5B x 5.84 + 2.5B x 0.53 = 4.25 GB a token against 3B x 1.0625 = 3.19 GB."""
+    split = replace(DESK_MOE, expert_params_b=27.0, expert_active_b=2.5, expert_bytes_per_param=0.53125)
+    one = dict(prompt_tokens=128, output_tokens=64, batch=1, distance_km=0.0, engine="llama.cpp")
+    a, b = estimate(DESK_MOE, RTX4090, **one), estimate(split, RTX4090, **one)
+    assert b.tpot_s > 1.1 * a.tpot_s and b.weights_gb == a.weights_gb
+
+
+@pytest.mark.parametrize("fields, message", [
+    (dict(expert_params_b=27.0), "go together"),
+    (dict(expert_params_b=40.0, expert_active_b=2.5), "expert_params_b"),
+    (dict(expert_params_b=27.0, expert_active_b=3.5), "expert_active_b"),
+    (dict(expert_bytes_per_param=0.5), "needs expert_params_b"),
+])
+def test_bad_expert_split_is_refused(fields, message):
+    with pytest.raises(ValueError, match=message):
+        replace(DESK_MOE, **fields)
