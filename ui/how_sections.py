@@ -239,9 +239,12 @@ def measurement_rows(s: Strings, report: Mapping[str, Any], rows: list) -> None:
         s("col_measured"): number, s("col_predicted"): number, s("col_predicted_loo"): number})
     excluded = report.get("excluded", [])
     if excluded:
+        # each value with its reason (older reports: SUSPECT values of measurements.csv only)
         st.caption(m(s, "excluded_text", items="; ".join(
-            s("excluded_item", device=md(x["device"]), model=md(x["model"]), precision=md(x["precision"]),
-              value=f(x["measured"], 5), line=x["line"]) for x in excluded)))
+            s(f"excluded_item_{x.get('reason', 'suspect')}", device=md(x["device"]), model=md(x["model"]),
+              precision=md(x["precision"]), value=f(x["measured"], 5), line=x["line"],
+              file=x.get("file", "measurements.csv"), users=x.get("concurrency", ""))
+            for x in excluded)))
 
 
 def route_rows(s: Strings, params: Mapping[str, Any], report: Mapping[str, Any], routes: list) -> None:

@@ -120,10 +120,26 @@ def _suspect_prefill(r: dict) -> bool:
 
 
 def excluded_values(cal_dir: Path) -> list[dict]:
-    """The values the fit leaves out, as data (the report and the app show them)."""
-    return [{"line": i, "device": r["hardware"], "model": r["model"], "precision": r["precision"],
-             "target": "prefill", "measured": float(r["prefill_tok_s"])}
-            for i, r in enumerate(_read(cal_dir / "measurements.csv"), start=2) if _suspect_prefill(r)]
+    """The values the fit leaves out, as data (the report and the app show them), each with its file,
+    line and reason: "suspect" (measurements.csv notes), "start_up" (`cold_prefills`) and
+    "source_artefact" (`_flagged_by_source`; a serving level, `concurrency` users)."""
+    out = [{"line": i, "file": "measurements.csv", "reason": "suspect", "device": r["hardware"], "model": r["model"],
+            "precision": r["precision"], "target": "prefill", "measured": float(r["prefill_tok_s"])}
+           for i, r in enumerate(_read(cal_dir / "measurements.csv"), start=2) if _suspect_prefill(r)]
+    data = _read(cal_dir / "concurrency.csv")
+    cold = cold_prefills(data)
+    for i, r in enumerate(data):
+        if i in cold or _flagged_by_source(r):
+            h, m = _hardware(r["hardware"]), _model(r["model"], float(r["params_b"]), r["precision"])
+            item = {"line": i + 2, "file": "concurrency.csv", "device": h.name, "model": m.name,
+                    "precision": r["precision"]}
+            if i in cold:
+                s_pp = float(re.search(r"S_PP=([0-9.]+) t/s", r["notes"]).group(1))
+                out.append({**item, "reason": "start_up", "target": "prefill", "measured": s_pp})
+            else:
+                out.append({**item, "reason": "source_artefact", "target": "throughput",
+                            "measured": float(r["throughput_tok_s"]), "concurrency": int(r["concurrency"])})
+    return out
 
 
 def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:

@@ -434,3 +434,19 @@ def test_every_chip_the_page_names_carries_its_plain_class(lang, pages):
         with_class = text.count(common("hardware_option", name=name, kind=where))
         assert with_class == bare, (name, bare, with_class)
     assert named >= 3  # the typical request and the comparison table's set-ups name several chips
+
+
+def test_every_value_left_out_of_the_fit_is_listed_with_its_reason(lang, pages):
+    """Nothing is dropped silently: each value calibrate leaves out (SUSPECT notes, a source's own scheduling
+    artefact, start-up time in a batched-bench prefill) is named on the page with its file, line and reason."""
+    at = page_in(lang, pages)
+    s = strings(lang)
+    report = explain.load_report()
+    reasons = {x["reason"] for x in report["excluded"]}
+    assert reasons == {"suspect", "source_artefact", "start_up"}
+    text = unescape(page_text(at))
+    for x in report["excluded"]:
+        assert f"{x['file']} {x['line']}" in text or f"{x['file']} line {x['line']}" in text, x
+    for reason in reasons:
+        tail = s(f"excluded_item_{reason}", device="", model="", precision="", value="", line="", file="", users="")
+        assert tail.split(":")[-1].strip(" )") in text, reason
