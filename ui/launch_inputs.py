@@ -167,10 +167,13 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     c[2].selectbox(s("in_precision"), list(data.catalog.precisions), key="precision", format_func=lambda v: short(labels["precision"][v]),
                    help=s("in_precision_help"), **common_kw)
     c[3].selectbox(s("in_hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_short(data.catalog, lang, h),
-                   help=s("in_hardware_help"), **common_kw)
+                   help=s("in_hardware_help"), on_change=scenario_inputs.on_hardware, args=(data.catalog, data.stops))
     c[4].selectbox(s("in_devices"), data.device_choices, key="devices",
                    format_func=lambda v: short(labels["devices"][v]) if v == scenario.DEVICES_AUTO else f"{int(v):,}",  # the label counts them
                    help=s("in_devices_help"), **common_kw)
+    with grid:  # under the row, full width: a phone runs the model itself (the server region follows the users, 0 km,
+        # their internet none), as on the estimator, said in this page's words
+        scenario_inputs.network_caption(data.catalog, data.stops, s, hints=True)
     # 2. where the users and the server are, and their connection
     c = grid.columns(5)
     place_kw = dict(on_change=on_place, args=(places, data.distances))

@@ -372,3 +372,27 @@ def test_every_device_opens_with_its_figures_or_what_it_would_need(hid):
         assert (len(at.metric) == 9) == c.fits
         if CAT.hardware[hid].price_usd_per_hour is None and c.fits:
             assert metrics(at)[strings("en")[0]("m_monthly")] == "–"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_choosing_a_phone_runs_the_model_on_the_phone_and_leaving_it_restores_the_places(lang):
+    """As on the estimator (its fourth newcomer try): on the launch check a phone still counted a trip to a Tokyo
+    server. Choosing a phone now puts the server region where the users are (0 km) and the users' internet to
+    none, says so in this page's words, and the first token is the public estimate of that on-device set-up
+    (network 0). Leaving the phone untouched puts the reader's own places and internet back, and says so."""
+    s, _es, f = strings(lang)
+    phone = next(h for h in DATA.hw_order if CAT.hardware[h].device_class == "phone")
+    at = page(lang, model_size_b="1.24")
+    before = {k: at.session_state[k] for k in ("users_place", "server_place", "distance_km", "access")}
+    assert before["distance_km"] > 0 and before["access"] != "none"
+    at.selectbox(key="hardware").set_value(phone).run()
+    assert not at.exception
+    assert at.session_state["server_place"] == at.session_state["users_place"] == before["users_place"]
+    assert float(at.session_state["distance_km"]) == 0.0 and at.session_state["access"] == "none"
+    assert s("phone_on_device") in [c.value for c in at.caption]
+    e = direct({**DEFAULT, "model_size_b": 1.24, "hardware": phone, "distance_km": 0.0, "access": "none"})
+    assert e.breakdown["network"] == 0.0
+    assert metrics(at)[s("m_ttft")] == f.seconds(e.ttft_s)
+    at.selectbox(key="hardware").set_value("h100-sxm").run()
+    assert {k: at.session_state[k] for k in before} == before
+    assert s("phone_restored") in [c.value for c in at.caption]
