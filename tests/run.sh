@@ -36,5 +36,4 @@ source tests/postgres.sh
 # Two workers (pytest-xdist): AppTest runs are single-threaded and a browser test leaves a core
 # partly idle, so two share this 2-core machine's work (TEST_WORKERS=0 runs in one process; each
 # worker gets its own PostgreSQL database, tests/conftest.py).
-# --dist loadgroup: tests marked with one xdist_group share a worker (the calibration fit runs once).
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-2}" --dist loadgroup "$@"
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-2}" "$@"

@@ -22,11 +22,6 @@ pytestmark = [pytest.mark.skipif(not (CAL / "measurements.csv").exists(),
 TARGETS = {"decode": 20.0, "prefill/TTFT": 40.0, "RTT": 20.0}  # issue 3: median |error| limits
 
 
-# One full fit (calibrate.fit_all, cached per process) serves this module and the "How it works" page's report
-# check: tests/run.sh distributes by xdist group, so both run in one worker and the fit runs once, not twice.
-pytestmark = pytest.mark.xdist_group("calibration_fit")
-
-
 @pytest.fixture(scope="module")
 def fitted():
     params, report = calibrate.run(CAL, verbose=False)

@@ -340,7 +340,6 @@ def test_report_that_is_not_json_is_named(tmp_path):
 @pytest.mark.skipif(not (calibration_dir() / "measurements.csv").exists(),
                     reason=f"calibration data not found at {calibration_dir()}")
 @pytest.mark.timeout(1200)  # runs the full fit (~1.5 CPU-minutes) unless test_calibration ran it first
-@pytest.mark.xdist_group("calibration_fit")  # in test_calibration's worker, which has the fit cached (tests/run.sh)
 def test_calibration_reproduces_the_committed_report():
     """What `python -m latency.calibrate --check` also checks (shares the fit with test_calibration)."""
     _, _, report = calibrate.fit_all(calibration_dir())
