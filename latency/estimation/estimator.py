@@ -275,7 +275,7 @@ class Model:
     token, from its model card; the rest of active_params_b (attention, router, output layer,
     shared experts) is read by every token, so a step of n tokens reads it once and the experts'
     share 1 - (1 - expert_active/expert_params)^n (`weights_touched_fraction`). None: the whole
-    model counts as routed experts (`moe_touched_fraction`). expert_bytes_per_param: the experts'
+    model counts as routed experts, share active/total. expert_bytes_per_param: the experts'
     storage where it differs from the rest (gpt-oss ships MXFP4 experts beside 16-bit attention and
     output layer; an 8-bit GGUF of it keeps the experts MXFP4); bytes_per_param stays the file's
     average, so the rest is stored at (file - experts) / (params - expert_params).
@@ -555,21 +555,13 @@ def running_batch(batch, concurrent_users, capacity):
     return nm.maximum(batch, nm.minimum(concurrent_users, nm.maximum(capacity, 1.0)))
 
 
-def moe_touched_fraction(active_params_b, params_b, tokens):
-    """Share of the unique weights one forward pass must read when `tokens` tokens are routed
-    independently: 1 - (1 - active/total)^tokens (each token touches `active/total` of the
-    weights). Dense: 1. Counts the whole model as routed experts; a model whose card splits its
-    parameters (Model.expert_params_b) goes through `weights_touched_fraction`."""
-    return 1.0 - (1.0 - active_params_b / params_b) ** tokens
-
-
 def weights_touched_fraction(always_frac, routed_frac, routed_share, tokens):
     """Share of the weight bytes one forward pass of `tokens` tokens reads: the part every token
     reads (attention, router, output layer, shared experts: `always_frac` of the bytes) once, and of
     the routed experts (`routed_frac` of the bytes) the share 1 - (1 - routed_share)^tokens that at
-    least one token is routed to, routed_share = experts per token / experts (independent routing,
-    as `moe_touched_fraction`). Dense: always 0, routed 1, share 1 -> 1. A model given without the
-    split: always 0, routed 1, share active/total -> `moe_touched_fraction`."""
+    least one token is routed to, routed_share = experts per token / experts (each token routed
+    independently). Dense: always 0, routed 1, share 1 -> 1. A model given without the split:
+    always 0, routed 1, share active/total, i.e. 1 - (1 - active/total)^tokens of the whole model."""
     return always_frac + routed_frac * (1.0 - (1.0 - routed_share) ** tokens)
 
 
@@ -834,7 +826,7 @@ def moe_kernel_rates(rates: "Rates", m, tensor_parallel) -> "Rates":
     step touches stream at MOE_EXPERT_BW_EFF of the engine's weight-read share, and every MoE layer
     adds MOE_LAYER_EXTRA_FLOOR_S to the pass's fixed time (routing, sorting tokens by expert, the
     grouped GEMMs). Dense models, and llama.cpp (its MoE rows are in its own fit), are unchanged.
-    The model's whole weight traffic counts as experts (as `moe_touched_fraction` does)."""
+    The model's whole weight traffic counts as experts."""
     moe = nm.as_float(m.active_b < m.params_b) * nm.as_float(tensor_parallel)
     return rates._replace(
         bw_frac=rates.bw_frac * (1.0 - moe * (1.0 - MOE_EXPERT_BW_EFF)),
