@@ -239,12 +239,16 @@ def measurement_rows(s: Strings, report: Mapping[str, Any], rows: list) -> None:
         s("col_measured"): number, s("col_predicted"): number, s("col_predicted_loo"): number})
     excluded = report.get("excluded", [])
     if excluded:
-        # each value with its reason (older reports: SUSPECT values of measurements.csv only)
-        st.caption(m(s, "excluded_text", items="; ".join(
-            s(f"excluded_item_{x.get('reason', 'suspect')}", device=md(x["device"]), model=md(x["model"]),
-              precision=md(x["precision"]), value=f(x["measured"], 5), line=x["line"],
-              file=x.get("file", "measurements.csv"), users=x.get("concurrency", ""))
-            for x in excluded)))
+        # one line per reason, its values after it (older reports: SUSPECT values of measurements.csv only)
+        by_reason: dict[str, list[str]] = {}
+        for x in excluded:
+            reason = x.get("reason", "suspect")
+            by_reason.setdefault(reason, []).append(s(
+                f"excluded_item_{reason}", device=md(x["device"]), model=md(x["model"]), precision=md(x["precision"]),
+                value=f(x["measured"], 5), line=x["line"], file=x.get("file", "measurements.csv"),
+                users=x.get("concurrency", "")))
+        st.caption("\n".join([s("excluded_text")] + [f"- {s(f'excluded_reason_{r}')}: {'; '.join(items)}"
+                                                      for r, items in by_reason.items()]))
 
 
 def route_rows(s: Strings, params: Mapping[str, Any], report: Mapping[str, Any], routes: list) -> None:
