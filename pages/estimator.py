@@ -73,6 +73,8 @@ plain_words.show(shell.strings("plain_words"), plain_words.ESTIMATOR_TERMS)
 def interactive() -> None:
     for n in st.session_state.get(state.NOTICES, []):
         st.warning(state.notice_text(sc, n, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v), data.specs))
+    if switched := state.switched_text(sc, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v)):
+        st.info(switched, icon=":material/swap_horiz:")  # what an answer's "(switch to this set-up)" changed
     results = preset_results(lang, signature)
     scenario_inputs.show_presets(s, data.presets, lang, lambda k: sc(f"input_{k}"),
                                  lambda k, v: labels.get(k, {}).get(v) or scenario_inputs.option_text(s, data, f, lang, k, v),

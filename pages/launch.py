@@ -66,14 +66,20 @@ view = state.requested_view(("change", "compare"))
 if view:
     st.session_state["launch_tab"] = s(f"tab_{view}")
 
-names = Strings(area="scenario", lang=lang, table={**sc.table, **{k: v for k, v in s.table.items() if k.startswith("input_")}},
-                on_error=sc.on_error)  # notices name the launch check's own inputs too
+# Notices name each input as this page labels it (its `in_*` boxes: "모델 종류", not the estimator's "모델 구조").
+LABEL_KEYS = {"model_size_b": "in_model_size", "distance_km": "in_distance", "monthly_budget_usd": "in_monthly_budget",
+              "min_model_b": "in_min_model"}
+own_labels = {f"input_{k}": s.table[LABEL_KEYS.get(k, f"in_{k}")] for k in KEYS if LABEL_KEYS.get(k, f"in_{k}") in s.table}
+names = Strings(area="scenario", lang=lang, on_error=sc.on_error,
+                table={**sc.table, **{k: v for k, v in s.table.items() if k.startswith("input_")}, **own_labels})
 w = launch_view.Words(s, est, f, data, places, labels, lang)
 
 st.title(s("title"))
 st.caption(s("intro"))
 for n in list(st.session_state.get(state.NOTICES, [])) + place_notices:
     st.warning(state.notice_text(names, n, w.value, specs), icon=":material/link_off:")
+if switched := state.switched_text(names, w.value):
+    st.info(switched, icon=":material/swap_horiz:")  # what a "what to change" link changed
 
 # The verdict above the inputs: a PM sees pass or fail while changing them. The figures come next in the page's
 # order, so a phone shows them before the 25 inputs; from tablet width up the inputs fit on one screen and the

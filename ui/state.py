@@ -35,6 +35,7 @@ APP_KEYS = ("lang",)            # URL keys app.py reads
 VIEW = "view"                   # which tab or section a link opens (the glossary's tool links)
 VIEW_SEEN = "scenario_view_seen"
 DRAWN = "scenario_drawn"        # inputs drawn only at times (under "Advanced") that the last run drew
+SWITCHED = "scenario_switched"  # [(key, before, after)]: what a link inside the app just changed
 
 
 def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[str, Any],
@@ -64,6 +65,10 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
                 values[key] = snapped
     if implied is not None:  # values that follow from the URL's (a use case brings its own target)
         values = {**implied(values), **values}
+    if st.session_state.get(SAVED):  # a link followed inside the app: say what it changed (`switched_text`)
+        changed = [(k, saved.get(k), v) for k, v in values.items() if k in keys and saved.get(k) != v]
+        if changed:
+            st.session_state[SWITCHED] = changed
     saved.update(values)
     for key in keys:
         if key not in values and st.session_state.get(key) is not None:
@@ -101,6 +106,7 @@ def folded(keys: Sequence[str]) -> None:
 def touched() -> None:
     """An input changed by hand: the URL notices have done their job, and no preset is in force."""
     st.session_state.pop(NOTICES, None)
+    st.session_state.pop(SWITCHED, None)
     if PRESET in st.session_state:
         st.session_state[PRESET] = None
 
@@ -219,6 +225,17 @@ def notice_text(sc: Strings, n: Notice, show, specs: Mapping[str, Param] | None 
     used = md(show(n.key, n.used)) if n.used is not None and known else ""
     return sc(f"notice_{n.reason}", name=name, raw=md(n.raw), used=used,
               lo=md(show(n.key, lo)) if lo is not None else "", hi=md(show(n.key, hi)) if hi is not None else "")
+
+
+def switched_text(sc: Strings, show) -> str | None:
+    """What the last link followed inside the app changed, in one sentence (content/ui/scenario.yaml
+    `notice_switched`): each input by its user-facing name, from the value before to the link's, as the
+    page shows them (`show(key, value)`). None when no link changed anything, or once an input is changed
+    by hand (`touched`). A shared link opened in a fresh session has no set-up before it: no sentence."""
+    changed = st.session_state.get(SWITCHED) or []
+    items = [sc("notice_switched_item", name=sc(f"input_{k}"), before=md(show(k, old)), after=md(show(k, new)))
+             for k, old, new in changed if f"input_{k}" in sc.table and old is not None]
+    return sc("notice_switched", changes=sc("notice_switched_join").join(items)) if items else None
 
 
 def requested_view(choices: Sequence[str]) -> str | None:

@@ -111,6 +111,8 @@ def cap(text: str) -> str:
 def show_notices(fmt: Formats, notices: Sequence[scenario.Notice], specs: Mapping[str, Any]) -> None:
     for notice in notices:
         st.warning(state.notice_text(fmt.names, notice, fmt.value, specs), icon=":material/link_off:")
+    if switched := state.switched_text(fmt.names, fmt.value):
+        st.info(switched, icon=":material/swap_horiz:")  # what a link inside the app changed
 
 
 # --- widgets --------------------------------------------------------------------------------------

@@ -1060,3 +1060,35 @@ def test_a_desk_device_far_away_says_how_to_run_it_on_the_desk(lang):
         assert (CATALOG.hardware[hid].device_class != "datacenter") == (hid != "h100-sxm")
         at = page(lang, hardware=hid, **query)
         assert (n("local_hint") in [c.value for c in at.caption]) == said, (hid, query)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_following_an_answer_link_says_what_it_changed(lang):
+    """Noticed at stop 39: "(이 설정으로 바꾸기)" opened the new set-up without a word on what changed. Followed
+    inside the app, the page names each input the link changed, from the value before to the link's (as the
+    page formats them), until an input is changed by hand; the same link opened fresh (a shared link, no set-up
+    before it) says nothing of the kind."""
+    import urllib.parse
+
+    n, f = i18n.strings("scenario", lang), formats.get(lang)
+    lead = n("notice_switched", changes="§").split("§")[0]
+    at = page(lang, model_size_b="70.6")
+    assert not [i for i in at.info if lead in i.value]
+    link = next(el for el in at.get("page_link") if i18n.strings("estimator", lang)("answer_largest_all", target="", hardware="",
+                precision="", size="", devices="", cost="").split("**")[-2] in el.proto.label)
+    params = dict(urllib.parse.parse_qsl(link.proto.query_string))
+    assert params["model_size_b"] != "70.6"
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    (note,) = [i.value for i in at.info if lead in i.value]
+    assert n("notice_switched_item", name=n("input_model_size_b"), before=f.size_b(70.6),
+             after=f.size_b(float(params["model_size_b"]))) in note
+    assert n("input_hardware") not in note  # only what the link changed
+    at.run()
+    assert [i for i in at.info if lead in i.value], "the note stays until an input changes"
+    at.number_input(key="output_tokens").set_value(300).run()
+    assert not [i for i in at.info if lead in i.value]
+    fresh = page(lang, **{k: v for k, v in params.items() if k != "lang"})
+    assert not [i for i in fresh.info if lead in i.value]

@@ -396,3 +396,31 @@ def test_choosing_a_phone_runs_the_model_on_the_phone_and_leaving_it_restores_th
     at.selectbox(key="hardware").set_value("h100-sxm").run()
     assert {k: at.session_state[k] for k in before} == before
     assert s("phone_restored") in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_following_a_suggestion_says_what_it_changed(lang):
+    """A "what to change" link followed inside the app names each input it changed, before and after, as the
+    estimator's answer links do (ui/state.py switched_text); what it left alone is not named."""
+    s, _, f = strings(lang)
+    n = i18n.strings("scenario", lang)
+    lead = n("notice_switched", changes="§").split("§")[0]
+    at = page(lang, **FIFTY_USERS)
+    links = [p for p in at.get("page_link") if p.proto.page.endswith("launch") and p.proto.label[:1].isdigit()]
+    params = dict(urllib.parse.parse_qsl(links[0].proto.query_string))
+    before = {k: at.session_state[k] for k in params if k in at.session_state and k != "lang"}
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    (note,) = [i.value for i in at.info if lead in i.value]
+    changed = [k for k in before if scenario.url_value(before[k]) != params[k]]
+    assert changed, params
+    label = {"model_size_b": "in_model_size", "arch": "in_arch", "precision": "in_precision", "hardware": "in_hardware",
+             "devices": "in_devices", "concurrency": "in_concurrency", "prompt_tokens": "in_prompt_tokens",
+             "document_tokens": "in_document_tokens", "output_tokens": "in_output_tokens"}
+    for key in changed:  # named as this page's own box names it
+        assert s(label[key]) in note, (key, note)
+    for key in set(before) - set(changed):
+        if key in label:
+            assert f"{s(label[key])} " not in note.replace(lead, ""), (key, note)
