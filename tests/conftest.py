@@ -110,3 +110,34 @@ def _room_store_in_a_temp_dir(tmp_path_factory):
     temporary data directory: never the developer's own data directory or LATENCY_DB_URL."""
     os.environ["LATENCY_DATA_DIR"] = str(tmp_path_factory.mktemp("latency-data"))
     os.environ.pop("LATENCY_DB_URL", None)
+
+
+@pytest.fixture(scope="session")
+def calibration_fit(tmp_path_factory, worker_id):
+    """`calibrate.fit_all` of the calibration data, once per test command: (fitted params as JSON data, the
+    printed report, calibration_report.json's text). The fit takes ~3 CPU-minutes; test_calibration and the
+    How page's report check both need it, and under pytest-xdist they often land in different workers, which
+    each fitted anew (stop 39: 199 s and 197 s in one run). Here the first worker to ask fits and writes the
+    result into the run's shared temporary folder; the other waits on the lock and reads it (pytest-xdist docs,
+    "Making session-scoped fixtures execute only once"). Nothing outlives the run, so no stale fit is read."""
+    import fcntl
+    import json
+
+    from latency.estimation import calibrate
+    from latency.estimation.estimator import calibration_dir
+
+    def fit() -> dict:
+        params, text, report = calibrate.fit_all(calibration_dir())
+        return {"params": json.loads(json.dumps(params)), "text": text, "report": calibrate.to_json(report)}
+
+    if worker_id == "master":  # one process: nothing to share
+        data = fit()
+    else:
+        root = tmp_path_factory.getbasetemp().parent
+        file = root / "calibration-fit.json"
+        with open(root / "calibration-fit.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            if not file.exists():
+                file.write_text(json.dumps(fit()), encoding="utf-8")
+            data = json.loads(file.read_text(encoding="utf-8"))
+    return data["params"], data["text"], data["report"]

@@ -15,16 +15,17 @@ CAL = calibration_dir()
 pytestmark = [pytest.mark.skipif(not (CAL / "measurements.csv").exists(),
                                  reason=f"calibration data not found at {CAL}"),
               # The full fit (52 refits for the cross-validation, the steady-use rows through the
-              # serving engine's fixed point) takes ~2 CPU-minutes; more on a shared machine. It runs
-              # once per process (calibrate.fit_all caches it).
+              # serving engine's fixed point) takes ~3 CPU-minutes; more on a shared machine. It runs
+              # once per test command (tests/conftest.py calibration_fit).
               pytest.mark.timeout(1200)]
 
 TARGETS = {"decode": 20.0, "prefill/TTFT": 40.0, "RTT": 20.0}  # issue 3: median |error| limits
 
 
 @pytest.fixture(scope="module")
-def fitted():
-    params, report = calibrate.run(CAL, verbose=False)
+def fitted(calibration_fit):
+    """(params, printed report) of a fresh fit: one per test command (tests/conftest.py calibration_fit)."""
+    params, report, _ = calibration_fit
     return params, report
 
 
