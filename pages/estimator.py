@@ -92,6 +92,8 @@ def interactive() -> None:
         if values.get("budget_s") is not None and (values["budget_s"], values.get("measure")) != (case.budget_s, case.measure):
             st.caption(sc("unseen_target", budget=f.seconds(values["budget_s"]), measure=s(f"measure_{values['measure']}")))
         estimate_view.budget_verdict(s, f, est, case, case.budget_s, case.measure)
+        if switched:  # again beside the link that was clicked: the page keeps its scroll position (PM try, stop 40)
+            st.info(switched, icon=":material/swap_horiz:")
         with st.container(key=f"{style.SENTENCE_LINKS_KEY}answers"):  # links that are sentences: at text weight (newcomer try: "the box is all bold")
             estimate_view.answers(s, f, data.catalog, values, data.sizes, case, lang, est)
         headline = tradeoffs.headline(data.catalog, {**values, "measure": case.measure, "budget_s": case.budget_s},

@@ -131,6 +131,9 @@ with rest:
     tabs = dict(zip(("change", "compare"), st.tabs([s("tab_change"), s("tab_compare")], key="launch_tab", on_change="rerun")))
     with tabs["change"]:
         if tabs["change"].open is not False:
+            if switched:  # where the clicked suggestion was: what it changed and the verdict now (PM try, stop 40:
+                st.info(switched, icon=":material/swap_horiz:")  # the page kept its scroll position, both were off-screen)
+                launch_view.show_verdict(w, c)
             found, tried = levers.suggest(data.catalog, values, data.sizes, places,
                                           [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
                                           evaluate=lambda v: evaluate(v, search_users=False))

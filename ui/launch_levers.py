@@ -177,9 +177,13 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
     plan = plan_values(base)
     if plan is not None:
         st.markdown(f"**{s('levers_plan_heading')}**")
-        st.page_link("pages/launch.py", label=plan_text(w, base), icon=":material/arrow_forward:",
-                     query_params={**scenario.to_query(plan), "lang": lang})
-        st.caption(s("levers_plan_note"))
+        if base.plan_per_server != base.devices_per_server:
+            st.page_link("pages/launch.py", label=plan_text(w, base), icon=":material/arrow_forward:",
+                         query_params={**scenario.to_query(plan), "lang": lang})
+            st.caption(s("levers_plan_note"))
+        else:  # the same devices per server, only more servers: a link would open this very set-up (PM try, stop 40)
+            st.markdown(plan_text(w, base))
+            st.caption(s("levers_plan_note_same"))
     if not found and not base.passes:
         pairs_section(w, base, values, pairs, lang)
     if tried:

@@ -151,7 +151,10 @@ class Words:
     def verdict(self, c: Check) -> str:
         s, f = self.s, self.f
         if c.kind == "no_fit":
-            return s("l_verdict_no_fit", memory=f.gb(c.est.memory_gb), hardware=md(c.entry.label(self.lang)))
+            # with 'auto' already chosen, or a phone (one per user), "set the count to auto" cannot be followed (PM try, stop 40)
+            alone = c.values.get("devices") == scenario.DEVICES_AUTO or getattr(c.entry, "device_class", "") == "phone"
+            return s("l_verdict_no_fit_alone" if alone else "l_verdict_no_fit", memory=f.gb(c.est.memory_gb),
+                     hardware=md(c.entry.label(self.lang)))
         args = dict(measure=s(f"measure_{c.measure}"), value=f.seconds(c.value_s), budget=f.seconds(c.budget_s),
                     range=f.range(*c.value_range), margin=f.seconds(abs(c.margin_s)),
                     p95=f.seconds(c.p95_value_s), p95_range=f.range(*c.p95_value_range))

@@ -413,7 +413,9 @@ def test_following_a_suggestion_says_what_it_changed(lang):
         at.query_params[key] = value
     at.run()
     assert not at.exception
-    (note,) = [i.value for i in at.info if lead in i.value]
+    notes = [i.value for i in at.info if lead in i.value]
+    assert len(notes) == 2 and notes[0] == notes[1], notes  # at the top, and again beside the links (PM try, stop 40)
+    note = notes[0]
     changed = [k for k in before if scenario.url_value(before[k]) != params[k]]
     assert changed, params
     label = {"model_size_b": "in_model_size", "arch": "in_arch", "precision": "in_precision", "hardware": "in_hardware",
@@ -424,3 +426,33 @@ def test_following_a_suggestion_says_what_it_changed(lang):
     for key in set(before) - set(changed):
         if key in label:
             assert f"{s(label[key])} " not in note.replace(lead, ""), (key, note)
+
+
+@pytest.mark.parametrize("query", [dict(model_size_b="70.6", devices="2", concurrency="50", prompt_tokens="5000"),
+                                   FIFTY_USERS, dict(document_tokens="60000")], ids=["pm_try", "fifty_users", "contract"])
+def test_no_link_opens_the_set_up_already_shown(query):
+    """PM try (stop 40): "More servers (50 servers)" kept 2 devices per server, so its link opened the very set-up on
+    screen and the click seemed to do nothing. Every link back to this page now changes at least one input; a plan
+    with only more servers is said in words, with the reason."""
+    at = page("en", **query)
+    s, _, _ = strings("en")
+    shown = {k: scenario.url_value(v) for k, v in at.session_state["scenario"].items() if v is not None}
+    for link in [p for p in at.get("page_link") if p.proto.page.endswith("launch") and p.proto.label != s("share_link")]:
+        params = dict(urllib.parse.parse_qsl(link.proto.query_string))
+        params.pop("lang", None)
+        assert any(shown.get(k) != v for k, v in params.items()), link.proto.label
+    if query.get("model_size_b") == "70.6" and "precision" not in query:
+        assert s("levers_plan_note_same") in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_model_too_big_for_a_phone_is_not_told_to_set_the_count_to_auto(lang):
+    """PM try (stop 40): with the A17 Pro and the device count already on 'auto', the verdict said "set the device
+    count to 'auto' or see 'What to change'": advice that cannot be followed. It now points to a smaller model or
+    fewer bits."""
+    s, _, _ = strings(lang)
+    phone = next(h for h, e in CAT.hardware.items() if e.device_class == "phone")
+    at = page(lang, hardware=phone, model_size_b="8.03", precision="fp16")
+    texts = [e.value for e in at.error]
+    assert any(s("l_verdict_no_fit_alone", hardware="§", memory="§").split("§")[0] in t for t in texts), texts
+    assert not any(s("l_verdict_no_fit", hardware="§", memory="§").split("§")[-1] in t for t in texts), texts
