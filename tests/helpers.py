@@ -29,3 +29,15 @@ class FakeClock:
     def sleep(self, seconds: float) -> None:
         self.sleeps.append(seconds)
         self.now += max(seconds, 0.0)
+
+
+def follow_link_in_session(at, params: dict, lead: str) -> str:
+    """Follow an in-app link's query `params` in the same session (as a click does) and return the note on what
+    it changed: shown twice, at the top and again beside the links, the same words both times."""
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    notes = [i.value for i in at.info if lead in i.value]
+    assert len(notes) == 2 and notes[0] == notes[1], notes  # at the top, and beside the links (PM try, stop 40)
+    return notes[0]

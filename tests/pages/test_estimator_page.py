@@ -28,7 +28,7 @@ from latency.estimation.catalog import load_catalog
 from latency.language.errors import ContentError
 from latency.estimation.estimator import calibration_dir
 from tests.conftest import all_text, run_page
-from tests.helpers import FakeClock, plotly_array
+from tests.helpers import FakeClock, follow_link_in_session, plotly_array
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
 CATALOG = load_catalog()
@@ -1078,13 +1078,7 @@ def test_following_an_answer_link_says_what_it_changed(lang):
                 precision="", size="", devices="", cost="").split("**")[-2] in el.proto.label)
     params = dict(urllib.parse.parse_qsl(link.proto.query_string))
     assert params["model_size_b"] != "70.6"
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception
-    notes = [i.value for i in at.info if lead in i.value]
-    assert len(notes) == 2 and notes[0] == notes[1], notes  # at the top, and again beside the links (PM try, stop 40)
-    note = notes[0]
+    note = follow_link_in_session(at, params, lead)
     assert n("notice_switched_item", name=n("input_model_size_b"), before=f.size_b(70.6),
              after=f.size_b(float(params["model_size_b"]))) in note
     assert n("input_hardware") not in note  # only what the link changed

@@ -19,6 +19,7 @@ from latency.estimation.catalog import load_catalog
 from latency.exploring import explorer, launch
 from latency.language import formats, i18n
 from tests.conftest import all_text, run_page
+from tests.helpers import follow_link_in_session
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
 CAT = load_catalog()
@@ -409,13 +410,7 @@ def test_following_a_suggestion_says_what_it_changed(lang):
     links = [p for p in at.get("page_link") if p.proto.page.endswith("launch") and p.proto.label[:1].isdigit()]
     params = dict(urllib.parse.parse_qsl(links[0].proto.query_string))
     before = {k: at.session_state[k] for k in params if k in at.session_state and k != "lang"}
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception
-    notes = [i.value for i in at.info if lead in i.value]
-    assert len(notes) == 2 and notes[0] == notes[1], notes  # at the top, and again beside the links (PM try, stop 40)
-    note = notes[0]
+    note = follow_link_in_session(at, params, lead)
     changed = [k for k in before if scenario.url_value(before[k]) != params[k]]
     assert changed, params
     label = {"model_size_b": "in_model_size", "arch": "in_arch", "precision": "in_precision", "hardware": "in_hardware",
