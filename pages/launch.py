@@ -66,12 +66,10 @@ view = state.requested_view(("change", "compare"))
 if view:
     st.session_state["launch_tab"] = s(f"tab_{view}")
 
-# Notices name each input as this page labels it (its `in_*` boxes: "모델 종류", not the estimator's "모델 구조").
-LABEL_KEYS = {"model_size_b": "in_model_size", "distance_km": "in_distance", "monthly_budget_usd": "in_monthly_budget",
-              "min_model_b": "in_min_model"}
-own_labels = {f"input_{k}": s.table[LABEL_KEYS.get(k, f"in_{k}")] for k in KEYS if LABEL_KEYS.get(k, f"in_{k}") in s.table}
+# Notices name each input as this page's sentences do (its `name_*` words: "모델 종류", not the estimator's "모델 구조").
 names = Strings(area="scenario", lang=lang, on_error=sc.on_error,
-                table={**sc.table, **{k: v for k, v in s.table.items() if k.startswith("input_")}, **own_labels})
+                table={**sc.table, **{k: v for k, v in s.table.items() if k.startswith("input_")},
+                       **{f"input_{k[5:]}": v for k, v in s.table.items() if k.startswith("name_")}})
 w = launch_view.Words(s, est, f, data, places, labels, lang)
 
 st.title(s("title"))

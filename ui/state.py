@@ -36,6 +36,7 @@ VIEW = "view"                   # which tab or section a link opens (the glossar
 VIEW_SEEN = "scenario_view_seen"
 DRAWN = "scenario_drawn"        # inputs drawn only at times (under "Advanced") that the last run drew
 SWITCHED = "scenario_switched"  # [(key, before, after)]: what a link inside the app just changed
+PAGE = "scenario_page"          # (page before, page now) by URL path: app.py's `page_ran` on every full run
 
 
 def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[str, Any],
@@ -69,6 +70,8 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
         changed = [(k, saved.get(k), v) for k, v in values.items() if k in keys and saved.get(k) != v]
         if changed:
             st.session_state[SWITCHED] = changed
+        elif len(set(st.session_state.get(PAGE) or (None, None))) > 1:  # another page arrived at: the note was that page's
+            st.session_state.pop(SWITCHED, None)
     saved.update(values)
     for key in keys:
         if key not in values and st.session_state.get(key) is not None:
@@ -101,6 +104,12 @@ def folded(keys: Sequence[str]) -> None:
     """The inputs `keys` are not drawn this run (their section is folded): the next time they are, they
     appear anew (`appearing`)."""
     st.session_state[DRAWN] = set(st.session_state.get(DRAWN) or set()) - set(keys)
+
+
+def page_ran(url_path: str) -> None:
+    """app.py, before each full run of a page: which page ran before this one, so that `restore` can tell a page
+    arrived at from a rerun of the same page (a link's note belongs to the page the link opened)."""
+    st.session_state[PAGE] = ((st.session_state.get(PAGE) or (None, None))[1], url_path)
 
 
 def touched() -> None:

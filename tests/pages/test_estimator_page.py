@@ -1084,7 +1084,13 @@ def test_following_an_answer_link_says_what_it_changed(lang):
     assert n("input_hardware") not in note  # only what the link changed
     at.run()
     assert [i for i in at.info if lead in i.value], "the note stays until an input changes"
-    at.number_input(key="output_tokens").set_value(300).run()
+    at.switch_page("pages/tradeoffs.py").run()  # another page: the note was the estimator's
+    assert not at.exception and not [i for i in at.info if lead in i.value]
+    at.switch_page("pages/estimator.py").run()  # and back, with no link: nothing new to say
+    assert not [i for i in at.info if lead in i.value]
+    note = follow_link_in_session(at, {"model_size_b": "70.6"}, lead)  # a link back to 70.6B: a note again
+    assert f.size_b(70.6) in note
+    at.number_input(key="output_tokens").set_value(300).run()  # an input changed by hand: the note has done its job
     assert not [i for i in at.info if lead in i.value]
     fresh = page(lang, **{k: v for k, v in params.items() if k != "lang"})
     assert not [i for i in fresh.info if lead in i.value]

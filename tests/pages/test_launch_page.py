@@ -413,10 +413,9 @@ def test_following_a_suggestion_says_what_it_changed(lang):
     note = follow_link_in_session(at, params, lead)
     changed = [k for k in before if scenario.url_value(before[k]) != params[k]]
     assert changed, params
-    label = {"model_size_b": "in_model_size", "arch": "in_arch", "precision": "in_precision", "hardware": "in_hardware",
-             "devices": "in_devices", "concurrency": "in_concurrency", "prompt_tokens": "in_prompt_tokens",
-             "document_tokens": "in_document_tokens", "output_tokens": "in_output_tokens"}
-    for key in changed:  # named as this page's own box names it
+    label = {k: f"name_{k}" for k in ("model_size_b", "arch", "precision", "hardware", "devices", "concurrency",
+                                       "prompt_tokens", "document_tokens", "output_tokens")}
+    for key in changed:  # named as this page's own sentences name it
         assert s(label[key]) in note, (key, note)
     for key in set(before) - set(changed):
         if key in label:
