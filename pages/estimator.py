@@ -71,6 +71,7 @@ plain_words.show(shell.strings("plain_words"), plain_words.ESTIMATOR_TERMS)
 
 @st.fragment
 def interactive() -> None:
+    state.hold(PAGE_KEYS)  # a fragment rerun sends every input's value again (ui/state.py `hold`)
     for n in st.session_state.get(state.NOTICES, []):
         st.warning(state.notice_text(sc, n, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v), data.specs))
     if switched := state.switched_text(sc, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v)):

@@ -71,6 +71,7 @@ plain_words.show(shell.strings("plain_words"), plain_words.TRADEOFF_TERMS)
 def interactive() -> None:
     """Everything a user changes, and what it changes: one st.fragment, so a slider move reruns only
     this (not app.py and the page's loading), as on the estimator page."""
+    state.hold(inputs.KEYS)  # a fragment rerun sends every input's value again (ui/state.py `hold`)
     inputs.show_notices(fmt, st.session_state.get(state.NOTICES, []), specs)
     values = inputs.show(fmt, steps, specs)
     state.mirror(inputs.KEYS, known=inputs.OTHER_KEYS + (state.VIEW,))

@@ -106,6 +106,19 @@ def folded(keys: Sequence[str]) -> None:
     st.session_state[DRAWN] = set(st.session_state.get(DRAWN) or set()) - set(keys)
 
 
+def hold(keys: Sequence[str]) -> None:
+    """Call at the top of a fragment that draws scenario inputs, before them: re-assign each input's own
+    value to its key. A full run does this in `restore`; a fragment rerun did not. Under load, with runs
+    interrupted by quick presses (an arrow key held on the size slider), the browser can lose a widget's
+    value and send back the widget's first option or minimum as if the reader had chosen it: a run on a
+    busy machine came back with the device as the list's first (A100) and the question as 1 token, the
+    size alone moved. A value set through st.session_state is sent with the widget on every run, so the
+    browser is told the value again ("Widget behavior": re-assigning a key through st.session_state)."""
+    for key in keys:
+        if key in st.session_state and st.session_state[key] is not None:
+            st.session_state[key] = st.session_state[key]
+
+
 def page_ran(url_path: str) -> None:
     """app.py, before each full run of a page: which page ran before this one, so that `restore` can tell a page
     arrived at from a rerun of the same page (a link's note belongs to the page the link opened)."""
