@@ -24,6 +24,12 @@ KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision
         "output_tokens", "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
 """The scenario inputs this page shows (shared with the estimator page by key)."""
 OTHER_KEYS = tuple(k for k in scenario.KEYS if k not in KEYS)
+NAMED_UNSEEN = tuple(k for k in OTHER_KEYS if k not in scenario.LAUNCH_KEYS)
+"""The inputs not on this page that change its figures, each named beside them where it differs from the
+default (the estimator's "Advanced" inputs). The launch check's own plans (answers a day, budget, places) change
+nothing here; its inputs that do change an estimate (prefix cache, speculative decoding) are named by
+`launch_items`. A PM try opened this page with 50,000 answers a day set on the launch check and got a content
+error for a missing 'requests_per_day_50000' text in place of the caption."""
 """Scenario inputs set on other pages: kept in the URL and in the headline's estimate."""
 
 
@@ -179,7 +185,7 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
 def unseen(fmt: Formats, values: Mapping[str, Any]) -> None:
     """The inputs in force that this page does not show (set on the estimator page or by a link), named
     under the inputs where they differ from the default (issue 33 item 4)."""
-    shown = [k for k in OTHER_KEYS if k in values and values[k] != scenario.DEFAULTS.get(k)]
+    shown = [k for k in NAMED_UNSEEN if k in values and values[k] != scenario.DEFAULTS.get(k)]
     est = shell.strings("estimator", fmt.lang)
     items = [fmt.names("unseen_item", name=fmt.names(f"input_{k}"), value=est(f"{k}_{values[k]}")) for k in shown]
     items += launch_items(fmt.names, fmt.f, values)
