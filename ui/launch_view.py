@@ -285,6 +285,14 @@ class Words:
         """Inputs the figures use that a reader could miss, named beside them."""
         s, f, v = self.s, self.f, c.values
         out = []
+        if c.users_too_few:
+            users = int(v["concurrency"])
+            service_s = c.in_progress / (int(v["requests_per_day"]) / launch.SECONDS_PER_DAY)
+            out.append(s("note_users_traffic", requests=f"{int(v['requests_per_day']):,}",
+                         in_progress=formats.number(c.in_progress, 2), rate=formats.number(int(v["requests_per_day"]) / launch.SECONDS_PER_DAY, 2),
+                         service=f.seconds(service_s), users=f.count(users, "users"),
+                         capacity=formats.number(launch.SECONDS_PER_DAY * users / service_s, 3),
+                         users_label=self.name("concurrency"), need=f.count(math.ceil(c.in_progress), "users")))
         if c.cached_tokens:
             out.append(s("note_cached", n=f.count(c.cached_tokens, "tokens"), share=f.percent(float(v["prefix_share"]))))
         if int(v.get("spec_tokens", 0) or 0):

@@ -139,7 +139,15 @@ class Check:
     plan_per_server: int | None = None      # the cheapest plan that meets the target: devices per server ...
     plan_servers: int | None = None         # ... and servers (None: none meets it, or not searched)
     plan_max_users: int | None = None       # the most users at once one server of the plan keeps within the target
+    in_progress: float = math.nan           # requests in the engines at any moment on average, by the day's requests
     extra: dict = field(default_factory=dict)
+
+    @property
+    def users_too_few(self) -> bool:
+        """The day's requests keep more requests in progress at once than the users at once entered can have
+        (`in_progress`, Little's law): the two inputs disagree (PM try: 50,000 a day with 1 user at once
+        bought five servers of one user each without a word)."""
+        return math.isfinite(self.in_progress) and self.in_progress > float(self.values["concurrency"]) * (1 + 1e-9)
 
     @property
     def plan_devices(self) -> int | None:
@@ -352,6 +360,8 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
     to_pass = (devices_total * price * HOURS_PER_MONTH if priced and servers_users is not None else math.nan)
     plan = cheapest_plan(catalog, values) if search_users and est.fits else None
     busy = requests / (servers_entered * per_day) if est.fits and per_day > 0 else math.nan
+    # Little's law: requests a second x the seconds each spends in the engine (its prefill and decode)
+    in_progress = requests / SECONDS_PER_DAY * service if est.fits and service > 0 else math.nan
     busy_monthly = cost_1k / 1000.0 * requests * DAYS_PER_MONTH if math.isfinite(cost_1k) else math.nan
     limit = float(values.get("monthly_budget_usd", 0) or 0)
     over = limit > 0 and (not math.isfinite(monthly) or monthly > limit)
@@ -373,7 +383,7 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
         monthly_to_pass_entered_usd=to_pass,
         plan_per_server=plan.per_server if plan else None, plan_servers=plan.servers if plan else None,
         plan_max_users=plan.most_users if plan else None,
-        busy_share=busy, busy_monthly_usd=busy_monthly, over_budget=over, calibrated=bool(est.calibrated),
+        busy_share=busy, busy_monthly_usd=busy_monthly, in_progress=in_progress, over_budget=over, calibrated=bool(est.calibrated),
         cached_tokens=scenario.cached_prompt_tokens(values), users_searched=search_users)
 
 

@@ -450,3 +450,26 @@ def test_a_model_too_big_for_a_phone_is_not_told_to_set_the_count_to_auto(lang):
     texts = [e.value for e in at.error]
     assert any(s("l_verdict_no_fit_alone", hardware="§", memory="§").split("§")[0] in t for t in texts), texts
     assert not any(s("l_verdict_no_fit", hardware="§", memory="§").split("§")[-1] in t for t in texts), texts
+
+
+@pytest.mark.parametrize("users, said", [(1, True), (10, False)])
+def test_a_days_requests_that_the_users_at_once_cannot_send_are_named(lang, users, said):
+    """PM try: 50,000 requests a day with 1 user at once bought five servers of one user each (the day's requests
+    need them) without a word, while 10 users at once took one server. The requests in progress at any moment
+    (Little's law, worked out here from latency.estimate's prefill and decode) against the users at once entered:
+    above them, the note says the two inputs disagree and how many users at once the day's requests mean."""
+    query = dict(model_size_b="70.6", devices="2", precision="fp8", requests_per_day="50000", concurrency=str(users))
+    at = page(lang, **query)
+    e = direct(dict(DEFAULT, **query))
+    service_s = e.breakdown["prefill"] + e.breakdown["decode"]
+    in_progress = 50000 / 86400 * service_s
+    assert (in_progress > users) == said  # the two cases are on either side of the line
+    s, _, f = strings(lang)
+    expected = s("note_users_traffic", requests="50,000", in_progress=formats.number(in_progress, 2),
+                 rate=formats.number(50000 / 86400, 2), service=f.seconds(service_s), users=f.count(users, "users"),
+                 capacity=formats.number(86400 * users / service_s, 3), users_label=s("name_concurrency"),
+                 need=f.count(math.ceil(in_progress), "users"))
+    text = all_text(at)
+    assert (expected in text) == said, expected
+    between = s.table["note_users_traffic"].split("{rate}")[1].split("{service}")[0]  # "건 × 요청 하나에 "
+    assert (between in text) == said  # and not in another wording
