@@ -118,8 +118,12 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
         engine = scenario.evaluate(catalog, v)[2].engine
     except ValueError:
         engine = None
-    lower = sorted((p for p in catalog.precisions.values() if p.bytes_per_param < bpp and runs_on(p.id, engine)),
-                   key=lambda p: -p.bytes_per_param)
+    # FP4 formats only where the device computes in FP4 (Blackwell: Hardware.fp4_speedup); elsewhere NVFP4 runs as a
+    # 4-bit weight-only format, the job INT4 (AWQ/GPTQ) already does under a name that does not say "for
+    # Blackwell chips" (a PM try on an H100 was told to switch to NVFP4 and kept the H100).
+    fp4 = entry.hardware.fp4_speedup is not None
+    lower = sorted((p for p in catalog.precisions.values() if p.bytes_per_param < bpp and runs_on(p.id, engine)
+                    and (fp4 or p.family != "fp4")), key=lambda p: -p.bytes_per_param)
     out["precision"] = [{**v, "precision": p.id} for p in lower] or "already"
     floor = float(v.get("min_model_b", scenario.SIZE_MIN_B) or scenario.SIZE_MIN_B)
     smaller = [s for s in sorted(sizes, reverse=True) if floor <= s < float(v["model_size_b"])]

@@ -390,6 +390,17 @@ def test_quantization_offers_the_formats_of_the_set_ups_own_engine():
     assert {v["precision"] for v in local} <= {"q8_0", "q4_k_m"} and local
 
 
+def test_fp4_is_offered_only_where_the_device_computes_in_fp4():
+    """PM try: an H100 set-up was told to switch to "NVFP4 (..., for Blackwell chips such as the B200)" and kept
+    the H100. On a device without FP4 tensor cores (catalog: no fp4_speedup) INT4 is the 4-bit offer; on a B200
+    NVFP4 is offered too."""
+    assert CAT.hardware["h100-sxm"].hardware.fp4_speedup is None and CAT.hardware["b200"].hardware.fp4_speedup
+    on = {h: {v["precision"] for v in levers.candidates(CAT, dict(DEFAULT, hardware=h), DATA.sizes, PLACES,
+                                                         DEVICE_CHOICES)["precision"]} for h in ("h100-sxm", "b200")}
+    assert "nvfp4" not in on["h100-sxm"] and "int4_awq" in on["h100-sxm"]
+    assert "nvfp4" in on["b200"]
+
+
 def busy_setup() -> dict:
     """A busy server in steady use whose typical first token's range is within 1 s and whose 95% figure's
     range is past it, found here with latency.estimate (the number of users where that holds moves with
