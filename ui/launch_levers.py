@@ -6,7 +6,7 @@ The suggestions are `latency.exploring.levers.suggest`: each one a launch check 
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import streamlit as st
 
@@ -87,18 +87,29 @@ def suggestion_text(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int
                result=result_text(w, base, sug.check))
 
 
-def plan_values(base: Check) -> dict[str, Any] | None:
+def plan_values(base: Check, found: Sequence[L.Suggestion] = ()) -> dict[str, Any] | None:
     """The set-up of the cheapest plan that meets the target (launch.cheapest_plan: devices per server with the
-    servers it needs), where the set-up as entered does not meet it on one server; else None."""
+    servers it needs), where the set-up as entered does not meet it on one server; else None. None too where
+    the plan is one server and a suggestion in `found` already opens its device count: a PM try read "More
+    servers (2 -> 4 devices per server, 1 server)" under "2. Devices (2 -> 4)", the same set-up twice, the
+    first titled with servers it does not add."""
     if base.plan_servers is None or base.kind == "pass":
+        return None
+    if base.plan_servers == 1 and any(sug.lever == "devices" and scenario.fixed_devices(sug.values) == base.plan_per_server
+                                      for sug in found):
         return None
     return {**base.values, "devices": base.plan_per_server}
 
 
-def plan_text(w: launch_view.Words, base: Check, n: int | None = None) -> str:
+def plan_lever(base: Check) -> str:
+    """The plan's title: more servers where it takes more than one, else a device count per server."""
+    return "servers" if (base.plan_servers or 0) > 1 else "devices"
+
+
+def plan_text(w: launch_view.Words, base: Check, n: int | None = None, found: Sequence[L.Suggestion] = ()) -> str:
     """"More servers (2 → 8 devices per server, 2 servers): meets the target for 50 users at once; per month $34,923"."""
     s, f = w.s, w.f
-    if plan_values(base) is None:
+    if plan_values(base, found) is None:
         return ""
     parts = []
     if base.plan_per_server != base.devices_per_server:
@@ -106,7 +117,7 @@ def plan_text(w: launch_view.Words, base: Check, n: int | None = None) -> str:
                        after=f.count(base.plan_per_server, "devices")))
     parts.append(w.servers(base.plan_servers))
     cost = w.money(base.monthly_to_pass_usd) if math.isfinite(base.monthly_to_pass_usd) else s("lever_no_price")
-    text = s("lever_plan", lever=s("lever_servers"), change=", ".join(parts),
+    text = s("lever_plan", lever=s(f"lever_{plan_lever(base)}"), change=", ".join(parts),
              users=f.count(int(base.values["concurrency"]), "users"), cost=cost)
     return text if n is None else s("lever_numbered", n=n, text=text)
 
@@ -115,7 +126,7 @@ def export_lines(w: launch_view.Words, base: Check, found: list) -> list[str]:
     """'What to change' for the exports: the suggestions in order (then more servers, where that meets the
     target), or that no single change is enough."""
     out = [suggestion_text(w, base, sug, i) for i, sug in enumerate(found, 1)]
-    plan = plan_text(w, base, len(out) + 1)
+    plan = plan_text(w, base, len(out) + 1, found)
     if not found:
         out.append(w.s("levers_none"))
     return out + ([plan] if plan else [])
@@ -174,15 +185,15 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
             suggestion_link(w, base, sug, i, lang)
     elif not base.passes:
         st.error(s("levers_none"))
-    plan = plan_values(base)
+    plan = plan_values(base, found)
     if plan is not None:
-        st.markdown(f"**{s('levers_plan_heading')}**")
+        st.markdown(f"**{s('levers_plan_heading' if plan_lever(base) == 'servers' else 'levers_plan_heading_one')}**")
         if base.plan_per_server != base.devices_per_server:
-            st.page_link("pages/launch.py", label=plan_text(w, base), icon=":material/arrow_forward:",
+            st.page_link("pages/launch.py", label=plan_text(w, base, found=found), icon=":material/arrow_forward:",
                          query_params={**scenario.to_query(plan), "lang": lang})
             st.caption(s("levers_plan_note"))
         else:  # the same devices per server, only more servers: a link would open this very set-up (PM try, stop 40)
-            st.markdown(plan_text(w, base))
+            st.markdown(plan_text(w, base, found=found))
             st.caption(s("levers_plan_note_same"))
     if not found and not base.passes:
         pairs_section(w, base, values, pairs, lang)

@@ -527,3 +527,19 @@ def test_a_short_box_names_its_choice_whole_in_its_help(lang):
     for key, name in whole.items():
         assert boxes[key].help.startswith(s("whole_choice", name=name).split("X")[0]), (key, boxes[key].help)
     assert s("arrival_short_steady") in boxes["arrival"].options and s("arrival_steady") not in boxes["arrival"].options
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_one_server_plan_that_a_device_count_suggestion_already_opens_is_not_offered_again(lang):
+    """PM try: 70.6B on two H100s for 200 users read '3. Devices (2 -> 4 per server)' and below it 'More servers
+    (2 -> 4 devices per server, 1 server)': the same set-up twice, the second titled with servers it does not
+    add. One link opens four devices per server, and none says more servers."""
+    s, _, _ = strings(lang)
+    setup = dict(DEFAULT, model_size_b=70.6, devices=2, concurrency=200, requests_per_day=50000)
+    cost, servers, per = cheapest_by_hand(setup)
+    assert (servers, per) == (1, 4)  # the case: one server of four devices is the cheapest way to pass
+    at = page(lang, setup, view="change")
+    links = [p for p in at.get("page_link") if "devices=4" in p.proto.query_string]
+    assert len(links) == 1, [p.proto.label for p in at.get("page_link")]
+    assert not [p for p in at.get("page_link") if s("lever_servers") in p.proto.label]
+    assert s("levers_plan_heading") not in all_text(at)
