@@ -473,3 +473,12 @@ def test_a_days_requests_that_the_users_at_once_cannot_send_are_named(lang, user
     assert (expected in text) == said, expected
     between = s.table["note_users_traffic"].split("{rate}")[1].split("{service}")[0]  # "건 × 요청 하나에 "
     assert (between in text) == said  # and not in another wording
+
+
+@pytest.mark.parametrize("connection", scenario.CONNECTIONS)
+def test_the_connection_box_names_each_choice_as_the_estimator_and_the_side_by_side_table_do(lang, connection):
+    """PM try: the launch check's box said '다시 씀' (reused) where its A/B table and the estimator say
+    '이미 열린 연결' (already open): one name per idea. The box's short name is the estimator's name, or its
+    start (the estimator's new connection adds how many round trips it costs)."""
+    s, est, _ = strings(lang)
+    assert est(f"connection_{connection}").startswith(s(f"connection_short_{connection}"))
