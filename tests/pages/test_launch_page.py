@@ -482,3 +482,22 @@ def test_the_connection_box_names_each_choice_as_the_estimator_and_the_side_by_s
     start (the estimator's new connection adds how many round trips it costs)."""
     s, est, _ = strings(lang)
     assert est(f"connection_{connection}").startswith(s(f"connection_short_{connection}"))
+
+
+def test_the_difference_names_whole_answers_far_apart_beside_a_first_token_target(lang):
+    """PM try: A 70.6B on four H100s against B 8B on one, judged on the first token: the sentence gave 0.079 s
+    and the cost, while the whole answers (18 s against 7.6 s) were the largest difference. Where the longer whole
+    answer is at least 1.25x the shorter it is named; times from latency.estimate."""
+    at = page(lang, view="compare")
+    s, _, f = strings(lang)
+    at.button(key="launch_keep_b").click().run()
+    at.selectbox(key="model_size_b").set_value(70.6).run()
+    at.selectbox(key="devices").set_value(4).run()
+    assert not at.exception
+    a, b = direct({**DEFAULT, "model_size_b": 70.6, "devices": 4}), direct(DEFAULT)
+    assert a.total_s >= 1.25 * b.total_s
+    total = s("diff_total", a=f.seconds(a.total_s), b=f.seconds(b.total_s))
+    assert any(total in m.value for m in at.markdown), total
+    at.selectbox(key="model_size_b").set_value(DEFAULT["model_size_b"]).run()  # the same set-up as B: not named
+    at.selectbox(key="devices").set_value(scenario.DEVICES_AUTO).run()
+    assert not any(s.table["diff_total"].split("{a}")[0] in m.value for m in at.markdown)
