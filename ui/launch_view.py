@@ -269,9 +269,12 @@ class Words:
         text = s("l_cost_line", hourly=self.money(e.price_usd_per_hour), basis=self.est(f"price_basis_{e.price_basis}"),
                  date=md(e.price_date or ""), source=source_link(e.price_source))
         if math.isfinite(c.monthly_usd):
+            requests = int(c.values.get("requests_per_day", 0) or 0)
             text += " " + s("monthly_line", hours=formats.number(730, 3), busy=f.percent(min(c.busy_share, 1.0)) if math.isfinite(c.busy_share) else "–",
                             busy_cost=self.money(c.busy_monthly_usd) if math.isfinite(c.busy_monthly_usd) else "–",
-                            requests=self.value("requests_per_day", c.values["requests_per_day"]))
+                            requests=self.value("requests_per_day", c.values["requests_per_day"]),
+                            per_1k_entered=self.money(c.monthly_usd / (requests * launch.DAYS_PER_MONTH) * 1000.0)
+                            if requests > 0 else "–")
         return text
 
     def budget_line(self, c: Check) -> str:

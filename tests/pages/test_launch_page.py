@@ -501,3 +501,21 @@ def test_the_difference_names_whole_answers_far_apart_beside_a_first_token_targe
     at.selectbox(key="model_size_b").set_value(DEFAULT["model_size_b"]).run()  # the same set-up as B: not named
     at.selectbox(key="devices").set_value(scenario.DEVICES_AUTO).run()
     assert not any(s.table["diff_total"].split("{a}")[0] in m.value for m in at.markdown)
+
+
+def test_the_cost_per_answer_as_entered_is_said_beside_the_never_idle_one(lang):
+    """PM try: 'Cost per 1,000 answers $0.29 · servers that never idle' beside $8,731 a month for 50,000 answers a
+    day, which is about $5.7 per 1,000: which to budget? The cost line now gives the cost as entered per 1,000 of
+    the month's answers too. Worked out here: 4 H100s on one server at the catalog's price, 730 h a month."""
+    query = dict(model_size_b="70.6", devices="4", concurrency="200", requests_per_day="50000")
+    at = page(lang, **query)
+    s, _, f = strings(lang)
+    monthly = 4 * CAT.hardware["h100-sxm"].price_usd_per_hour * 730
+    assert metrics(at)[s("m_monthly")] == launch_view_money(lang, monthly)  # one server of four holds the day
+    per_1k = launch_view_money(lang, monthly / (50000 * 365 / 12) * 1000)
+    assert per_1k in all_text(at).replace("\\$", "$"), per_1k
+
+
+def launch_view_money(lang: str, usd: float) -> str:
+    """Money as the launch check prints it (formats.usd: whole dollars from $100 up, cents below)."""
+    return formats.get(lang).usd(usd)
