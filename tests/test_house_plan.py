@@ -156,3 +156,26 @@ def test_command_modules_are_thin_and_refuse_an_import(command):
     assert len(text.splitlines()) <= 12, "a command module only forwards to its subpackage"
     done = subprocess.run([sys.executable, "-c", f"import latency.{command}"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode != 0 and f"import latency.{COMMANDS[command]}" in done.stderr, done.stderr
+
+
+def test_a_page_with_a_title_of_its_own_begins_it_with_its_name_in_the_menu():
+    """One name per idea: a PM try read '모델·서버·비용 견주기' in the menu and '트레이드오프 탐색' as the page's heading,
+    and the measure and logs pages had headings of their own too. A page whose strings have a `title` begins it
+    with the menu's name (the rest may say what the page answers); the lesson's heading puts its subject inside
+    the menu's words ('15분 수업' / '15분 지연 시간 수업')."""
+    from latency.language import i18n
+    from ui import shell
+
+    checked = 0
+    for p in shell.PAGES:
+        for lang in i18n.LANGS:
+            try:
+                table = i18n.strings(p.url_path, lang).table if p.url_path else {}
+            except (FileNotFoundError, i18n.ContentError):  # a page without strings of its own
+                continue
+            if "title" not in table:
+                continue
+            nav = i18n.strings("common", lang)(p.nav_key)
+            assert table["title"].startswith(nav) or p.url_path == "lesson", (p.url_path, lang, nav, table["title"])
+            checked += 1
+    assert checked >= 10

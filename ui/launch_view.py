@@ -174,6 +174,8 @@ class Words:
 
     def p95_how(self, c: Check) -> str:
         s, f = self.s, self.f
+        if c.kind == "no_fit":  # no 95% figure for a model that does not fit (PM re-check: "how 6,341 s was found" under it)
+            return ""
         if c.p95_rule == "alone":
             return s("p95_alone" if int(c.values["concurrency"]) <= 1 else "p95_same")
         queue = min(float(c.est.breakdown["queue"]), c.wait_others_s)  # with one user the queue is 0 (decision 2)
@@ -287,15 +289,7 @@ class Words:
     def notes(self, c: Check) -> list[str]:
         """Inputs the figures use that a reader could miss, named beside them."""
         s, f, v = self.s, self.f, c.values
-        out = []
-        if c.users_too_few:
-            users = int(v["concurrency"])
-            service_s = c.in_progress / (int(v["requests_per_day"]) / launch.SECONDS_PER_DAY)
-            out.append(s("note_users_traffic", requests=f"{int(v['requests_per_day']):,}",
-                         in_progress=formats.number(c.in_progress, 2), rate=formats.number(int(v["requests_per_day"]) / launch.SECONDS_PER_DAY, 2),
-                         service=f.seconds(service_s), users=f.count(users, "users"),
-                         capacity=formats.number(launch.SECONDS_PER_DAY * users / service_s, 3),
-                         users_label=self.name("concurrency"), need=f.count(math.ceil(c.in_progress), "users")))
+        out = [self.users_traffic(c)] if c.users_too_few else []
         if c.cached_tokens:
             out.append(s("note_cached", n=f.count(c.cached_tokens, "tokens"), share=f.percent(float(v["prefix_share"]))))
         if int(v.get("spec_tokens", 0) or 0):
@@ -303,6 +297,18 @@ class Words:
         if float(v["model_size_b"]) < float(v.get("min_model_b", 0) or 0):
             out.append(s("note_below_min", size=f.size_b(float(v["model_size_b"])), floor=f.size_b(float(v["min_model_b"]))))
         return out
+
+    def users_traffic(self, c: Check) -> str:
+        """The day's requests against the users at once, where they disagree (`Check.users_too_few`); else ""."""
+        if not c.users_too_few:
+            return ""
+        s, f, v = self.s, self.f, c.values
+        users, requests = int(v["concurrency"]), int(v["requests_per_day"])
+        service_s = c.in_progress / (requests / launch.SECONDS_PER_DAY)
+        return s("note_users_traffic", requests=f"{requests:,}", in_progress=formats.number(c.in_progress, 2),
+                 rate=formats.number(requests / launch.SECONDS_PER_DAY, 2), service=f.seconds(service_s),
+                 users=f.count(users, "users"), capacity=formats.number(launch.SECONDS_PER_DAY * users / service_s, 3),
+                 users_label=self.name("concurrency"), need=f.count(math.ceil(c.in_progress), "users"))
 
     def metrics(self, c: Check) -> list[tuple[str, str, str, str]]:
         """(label, value, small print, help) of every figure, in the order the page shows them."""
@@ -355,6 +361,8 @@ def show_verdict(w: Words, c: Check) -> None:
     KIND_ALERT[c.kind](w.verdict(c))
     if c.over_budget:
         st.warning(w.budget_line(c))
+    if c.users_too_few:  # under the verdict, not the last of the lines (PM re-check: found below a green 'pass')
+        st.warning(w.users_traffic(c))
 
 
 FIGURE_ROWS = (4, 5)
@@ -382,8 +390,11 @@ def show_figures(w: Words, c: Check, key: str) -> None:
 
 
 def show_lines(w: Words, c: Check) -> None:
-    """The sentences under the figures (the cost over the limit is already in the verdict's warning)."""
-    st.markdown("\n".join(f"- {line}" for line in w.lines(c) if line != w.budget_line(c) or not c.over_budget))
+    """The sentences under the figures (the cost over the limit and the day's requests the users at once cannot send
+    are already in warnings under the verdict, which every caller shows first; the exports keep them as lines)."""
+    shown = {w.budget_line(c)} if c.over_budget else set()
+    shown |= {w.users_traffic(c)} if c.users_too_few else set()
+    st.markdown("\n".join(f"- {line}" for line in w.lines(c) if line not in shown))
 
 
 def show_check(w: Words, c: Check, key: str, verdict: bool = True) -> None:

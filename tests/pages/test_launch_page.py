@@ -471,6 +471,8 @@ def test_a_days_requests_that_the_users_at_once_cannot_send_are_named(lang, user
                  need=f.count(math.ceil(in_progress), "users"))
     text = all_text(at)
     assert (expected in text) == said, expected
+    assert any(expected in w.value for w in at.warning) == said  # under the verdict (PM re-check: it was the last line)
+    assert not any(expected in m.value for m in at.markdown)  # and not again among the lines
     between = s.table["note_users_traffic"].split("{rate}")[1].split("{service}")[0]  # "건 × 요청 하나에 "
     assert (between in text) == said  # and not in another wording
 
@@ -519,3 +521,17 @@ def test_the_cost_per_answer_as_entered_is_said_beside_the_never_idle_one(lang):
 def launch_view_money(lang: str, usd: float) -> str:
     """Money as the launch check prints it (formats.usd: whole dollars from $100 up, cents below)."""
     return formats.get(lang).usd(usd)
+
+
+def test_a_model_that_does_not_fit_gets_no_95_percent_explanation(lang):
+    """PM re-check: 405B on eight H100s said the model does not fit (920 GB) and, below, how its 95%-of-users
+    figure of 6,341 s was found. A set-up that cannot run has no such figure: none of the p95 lines is shown."""
+    at = page(lang, model_size_b="405", devices="8")
+    e = direct(dict(DEFAULT, model_size_b=405, devices=8))
+    assert not e.fits  # the case, by latency.estimate
+    s, _, _ = strings(lang)
+    text = all_text(at)
+    for key in ("p95_alone", "p95_same", "p95_exponential", "p95_uniform"):
+        if key in s.table:
+            start = s.table[key].split("{")[0]
+            assert not start or start not in text, (key, start)
