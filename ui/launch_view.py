@@ -304,10 +304,9 @@ class Words:
             return ""
         s, f, v = self.s, self.f, c.values
         users, requests = int(v["concurrency"]), int(v["requests_per_day"])
-        service_s = c.in_progress / (requests / launch.SECONDS_PER_DAY)
         return s("note_users_traffic", requests=f"{requests:,}", in_progress=formats.number(c.in_progress, 2),
-                 rate=formats.number(requests / launch.SECONDS_PER_DAY, 2), service=f.seconds(service_s),
-                 users=f.count(users, "users"), capacity=formats.number(launch.SECONDS_PER_DAY * users / service_s, 3),
+                 rate=formats.number(requests / launch.SECONDS_PER_DAY, 2), service=f.seconds(c.service_s),
+                 users=f.count(users, "users"), capacity=formats.number(launch.SECONDS_PER_DAY * users / c.service_s, 3),
                  users_label=self.name("concurrency"), need=f.count(math.ceil(c.in_progress), "users"))
 
     def metrics(self, c: Check) -> list[tuple[str, str, str, str]]:

@@ -139,6 +139,7 @@ class Check:
     plan_per_server: int | None = None      # the cheapest plan that meets the target: devices per server ...
     plan_servers: int | None = None         # ... and servers (None: none meets it, or not searched)
     plan_max_users: int | None = None       # the most users at once one server of the plan keeps within the target
+    service_s: float = math.nan             # one request's time in the engine at this load (prefill + decode)
     in_progress: float = math.nan           # requests in the engines at any moment on average, by the day's requests
     extra: dict = field(default_factory=dict)
 
@@ -383,7 +384,7 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
         monthly_to_pass_entered_usd=to_pass,
         plan_per_server=plan.per_server if plan else None, plan_servers=plan.servers if plan else None,
         plan_max_users=plan.most_users if plan else None,
-        busy_share=busy, busy_monthly_usd=busy_monthly, in_progress=in_progress, over_budget=over, calibrated=bool(est.calibrated),
+        busy_share=busy, busy_monthly_usd=busy_monthly, service_s=service, in_progress=in_progress, over_budget=over, calibrated=bool(est.calibrated),
         cached_tokens=scenario.cached_prompt_tokens(values), users_searched=search_users)
 
 
