@@ -131,7 +131,7 @@ class Words:
         text = s("setup_sentence", model=md(model), arch=self.value("arch", v["arch"]),
                  precision=md(self.value("precision", v["precision"]).split(" (")[0]),
                  hardware=md(self.value("hardware", v["hardware"])), devices=devices, where=where,
-                 users=self.f.count(v["concurrency"], "users"), arrival=self.value("arrival", v["arrival"]),
+                 users=self.f.count(v["concurrency"], "users"), arrival=s(f"setup_arrival_{v['arrival']}"),  # mid-sentence: no capital in English
                  requests=self.value("requests_per_day", v["requests_per_day"]),
                  prompt=self.f.count(v["prompt_tokens"], "tokens"), document=self.f.count(v["document_tokens"], "tokens"),
                  output=self.f.count(v["output_tokens"], "tokens"))
@@ -271,12 +271,11 @@ class Words:
         text = s("l_cost_line", hourly=self.money(e.price_usd_per_hour), basis=self.est(f"price_basis_{e.price_basis}"),
                  date=md(e.price_date or ""), source=source_link(e.price_source))
         if math.isfinite(c.monthly_usd):
-            requests = int(c.values.get("requests_per_day", 0) or 0)
             text += " " + s("monthly_line", hours=formats.number(730, 3), busy=f.percent(min(c.busy_share, 1.0)) if math.isfinite(c.busy_share) else "–",
                             busy_cost=self.money(c.busy_monthly_usd) if math.isfinite(c.busy_monthly_usd) else "–",
                             requests=self.value("requests_per_day", c.values["requests_per_day"]),
-                            per_1k_entered=self.money(c.monthly_usd / (requests * launch.DAYS_PER_MONTH) * 1000.0)
-                            if requests > 0 else "–")
+                            per_1k_entered=self.money(c.cost_per_1k_entered)
+                            if math.isfinite(c.cost_per_1k_entered) else "–")
         return text
 
     def budget_line(self, c: Check) -> str:
@@ -335,7 +334,9 @@ class Words:
             (s("m_total"), f.seconds(c.total_s), f.range(*c.total_range), s("m_total_help")),
             (s("m_users"), users, users_small, s("m_users_help")),
             (s("m_devices"), s("m_devices_value", n=f"{plan_devices:,}") if reachable else no, servers_small, s("m_devices_help")),
-            (s("m_cost_1k"), f.usd(c.cost_per_1k) if math.isfinite(c.cost_per_1k) else no, s("m_cost_1k_small"), s("m_cost_1k_help")),
+            (s("m_cost_1k"), f.usd(c.cost_per_1k) if math.isfinite(c.cost_per_1k) else no,
+             s("m_cost_1k_small_entered", entered=f.usd(c.cost_per_1k_entered))
+             if math.isfinite(c.cost_per_1k) and math.isfinite(c.cost_per_1k_entered) else s("m_cost_1k_small"), s("m_cost_1k_help")),
             (s("m_monthly"), f.usd(c.monthly_usd) if math.isfinite(c.monthly_usd) else no,
              s("m_monthly_small", devices=f.count(c.devices_entered, "devices"),
                requests=self.value("requests_per_day", c.values["requests_per_day"])), s("m_monthly_help")),

@@ -90,6 +90,7 @@ STYLESHEET = f"""<style>
 .stApp [role="option"][aria-selected="true"] {{ outline: 2px solid {FOCUS}; outline-offset: -2px; }}
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] *, .{STATUS_CLASS} p {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
 .stApp [data-testid="stMetricLabel"] p, .stApp [data-testid="stMetricLabel"] div {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
+.stApp [data-testid="stMetricDelta"] p, .stApp [data-testid="stMetricDelta"] div {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 .stApp [data-testid="stPageLink"] p, .stApp [data-testid="stPageLink"] span {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 .stApp [class*="_run_button"] button p {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 [class*="st-key-{CARD_KEY}"] {{ position: relative; }}

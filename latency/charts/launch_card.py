@@ -92,10 +92,16 @@ def png(title: str, kind: str, verdict: str, setup: str, rows: Sequence[tuple[st
     y += 16
     col = inner // 4
     for i in range(0, len(rows), 4):
-        for j, (label, value, note) in enumerate(rows[i:i + 4]):
-            x = MARGIN + j * col
-            ops.append(("cell", y, x, plain(label), plain(value), plain(note), col - 16))
-        y += 126
+        # every line of a label and of its small print is drawn: the row is as tall as its longest cell
+        # (a small print cut to its first line hid the cost as entered)
+        cells = [(MARGIN + j * col, wrap(plain(label), small, col - 16), plain(value),
+                  wrap(plain(note), small, col - 16) if note else [])
+                 for j, (label, value, note) in enumerate(rows[i:i + 4])]
+        label_h = 22 * max(2, *(len(c[1]) for c in cells)) + 2
+        notes_n = max(1, *(len(c[3]) for c in cells))
+        for x, label_lines, value, note_lines in cells:
+            ops.append(("cell", y, x, label_lines, value, note_lines, label_h))
+        y += label_h + 40 + 22 * notes_n + 18
     total = sum(t for _, _, t in stages)
     if total > 0:
         ops.append(("bar", y, stages, total, inner))
@@ -130,12 +136,12 @@ def png(title: str, kind: str, verdict: str, setup: str, rows: Sequence[tuple[st
         elif op[0] == "verdict":
             d.text((MARGIN + 24, op[1]), op[2], font=h2, fill=colour)
         elif op[0] == "cell":
-            _, y0, x, label, value, note, w = op
-            for k, part in enumerate(wrap(label, small, w)[:2]):
+            _, y0, x, label_lines, value, note_lines, label_h = op
+            for k, part in enumerate(label_lines):
                 d.text((x, y0 + 22 * k), part, font=small, fill=INK_MUTED)
-            d.text((x, y0 + 46), value, font=_font(True, 30), fill=INK)
-            if note:
-                d.text((x, y0 + 86), wrap(note, small, w)[0], font=small, fill=INK_MUTED)
+            d.text((x, y0 + label_h), value, font=_font(True, 30), fill=INK)
+            for k, part in enumerate(note_lines):
+                d.text((x, y0 + label_h + 40 + 22 * k), part, font=small, fill=INK_MUTED)
         elif op[0] == "bar":
             _, y0, parts, tot, w = op
             x = MARGIN

@@ -151,6 +151,16 @@ class Check:
         return math.isfinite(self.in_progress) and self.in_progress > float(self.values["concurrency"]) * (1 + 1e-9)
 
     @property
+    def cost_per_1k_entered(self) -> float:
+        """The set-up as entered, kept on all month (`monthly_usd`), over a month's answers at the day's requests,
+        per 1,000 answers; nan without a price or requests. `cost_per_1k` is the never-idle figure the other pages
+        show (PM try: $0.29 per 1,000 on the tile against $8,731 a month; which to budget?)."""
+        requests = float(self.values.get("requests_per_day", 0) or 0)
+        if requests <= 0 or not math.isfinite(self.monthly_usd):
+            return math.nan
+        return self.monthly_usd / (requests * DAYS_PER_MONTH) * 1000.0
+
+    @property
     def plan_devices(self) -> int | None:
         return None if self.plan_servers is None else self.plan_servers * self.plan_per_server
 

@@ -69,7 +69,7 @@ _COLLECT = r"""
     }
   });
   // 3. text cut short: metrics wider than their box, and anything cut with an ellipsis (select values...)
-  const metrics = '[data-testid=stMetricValue], [data-testid=stMetricLabel], [data-testid=stMetricValue] *, [data-testid=stMetricLabel] *';
+  const metrics = '[data-testid=stMetricValue], [data-testid=stMetricLabel], [data-testid=stMetricDelta], [data-testid=stMetricValue] *, [data-testid=stMetricLabel] *, [data-testid=stMetricDelta] *';
   for (const el of main.querySelectorAll('*')) {
     if (!el.matches(metrics) && getComputedStyle(el).textOverflow !== 'ellipsis') continue;
     if (!el.textContent.trim() || !visible(el) || el.clientWidth === 0 || !shown(el, el.getBoundingClientRect())) continue;

@@ -516,6 +516,8 @@ def test_the_cost_per_answer_as_entered_is_said_beside_the_never_idle_one(lang):
     assert metrics(at)[s("m_monthly")] == launch_view_money(lang, monthly)  # one server of four holds the day
     per_1k = launch_view_money(lang, monthly / (50000 * 365 / 12) * 1000)
     assert per_1k in all_text(at).replace("\\$", "$"), per_1k
+    tile = next(m for m in at.metric if m.label == s("m_cost_1k"))  # re-check: the tile itself says it, not only the text
+    assert per_1k in tile.delta.replace("\\$", "$"), tile.delta
 
 
 def launch_view_money(lang: str, usd: float) -> str:
@@ -535,3 +537,13 @@ def test_a_model_that_does_not_fit_gets_no_95_percent_explanation(lang):
         if key in s.table:
             start = s.table[key].split("{")[0]
             assert not start or start not in text, (key, start)
+
+
+@pytest.mark.parametrize("arrival, said", [("steady", "(each at their own moment)"), ("burst", "(in one burst)")])
+def test_the_set_up_sentence_names_the_arrival_in_lower_case_mid_sentence(arrival, said):
+    """PM re-check: 'Set-up: ... 200 users at once (Each at their own moment), ...' capitalised a choice's name in the
+    middle of a sentence."""
+    at = page("en", arrival=arrival)
+    text = all_text(at)
+    assert said in text, said
+    assert said.title() not in text and said.replace("(e", "(E").replace("(i", "(I") not in text
