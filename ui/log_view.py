@@ -107,6 +107,10 @@ def show_error(s: Strings, err: L.LogError) -> None:
     st.error(text, icon=":material/error:")
 
 
+LOG_SCENARIO_KEYS = ("lg_size", "lg_precision", "lg_hardware", "lg_distance", "lg_prompt", "lg_output")
+"""The logs page's scenario boxes (`scenario_controls`), held on each fragment rerun."""
+
+
 def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -> dict:
     """Model size, hardware, precision, distance, prompt and answer tokens -> the estimator's values."""
     st.header(s("scenario_header"))
@@ -116,15 +120,21 @@ def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -
     default_out = int(min(max(out.median(), 1), SC.OUTPUT_MAX)) if len(out) else 256
     c1, c2, c3 = st.columns(3)
     values = dict(SC.DEFAULTS)
-    values["model_size_b"] = c1.select_slider(s("size_label"), options=sizes, value=sizing.snap(SC.DEFAULTS["model_size_b"], sizes),
-                                              key="lg_size", format_func=formats.get(lang).size_b)
+    hardware = SC.ordered_hardware(catalog)
+    by_km = {stop.km: stop for stop in stops}
+    # Defaults through st.session_state, not value=/index=, so that `state.hold` can re-send every box's value on a
+    # fragment rerun (the estimator's held arrow key lost the other boxes' values under load; ui/state.py `hold`)
+    for key, default in (("lg_size", sizing.snap(SC.DEFAULTS["model_size_b"], sizes)),
+                         ("lg_precision", next(iter(catalog.precisions))), ("lg_hardware", SC.DEFAULTS["hardware"]),
+                         ("lg_distance", next(iter(by_km)))):
+        st.session_state.setdefault(key, default)
+    state.hold(LOG_SCENARIO_KEYS)
+    values["model_size_b"] = c1.select_slider(s("size_label"), options=sizes, key="lg_size",
+                                              format_func=formats.get(lang).size_b)
     values["precision"] = c1.selectbox(s("precision_label"), list(catalog.precisions), key="lg_precision",
                                        format_func=lambda p: catalog.precisions[p].label(lang))
-    hardware = SC.ordered_hardware(catalog)
     values["hardware"] = c2.selectbox(s("hardware_label"), hardware, key="lg_hardware",
-                                      index=hardware.index(SC.DEFAULTS["hardware"]),
                                       format_func=lambda h: catalog.hardware[h].label(lang))
-    by_km = {stop.km: stop for stop in stops}
     values["distance_km"] = c2.selectbox(s("distance_label"), list(by_km), key="lg_distance",
                                          format_func=lambda km: s("distance_option", name=by_km[km].short[lang],
                                                                   km=formats.get(lang).km(km)))

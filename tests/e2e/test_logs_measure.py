@@ -89,3 +89,48 @@ def test_run_a_small_measurement(page, app_url):
     wait_idle(page)
     shot(page, "measure-en-result", full_page=False)
     page.set_viewport_size(size)
+
+
+def test_twenty_quick_arrow_presses_on_the_logs_size_slider_leave_the_other_boxes_alone(page, app_url):
+    """The logs page's scenario boxes redraw in a fragment, as the estimator's do: a held arrow key on the size
+    slider must move the size alone. On a busy machine the estimator lost the other boxes' values (they came back
+    as their first option) until its fragment re-sent them (ui/state.py `hold`); the logs page now does the same.
+    The estimate line is checked against latency.estimation.scenario.evaluate of the final size."""
+    from latency.estimation import scenario as SC
+    from latency.estimation.catalog import load_catalog
+    from latency.estimation.places import load_stops
+    from latency.language import formats
+
+    s = i18n.strings("logs", "en")
+    open_app(page, app_url, "logs", lang="en")
+    page.get_by_role("button", name=s("sample_button")).click()
+    wait_idle(page)
+    info = page.locator("[data-testid=stAlertContentInfo]", has_text="Estimator (")
+    info.wait_for(timeout=120_000)
+    boxes = lambda: [page.locator(f".st-key-{k}").inner_text() for k in ("lg_precision", "lg_hardware", "lg_distance")]
+    before = boxes()
+    thumb = page.locator(".st-key-lg_size input[type=range]")
+    thumb.focus()
+    for _ in range(20):
+        thumb.press("ArrowRight", delay=20)
+        page.wait_for_timeout(60)
+    wait_idle(page)
+    page.wait_for_timeout(300)
+    wait_idle(page)
+    assert boxes() == before
+    shown = thumb.get_attribute("aria-valuetext")
+    catalog, f = load_catalog(), formats.get("en")
+    size = next(b for b in SC_sizes(catalog) if f.size_b(b) == shown)
+    assert size > SC.DEFAULTS["model_size_b"]
+    stops = load_stops()
+    values = dict(SC.DEFAULTS, model_size_b=size, precision=next(iter(catalog.precisions)),
+                  distance_km=stops[0].km, prompt_tokens=int(page.locator(".st-key-lg_prompt input").input_value()),
+                  output_tokens=int(page.locator(".st-key-lg_output input").input_value()))
+    _, _, est = SC.evaluate(catalog, values)
+    from playwright.sync_api import expect
+    expect(info).to_contain_text(f"first token {f.seconds(est.ttft_s)}", timeout=20_000)
+
+
+def SC_sizes(catalog):
+    from latency.estimation import sizing
+    return sizing.size_steps(catalog)
