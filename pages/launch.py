@@ -96,6 +96,8 @@ def evaluate(v, search_users=True):
 c = evaluate(values)
 with verdict_slot.container():
     launch_view.show_verdict(w, c)
+    if not c.passes:  # on a phone "What to change" is some 5,000 px below, after the 25 inputs (PM try)
+        st.markdown(f"[{s('jump_change')}](#{launch_view.CHANGE_ANCHOR})")
 with figures_slot:
     launch_view.show_figures(w, c, key="launch")
 rest = st.container(key=launch_view.REST_KEY)  # everything below the figures (LAYOUT_CSS)
@@ -126,6 +128,7 @@ with rest:
                            mime="image/png", on_click="ignore", icon=":material/image:", key="launch_png")
 
     # --- what to change, and two set-ups side by side (only the open tab computes) -------------------
+    st.html(f'<div id="{launch_view.CHANGE_ANCHOR}"></div>')  # where the verdict's "what to change" link lands
     tabs = dict(zip(("change", "compare"), st.tabs([s("tab_change"), s("tab_compare")], key="launch_tab", on_change="rerun")))
     with tabs["change"]:
         if tabs["change"].open is not False:

@@ -22,7 +22,11 @@ from latency.language.i18n import Strings, md
 FIGURES_KEY = "launch_figures"
 SETUP_HEADING_KEY = "launch_setup_heading"
 REST_KEY = "launch_rest"
+CHANGE_ANCHOR = "launch-what-to-change"
+"""The id the verdict's link jumps to: just above the "What to change" tab (a fixed name, no reader text in it)."""
+
 LAYOUT_CSS = f"""<style>
+#{CHANGE_ANCHOR} {{ scroll-margin-top: 5rem; }}
 @media (min-width: 769px) {{
   .st-key-{FIGURES_KEY}, [data-testid="stLayoutWrapper"]:has(> .st-key-{FIGURES_KEY}) {{ order: 1; }}
   .st-key-{REST_KEY}, [data-testid="stLayoutWrapper"]:has(> .st-key-{REST_KEY}) {{ order: 2; }}

@@ -160,3 +160,27 @@ def test_a_phone_sees_the_verdict_and_figures_before_the_inputs(browser, app_url
                 assert metric["y"] + metric["height"] <= WIDTHS[width]["height"]  # on the first screen
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_on_a_phone_the_verdicts_link_brings_what_to_change_into_view(browser, app_url, lang):
+    """PM try: on a phone "What to change" starts about 5,000 px below a failing verdict, after the figures and the
+    25 inputs. A failing verdict now has a link under it; tapped, the tab is on screen below the app's header."""
+    s = i18n.strings("launch", lang)
+    context = browser.new_context(viewport=WIDTHS["phone"])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        open_app(page, app_url, "launch", lang=lang, model_size_b="70.6", devices="2", precision="fp8",
+                 concurrency="50", prompt_tokens="5000")
+        drawn(page)
+        tab = page.get_by_role("tab", name=s("tab_change"))
+        assert tab.bounding_box()["y"] > 3 * WIDTHS["phone"]["height"]  # the case: far below the first screen
+        page.get_by_role("link", name=s("jump_change")).click()
+        page.wait_for_function("() => location.hash === '#launch-what-to-change'")
+        page.wait_for_function("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
+        box, header = tab.bounding_box(), page.locator("[data-testid=stHeader]").bounding_box()
+        assert header["y"] + header["height"] <= box["y"] and box["y"] + box["height"] <= WIDTHS["phone"]["height"], (box, header)
+        shot(page, f"launch-phone-jump-{lang}", full_page=False)
+    finally:
+        context.close()

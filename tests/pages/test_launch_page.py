@@ -547,3 +547,17 @@ def test_the_set_up_sentence_names_the_arrival_in_lower_case_mid_sentence(arriva
     text = all_text(at)
     assert said in text, said
     assert said.title() not in text and said.replace("(e", "(E").replace("(i", "(I") not in text
+
+
+def test_only_a_set_up_that_does_not_pass_links_to_what_to_change(lang):
+    """A failing verdict has a link down to 'What to change' (a phone has the 25 inputs in between); a passing one
+    does not, as there is nothing to change. Pass and fail by latency.estimate's figures."""
+    s, _, _ = strings(lang)
+    from tests.exploring.test_launch import passes_rule
+    failing = page(lang, **FIFTY_USERS)
+    assert not passes_rule(dict(DEFAULT, model_size_b=70.6, devices=2, precision="fp8", concurrency=50, prompt_tokens=5000))
+    link = f"[{s('jump_change')}](#launch-what-to-change)"
+    assert any(link in m.value for m in failing.markdown)
+    passing = page(lang, model_size_b="8.03")
+    assert passes_rule(dict(DEFAULT, model_size_b=8.03))
+    assert not any(link in m.value for m in passing.markdown)
