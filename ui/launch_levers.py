@@ -30,15 +30,27 @@ def change_text(w: launch_view.Words, sug: L.Suggestion, base: Mapping[str, Any]
     return ", ".join(parts)
 
 
-def stage_moves(w: launch_view.Words, base: Check, c: Check) -> str:
+def decode_grows_in_batch(base: Check, c: Check) -> bool:
+    """The lever lengthens decode because requests that queued now share the running batch (PM re-check: 'decode
+    8.6 s -> 17 s' after adding devices read as a step back)."""
+    return (base.fits and c.fits and c.est.breakdown["decode"] - base.est.breakdown["decode"] >= STAGE_MOVE_SHARE * max(base.value_s, 1e-9)
+            and c.est.running_batch > base.est.running_batch)
+
+
+def stage_moves(w: launch_view.Words, base: Check, c: Check, explain: bool = True) -> str:
     """The stages the lever moves, before → after (the same four stages as the launch check)."""
     span = max(base.value_s, 1e-9)
     moved = [(k, base.est.breakdown[k], c.est.breakdown[k]) for k in ("network", "queue", "prefill", "decode")
              if abs(c.est.breakdown[k] - base.est.breakdown[k]) >= STAGE_MOVE_SHARE * span]
     if not moved or not base.fits:
         return ""
-    return w.s("stage_moves", moves=", ".join(
+    text = w.s("stage_moves", moves=", ".join(
         w.s("stage_move", stage=w.stage(k), before=w.f.seconds(a), after=w.f.seconds(b)) for k, a, b in moved))
+    # users who queued are now in the running batch together: each engine step writes tokens for more of them, so
+    # each answer is written slower. Said once, under the first suggestion it applies to (`explain`).
+    if explain and decode_grows_in_batch(base, c):
+        text += " " + w.s("decode_grows_batch", before=f"{int(base.est.running_batch):,}", after=f"{int(c.est.running_batch):,}")
+    return text
 
 
 def quality_text(w: launch_view.Words, sug: L.Suggestion) -> str:
@@ -136,8 +148,9 @@ def export_lines(w: launch_view.Words, base: Check, found: list) -> list[str]:
     return out + ([plan] if plan else [])
 
 
-def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int, lang: str) -> None:
-    """One suggestion: a link that opens its set-up here, and under it the stages it moves and the quality it trades."""
+def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int, lang: str, explain: bool = True) -> bool:
+    """One suggestion: a link that opens its set-up here, and under it the stages it moves and the quality it trades.
+    `explain`: say why decode grows, where it does (`decode_grows_in_batch`); True when it was said."""
     s = w.s
     label = suggestion_text(w, base, sug, n)
     st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
@@ -145,11 +158,12 @@ def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int
     quality = [quality_text(w, L.Suggestion(part, sug.values, sug.changed, sug.check)) for part in sug.lever.split("+")]
     why = w.extrapolated(sug.check)
     extrapolated = s(f"lever_extrapolated_{why}", hardware=md(sug.check.entry.label(w.lang))) if why else ""
-    notes = [t for t in [extrapolated, stage_moves(w, base, sug.check), *quality,
+    notes = [t for t in [extrapolated, stage_moves(w, base, sug.check, explain), *quality,
                          s("lever_streaming_note", total=w.f.seconds(sug.check.total_s)) if "streaming" in sug.lever.split("+") else ""]
              if t]
     if notes:
         st.caption(" ".join(notes))
+    return explain and decode_grows_in_batch(base, sug.check)
 
 
 PAIRS_ASKED = "launch_pairs_for"
@@ -169,8 +183,9 @@ def pairs_section(w: launch_view.Words, base: Check, values: Mapping[str, Any], 
         st.info(s("pairs_none"))
         return
     st.markdown(f"**{s('pairs_heading')}**")
+    said = False
     for i, sug in enumerate(found, 1):
-        suggestion_link(w, base, sug, i, lang)
+        said = suggestion_link(w, base, sug, i, lang, explain=not said) or said
 
 
 def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found: list, tried: list, lang: str,
@@ -185,8 +200,9 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
         st.warning(s("levers_over_budget"))
     if found:
         st.markdown(f"**{s('levers_cheaper_heading' if base.passes else 'levers_found_heading')}**")
+        said = False
         for i, sug in enumerate(found, 1):
-            suggestion_link(w, base, sug, i, lang)
+            said = suggestion_link(w, base, sug, i, lang, explain=not said) or said
     elif not base.passes:
         st.error(s("levers_none"))
     plan = plan_values(base, found)

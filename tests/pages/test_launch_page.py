@@ -561,3 +561,21 @@ def test_only_a_set_up_that_does_not_pass_links_to_what_to_change(lang):
     passing = page(lang, model_size_b="8.03")
     assert passes_rule(dict(DEFAULT, model_size_b=8.03))
     assert not any(link in m.value for m in passing.markdown)
+
+
+def test_a_suggestion_whose_decode_grows_says_the_queue_joined_the_batch(lang):
+    """PM re-check: at 200 users on two H100s, the devices suggestion read 'decode 8.6 s -> 17 s' with no word on why
+    more devices made answers slower to write: the users who queued now share each engine step. The line names the
+    requests handled at once before and after, from latency.estimate."""
+    s, _, _ = strings(lang)
+    base = dict(DEFAULT, model_size_b=70.6, devices=2, concurrency=200, requests_per_day=50000)
+    before, after = direct(base), direct(dict(base, devices=4))
+    assert after.breakdown["decode"] > before.breakdown["decode"] and after.running_batch > before.running_batch  # the case
+    at = page(lang, model_size_b="70.6", devices="2", concurrency="200", requests_per_day="50000")
+    said = s("decode_grows_batch", before=f"{int(before.running_batch):,}", after=f"{int(after.running_batch):,}")
+    text = all_text(at)
+    assert said in text, said
+    start = s.table["decode_grows_batch"].split("{")[0]
+    assert sum(c.value.count(start) for c in at.caption) == 1  # said once, not under every suggestion
+    smaller = page(lang, model_size_b="8.03", devices="1", concurrency="2")  # nothing queues: no such line
+    assert s.table["decode_grows_batch"].split("{")[0][:12] not in all_text(smaller)
