@@ -514,9 +514,14 @@ def fewest_devices(need_kv_gb, device_gb, weights_gb, hidden, ep, tensor_paralle
                 return n
         return 8192.0
     out = nm.broadcast_like(8192.0, need_kv_gb + 0.0 * weights_gb)
-    for n in reversed(DEVICE_COUNTS):
+    found = np.zeros(np.shape(out), dtype=bool)
+    for n in DEVICE_COUNTS:  # ascending, each entry's first count that holds it; done when every entry has one
         budget = kv_budget_gb(n, device_gb, weights_gb, engine_overhead_gb(n, hidden, ep, tensor_parallel), ep)
-        out = nm.where((budget >= need_kv_gb) & (budget > 0.0), n, out)
+        holds = (budget >= need_kv_gb) & (budget > 0.0) & ~found
+        out = np.where(holds, n, out)
+        found = found | holds
+        if found.all():
+            break
     return out
 
 
