@@ -59,7 +59,7 @@ def quality_text(w: launch_view.Words, sug: L.Suggestion) -> str:
         return ""
     if q == "precision":
         p = w.data.catalog.precisions[sug.values["precision"]]
-        return w.s("quality_precision", note=md(p.quality.get(w.lang, "")), source=md(p.quality_source))
+        return w.s("quality_precision", note=md(p.quality.get(w.lang, "")), source=launch_view.source_link(p.quality_source))
     return w.s(f"quality_{q}")
 
 
@@ -195,7 +195,7 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
                          format_func=lambda v: s(f"scope_{v}"), on_change=state.touched, help=s("in_device_scope_help"))
     st.caption(s("levers_quality_note"))
     if base.passes:
-        st.success(s("levers_passing"))
+        st.success(s("levers_passing" if found else "levers_passing_none"))
     elif base.kind == "pass" and base.over_budget:
         st.warning(s("levers_over_budget"))
     if found:

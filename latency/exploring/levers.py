@@ -124,7 +124,13 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
     fp4 = entry.hardware.fp4_speedup is not None
     lower = sorted((p for p in catalog.precisions.values() if p.bytes_per_param < bpp and runs_on(p.id, engine)
                     and (fp4 or p.family != "fp4")), key=lambda p: -p.bytes_per_param)
-    out["precision"] = [{**v, "precision": p.id} for p in lower] or "already"
+    # A lower precision with the devices entered, then with each fewer device count (PM try: 70.6B FP16 on four H100s
+    # passed; FP8 with four cost the same, "no saving", while FP8 on two passed for half). `_try` takes, of the first
+    # precision that passes, its cheapest passing count.
+    fewer = sorted((n for n in device_choices if current is not None and scenario.fixed_devices(v) is not None
+                    and n < current), reverse=True)
+    out["precision"] = [{**v, "precision": p.id, **({"devices": n} if n is not None else {})}
+                        for p in lower for n in [None, *fewer]] or "already"
     floor = float(v.get("min_model_b", scenario.SIZE_MIN_B) or scenario.SIZE_MIN_B)
     smaller = [s for s in sorted(sizes, reverse=True) if floor <= s < float(v["model_size_b"])]
     out["smaller_model"] = [{**v, "model_size_b": s} for s in smaller] or "at_floor"
@@ -182,6 +188,9 @@ def _try(catalog: Catalog, values: Mapping[str, Any], lever: str, options: list[
         except ValueError:  # a combination the estimator refuses (e.g. an engine that does not run there)
             continue
     passing = [(o, c) for o, c in checks if c.passes]
+    if lever == "precision" and passing:  # the least drastic precision that passes, at its cheapest device count
+        passing = [(o, c) for o, c in passing if o["precision"] == passing[0][0]["precision"]]
+        passing = [min(passing, key=lambda oc: _cost_key(oc[1]))]
     pick = (lambda found: found[0]) if lever in ORDERED else (lambda found: min(found, key=lambda oc: _cost_key(oc[1])))
     if passing:
         opt, c = pick(passing)
