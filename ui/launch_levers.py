@@ -218,7 +218,8 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
     if not found and not base.passes:
         pairs_section(w, base, values, pairs, lang)
     if tried:
-        with st.expander(s("levers_tried_heading"), expanded=not found):
+        # a passing set-up's other changes mostly pass too, at no saving: not 'not enough alone' (PM re-check)
+        with st.expander(s("levers_tried_heading_passing" if base.passes else "levers_tried_heading"), expanded=not found):
             lines = []
             for t in tried:
                 name = s(f"lever_{t.lever}")

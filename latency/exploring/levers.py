@@ -206,6 +206,12 @@ def _try(catalog: Catalog, values: Mapping[str, Any], lever: str, options: list[
     return Tried(lever, Suggestion(lever, opt, _changed(values, opt), c), "not_enough")
 
 
+QUALITY_RISK = {"precision": 1, "moe": 2, "smaller_model": 2, "shorter_answers": 2}
+"""How much a lever may change the answers' quality (0: not at all), to order suggestions of the same monthly
+cost: a lower precision keeps the model (its published quality notes: near FP16 for FP8 and INT8), another
+architecture or a smaller model changes it."""
+
+
 PAIR_OPTIONS = 8
 """Options of an ordered lever tried in a pair (spread over its range), so two changes together cost at
 most about 55 pairs x 8 launch checks."""
@@ -277,5 +283,7 @@ def suggest(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[float],
             tried.append(Tried(lever, result.best, "slower"))  # its best option is slower than now: never "at best"
         else:
             tried.append(result)
-    found.sort(key=lambda s: _cost_key(s.check))
+    # cheapest first; at the same monthly cost the change that risks answer quality least (PM re-check: a smaller
+    # model, 'quality may be lower', was listed above FP8, 'almost the same as FP16', at the same $4,365)
+    found.sort(key=lambda s: (_cost_key(s.check)[0], QUALITY_RISK.get(s.lever, 0), _cost_key(s.check)[1:]))
     return found, tried

@@ -638,3 +638,26 @@ def test_a_borderline_verdict_whose_typical_range_straddles_names_the_95_percent
     verdict = at.warning[0].value
     assert verdict.startswith(s("verdict_borderline").split(":")[0]), verdict
     assert f.seconds(p95) in verdict, (f.seconds(p95), verdict)
+
+
+def test_at_the_same_monthly_cost_the_change_that_keeps_the_model_comes_first(lang):
+    """PM re-check: at 200 users on two H100s, '1. smaller model (70.6B -> 47B) ... $4,365' with 'quality may be lower'
+    came above '2. FP8 ... $4,365' whose quality note reads 'almost the same as FP16'. Same cost (two H100s, worked
+    out here), so the lower precision, which keeps the model, is listed first."""
+    s, _, _ = strings(lang)
+    at = page(lang, model_size_b="70.6", devices="2", concurrency="200", requests_per_day="50000")
+    monthly = launch_view_money(lang, 2 * CAT.hardware["h100-sxm"].price_usd_per_hour * 730)
+    labels = [p.proto.label.replace("\\$", "$") for p in at.get("page_link")]
+    fp8 = next(i for i, l in enumerate(labels) if "FP8" in l and monthly in l)
+    smaller = next(i for i, l in enumerate(labels) if s("lever_smaller_model") in l and monthly in l)
+    assert fp8 < smaller, labels
+
+
+def test_a_passing_set_ups_other_changes_are_not_called_not_enough(lang):
+    """PM re-check: a passing set-up listed its other changes, most of which pass at no saving, under 'Changes that
+    are not enough alone, or do not apply'."""
+    s, _, _ = strings(lang)
+    at = page(lang, model_size_b="1.24", hardware="rtx-4090", devices="1", concurrency="1")
+    assert s("levers_passing_none") in all_text(at)  # the case: passing, nothing cheaper
+    headings = [e.label for e in at.expander]
+    assert s("levers_tried_heading_passing") in headings and s("levers_tried_heading") not in headings, headings
