@@ -249,9 +249,12 @@ class Words:
             servers = max(typical, c.servers_for_traffic, 1)
             devices = servers * c.devices_per_server
             price = c.entry.price_usd_per_hour
-            monthly = self.money(devices * price * launch.HOURS_PER_MONTH) if price is not None else "–"
-            text += " " + s("devices_borderline", servers=self.servers(servers), devices=f.count(devices, "devices"),
-                            monthly=monthly)
+            cost = devices * price * launch.HOURS_PER_MONTH if price is not None else math.nan
+            # said only where settling for borderline would save money: beside a cheaper plan that passes it read as
+            # a contradiction (PM re-check: 'cheapest: 1 server of 4, $8,731' then 'borderline: 12 servers, $52,385')
+            if not (math.isfinite(cost) and math.isfinite(c.monthly_to_pass_usd) and cost >= c.monthly_to_pass_usd):
+                text += " " + s("devices_borderline", servers=self.servers(servers), devices=f.count(devices, "devices"),
+                                monthly=self.money(cost) if math.isfinite(cost) else "–")
         return text
 
     def plan_line(self, c: Check) -> str:
