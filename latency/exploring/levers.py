@@ -127,8 +127,8 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
     # A lower precision with the devices entered, then with each fewer device count (PM try: 70.6B FP16 on four H100s
     # passed; FP8 with four cost the same, "no saving", while FP8 on two passed for half). `_try` takes, of the first
     # precision that passes, its cheapest passing count.
-    fewer = sorted((n for n in device_choices if current is not None and scenario.fixed_devices(v) is not None
-                    and n < current), reverse=True)
+    fixed = current is not None and scenario.fixed_devices(v) is not None  # 'auto' already takes the fewest
+    fewer = sorted((n for n in device_choices if n < current), reverse=True) if fixed else []
     out["precision"] = [{**v, "precision": p.id, **({"devices": n} if n is not None else {})}
                         for p in lower for n in [None, *fewer]] or "already"
     floor = float(v.get("min_model_b", scenario.SIZE_MIN_B) or scenario.SIZE_MIN_B)
