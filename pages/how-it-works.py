@@ -13,7 +13,7 @@ from latency.estimation import estimator
 from latency.estimation.catalog import load_catalog
 from latency.language.errors import ContentError
 from ui import how_sections as how
-from ui import shell
+from ui import plain_words, shell
 
 # --- 1. load ---------------------------------------------------------------------------------
 s = shell.page_strings("how")
@@ -38,6 +38,7 @@ checks = explain.check_classes(classes, catalog) if classes is not None and cata
 
 # --- 3. sections -----------------------------------------------------------------------------
 st.title(s("title"), anchor="top")
+plain_words.show(shell.strings("plain_words"), plain_words.HOW_TERMS)  # every word the page shows, before it is met
 how.intro(s, params)
 if typical is not None:
     how.typical_request(s, catalog, typical, lang)

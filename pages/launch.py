@@ -20,7 +20,7 @@ from latency.language import formats
 from latency.language.errors import ContentError
 from latency.language.i18n import Strings
 from latency.teaching import content
-from ui import launch_compare, launch_export, launch_inputs, launch_levers, launch_view, scenario_inputs, shell, state
+from ui import launch_compare, launch_export, launch_inputs, launch_levers, launch_view, plain_words, scenario_inputs, shell, state
 
 s = shell.page_strings("launch")
 lang = shell.current_lang()
@@ -73,6 +73,7 @@ names = Strings(area="scenario", lang=lang, on_error=sc.on_error,
 w = launch_view.Words(s, est, f, data, places, labels, lang)
 
 st.title(s("title"))
+plain_words.show(shell.strings("plain_words"), plain_words.LAUNCH_TERMS)  # every word the page shows, before it is met
 st.caption(s("intro"))
 for n in list(st.session_state.get(state.NOTICES, [])) + place_notices:
     st.warning(state.notice_text(names, n, w.value, specs), icon=":material/link_off:")

@@ -13,7 +13,7 @@ from latency import LogError, summarize_latency
 from latency.language import formats
 from latency.language.errors import ContentError
 from latency.language.i18n import md
-from ui import log_view, shell, state
+from ui import log_view, plain_words, shell, state
 
 # --- 1. load ------------------------------------------------------------------------------------
 s = shell.page_strings("logs")
@@ -25,6 +25,7 @@ except ContentError as err:
     st.stop()
 
 st.title(s("title"))
+plain_words.show(shell.strings("plain_words"), plain_words.LOGS_TERMS)  # every word the page shows, before it is met
 st.caption(s("intro"))
 
 # --- 2. inputs: a file (or a sample) ------------------------------------------------------------

@@ -13,7 +13,7 @@ import time
 import streamlit as st
 
 from latency.measured import measure
-from ui import measure_view, shell
+from ui import measure_view, plain_words, shell
 
 # --- 1. load ------------------------------------------------------------------------------------
 s = shell.page_strings("measure")
@@ -21,6 +21,7 @@ free_gb = measure.available_memory_gb()
 sizes = measure.sizes_that_fit(free_gb)
 
 st.title(s("title"))
+plain_words.show(shell.strings("plain_words"), plain_words.MEASURE_TERMS)  # every word the page shows, before it is met
 st.caption(s("intro"))
 st.caption(s("why_random"))
 if not sizes:

@@ -241,3 +241,84 @@ def _preset_label(pid, lang):
     from tests.pages.test_estimator_page import PRESETS
 
     return next(p.label[lang] for p in PRESETS if p.id == pid)
+
+
+# --- the launch check (PM newcomer try, stop 42): "밀집", "추측 디코딩", "초안 합격률", "같은 부분 캐싱", "외삽" and the
+# words above had to be looked up; the page had no word list. Its states: the default, a set-up that fails (its
+# "what to change" open), the side-by-side tab, a device without measurements, caching and speculative decoding on,
+# a consumer GPU with an MoE model.
+FIFTY = dict(model_size_b="70.6", devices="2", precision="fp8", concurrency="50", prompt_tokens="5000")
+LAUNCH_STATES = [{}, FIFTY, {**FIFTY, "view": "compare"}, {"hardware": "mi300x"},
+                 {"prefix_share": "0.5", "prefix_cache": "on", "spec_tokens": "4", "spec_accept": "0.7"},
+                 {"hardware": "rtx4090", "arch": "moe"}]
+
+
+@pytest.mark.parametrize("query", LAUNCH_STATES, ids=["default", "fails", "compare", "extrapolated", "caching", "moe-4090"])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_launch_check_defines_every_word_before_it_is_met(lang, query):
+    from latency.language import i18n
+    from ui import plain_words
+
+    at = run_page("launch", lang, query)
+    assert not at.exception, at.exception
+    assert undefined_at_first_use(at, lang) == []
+    assert newcomer_problems(at, lang) == []
+    used = plain_words.met(i18n.strings("plain_words", lang), _shown(at))
+    assert [t for t in used if t not in plain_words.LAUNCH_TERMS] == []
+    # the words the PM looked up, each with its own line (written here from the try, not read from the list)
+    looked_up = {"ko": ("**밀집(Dense)**", "**추측 디코딩**", "**초안 합격률**", "**같은 부분 캐싱**", "**외삽**"),
+                 "en": ("**Dense**", "**Speculative decoding**", "**Draft acceptance rate**", "**Cache the shared part**",
+                        "**Extrapolated**")}[lang]
+    words = {"ko": ("밀집", "추측 디코딩", "초안 합격률", "같은 부분 캐싱", "외삽"),
+             "en": ("Dense", "Speculative decoding", "Draft acceptance rate", "Cache the shared part", "Extrapolated")}[lang]
+    texts = _shown(at)
+    for word, head in zip(words, looked_up):
+        first = next((i for i, t in enumerate(texts) if word.lower() in t.lower() and head.lower() not in t.lower()), None)
+        if first is not None:
+            defined = next((i for i, t in enumerate(texts) if head.lower() in t.lower()), None)
+            assert defined is not None and defined < first, (word, texts[first][:90])
+
+
+def _logs_with_sample(lang, fmt):
+    at = run_page("logs", lang)
+    at.selectbox(key="lg_sample_fmt").set_value(fmt)
+    at.button(key="lg_sample_button").click().run()
+    return at
+
+
+def _measured(lang):
+    at = run_page("measure", lang)
+    at.number_input(key="ms_prompt").set_value(8)
+    at.number_input(key="ms_output").set_value(2)
+    at.button(key="ms_start").click().run(timeout=90)
+    return at
+
+
+def _other_pages():
+    from latency.measured import log_samples
+
+    yield "how", lambda lang: run_page("how-it-works", lang), "HOW_TERMS"
+    yield "measure", lambda lang: run_page("measure", lang), "MEASURE_TERMS"
+    yield "measure-run", _measured, "MEASURE_TERMS"
+    yield "logs", lambda lang: run_page("logs", lang), "LOGS_TERMS"
+    for fmt in log_samples.SAMPLES:
+        yield f"logs-{fmt}", lambda lang, fmt=fmt: _logs_with_sample(lang, fmt), "LOGS_TERMS"
+
+
+OTHER_PAGES = list(_other_pages())
+
+
+@pytest.mark.parametrize("opened, listed", [(o, t) for _, o, t in OTHER_PAGES], ids=[i for i, _, _ in OTHER_PAGES])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_how_it_works_measuring_and_logs_define_every_word_before_it_is_met(lang, opened, listed):
+    """These pages had no word list either ("디코드", "가중치", "vLLM" on the measuring page; "SLA", "TTFT" on the logs
+    page): each now lists every word it shows, above them."""
+    from latency.language import i18n
+    from ui import plain_words
+
+    at = opened(lang)
+    assert not at.exception, at.exception
+    assert undefined_at_first_use(at, lang) == []
+    assert newcomer_problems(at, lang) == []
+    used = plain_words.met(i18n.strings("plain_words", lang), _shown(at))
+    assert [t for t in used if t not in getattr(plain_words, listed)] == []
