@@ -19,13 +19,17 @@ from ui import launch_view, state
 STAGE_MOVE_SHARE = 0.05  # a stage is named as moved when it changes by 5% of the target's span or more
 
 
-def change_text(w: launch_view.Words, sug: L.Suggestion, base: Mapping[str, Any]) -> str:
-    """What the lever changes from the set-up `base`, in words ("Precision FP16 → FP8")."""
+def change_text(w: launch_view.Words, sug: L.Suggestion, base_check: Check) -> str:
+    """What the lever changes from the set-up `base_check`, in words ("Precision FP16 → FP8"). A device count left
+    on 'auto' says the count it came to ("auto (1 device) → 2 devices"; PM try, stop 42: "자동" said no number)."""
+    base = base_check.values
     parts = []
     for key in sug.changed:
         if key == "distance_km" and "server_place" in sug.changed:
             continue
         before = w.value(key, base[key]) if key in base else ""
+        if key == "devices" and base.get(key) == scenario.DEVICES_AUTO and base_check.fits:
+            before = w.s("devices_auto_came_to", n=w.f.count(base_check.devices_per_server, "devices"))
         parts.append(w.s("change_part", name=w.name(key), before=md(before), after=md(w.value(key, sug.values[key]))))
     return ", ".join(parts)
 
@@ -99,7 +103,7 @@ def lever_name(w: launch_view.Words, lever: str) -> str:
 
 def suggestion_text(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int) -> str:
     """One suggestion in one line: "1. Device (H100 → L4): first token in 0.5 s, ...; per month ..."."""
-    return w.s("lever_link", n=n, lever=lever_name(w, sug.lever), change=change_text(w, sug, base.values),
+    return w.s("lever_link", n=n, lever=lever_name(w, sug.lever), change=change_text(w, sug, base),
                result=result_text(w, base, sug.check))
 
 
@@ -224,7 +228,7 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
             for t in tried:
                 name = s(f"lever_{t.lever}")
                 if t.best is not None and t.reason in ("not_enough", "no_saving", "over_budget", "slower"):
-                    line = s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best, base.values),
+                    line = s(f"lever_{t.reason}", lever=name, change=change_text(w, t.best, base),
                              result=result_text(w, base, t.best.check))
                     if t.lever == "devices" and plan is not None:
                         line += " " + s("lever_devices_with_servers")

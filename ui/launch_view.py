@@ -135,7 +135,8 @@ class Words:
         text = s("setup_sentence", model=md(model), arch=self.value("arch", v["arch"]),
                  precision=md(self.value("precision", v["precision"]).split(" (")[0]),
                  hardware=md(self.value("hardware", v["hardware"])), devices=devices, where=where,
-                 users=self.f.count(v["concurrency"], "users"), arrival=s(f"setup_arrival_{v['arrival']}"),  # mid-sentence: no capital in English
+                 users=self.f.count(v["concurrency"], "users"),  # the arrival only for more than one user; no capital
+                 arrival=s(f"setup_arrival_{v['arrival']}") if int(v["concurrency"]) > 1 else "",
                  requests=self.value("requests_per_day", v["requests_per_day"]),
                  prompt=self.f.count(v["prompt_tokens"], "tokens"), document=self.f.count(v["document_tokens"], "tokens"),
                  output=self.f.count(v["output_tokens"], "tokens"))

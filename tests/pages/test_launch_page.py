@@ -543,10 +543,23 @@ def test_a_model_that_does_not_fit_gets_no_95_percent_explanation(lang):
 def test_the_set_up_sentence_names_the_arrival_in_lower_case_mid_sentence(arrival, said):
     """PM re-check: 'Set-up: ... 200 users at once (Each at their own moment), ...' capitalised a choice's name in the
     middle of a sentence."""
-    at = page("en", arrival=arrival)
+    at = page("en", arrival=arrival, concurrency="200")
     text = all_text(at)
     assert said in text, said
     assert said.title() not in text and said.replace("(e", "(E").replace("(i", "(I") not in text
+
+
+@pytest.mark.parametrize("arrival", ["steady", "burst"])
+def test_one_user_alone_is_not_said_to_arrive_at_their_own_moment_or_in_a_burst(lang, arrival):
+    """PM try (stop 42): "1 user at once (each at their own moment)". With one user there is no arrival to name."""
+    s, _, f = strings(lang)
+    one = [c.value for c in page(lang, arrival=arrival, concurrency="1").caption if c.value.startswith(s("setup_sentence", **{
+        k: "" for k in ("model", "arch", "precision", "hardware", "devices", "where", "users", "arrival", "requests", "prompt",
+                        "document", "output")}).split("{")[0][:4])]
+    assert one, "no set-up sentence"
+    words = {"ko": {"steady": "각자 다른 때", "burst": "한순간에"}, "en": {"steady": "own moment", "burst": "one burst"}}[lang][arrival]
+    assert all(words not in c for c in one), one
+    assert all(f"{f.count(1, 'users')}" in c for c in one)
 
 
 def test_only_a_set_up_that_does_not_pass_links_to_what_to_change(lang):
@@ -678,3 +691,17 @@ def test_settling_for_borderline_is_mentioned_only_where_it_would_cost_less_than
             if start in line:
                 said = re.findall(r"\$([\d,.]+)", line.split(start)[1])[0].replace(",", "")
                 assert to_pass == "–" or float(said) < float(to_pass), (said, to_pass)
+
+
+def test_a_device_count_left_on_auto_says_the_number_it_came_to_in_every_change(lang):
+    """PM try (stop 42): 'Devices per server Auto (fewest that fit) → 2 devices' said no number: was it 1? The
+    count 'auto' came to is said, the estimate's own (latency.estimate, inputs worked out here)."""
+    s, _, f = strings(lang)
+    for query in (dict(), dict(FIFTY_USERS, devices="auto")):
+        values = {**DEFAULT, **{k: type(DEFAULT[k])(v) if k != "devices" else v for k, v in query.items()}}
+        n = direct(values).devices_needed
+        text = all_text(page(lang, **query))
+        said = s("devices_auto_came_to", n=f.count(n, "devices"))
+        assert f"{s('name_devices')} {said} →" in text, (query, said)
+    fixed = all_text(page(lang, **FIFTY_USERS))
+    assert s("devices_auto_came_to", n=f.count(2, "devices")) not in fixed
