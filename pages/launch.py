@@ -72,8 +72,10 @@ names = Strings(area="scenario", lang=lang, on_error=sc.on_error,
                        **{f"input_{k[5:]}": v for k, v in s.table.items() if k.startswith("name_")}})
 w = launch_view.Words(s, est, f, data, places, labels, lang)
 
-st.title(s("title"))
-plain_words.show(shell.strings("plain_words"), plain_words.LAUNCH_TERMS)  # every word the page shows, before it is met
+# the word list beside the title: every word the page shows, before it is met, with every input still on a laptop's first screen
+with st.container(horizontal=True, vertical_alignment="center", key="launch_title_row"):
+    st.title(s("title"), width="content")
+    plain_words.show(shell.strings("plain_words"), plain_words.LAUNCH_TERMS)
 st.caption(s("intro"))
 for n in list(st.session_state.get(state.NOTICES, [])) + place_notices:
     st.warning(state.notice_text(names, n, w.value, specs), icon=":material/link_off:")
