@@ -31,7 +31,7 @@ MEASURE_TERMS = ("llm", "gpt", "transformer", "token", "ttft", "prefill", "decod
 HOW_TERMS = ("inference_latency", "llm", "gpt", "phi4", "token", "ttft", "queue", "prefill", "decode", "network", "handshake",
              "fibre", "region", "local", "gpu", "sxm", "engine", "vllm", "llama_cpp", "batching", "throughput", "kv_cache",
              "weights", "parameters", "bits", "fp16", "fp8", "w8a8", "bandwidth", "compute", "dense", "moe", "looped",
-             "tensor_parallel", "speculative", "range", "extrapolated")
+             "tensor_parallel", "speculative", "prefix_cache", "range", "extrapolated")
 
 
 def show(pw: Strings, terms: Sequence[str]) -> None:
