@@ -106,7 +106,7 @@ with figures_slot:
 rest = st.container(key=launch_view.REST_KEY)  # everything below the figures (LAYOUT_CSS)
 with rest:
     st.header(s("details_heading"))
-    st.caption(w.setup(values))
+    st.caption(w.setup(values, c))
     launch_view.show_lines(w, c)
 
     # --- share and export --------------------------------------------------------------------------

@@ -186,11 +186,11 @@ def section(w: launch_view.Words, a_check: launch.Check, values: Mapping[str, An
     left, right = st.container(key="stack_narrow_launch_compare").columns(2, gap="large")
     with left:
         st.subheader(s("compare_a"))
-        st.caption(w.setup(a_check.values))
+        st.caption(w.setup(a_check.values, a_check))
         launch_view.show_check(w, a_check, key="cmp_a")
     with right:
         st.subheader(s("compare_b"))
-        st.caption(w.setup(b_check.values))
+        st.caption(w.setup(b_check.values, b_check))
         launch_view.show_check(w, b_check, key="cmp_b")
         st.page_link("pages/launch.py", label=s("open_b"), icon=":material/open_in_new:",
                      query_params={**scenario.to_query(b), "lang": lang})

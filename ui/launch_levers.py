@@ -232,6 +232,8 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
                              result=result_text(w, base, t.best.check))
                     if t.lever == "devices" and plan is not None:
                         line += " " + s("lever_devices_with_servers")
+                    if t.lever == "precision" and t.reason == "slower":  # why fewer bits are slower (newcomer try, stop 43)
+                        line += " " + s("lever_slower_precision_why")
                     lines.append(line)
                 elif t.reason == "not_enough":
                     lines.append(s("lever_not_enough_nofit", lever=name))

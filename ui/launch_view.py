@@ -58,6 +58,11 @@ def source_link(url: str | None) -> str:
     return f"[{md(host)}]({link})"
 
 
+OVERHEAD_MOSTLY = 0.5
+"""The prefill stage is said to be mostly the engine's fixed request handling (Estimate.overhead_s) when that is at
+least half of it: then no device change moves it much, whatever the compute."""
+
+
 class Words:
     """The launch check's sentences in the reader's language: one place that turns a `Check` into
     text, for the screen, the side-by-side view, the lever list and the exports alike."""
@@ -121,10 +126,17 @@ class Words:
     def name(self, key: str) -> str:
         return self.s(f"name_{key}")
 
-    def setup(self, v: Mapping[str, Any]) -> str:
-        """The set-up in one sentence (what a meeting needs to know to read the figures)."""
+    def setup(self, v: Mapping[str, Any], c: Check | None = None) -> str:
+        """The set-up in one sentence (what a meeting needs to know to read the figures). A device count on 'auto'
+        says the count the check `c` came to (newcomer try, stop 43: "as many as needed (auto)" beside one device
+        whose 50 users waited 386 s for memory)."""
         s = self.s
-        devices = (s("devices_auto_short") if v["devices"] == scenario.DEVICES_AUTO else self.f.count(v["devices"], "devices"))
+        if v["devices"] != scenario.DEVICES_AUTO:
+            devices = self.f.count(v["devices"], "devices")
+        elif c is not None and c.fits:
+            devices = s("devices_auto_came_to", n=self.f.count(c.devices_per_server, "devices"))
+        else:
+            devices = s("devices_auto_short")
         where = (s("setup_where", users=md(self.value("users_place", v["users_place"])), server=md(self.value("server_place", v["server_place"])),
                    km=self.f.km(float(v["distance_km"])))
                  if v["server_place"] != scenario.PLACE_CUSTOM else s("setup_where_custom", km=self.f.km(float(v["distance_km"]))))
@@ -174,8 +186,13 @@ class Words:
         if c.kind == "no_fit":
             return ""
         key = "dominant_ttft" if c.measure == "ttft" else "dominant_total"
-        return self.s(key, stage=self.stage(c.dominant), share=self.f.percent(c.dominant_share),
-                      what=self.s(f"dominant_what_{c.dominant}"))
+        what = self.s(f"dominant_what_{c.dominant}")
+        prefill_s, overhead_s = c.est.breakdown["prefill"], c.est.overhead_s
+        if c.dominant == "prefill" and overhead_s >= OVERHEAD_MOSTLY * prefill_s:
+            # "a device with more compute shortens it" beside a suggestion list where 2 devices or FP8 changed nothing
+            what = self.s("dominant_what_prefill_overhead", overhead=self.f.seconds(overhead_s),
+                          compute=self.f.seconds(prefill_s - overhead_s))
+        return self.s(key, stage=self.stage(c.dominant), share=self.f.percent(c.dominant_share), what=what)
 
     def p95_how(self, c: Check) -> str:
         s, f = self.s, self.f
@@ -421,7 +438,7 @@ def extra_sections(w: Words, c: Check, b: Check | None, difference: str | None, 
     out = []
     if b is not None:
         figures = [f"{md(label)}: {md(value)}" + (f" ({md(small)})" if small else "") for label, value, small, _ in w.metrics(b)]
-        out.append((w.s("export_b_heading"), [w.verdict(b), w.setup(b.values), *figures]))
+        out.append((w.s("export_b_heading"), [w.verdict(b), w.setup(b.values, b), *figures]))
         if difference:
             out.append((w.s("export_diff_heading"), [difference]))
     if change is not None and not c.passes:
@@ -441,7 +458,7 @@ def summary_markdown(w: Words, c: Check, link: str, extra: Sequence[tuple[str, S
     s = w.s
     rows = [f"| {md(label)} | {md(value)} | {md(small)} |" for label, value, small, _ in w.metrics(c)]
     stages = " · ".join(f"{n} {t}" for (n, _), t in zip(w.stage_times(c), seconds_each(w.f, [t for _, t in w.stage_times(c)])))
-    parts = [f"# {s('export_title')}", "", f"**{w.verdict(c)}**", "", w.setup(c.values), "",
+    parts = [f"# {s('export_title')}", "", f"**{w.verdict(c)}**", "", w.setup(c.values, c), "",
              f"| {s('export_col_figure')} | {s('export_col_value')} | {s('export_col_range')} |", "|---|---|---|", *rows, ""]
     if c.fits:
         parts += [s("stages_line", stages=stages), ""]
@@ -467,5 +484,5 @@ def summary_png(w: Words, c: Check, link: str, extra: Sequence[tuple[str, Sequen
     shown = seconds_each(w.f, [t for _, t in times])
     stages = [(k, f"{name} {t}", sec) for k, (name, sec), t in zip(STAGES, times, shown)] if c.fits else []
     lines = w.lines(c) + [text for heading, body in compact(w, extra) for text in [f"**{heading}**", *body]]
-    return launch_card.png(w.s("export_title"), c.kind, w.verdict(c), w.setup(c.values), rows, stages, lines,
+    return launch_card.png(w.s("export_title"), c.kind, w.verdict(c), w.setup(c.values, c), rows, stages, lines,
                            w.s("export_link", link=link), w.s("export_footer"))
