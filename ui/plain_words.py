@@ -16,7 +16,8 @@ from latency.language.i18n import Strings
 ESTIMATOR_TERMS = ("inference_latency", "llm", "token", "ttft", "tpot", "streaming", "target_time", "sla", "prefill", "decode", "kv_cache", "network",
                    "handshake", "queue", "batching", "gpu", "sxm", "weights", "parameters", "bandwidth", "compute", "precision",
                    "quantization", "fp16", "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "llama_cpp", "dense", "moe", "looped", "tensor_parallel",
-                   "engine", "range", "extrapolated", "throughput", "tradeoff", "bits", "fibre", "vllm", "gpt", "autocomplete", "l4", "local")
+                   "engine", "range", "extrapolated", "throughput", "tradeoff", "bits", "fibre", "vllm", "gpt", "autocomplete", "l4", "local",
+                   "benchmark", "file_formats")
 TRADEOFF_TERMS = ESTIMATOR_TERMS
 # the launch check's words in the order a PM meets them: the verdict and figures, the set-up's inputs, its small print
 LAUNCH_TERMS = ("target_time", "token", "range", "extrapolated", "throughput", "queue", "prefill", "decode", "streaming",
@@ -24,14 +25,16 @@ LAUNCH_TERMS = ("target_time", "token", "range", "extrapolated", "throughput", "
                 "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "gpu", "sxm", "l4", "bandwidth", "compute", "kv_cache", "region",
                 "fibre", "local", "engine", "vllm", "llama_cpp", "batching", "prefix_cache", "speculative", "acceptance")
 # the logs page (its samples summarised against the estimate), the measuring page (a real decode) and how it works
-LOGS_TERMS = ("token", "ttft", "sla", "llm", "gpt", "engine", "vllm", "llama_cpp", "range", "gpu", "sxm", "l4", "weights",
-              "bits", "precision", "fp16", "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "bandwidth", "prefill", "compute")
-MEASURE_TERMS = ("llm", "gpt", "transformer", "token", "ttft", "prefill", "decode", "weights", "parameters", "bits", "gpu",
-                 "engine", "vllm", "llama_cpp")
+LOGS_TERMS = ("token", "ttft", "sla", "llm", "gpt", "engine", "vllm", "llama_cpp", "file_formats", "benchmark", "timestamps",
+              "percentile", "range", "gpu", "sxm", "l4", "weights", "bits", "precision", "fp16", "fp8", "w8a8", "int4", "nvfp4",
+              "q4_k_m", "bandwidth", "prefill", "compute", "gflop", "numpy", "core")
+MEASURE_TERMS = ("llm", "gpt", "transformer", "token", "ttft", "prefill", "decode", "weights", "parameters", "bits", "fp32",
+                 "numpy", "gpu", "core", "matrix", "gflop", "engine", "vllm", "llama_cpp", "file_formats")
 HOW_TERMS = ("inference_latency", "llm", "gpt", "phi4", "token", "ttft", "queue", "prefill", "decode", "network", "handshake",
              "fibre", "region", "local", "gpu", "sxm", "engine", "vllm", "llama_cpp", "batching", "throughput", "kv_cache",
              "weights", "parameters", "bits", "fp16", "fp8", "w8a8", "bandwidth", "compute", "dense", "moe", "looped",
-             "tensor_parallel", "speculative", "prefix_cache", "range", "extrapolated")
+             "tensor_parallel", "speculative", "prefix_cache", "range", "extrapolated", "gflop", "fp32", "numpy", "benchmark",
+             "percentile", "file_formats")
 
 
 def show(pw: Strings, terms: Sequence[str]) -> None:
