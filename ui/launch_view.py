@@ -354,7 +354,7 @@ class Words:
         return [
             (s("m_ttft"), f.seconds(c.ttft_s),
              s("m_extrapolated", range=f.range(*c.ttft_range)) if self.extrapolated(c) else f.range(*c.ttft_range), s("m_ttft_help")),
-            (s("m_p95"), f.seconds(c.p95_ttft_s), f.range(*c.p95_range), s("m_p95_help")),
+            (s("m_p95"), f.seconds(c.p95_ttft_s), f.range(*c.p95_range), s("m_p95_help", heading=s("details_heading"))),
             (s("m_tps"), formats.number(c.tps_user), f.range(*c.tps_range, kind="tps"), s("m_tps_help")),
             (s("m_total"), f.seconds(c.total_s), f.range(*c.total_range), s("m_total_help")),
             (s("m_users"), users, users_small, s("m_users_help")),
