@@ -60,3 +60,20 @@ def test_over_time_dates_are_numeric_in_every_language():
     times = pd.to_datetime(["2026-01-01T00:00:00Z"])
     fig = C.over_time_figure(times, [1.0], names=NAMES)
     assert fig.layout.xaxis.tickformat == "%H:%M\n%Y-%m-%d"  # no English month names on a Korean screen
+
+
+def _rgb(color: str) -> tuple[int, int, int]:
+    r, g, b = (int(v) for v in color[color.index("(") + 1:].split(",")[:3])
+    return r, g, b
+
+
+def test_only_the_estimates_band_is_green():
+    """Newcomer try (stop 43): the caption says 'the green band is its range', but the budget zone was a second
+    green band and the estimate's could not be told apart. The estimate's band is the one green fill (green the
+    largest channel); the budget's zone is not green."""
+    fig = C.ecdf_figure(np.arange(1, 101, dtype=float), percentiles={50: 50.5}, names=NAMES,
+                        estimate=(40.0, 30.0, 60.0), budget=90.0)
+    fills = {(s.x0, s.x1): _rgb(s.fillcolor) for s in fig.layout.shapes}
+    green = lambda rgb: rgb[1] > max(rgb[0], rgb[2]) + 20  # noqa: E731
+    assert green(fills[(30.0, 60.0)])
+    assert not green(fills[(0, 90.0)])
