@@ -234,6 +234,9 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
                         line += " " + s("lever_devices_with_servers")
                     if t.lever == "precision" and t.reason == "slower":  # why fewer bits are slower (newcomer try, stop 43)
                         line += " " + s("lever_slower_precision_why")
+                    # the section's promise, "changes that can change quality say so", holds here too (newcomer try, stop 43)
+                    line += "".join(" " + q for q in (quality_text(w, L.Suggestion(part, t.best.values, t.best.changed, t.best.check))
+                                                      for part in t.lever.split("+")) if q)
                     lines.append(line)
                 elif t.reason == "not_enough":
                     lines.append(s("lever_not_enough_nofit", lever=name))

@@ -23,7 +23,7 @@ TRADEOFF_TERMS = ESTIMATOR_TERMS
 LAUNCH_TERMS = ("target_time", "token", "range", "extrapolated", "throughput", "queue", "prefill", "decode", "streaming",
                 "llm", "gpt", "phi4", "weights", "parameters", "dense", "moe", "bits", "precision", "quantization", "fp16",
                 "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "gpu", "sxm", "l4", "bandwidth", "compute", "kv_cache", "region",
-                "fibre", "local", "engine", "vllm", "llama_cpp", "batching", "prefix_cache", "speculative", "acceptance")
+                "fibre", "local", "engine", "vllm", "llama_cpp", "batching", "prefix_cache", "speculative", "acceptance", "benchmark")
 # the logs page (its samples summarised against the estimate), the measuring page (a real decode) and how it works
 LOGS_TERMS = ("token", "ttft", "sla", "llm", "gpt", "engine", "vllm", "llama_cpp", "file_formats", "benchmark", "timestamps",
               "percentile", "range", "gpu", "sxm", "l4", "weights", "bits", "precision", "fp16", "fp8", "w8a8", "int4", "nvfp4",

@@ -746,3 +746,20 @@ def test_a_lower_precision_that_is_slower_says_why(lang):
     # a slower change of another kind gets no precision reason
     assert all(s("lever_slower_precision_why") not in l for l in all_text(page(lang, **query)).split("\n")
                if s("lever_precision") not in l)
+
+
+def test_every_tried_change_that_can_change_quality_says_so(lang):
+    """Newcomer re-check (stop 43): 'What to change' promises that changes which can change quality say so, but the
+    'other changes tried' lines for a lower precision or a smaller model said nothing. Every such line now does."""
+    s, _, _ = strings(lang)
+    quality_words = s("quality_size").split(":")[0]  # "Quality" / "품질": the head every quality note starts with
+    checked = 0
+    for query in (dict(), dict(FIFTY_USERS, devices="auto", concurrency="1")):
+        at = page(lang, **query)
+        tried = [e for e in at.expander if e.label in (s("levers_tried_heading"), s("levers_tried_heading_passing"))]
+        for e in tried:
+            for line in "\n".join(m.value for m in e.markdown).split("\n"):
+                if line.startswith("- " + s("lever_precision")) or line.startswith("- " + s("lever_smaller_model")):
+                    assert f"{quality_words}:" in line, line
+                    checked += 1
+    assert checked >= 2
