@@ -23,14 +23,14 @@ TRADEOFF_TERMS = ESTIMATOR_TERMS
 LAUNCH_TERMS = ("target_time", "token", "range", "extrapolated", "throughput", "queue", "prefill", "decode", "streaming",
                 "llm", "gpt", "phi4", "weights", "parameters", "dense", "moe", "bits", "precision", "quantization", "fp16",
                 "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "gpu", "sxm", "l4", "bandwidth", "compute", "kv_cache", "region",
-                "fibre", "local", "engine", "vllm", "llama_cpp", "batching", "prefix_cache", "speculative", "acceptance", "benchmark")
+                "fibre", "local", "engine", "vllm", "llama_cpp", "batching", "prefix_cache", "speculative", "acceptance", "benchmark", "prompt")
 # the logs page (its samples summarised against the estimate), the measuring page (a real decode) and how it works
-LOGS_TERMS = ("token", "ttft", "sla", "llm", "gpt", "engine", "vllm", "llama_cpp", "file_formats", "benchmark", "timestamps",
+LOGS_TERMS = ("token", "prompt", "ttft", "sla", "llm", "gpt", "engine", "vllm", "llama_cpp", "file_formats", "benchmark", "timestamps",
               "percentile", "range", "gpu", "sxm", "l4", "weights", "bits", "precision", "fp16", "fp8", "w8a8", "int4", "nvfp4",
               "q4_k_m", "bandwidth", "prefill", "compute", "gflop", "numpy", "core")
 MEASURE_TERMS = ("llm", "gpt", "transformer", "token", "ttft", "prefill", "decode", "weights", "parameters", "bits", "fp32",
                  "numpy", "gpu", "core", "matrix", "gflop", "engine", "vllm", "llama_cpp", "file_formats")
-HOW_TERMS = ("inference_latency", "llm", "gpt", "phi4", "token", "ttft", "queue", "prefill", "decode", "network", "handshake",
+HOW_TERMS = ("inference_latency", "llm", "gpt", "phi4", "token", "prompt", "ttft", "queue", "prefill", "decode", "network", "handshake",
              "fibre", "region", "local", "gpu", "sxm", "engine", "vllm", "llama_cpp", "batching", "throughput", "kv_cache",
              "weights", "parameters", "bits", "fp16", "fp8", "w8a8", "bandwidth", "compute", "dense", "moe", "looped",
              "tensor_parallel", "speculative", "prefix_cache", "range", "extrapolated", "gflop", "fp32", "numpy", "benchmark",
