@@ -115,6 +115,8 @@ def page(browser):
     context.close()
 
 
+MAIN_DRAWN = "() => ((document.querySelector('[data-testid=stMain]') || {}).innerText || '').trim().length > 0"
+"""The main area shows something: the page's first run has drawn its elements (every page has a title)."""
 APP_STYLESHEET = "() => [...document.querySelectorAll('style')].some(s => s.textContent.includes('keep-all !important'))"
 """The app's stylesheet (ui/style.py) is in the page: it travels in Streamlit's event container beside the
 page's elements, and CI once ran axe on a caption drawn before it arrived (Streamlit's 3.88:1 grey)."""
@@ -125,6 +127,10 @@ def wait_idle(page) -> None:
     page.wait_for_selector("[data-testid=stApp]", state="attached")
     page.wait_for_selector(IDLE, state="attached", timeout=60_000)
     try:
+        # "not running" is also the state before the first run starts: a second server's first page under the full
+        # run's load was read empty (test_a_whole_room[postgresql-ko], stop 43), so wait for the run's own elements
+        page.wait_for_function(MAIN_DRAWN, timeout=60_000)
+        page.wait_for_selector(IDLE, state="attached", timeout=60_000)
         page.wait_for_function(APP_STYLESHEET, timeout=15_000)
     except Exception:  # a screen without the app's styles (Streamlit's own error page): the test says what it sees
         pass
