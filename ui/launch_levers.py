@@ -27,9 +27,7 @@ def change_text(w: launch_view.Words, sug: L.Suggestion, base_check: Check) -> s
     for key in sug.changed:
         if key == "distance_km" and "server_place" in sug.changed:
             continue
-        before = w.value(key, base[key]) if key in base else ""
-        if key == "devices" and base.get(key) == scenario.DEVICES_AUTO and base_check.fits:
-            before = w.s("devices_auto_came_to", n=w.f.count(base_check.devices_per_server, "devices"))
+        before = (key == "devices" and w.auto_came_to(base, base_check)) or (w.value(key, base[key]) if key in base else "")
         parts.append(w.s("change_part", name=w.name(key), before=md(before), after=md(w.value(key, sug.values[key]))))
     return ", ".join(parts)
 
@@ -55,6 +53,12 @@ def stage_moves(w: launch_view.Words, base: Check, c: Check, explain: bool = Tru
     if explain and decode_grows_in_batch(base, c):
         text += " " + w.s("decode_grows_batch", before=f"{int(base.est.running_batch):,}", after=f"{int(c.est.running_batch):,}")
     return text
+
+
+def quality_notes(w: launch_view.Words, sug: L.Suggestion) -> list[str]:
+    """The quality note of each lever a suggestion combines ("precision+moe": two), those that have one."""
+    notes = (quality_text(w, L.Suggestion(part, sug.values, sug.changed, sug.check)) for part in sug.lever.split("+"))
+    return [q for q in notes if q]
 
 
 def quality_text(w: launch_view.Words, sug: L.Suggestion) -> str:
@@ -159,7 +163,7 @@ def suggestion_link(w: launch_view.Words, base: Check, sug: L.Suggestion, n: int
     label = suggestion_text(w, base, sug, n)
     st.page_link("pages/launch.py", label=label, icon=":material/arrow_forward:",
                  query_params={**scenario.to_query(sug.values), "lang": lang})
-    quality = [quality_text(w, L.Suggestion(part, sug.values, sug.changed, sug.check)) for part in sug.lever.split("+")]
+    quality = quality_notes(w, sug)
     why = w.extrapolated(sug.check)
     extrapolated = s(f"lever_extrapolated_{why}", hardware=md(sug.check.entry.label(w.lang))) if why else ""
     notes = [t for t in [extrapolated, stage_moves(w, base, sug.check, explain), *quality,
@@ -235,8 +239,7 @@ def section(w: launch_view.Words, base: Check, values: Mapping[str, Any], found:
                     if t.lever == "precision" and t.reason == "slower":  # why fewer bits are slower (newcomer try, stop 43)
                         line += " " + s("lever_slower_precision_why")
                     # the section's promise, "changes that can change quality say so", holds here too (newcomer try, stop 43)
-                    line += "".join(" " + q for q in (quality_text(w, L.Suggestion(part, t.best.values, t.best.changed, t.best.check))
-                                                      for part in t.lever.split("+")) if q)
+                    line += "".join(" " + q for q in quality_notes(w, t.best))
                     lines.append(line)
                 elif t.reason == "not_enough":
                     lines.append(s("lever_not_enough_nofit", lever=name))

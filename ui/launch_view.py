@@ -126,6 +126,12 @@ class Words:
     def name(self, key: str) -> str:
         return self.s(f"name_{key}")
 
+    def auto_came_to(self, v: Mapping[str, Any], c: Check | None) -> str | None:
+        """'auto (now 1 device)' for a device count left on auto that the check `c` resolved; else None."""
+        if v.get("devices") != scenario.DEVICES_AUTO or c is None or not c.fits:
+            return None
+        return self.s("devices_auto_came_to", n=self.f.count(c.devices_per_server, "devices"))
+
     def setup(self, v: Mapping[str, Any], c: Check | None = None) -> str:
         """The set-up in one sentence (what a meeting needs to know to read the figures). A device count on 'auto'
         says the count the check `c` came to (newcomer try, stop 43: "as many as needed (auto)" beside one device
@@ -133,10 +139,8 @@ class Words:
         s = self.s
         if v["devices"] != scenario.DEVICES_AUTO:
             devices = self.f.count(v["devices"], "devices")
-        elif c is not None and c.fits:
-            devices = s("devices_auto_came_to", n=self.f.count(c.devices_per_server, "devices"))
         else:
-            devices = s("devices_auto_short")
+            devices = self.auto_came_to(v, c) or s("devices_auto_short")
         where = (s("setup_where", users=md(self.value("users_place", v["users_place"])), server=md(self.value("server_place", v["server_place"])),
                    km=self.f.km(float(v["distance_km"])))
                  if v["server_place"] != scenario.PLACE_CUSTOM else s("setup_where_custom", km=self.f.km(float(v["distance_km"]))))
