@@ -107,6 +107,7 @@ class Row:
     cold_share: float = 1.0  # serving benchmark: share of the level's prompts not in vLLM's prefix cache
     api: bool = False        # through a serving engine's API (the vLLM benchmark); TensorRT-LLM rows: engine-internal
     arrival: str = "burst"   # serving benchmark: "steady" where the level sent STEADY_MIN_WAVES prompts per client
+    ubatch: int | None = None  # llama.cpp's -ub where the source states it (None: its default)
 
 
 def _read(path: Path) -> list[dict]:
@@ -207,8 +208,9 @@ per block of 32: 4.25 bits."""
 MODEL_CONFIGS = [
     # (text in the CSV's model column, Model fields from the model's published config, source).
     # attention_layers: layers attending to the whole context (the rest are sliding-window or
-    # Mamba layers). gguf_gib: the model size llama-bench prints (llama.cpp benches/dgx-spark.md
-    # @4c7e9893), giving bytes per parameter.
+    # Mamba layers); window_layers, window_tokens: the sliding-window layers and their window
+    # (config.json sliding_window; Gemma 3 sliding_window_pattern 6). gguf_gib: the model size
+    # llama-bench prints (llama.cpp benches/dgx-spark.md @4c7e9893), giving bytes per parameter.
     # gpt-oss: the model card's parameter table (OpenAI, "gpt-oss-120b & gpt-oss-20b Model Card",
     # arXiv 2508.10925, table 1): MLP (the routed experts) 114.71B of 116.83B (120b) and 19.12B of
     # 20.91B (20b), 4 experts of 128 (120b) or of 32 (20b) per token. Only the experts are MXFP4
@@ -218,11 +220,13 @@ MODEL_CONFIGS = [
     # bytes each (8-bit). The file's average bytes per parameter (0.54-0.58) times the active
     # parameters undercounts what a token reads by a quarter to a third (round 4, sixth pass).
     ("gpt-oss-20b", dict(active_params_b=3.61, layers=24, hidden_size=2880, heads=64, kv_heads=8, head_dim=64,
-                         attention_layers=12, gguf_gib=11.27, expert_params_b=19.12, expert_active_b=19.12 * 4 / 32,
+                         attention_layers=12, window_layers=12, window_tokens=128,
+                         gguf_gib=11.27, expert_params_b=19.12, expert_active_b=19.12 * 4 / 32,
                          expert_bytes_per_param=MXFP4_BYTES_PER_PARAM),
      "https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json (alternating full and 128-token sliding-window layers)"),
     ("gpt-oss-120b", dict(active_params_b=5.13, layers=36, hidden_size=2880, heads=64, kv_heads=8, head_dim=64,
-                          attention_layers=18, gguf_gib=59.02, expert_params_b=114.71,
+                          attention_layers=18, window_layers=18, window_tokens=128, gguf_gib=59.02,
+                          expert_params_b=114.71,
                           expert_active_b=114.71 * 4 / 128, expert_bytes_per_param=MXFP4_BYTES_PER_PARAM),
      "https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json"),
     ("Qwen3-Coder-30B-A3B", dict(active_params_b=3.3, layers=48, hidden_size=2048, heads=32, kv_heads=4,
@@ -231,7 +235,7 @@ MODEL_CONFIGS = [
     ("Qwen2.5-Coder-7B", dict(layers=28, hidden_size=3584, heads=28, kv_heads=4, head_dim=128, gguf_gib=7.54),
      "https://huggingface.co/Qwen/Qwen2.5-Coder-7B/blob/main/config.json"),
     ("gemma-3-4b", dict(layers=34, hidden_size=2560, heads=8, kv_heads=4, head_dim=256, attention_layers=5,
-                        gguf_gib=2.35),
+                        window_layers=29, window_tokens=1024, gguf_gib=2.35),
      "https://huggingface.co/google/gemma-3-4b-it/blob/main/config.json (1 global layer in 6, the rest 1,024-token windows)"),
     # Nemotron-H counts each mixer (Mamba-2 or attention) and each MoE block as a layer of its own
     # (num_hidden_layers 52, hybrid_override_pattern), where a transformer layer holds one mixer AND
@@ -277,13 +281,20 @@ def _model(name: str, params_b: float, precision: str) -> Model:
     raise ValueError(f"no model config for {name!r}; add it to MODEL_CONFIGS")
 
 
+def _ubatch(engine: str) -> int | None:
+    """llama.cpp's -ub as the engine column states it ("n_ubatch 2048", "n_ubatch=2048"), else None."""
+    m = re.search(r"n_ubatch[ =](\d+)", engine)
+    return int(m.group(1)) if m else None
+
+
 def load_long_context(cal_dir: Path) -> list[Row]:
     """long_context.csv: llama-bench tg32 and pp2048 at depth d (d tokens already in the KV cache)."""
     rows = []
     for r in _read(cal_dir / "long_context.csv"):
         h, m = _hardware(r["hardware"]), _model(r["model"], float(r["params_b"]), r["precision"])
         common = dict(device=h.name, model=m.name, precision=r["precision"], engine="llama.cpp", kind=h.kind,
-                      hardware=h, llm=m, context=int(r["context_tokens"]), series="long_context.csv")
+                      hardware=h, llm=m, context=int(r["context_tokens"]), series="long_context.csv",
+                      ubatch=_ubatch(r["engine"]))
         rows.append(Row(target="decode", measured=float(r["decode_tok_s"]), prompt=1, output=32, **common))
         rows.append(Row(target="prefill", measured=float(r["prefill_tok_s"]), prompt=2048, output=1, **common))
     return rows
@@ -439,7 +450,7 @@ def load_concurrency(cal_dir: Path) -> tuple[list[Row], list[str]]:
             t_tg = float(re.search(r"T_TG=([0-9.]+)s for (\d+) decode steps", r["notes"]).group(1))
             steps = int(re.search(r"T_TG=[0-9.]+s for (\d+) decode steps", r["notes"]).group(1))
             s_pp = float(re.search(r"S_PP=([0-9.]+) t/s", r["notes"]).group(1))
-            common.update(batch=c, prompt=int(r["input_tokens"]))
+            common.update(batch=c, prompt=int(r["input_tokens"]), ubatch=_ubatch(r["engine"]))
             rows.append(Row(target="decode", measured=steps / t_tg, output=steps, **common))
             if i - 2 in cold_pp:
                 excluded.append(f"concurrency.csv line {i}: {series} B={c} prefill {r['ttft_ms']} ms "
@@ -607,7 +618,7 @@ def predict(row: Row, params: dict) -> float:
         return estimate(row.llm, row.hardware, prompt_tokens=prompt, output_tokens=row.output, batch=row.batch,
                         distance_km=0.0, engine=row.engine, access="none", concurrent_users=row.users,
                         context_tokens=context, devices=row.devices, params=params, serving_api=row.api,
-                        arrival=row.arrival)
+                        arrival=row.arrival, ubatch_tokens=row.ubatch)
     e = run(row.prompt, row.context)
     if row.cold_share < 1.0 and row.target in ("ttft", "throughput"):
         u = uncached_tokens(row.prompt)
@@ -653,7 +664,8 @@ class RowSet:
                               for r, fm in zip(rows, fmts)], dtype=float)
         self.prompt = f(lambda r: r.prompt)
         self.output = f(lambda r: r.output)
-        shapes = [est._shape(r.llm, r.llm.active_b, kv_bytes=est.kv_bytes_of(r.llm, fm, r.engine))
+        shapes = [est._shape(r.llm, r.llm.active_b, kv_bytes=est.kv_bytes_of(r.llm, fm, r.engine),
+                             window_extra_cells=est.window_extra_cells(r.engine, r.ubatch))
                   for r, fm in zip(rows, fmts)]
         assert all(sh.loop_kv_window is None for sh in shapes)
         self.shape = est.ModelShape(**{k: (None if k == "loop_kv_window" else np.array([getattr(sh, k) for sh in shapes], dtype=float))

@@ -70,6 +70,10 @@ class EngineProfile:
     weight_only_bw_eff: Mapping[str, float] = field(default_factory=dict)
     """Achieved bandwidth of weight-only formats relative to FP16 weights, by format family
     ("int8", "int4"): the dequantisation inside the matmul kernel (see WEIGHT_ONLY_*)."""
+    window_extra_cells: float = 0.0
+    """KV cells a sliding-window layer keeps per sequence beyond its window (0: what falls out of
+    the window is freed: vLLM's hybrid KV-cache manager, TensorRT-LLM's cyclic cache, SGLang's
+    sliding-window pool; estimator.window_kv_cache_gb)."""
 
 
 # Activation coefficients: aiconfigurator's TensorRT-LLM backend, ACTIVATION_COEFFICIENTS["LLAMA"]
@@ -92,6 +96,13 @@ LLAMA_CPP_RUNTIME_GIB = 0.5
 (llama.cpp prints "compute buffer size" at load: a few hundred MiB for 8B-70B models at the
 default -ub 512). An ASSUMPTION of the order of magnitude; it matters only for a model within
 half a GB of a device's memory."""
+
+LLAMA_CPP_UBATCH = 512.0
+"""llama.cpp's physical batch (-ub, n_ubatch; common/common.h default 512). Its sliding-window
+layers keep n_swa + n_ubatch KV cells per sequence (src/llama-kv-cache-iswa.cpp: size_swa =
+GGML_PAD(n_swa * n_seq + n_ubatch, n_pad), unless --swa-full), and a decode step's attention
+reads every cell in use: Gemma 3's 1,024-token window costs 1,536 cells at the default and 3,072
+at -ub 2048 (the DGX Spark benchmark's setting)."""
 
 WEIGHT_ONLY_INT8_BW_EFF = 0.85
 """Weight-only INT8 (W8A16: 8-bit weights dequantised to FP16 inside the matmul) on serving
@@ -166,7 +177,7 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
         name="llama.cpp", family="llama.cpp", label="llama.cpp", request_overhead_s=0.0, overhead_origin="assumption",
         memory_fraction=1.0, fraction_of_free=False, runtime_gib=LLAMA_CPP_RUNTIME_GIB, activation_tokens=512.0,
         activation_coeff={1: 0.0, 2: 0.0, 4: 0.0, 8: 0.0}, fp8_kv_with_low_bit_float_weights=False,
-        reserves_whole_request=True, weight_only_bw_eff={}),
+        reserves_whole_request=True, weight_only_bw_eff={}, window_extra_cells=LLAMA_CPP_UBATCH),
 }
 
 FAMILY_DEFAULT = {"optimized": "vllm", "llama.cpp": "llama.cpp"}

@@ -260,7 +260,9 @@ class Model:
     kv_bytes: bytes per KV element (FP16 2.0).
     attention_layers: layers whose attention spans the whole context (default: every layer).
     Sliding-window layers (gpt-oss, Gemma 3) and recurrent layers (Mamba in hybrid models) keep
-    a bounded state instead; they are counted as costing nothing per context token.
+    a bounded state instead. window_layers, window_tokens: the sliding-window layers and their
+    window (config.json sliding_window); each keeps and reads the KV cache of at most the window
+    plus what the engine keeps beyond it (`window_kv_cache_gb`). None: no window layers counted.
     low_precision_compute: run matmuls in FP8/INT8 (W8A8) on the optimized engine; None = yes
     for 8-bit weights (bytes_per_param 0.95 to 1.1), no otherwise; False with 8-bit weights =
     weight-only INT8 (W8A16, dequantised in the kernel: WEIGHT_ONLY_INT8_BW_EFF).
@@ -297,6 +299,8 @@ class Model:
     kv_bytes: float = 2.0
     low_precision_compute: bool | None = None
     attention_layers: int | None = None
+    window_layers: int | None = None
+    window_tokens: int | None = None
     weight_format: str | None = None
     file_gb: float | None = None
     recurrent_state_gb: float = 0.0
@@ -331,9 +335,11 @@ class Model:
                   hi=self.bytes_per_param * self.params_b / self.expert_params_b)
         _int("loops", self.loops, lo=1, hi=64)
         for name in ("loop_kv_window", "layers", "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim",
-                     "attention_layers"):
+                     "attention_layers", "window_layers", "window_tokens"):
             if getattr(self, name) is not None:
                 _int(name, getattr(self, name), lo=1, hi=10**7)
+        if (self.window_layers is None) != (self.window_tokens is None):
+            raise ValueError("window_layers and window_tokens go together")
         _real("kv_bytes", self.kv_bytes, lo=0, hi=8)
         if self.low_precision_compute not in (None, True, False):
             raise ValueError(f"low_precision_compute must be None, True or False, got {self.low_precision_compute!r}")
@@ -429,6 +435,18 @@ def kv_cache_gb(layers, kv_dim, kv_bytes, context_tokens, batch, loops=1, loop_k
     else:
         tokens = context_tokens + (loops - 1) * nm.minimum(context_tokens, float(loop_kv_window))
     return per_token_gb * tokens * batch
+
+
+def window_kv_cache_gb(window_layers, kv_dim, kv_bytes, context_tokens, cells, batch):
+    """KV cache of the sliding-window layers, GB: 2 (K and V) x window layers x kv_dim x bytes x
+    min(context, cells) x batch, where `cells` is what one such layer keeps per sequence: the
+    window itself on engines that free what falls out of it (vLLM's hybrid KV-cache manager,
+    TensorRT-LLM's cyclic cache), the window plus one physical batch on llama.cpp, whose
+    sliding-window cache holds n_swa + n_ubatch cells (src/llama-kv-cache-iswa.cpp: size_swa =
+    GGML_PAD(n_swa + n_ubatch, n_pad)) and whose attention reads every cell of it that is in use
+    (EngineProfile.window_extra_cells). A decode step reads all of it, as it reads the rest of the
+    KV cache."""
+    return KV_TENSORS * window_layers * kv_dim * kv_bytes * nm.minimum(context_tokens, cells) * batch / GIGA
 
 
 def mamba2_state_gb(mamba_layers, heads, head_dim, state_size, n_groups, conv_kernel,
@@ -884,6 +902,8 @@ class ModelShape(NamedTuple):
     always_frac: Any = 0.0  # `weights_touched_fraction`'s split of the weight bytes (`weight_split`)
     routed_frac: Any = 1.0
     routed_share: Any = None  # None: active_b / params_b
+    window_layers: Any = 0.0  # sliding-window layers (Model.window_layers)
+    window_cells: Any = 0.0  # KV cells each keeps per sequence (`window_kv_cache_gb`)
 
 
 class Device(NamedTuple):
@@ -1020,6 +1040,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     def kv_gb(tokens, streams):
         # What the engine holds per running request: the KV cache and a hybrid model's recurrent state.
         return (kv_cache_gb(m.attention_layers, m.kv_dim, m.kv_bytes, tokens, streams, m.loops, m.loop_kv_window)
+                + window_kv_cache_gb(m.window_layers, m.kv_dim, m.kv_bytes, tokens, m.window_cells, streams)
                 + m.state_gb * streams)
 
     def kv_traffic_gb(tokens, streams):
@@ -1362,7 +1383,8 @@ def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str
     return ep
 
 
-def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes=None) -> ModelShape:
+def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes=None,
+           window_extra_cells=0.0) -> ModelShape:
     kv_dim = model.kv_dim
     if kv_dim is None and model.kv_heads and model.head_dim:
         kv_dim = model.kv_heads * model.head_dim
@@ -1376,6 +1398,8 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes
         attention_layers=layers if model.attention_layers is None else float(model.attention_layers),
         kv_bytes=float(model.kv_bytes) if kv_bytes is None else float(kv_bytes),
         state_gb=float(model.recurrent_state_gb),
+        window_layers=float(model.window_layers or 0),
+        window_cells=float(model.window_tokens or 0) + (float(window_extra_cells) if model.window_tokens else 0.0),
         **({"routed_share": active_b / (float(model.params_b) if params_b is None else params_b)}
            | _split_fields(model, bytes_per_param)))
 
@@ -1411,6 +1435,16 @@ def _device(hardware: Hardware, lowp: float, bw=None, peak=None, engine: str | N
                   link_latency_s=hardware.resolved("link_latency_s"))
 
 
+def window_extra_cells(server: str, ubatch_tokens=None) -> float:
+    """KV cells a sliding-window layer keeps beyond its window on this engine
+    (EngineProfile.window_extra_cells); on llama.cpp `ubatch_tokens` (-ub) where given."""
+    extra = float(eng.profile(server).window_extra_cells)
+    if ubatch_tokens is not None:
+        ub = float(_int("ubatch_tokens", ubatch_tokens, lo=1, hi=10**6))
+        return ub if extra > 0 else 0.0
+    return extra
+
+
 def _common_inputs(hardware: Hardware, engine, access, connection, devices):
     family, server = _resolve_engine(engine, hardware.kind)
     _choice("access", access, ACCESS_NETWORKS)
@@ -1425,7 +1459,7 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
              utilization: float = 0.0, concurrent_users: float = 1, context_tokens: float = 0,
              devices: int | None = None, params: dict | None = None, serving_api: bool = True,
              arrival: str = "steady", think_s: float = 0.0, spec_tokens: int = 0, spec_accept: float = 0.0,
-             spec_draft_b: float | None = None) -> Estimate:
+             spec_draft_b: float | None = None, ubatch_tokens: int | None = None) -> Estimate:
     """Estimate one request's latency. See the module docstring and docs/estimator.md.
 
     prompt_tokens, output_tokens, batch: >= 1. distance_km: user to server over the backbone,
@@ -1454,6 +1488,9 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     The draft is a one-layer head (EAGLE-style) unless spec_draft_b gives a separate draft model's
     size in billions. Verification costs k + 1 tokens' compute per stream, so the gain shrinks with
     the batch and turns into a loss where decode is compute-bound (docs/estimator.md).
+    ubatch_tokens: llama.cpp's physical batch (-ub; None: its default,
+    EngineProfile.window_extra_cells), which its sliding-window layers keep beyond the window
+    (`window_kv_cache_gb`); other engines keep none and ignore it.
     """
     if not isinstance(model, Model):
         raise ValueError(f"model must be a latency.Model, got {type(model).__name__}")
@@ -1471,6 +1508,7 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     k, acc, draft_b = _spec_inputs(spec_tokens, spec_accept, spec_draft_b, model.params_b)
     params = params or load_params()
     engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
+    extra = window_extra_cells(server, ubatch_tokens)
 
     bpp = float(model.bytes_per_param)
     fmt = weight_format_of(model, hardware, engine, bpp)
@@ -1478,7 +1516,7 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     net = params["network"]
     net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
-    r = request_times(_shape(model, model.active_b, kv_bytes=kv_bytes_of(model, fmt, server)),
+    r = request_times(_shape(model, model.active_b, kv_bytes=kv_bytes_of(model, fmt, server), window_extra_cells=extra),
                       _device(hardware, _lowp(model, hardware, engine, bpp, fmt), engine=engine),
                       ep, params.get("combine", "max"),
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
@@ -1585,7 +1623,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                    connection: str = "warm", utilization=0.0, concurrent_users=1, context_tokens=0,
                    devices: int | None = None, params: dict | None = None,
                    serving_api: bool = True, arrival: str = "steady", think_s: float = 0.0, spec_tokens: int = 0,
-                   spec_accept: float = 0.0, spec_draft_b: float | None = None) -> dict[str, np.ndarray]:
+                   spec_accept: float = 0.0, spec_draft_b: float | None = None,
+                   ubatch_tokens: int | None = None) -> dict[str, np.ndarray]:
     """Vectorised `estimate`: the numeric inputs may be numpy arrays, broadcast together.
 
     params_b / bytes_per_param / mem_bandwidth_gbs / peak_tflops override the model's or the
@@ -1600,6 +1639,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     """
     params = params or load_params()
     engine, server, forced = _common_inputs(hardware, engine, access, connection, devices)
+    extra = window_extra_cells(server, ubatch_tokens)
     _choice("arrival", arrival, ARRIVALS)
     think = _real("think_s", think_s, lo=0, hi=MAX_THINK_S, lo_open=False)
     k, acc, draft_b = _spec_inputs(spec_tokens, spec_accept, spec_draft_b, model.params_b)
@@ -1619,7 +1659,8 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     d = a["distance_km"]
     net_s = network_s(d, access_rtt_s(access), SETUP_ROUND_TRIPS[connection], net["fixed_ms"],
                       net["route_inflation"], nm.as_float(d > 0))
-    r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"], kv_bytes_of(model, fmt, server)),
+    r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"], kv_bytes_of(model, fmt, server),
+                             window_extra_cells=extra),
                       _device(hardware, _lowp(model, hardware, engine, bpp0, fmt), a["mem_bandwidth_gbs"],
                               a["peak_tflops"], engine=engine),
                       ep, params.get("combine", "max"),

@@ -100,3 +100,53 @@ def test_llama_cpp_batch_one_kv_share_is_its_weight_curve_times_kv_read_eff():
     extra_flops = 4 * 32 * (16_000 - 1_000) * 4096  # attention over the longer context, added under "sum"
     expected = extra_gb / (1008 * share) + (extra_flops / (165.2e12 * c_frac) if params["combine"] == "sum" else 0.0)
     assert tpot(16_000) - tpot(1_000) == pytest.approx(expected, rel=1e-6)
+
+
+# Gemma 3 4B (google/gemma-3-4b-it config.json): 34 layers, 1 in 6 global (5), the other 29 keep a
+# 1,024-token sliding window; 4 KV heads of 256 -> 2 x 1,024 x 2 bytes = 4,096 bytes per token per layer.
+GEMMA_3_4B = Model(name="gemma-3-4b", params_b=3.88, bytes_per_param=0.65, layers=34, hidden_size=2560, heads=8,
+                   kv_heads=4, head_dim=256, attention_layers=5, window_layers=29, window_tokens=1024)
+SPARK = Hardware(name="DGX Spark-class", kind="integrated_gpu", mem_bandwidth_gbs=273, peak_tflops=62.5,
+                 memory_gb=128)
+GEMMA_LAYER_TOKEN_BYTES = 2 * 4 * 256 * 2
+
+
+def _gemma(context, engine, **kw):
+    return estimate(GEMMA_3_4B, SPARK, prompt_tokens=1, output_tokens=1, context_tokens=context, engine=engine,
+                    serving_api=False, **kw)
+
+
+@pytest.mark.parametrize("engine, ubatch, cells", [("llama.cpp", None, 1024 + 512), ("llama.cpp", 2048, 1024 + 2048),
+                                                   ("vllm", None, 1024), ("vllm", 2048, 1024)])
+def test_a_sliding_window_layer_holds_its_window_and_what_the_engine_keeps_beyond_it(engine, ubatch, cells):
+    """Hand-computable: at 8,191 tokens of context (+ the 1-token prompt and 1-token answer) the 5
+    global layers hold all 8,193 tokens; each of the 29 window layers holds the window (1,024) plus
+    llama.cpp's physical batch (-ub, default 512: llama-kv-cache-iswa.cpp's size_swa), or the window
+    alone where the engine frees what falls out of it (vLLM)."""
+    e = _gemma(8191, engine, ubatch_tokens=ubatch)
+    expected_gb = (5 * 8193 + 29 * cells) * GEMMA_LAYER_TOKEN_BYTES / 1e9
+    assert e.kv_cache_gb == pytest.approx(expected_gb, rel=1e-9)
+
+
+def test_a_short_conversation_holds_only_its_tokens_in_the_window_layers():
+    e = _gemma(299, "llama.cpp", ubatch_tokens=2048)
+    assert e.kv_cache_gb == pytest.approx(34 * 301 * GEMMA_LAYER_TOKEN_BYTES / 1e9, rel=1e-9)
+
+
+def test_gemma_decode_slows_with_depth_as_published_on_the_dgx_spark():
+    """llama.cpp benches/dgx-spark.md (long_context.csv): gemma-3-4b Q4_0 decodes 78.97 tok/s at
+    depth 0 and 68.94 at 4,096 (-ub 2048): 12.7% slower. Counting the window layers as free, the
+    estimate gave 3-4%; with each keeping 1,024 + 2,048 cells it is within 2 points of the measured."""
+    p = load_params()
+    cal = dict(engine="llama.cpp", ubatch_tokens=2048, params=p)
+    e0 = estimate(GEMMA_3_4B, SPARK, prompt_tokens=1, output_tokens=32, serving_api=False, **cal)
+    e4 = estimate(GEMMA_3_4B, SPARK, prompt_tokens=1, output_tokens=32, context_tokens=4096, serving_api=False, **cal)
+    measured = 1 - 68.94 / 78.97
+    assert 1 - e4.decode_tokens_per_s / e0.decode_tokens_per_s == pytest.approx(measured, abs=0.02)
+
+
+def test_window_layers_and_window_tokens_go_together():
+    with pytest.raises(ValueError, match="window_layers and window_tokens"):
+        Model(name="x", params_b=4.0, window_layers=29)
+    with pytest.raises(ValueError, match="ubatch_tokens"):
+        _gemma(10, "llama.cpp", ubatch_tokens=0)

@@ -40,8 +40,10 @@ def test_closed_form_agrees_with_the_simulation(name, users, think):
     # 25% on every case but one: with the round-4 refit ("sum" roofline, GeForce FP16-accumulate
     # peak) the RTX 4090's 2,000-token prompts take longer, and 32 users with 5 s of think time load
     # its prefill queue near saturation, where the Allen-Cunneen wait falls 31% short of the
-    # simulation's (printed by benchmarks/sim_serving.py; docs/estimator.md).
-    near_saturation = name.startswith("8B Q4") and users == 32 and think > 0
+    # simulation's (printed by benchmarks/sim_serving.py; docs/estimator.md). The same holds for the
+    # 70B at 32 users with think time once the KV cache reads faster (kv_read_eff 0.77 -> 0.84 when
+    # llama.cpp's sliding-window cache was counted, round 4): the wait falls 24-26% short there.
+    near_saturation = users == 32 and think > 0
     assert m.ttft_s == pytest.approx(s.ttft_s, rel=0.35 if near_saturation else 0.25)
 
 
