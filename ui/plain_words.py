@@ -34,7 +34,7 @@ HOW_TERMS = ("inference_latency", "llm", "gpt", "phi4", "token", "prompt", "ttft
              "fibre", "region", "local", "gpu", "sxm", "engine", "vllm", "llama_cpp", "batching", "throughput", "kv_cache",
              "weights", "parameters", "bits", "fp16", "fp8", "w8a8", "bandwidth", "compute", "dense", "moe", "looped",
              "tensor_parallel", "speculative", "prefix_cache", "range", "extrapolated", "gflop", "fp32", "numpy", "benchmark",
-             "percentile", "file_formats")
+             "percentile", "file_formats", "backbone", "bufferbloat", "tail", "queue_formula", "mla", "zero_rtt")
 
 
 def show(pw: Strings, terms: Sequence[str]) -> None:
