@@ -124,18 +124,46 @@ def asked(c: Ctx) -> list[quiz.Question]:
 # anywhere outside a text box, and the arrows on a slider (a focused slider took them for itself, so
 # a clicker moved the slider instead of the slide; Streamlit's slider is a hidden <input type=range>), click the forward or back button of the room
 # (room_next/room_back) or, without a room, of presenter mode (lesson_next/lesson_back).
+# Every press counts, one screen each, in order: a press waits until the run before it has finished and
+# its button is on the page. A press while the page was being redrawn found no button and was lost (a
+# PageDown right after "stay on this step" left the room on step 1; seen in the room test and repeated
+# under load, 2026-12-04), and two quick presses both clicked the same screen's button.
 KEYS_JS = """<script>
 if (!window.__roomKeys) {
   window.__roomKeys = true;
+  const pending = [];  // presses not yet applied, oldest first: {dir, at}
+  let clickedAt = 0, sawRun = true, timer = null;
+  const running = () => (document.querySelector('[data-testid=stApp]') || {getAttribute: () => null})
+    .getAttribute('data-test-script-state') === 'running';
+  const find = (dir) => (dir > 0 ? ['room_next', 'lesson_next'] : ['room_back', 'lesson_back'])
+    .map((n) => document.querySelector('.st-key-' + n + ' button')).find(Boolean);
+  const pump = () => {
+    timer = null;
+    if (!pending.length) return;
+    const now = Date.now();
+    if (running()) sawRun = true;
+    // wait for the last click's run to start (up to 1.5 s) and to end, then for the button (up to 5 s)
+    const waiting = running() || (!sawRun && now - clickedAt < 1500);
+    const button = waiting ? null : find(pending[0].dir);
+    if (button) {
+      pending.shift();
+      clickedAt = now; sawRun = false;
+      button.click();
+    } else if (!waiting && now - pending[0].at > 5000) {
+      pending.shift();  // no such button on this screen (the last one has no forward)
+    }
+    if (pending.length) timer = setTimeout(pump, 40);
+  };
   window.addEventListener('keydown', (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const t = e.target;
     if (!t || !t.closest || t.closest('textarea, select, [contenteditable=true], input:not([type=radio]):not([type=checkbox]):not([type=range])')) return;
     const dir = {PageDown: 1, PageUp: -1, ArrowRight: 1, ArrowLeft: -1}[e.key];
     if (!dir || (e.key.startsWith('Arrow') && !t.closest('input[type=range], [role=slider]'))) return;
-    const names = dir > 0 ? ['room_next', 'lesson_next'] : ['room_back', 'lesson_back'];
-    const button = names.map((n) => document.querySelector('.st-key-' + n + ' button')).find(Boolean);
-    if (button) { e.preventDefault(); e.stopPropagation(); button.click(); }
+    if (!pending.length && !running() && !find(dir)) return;  // nothing to move: the key keeps its own use
+    e.preventDefault(); e.stopPropagation();
+    pending.push({dir: dir, at: Date.now()});
+    if (!timer) pump();
   }, true);
 }
 </script>"""

@@ -482,3 +482,43 @@ def shot_scaled(page, name: str) -> None:
     path = shot(page, name + "-full", full_page=False)
     with Image.open(path) as im:
         im.resize((im.width // 3, im.height // 3), Image.LANCZOS).save(ARTIFACTS / f"{name}.png")
+
+
+def test_every_clicker_press_counts(browser, app_url):
+    """A clicker's presses are applied one screen each, in order, however fast they come: pressed while
+    the page is still being redrawn (right after "stay on this step"), a PageDown found no forward
+    button and was lost, and two quick presses clicked the same screen's button (seen in
+    test_a_whole_room and repeated under load, 2026-12-04). The expected screens are counted by hand."""
+    s = i18n.strings("lesson", "en")
+    store = Store(room_store.database_url())
+    context = browser.new_context(viewport=PROJECTOR)
+    try:
+        presenter = context.new_page()
+        presenter.set_default_timeout(T)
+        presenter.goto(f"{app_url}/lesson?step=1&present=1&lang=en")
+        settled(presenter)
+        presenter.locator(".st-key-lesson_present_foot button").first.click()
+        button(presenter, "room_open").click()
+        presenter.wait_for_url(re.compile(r"room="), timeout=T)
+        settled(presenter)
+        code = parse_qs(urlsplit(presenter.url).query)["room"][0]
+        presenter.keyboard.press("PageDown")
+        expect(heading(presenter, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
+        settled(presenter)
+        presenter.keyboard.press("PageUp")  # back to the lobby asks first
+        see(presenter, s("room_lobby_back_confirm"), T)
+        button(presenter, "room_stay").click()
+        # at once, while "stay" redraws the screen: two presses forward, then (after them) one back
+        presenter.keyboard.press("PageDown")
+        presenter.keyboard.press("PageDown")
+        expect(heading(presenter, LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
+        settled(presenter)
+        assert store.room(code).screen == "3"
+        presenter.keyboard.press("PageUp")
+        presenter.keyboard.press("PageUp")
+        expect(heading(presenter, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
+        settled(presenter)
+        assert store.room(code).screen == "1"
+        no_error(presenter)
+    finally:
+        context.close()
