@@ -533,8 +533,10 @@ FREE = [
     # 0.44-0.48 (M1 Max 8B: 35.7 tok/s x 4.9 GB = 175 of 400 GB/s; M2 Ultra 78.8 x 4.9 = 386 of 800),
     # where the discrete GPUs lose only ~10%: one factor for every kind put the Macs' Q4 decode 26-59%
     # too fast and their F16 decode too slow. Metal's k-quant kernels unpack each block with the GPU's
-    # integer ALUs, and Apple's GPUs have far fewer of them per byte of bandwidth than CUDA GPUs.
-    ("llama.cpp", "apple_silicon", "quant_bw_eff", 0.8, 0.2, 1.0),
+    # ALUs, so their decode is bound by that work (`estimator.dequant_bw_share`): the operations per
+    # weight, not a share of bandwidth, are what the two Macs have in common (70B Q4_K_M: 0.46 and 0.70
+    # of peak bandwidth, but 33 and 30 operations per weight at their FP32 peaks; eighth pass).
+    ("llama.cpp", "apple_silicon", "dequant_ops", 30.0, 1.0, 300.0),
     ("llama.cpp", "apple_silicon", "quant_compute_eff", 0.8, 0.2, 1.0),
 ]
 
@@ -736,7 +738,7 @@ class RowSet:
                            ("tensor_parallel", None), ("whole_batch_first", None), ("overhead_per_layer", 0.0),
                            ("request_overhead_s", 0.0), ("mem_fraction", None), ("fraction_of_free", None),
                            ("runtime_gb", None), ("act_tokens", None), ("act_c1", None), ("act_c2", None),
-                           ("act_c4", None), ("act_c8", None), ("reserve_whole", None)):
+                           ("act_c4", None), ("act_c8", None), ("reserve_whole", None), ("dequant_ops_per_byte", 0.0)):
             ep[k] = np.array([[e[k] if default is None else e.get(k, default) for e in eps]
                               for eps in table])[self.copies, self.key_index]
         ep["kv_cap_gbs"] = np.array([[est.kv_cap_of(e) for e in eps] for eps in table])[self.copies, self.key_index]

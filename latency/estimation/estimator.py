@@ -944,11 +944,36 @@ def kv_cap_of(ep: dict):
     return math.inf if cap is None else cap
 
 
+def dequant_bw_share(peak_tflops, mem_bandwidth_gbs, ops_per_byte):
+    """The share of peak bandwidth at which a kernel that unpacks its weights on the GPU's ALUs can
+    stream them, 1.0 and above where the ALUs keep up (then bandwidth bounds it):
+
+        share = (peak FLOP/s / ALU operations per weight byte) / peak bytes/s
+
+    ops_per_byte = `dequant_ops` (operations per weight, in FLOP-equivalents at `peak_tflops`) /
+    bytes per weight; 0 (every engine and kind but llama.cpp on Apple GPUs): no such bound.
+    llama.cpp's Metal k-quant mat-vec kernels unpack each block (4-bit values, 6-bit scales and
+    mins) with the GPU's ALUs, and their token generation is bound by that work, not by the bytes:
+    its author found Q3_K decode slower than Q4_0 on Metal where CUDA has it faster ("Assuming
+    optimum implementation, TG is memory bound, so Q3_K should be always faster", ggml-org/llama.cpp
+    #2995; Q4_K's Metal kernels sped up 21-38% in #2290 with no change in bytes). measurements.csv:
+    Q4_K_M decode on the M1 Max and the M2 Ultra needs about 30 operations per weight on either
+    Mac, where their bandwidth shares differ (0.46 and 0.70); fitted (`dequant_ops`)."""
+    if nm.is_scalar(ops_per_byte) and ops_per_byte <= 0.0:
+        return math.inf
+    ops = np.asarray(ops_per_byte, dtype=float)
+    with np.errstate(divide="ignore"):
+        share = np.where(ops > 0.0, np.asarray(peak_tflops, dtype=float) * 1e3 / np.where(ops > 0.0, ops, 1.0)
+                         / np.asarray(mem_bandwidth_gbs, dtype=float), math.inf)
+    return float(share) if share.ndim == 0 else share
+
+
 def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str, streams=1.0, layers=None) -> Rates:
     """The fitted fractions of one (engine, kind) applied to this device's peaks; the KV-read
     share at `streams` streams decoded together (`kv_bw_share`); the pass overhead of a model of
     `layers` layers (times loops; `pass_overhead_of`; None: the fitted value as it stands)."""
     bw_frac = achieved_fraction(dev.mem_bandwidth_gbs, ep["bw_frac"], ep.get("bw_cap_gbs")) * ep["q_bw"]
+    bw_frac = nm.minimum(bw_frac, dequant_bw_share(dev.peak_tflops, dev.mem_bandwidth_gbs, ep.get("dequant_ops_per_byte", 0.0)))
     c_frac = achieved_fraction(dev.peak_tflops, ep["compute_frac"], ep.get("compute_cap_tflops")) * ep["q_compute"]
     kv_base = ep["bw_frac"] * ep["q_bw"] * ep.get("kv_read_eff", 1.0)
     kv_cap = kv_cap_of(ep) * ep["q_bw"] * ep.get("kv_read_eff", 1.0)
@@ -1364,6 +1389,7 @@ def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str
     quantized = bpp < ep["native_min_bytes"]
     ep["q_bw"] = ep["quant_bw_eff"] if quantized else 1.0
     ep["q_compute"] = ep["quant_compute_eff"] if quantized else 1.0
+    ep["dequant_ops_per_byte"] = ep.get("dequant_ops", 0.0) / bpp if quantized else 0.0  # `dequant_bw_share`
     if engine == "optimized" and fmt in prof.weight_only_bw_eff:
         # Weight-only INT4 (and INT8 where the model asks for it): dequantised inside the matmul.
         ep["q_bw"] = prof.weight_only_bw_eff[fmt] if (fmt == "int4" or weight_only) else ep["q_bw"]
