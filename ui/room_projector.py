@@ -6,7 +6,8 @@ one row on top: back, a strip with the join address and the code (40 px), forwar
 presenter's menu (a closed popover: the notes link, ending the room, leaving it), so nothing only
 the presenter needs stands on the projected screen. Forward walks a question: an open vote is
 revealed, or, with peer instruction, "show the spread, discuss" closes the first vote, forward opens
-the second, forward reveals; then the next screen. PageDown/PageUp (what clickers send) and the
+the second, forward reveals; then the next screen. Back walks the same steps in reverse (a revealed
+question opens its vote again, answers kept). PageDown/PageUp (what clickers send) and the
 arrow keys move the room. Every screen fits 1920x1080 and 1366x768 with text of 24 px or more
 (tests/e2e/test_room_fits.py), on presenter mode's stylesheet (ui/lesson_steps.py PRESENT_CSS).
 
@@ -104,11 +105,23 @@ def _back(c: Ctx, screen: str) -> None:
     _move(c, screen)
 
 
+def backward(c: Ctx, v: Vote) -> tuple[callable, tuple] | None:
+    """What "back" does now, forward's steps in reverse: on a question walked past its first vote
+    (revealed, the spread, the second vote) one step back on it (the answers stay; a double press
+    forward had revealed a question nobody had answered yet, newcomer trial 2026-12-04); else the
+    screen before; None in the lobby."""
+    q = v.question
+    if q is not None and (q.id in c.room.revealed or c.room.phase(q.id) in (SPREAD, VOTE2)):
+        return _act, (c.store.step_back, c.room.code, c.key or "", q.id)
+    i = position(c, current(c))
+    return (_back, (c, c.screens[i - 1])) if i > 0 else None
+
+
 def controls(s: Strings, c: Ctx, v: Vote, container) -> None:
     """Back and forward in `container`: the arrow before "back", after forward; ← → and PageUp/PageDown."""
-    i = position(c, current(c))
-    if i > 0 and container is not None:
-        container.button(s("back"), key="room_back", on_click=_back, args=(c, c.screens[i - 1]),
+    back = backward(c, v)
+    if back and container is not None:
+        container.button(s("back"), key="room_back", on_click=back[0], args=back[1],
                          icon=":material/arrow_back:", shortcut="Left")
     step = forward(s, c, v)
     if step:

@@ -299,6 +299,8 @@ class Store:
                 log.warning("room %s: a change after the room ended was refused", code)
                 raise PermissionError(code)
             values = change(row)
+            if not values:
+                return
             fits(rooms, values)
             conn.execute(rooms.update().where(rooms.c.code == code).values(**values))
 
@@ -333,6 +335,31 @@ class Store:
             phases = dict(p.split("=", 1) for p in row.phases.split() if "=" in p)
             phases[question_id] = phase
             return {"phases": " ".join(f"{q}={v}" for q, v in sorted(phases.items()))}
+
+        self._presenter_update(code, key, change)
+
+    def step_back(self, code: str, key: str, question_id: str) -> None:
+        """Back on a question, one build at a time, as forward went (a clicker's PageUp after a press
+        too many): revealed -> its last vote open again; the second vote -> the spread; the spread ->
+        the first vote. Its countdown goes (one that ran out would keep the reopened vote closed);
+        every answer stays."""
+
+        def change(row) -> dict:
+            values = {}
+            revealed = row.revealed.split()
+            phases = dict(p.split("=", 1) for p in row.phases.split() if "=" in p)
+            if question_id in revealed:
+                values["revealed"] = " ".join(q for q in revealed if q != question_id)
+            elif phases.get(question_id) == VOTE2:
+                phases[question_id] = SPREAD
+            elif phases.get(question_id) == SPREAD:
+                del phases[question_id]
+            else:
+                return values
+            values["phases"] = " ".join(f"{q}={v}" for q, v in sorted(phases.items()))
+            if (row.timer_for or "").split("/")[0] == question_id:
+                values.update(timer_for=None, timer_ends=None)
+            return values
 
         self._presenter_update(code, key, change)
 

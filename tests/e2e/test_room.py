@@ -22,6 +22,7 @@ import csv
 import io
 import os
 import re
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -519,6 +520,31 @@ def test_every_clicker_press_counts(browser, app_url):
         expect(heading(presenter, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
         settled(presenter)
         assert store.room(code).screen == "1"
+        # on to the first question (every remaining step at once), then a double press there: the first
+        # reveals it, the second opens question 2; then two presses on question 2 reveal it and, one too
+        # many, show question 3; PageUp twice: back to question 2, then its vote open again (answers kept)
+        for _ in range(len(LESSON.steps)):
+            presenter.keyboard.press("PageDown")
+        q1, q2, q3 = QUESTIONS[:3]
+        expect(presenter.locator(MAIN).get_by_role("heading", name=re.compile(re.escape(q1.question["en"][:30])))).to_be_visible(timeout=T)
+        settled(presenter)
+        assert store.room(code).screen == f"q:{q1.id}" and store.room(code).open_vote(q1.id) == 1
+        for _ in range(4):
+            presenter.keyboard.press("PageDown")
+        presenter.keyboard.press("PageUp")
+        presenter.keyboard.press("PageUp")
+        # the room passes question 2 open on the way, so wait for the last press's state in the store
+        deadline = time.monotonic() + T / 1000
+        while time.monotonic() < deadline:
+            room = store.room(code)
+            if q3.id in room.asked and room.screen == f"q:{q2.id}" and q2.id not in room.revealed:
+                break
+            presenter.wait_for_timeout(200)
+        assert room.screen == f"q:{q2.id}" and room.revealed == {q1.id} and room.open_vote(q2.id) == 1, room
+        assert room.asked == (q1.id, q2.id, q3.id)  # question 3 was shown, once
+        settled(presenter)
+        expect(button(presenter, "room_next")).to_have_text(re.compile(re.escape(s("room_reveal"))), timeout=T)
+        assert store.room(code).state == room.state  # the last press's state is the last
         no_error(presenter)
     finally:
         context.close()

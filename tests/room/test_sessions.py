@@ -126,3 +126,35 @@ def test_a_database_of_the_previous_migration_upgrades_with_its_answers(backend_
     assert s.tallies("CFHKMN") == {("q1", 1): {"fast": 1}, ("q2", 1): {"fast": 1}}
     assert s.answer("CFHKMN", "t", "q2", "slow", CHOICES) == room_store.ANSWER_CHANGED
     s.engine.dispose()
+
+
+def test_back_on_a_question_steps_back_through_what_forward_did(store, clock):
+    """Forward on a question: vote 1 -> spread -> vote 2 -> revealed. Back undoes one step at a time,
+    keeps every answer, and drops the countdown (one that ran out would keep the vote closed).
+    Counted by hand from what the test writes."""
+    code, key = store.open_room()
+    p = store.join(code)
+    store.set_screen(code, key, "q:q1")
+    assert store.answer(code, p.token, "q1", "fast", CHOICES) == room_store.ANSWER_SAVED
+    store.set_phase(code, key, "q1", room_store.SPREAD)
+    store.set_phase(code, key, "q1", room_store.VOTE2)
+    store.set_timer(code, key, "q1", 2, 30)
+    store.reveal(code, key, "q1")
+    room = store.room(code)
+    assert "q1" in room.revealed and room.open_vote("q1") is None
+    store.step_back(code, key, "q1")  # revealed -> the second vote open again, no countdown
+    room = store.room(code)
+    assert "q1" not in room.revealed and room.open_vote("q1") == 2 and room.timer_for is None
+    store.step_back(code, key, "q1")  # -> the spread (no vote open)
+    assert store.room(code).phase("q1") == room_store.SPREAD and store.room(code).open_vote("q1") is None
+    store.step_back(code, key, "q1")  # -> the first vote
+    room = store.room(code)
+    assert room.phase("q1") is None and room.open_vote("q1") == 1
+    assert store.counts(code, "q1", 1) == {"fast": 1}  # the answer stayed
+    store.step_back(code, key, "q1")  # nothing left to undo on the question: nothing changes
+    assert store.room(code).state == room.state
+    store.reveal(code, key, "q1")  # a question revealed straight from its first vote reopens that vote
+    store.step_back(code, key, "q1")
+    assert store.room(code).open_vote("q1") == 1
+    with pytest.raises(PermissionError):
+        store.step_back(code, "guess", "q1")
