@@ -113,7 +113,9 @@ def my_score(s: Strings, c: Ctx) -> None:
     mine = c.store.my_answers(c.room.code, c.token or "")
     right = results.my_score([(q.id, c.outcomes[q.id].right) for q in qs], mine)
     answered = sum(1 for q in qs if results.final_answer(*mine.get(q.id, (None, None))) is not None)
-    if answered == len(qs):
+    if answered == 0:  # no score to give (presenter trial: "you answered 0 and got 0 right" read as a verdict)
+        st.subheader(s("room_my_score_zero", total=len(qs)), anchor=False)
+    elif answered == len(qs):
         st.subheader(s("room_my_score", right=right, total=len(qs)), anchor=False)
     else:  # the questions this phone left unanswered named as such, not counted as silently wrong
         st.subheader(s("room_my_score_some", right=right, answered=answered, total=len(qs)), anchor=False)

@@ -687,3 +687,19 @@ def test_no_tooltip_on_any_projected_room_screen_the_notes_view_keeps_them(lang)
     presenter.run()
     no_exception(presenter)
     assert presenter.get("download_button") and tooltips(presenter) == []  # ended
+
+
+def test_a_phone_that_answered_nothing_is_told_so_not_given_a_score_of_zero(lang):
+    """Presenter trial (2026-12-04) item 10: a phone that answered none of the questions asked read
+    "you answered 0 and got 0 right" in large type at the end. Two questions asked, none answered."""
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    for q in QUESTIONS[:2]:
+        store().set_screen(code, key, f"q:{q.id}")
+        phone.run()
+    store().set_screen(code, key, "done")
+    phone.run()
+    no_exception(phone)
+    heads = [h.value for h in phone.subheader]
+    assert s(lang)("room_my_score_zero", total=2) in heads, heads
+    assert s(lang)("room_my_score_some", right=0, answered=0, total=2) not in heads
