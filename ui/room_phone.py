@@ -232,7 +232,7 @@ def reconnecting(s: Strings, c: Ctx, v: Vote) -> None:
 
 
 def join_form(s: Strings, c: Ctx) -> None:
-    st.subheader(s("room_join_title"), anchor=False)
+    st.subheader(s("room_phone_join_title"), anchor=False)  # already on the phone: not the lobby's "join on your phone"
     st.markdown(f"**{s('room_code_big', code=c.room.code)}**")
     # Enter in the box joins; Streamlit's English "Press Enter to submit form" under it is hidden (PHONE_CSS)
     # No max_chars on the box: Streamlit's box ignores a paste longer than it (the trial's 32-character

@@ -131,7 +131,7 @@ def asked(c: Ctx) -> list[quiz.Question]:
 KEYS_JS = """<script>
 if (!window.__roomKeys) {
   window.__roomKeys = true;
-  const pending = [];  // presses not yet applied, oldest first: {dir, at}
+  const pending = [];  // presses waiting their turn, oldest first: {dir, at}
   let clickedAt = 0, sawRun = true, timer = null;
   const running = () => (document.querySelector('[data-testid=stApp]') || {getAttribute: () => null})
     .getAttribute('data-test-script-state') === 'running';

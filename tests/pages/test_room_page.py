@@ -703,3 +703,13 @@ def test_a_phone_that_answered_nothing_is_told_so_not_given_a_score_of_zero(lang
     heads = [h.value for h in phone.subheader]
     assert s(lang)("room_my_score_zero", total=2) in heads, heads
     assert s(lang)("room_my_score_some", right=0, answered=0, total=2) not in heads
+
+
+def test_the_phones_join_form_does_not_tell_a_phone_to_join_on_its_phone(lang):
+    """Presenter trial (2026-12-04) item 8: the QR code's page on a phone was titled "Join on your phone",
+    the lobby's call to the room. The phone's own form says it joins this room."""
+    _presenter, code, _key = open_room(lang)
+    phone = run_page("lesson", lang, {"room": code})
+    no_exception(phone)
+    heads = [h.value for h in phone.subheader]
+    assert s(lang)("room_phone_join_title") in heads and s(lang)("room_join_title") not in heads, heads
