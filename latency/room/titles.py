@@ -39,7 +39,7 @@ REVIEWED: dict[str, str] = {
     "q03-how-long-chat-answer": "ce1c0764f2d7",
     "q04-biggest-stage-chat": "9ccc0b083fa3",
     "q05-autocomplete-far": "d7048602856d",
-    "q06-laptop-vs-datacenter": "278399e79cc6",
+    "q06-laptop-vs-datacenter": "66d5e3ad00e1",  # re-read 2026-12-04: "data centre" spelled as the vocabulary has it
     "q07-first-token-us-west": "00b51f9e2834",
     "q08-small-desktop-vs-big-cluster": "f1888d6f4d79",
     "q09-how-long-405b": "e749c9029895",
