@@ -7,7 +7,7 @@ presenter's menu (a closed popover: the notes link, ending the room, leaving it)
 the presenter needs stands on the projected screen. Forward walks a question: an open vote is
 revealed, or, with peer instruction, "show the spread, discuss" closes the first vote, forward opens
 the second, forward reveals; then the next screen. Back walks the same steps in reverse (a revealed
-question opens its vote again, answers kept). PageDown/PageUp (what clickers send) and the
+question opens its vote again, answers kept, once the presenter confirms: the room has seen the answer). PageDown/PageUp (what clickers send) and the
 arrow keys move the room. Every screen fits 1920x1080 and 1366x768 with text of 24 px or more
 (tests/e2e/test_room_fits.py), on presenter mode's stylesheet (ui/lesson_steps.py PRESENT_CSS).
 
@@ -111,7 +111,9 @@ def backward(c: Ctx, v: Vote) -> tuple[callable, tuple] | None:
     forward had revealed a question nobody had answered yet, newcomer trial 2026-12-04); else the
     screen before; None in the lobby."""
     q = v.question
-    if q is not None and (q.id in c.room.revealed or c.room.phase(q.id) in (SPREAD, VOTE2)):
+    if q is not None and q.id in c.room.revealed:  # the room has seen the answer: asked first (`confirm_reopen`)
+        return st.session_state.__setitem__, (CONFIRM_REOPEN, f"{c.room.code}/{q.id}")
+    if q is not None and c.room.phase(q.id) in (SPREAD, VOTE2):
         return _act, (c.store.step_back, c.room.code, c.key or "", q.id)
     i = position(c, current(c))
     return (_back, (c, c.screens[i - 1])) if i > 0 else None
@@ -165,6 +167,30 @@ def confirm_lobby(s: Strings, c: Ctx) -> None:
         with st.container(horizontal=True, gap="medium"):
             st.button(s("room_stay"), key="room_stay", type="primary", on_click=st.session_state.pop, args=(CONFIRM_LOBBY, None))
             st.button(s("room_lobby_back_yes"), key="room_lobby_back_yes", on_click=_to_lobby, args=(c,))
+
+
+CONFIRM_REOPEN = "room_confirm_reopen"
+
+
+def confirm_reopen(s: Strings, c: Ctx) -> None:
+    """Back on a revealed question, asked first: everyone has seen the right answer, so what is
+    answered or changed after reopening is answered with it in view (presenter re-check, 2026-12-04:
+    a phone changed its wrong answer to the right one after the reveal and the question read 100%)."""
+    q = question_of(c, current(c))
+    if q is None or q.id not in c.room.revealed or st.session_state.get(CONFIRM_REOPEN) != f"{c.room.code}/{q.id}":
+        st.session_state.pop(CONFIRM_REOPEN, None)
+        return
+    with st.container(key="room_confirm_reopen_box"):
+        st.warning(s("room_reopen_confirm"), icon=":material/help:")
+        with st.container(horizontal=True, gap="medium"):
+            st.button(s("room_stay"), key="room_reopen_stay", type="primary", on_click=st.session_state.pop,
+                      args=(CONFIRM_REOPEN, None))
+            st.button(s("room_reopen_yes"), key="room_reopen_yes", on_click=_reopen, args=(c, q.id))
+
+
+def _reopen(c: Ctx, question_id: str) -> None:
+    st.session_state.pop(CONFIRM_REOPEN, None)
+    _act(c.store.step_back, c.room.code, c.key or "", question_id)
 
 
 def _to_lobby(c: Ctx) -> None:
@@ -254,6 +280,7 @@ def projected_view(s: Strings, c: Ctx) -> None:
         lobby(s, c, v)
         return
     confirm_lobby(s, c)
+    confirm_reopen(s, c)
     own_live = v.question is not None and v.question.id not in c.room.revealed  # its counts stand beside it
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
@@ -388,6 +415,7 @@ def notes_view(s: Strings, c: Ctx) -> None:
         controls(s, c, v, back)
         menu(s, c)
     confirm_lobby(s, c)
+    confirm_reopen(s, c)
     live(c, s, counts=True, drawn_over=v.over, names=screen == LOBBY)
     q = v.question
     if q is not None:
