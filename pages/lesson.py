@@ -14,7 +14,7 @@ import time
 import streamlit as st
 
 from latency.teaching import content, lesson, quiz
-from latency.language import formats, jargon
+from latency.language import formats, i18n, jargon
 from latency.estimation.catalog import load_catalog
 from latency.language.errors import ContentError
 from latency.language.i18n import md
@@ -64,6 +64,8 @@ data = lesson_steps.Data(catalog, tuple(stops), lang, f, present, sleep=time.sle
 # --- 3. a room (issue 25): the presenter's projected and notes views, or a phone ------------------
 lesson_steps.style(present)
 if raw_room is not None:
+    # the tab names the room, not the lesson (presenter re-check: a phone's join form under "15-minute lesson")
+    st.set_page_config(page_title=shell.document_title(s("room_tab_title"), i18n.strings("common", lang)("app_title")))
     try:
         questions, outcomes = load_quiz(signature)
     except ContentError as err:

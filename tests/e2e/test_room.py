@@ -502,6 +502,7 @@ def test_every_clicker_press_counts(browser, app_url):
         presenter.wait_for_url(re.compile(r"room="), timeout=T)
         settled(presenter)
         code = parse_qs(urlsplit(presenter.url).query)["room"][0]
+        assert presenter.title().startswith(s("room_tab_title") + " · "), presenter.title()  # the tab names the room
         presenter.keyboard.press("PageDown")
         expect(heading(presenter, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
         settled(presenter)
