@@ -39,6 +39,7 @@ PHONE_CSS = f"""<style>
 .st-key-room_answers [data-testid="stRadioOption"] {{ min-height: 52px; width: 100%; box-sizing: border-box; margin: 0;
   padding: 10px 12px; border: 1px solid {NOFIT}; border-radius: 10px; align-items: center; }}
 .st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) {{ border: 2px solid {SECOND_VOTE}; background: {CHOSEN_FILL}; }}
+.st-key-room_answers [data-testid="stWidgetLabel"] {{ display: none !important; }}
 .st-key-room_reconnecting, .st-key-room_phone_head {{ display: none; }}
 .st-key-room_phone_body [data-testid="InputInstructions"] {{ display: none; }}
 .st-key-room_ended_ways a {{ min-height: 48px; display: flex; align-items: center; }}
@@ -320,7 +321,8 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
     labels = {o.id: md(x) for o, x in zip(q.options, lettered(q, c.d.lang))}
     if v.over:  # said once, the options still there (greyed) with the answer saved
         st.warning(s("room_timer_over"), icon=":material/timer_off:")
-    with st.container(key="room_answers"):
+    with st.container(key="room_answers"):  # its label, "Question N", is drawn though "collapsed" and repeated the
+        # "Question N of 12" above (presenter re-check): hidden (PHONE_CSS); the radiogroup keeps it as its aria-label
         st.radio(s("quiz_number", n=c.questions.index(q) + 1), ids, index=ids.index(mine) if mine in ids else None,
                  format_func=labels.get, key=f"room_q{'' if vote == 1 else '2'}_{q.id}{'_over' if v.over else ''}",
                  on_change=_answer, args=(c, q, vote or 1), label_visibility="collapsed", disabled=v.over)

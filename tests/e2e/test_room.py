@@ -302,6 +302,10 @@ def test_a_whole_room(browser, db, lang):
                 for phone in (one, two):
                     expect(heading(phone, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
                     no_error(phone)
+                    # the options' group is named "Question N" for a screen reader, not drawn again under "Question N of 12"
+                    group = phone.locator(f".st-key-room_q_{q.id} [role=radiogroup]")
+                    assert group.get_attribute("aria-label") == s("quiz_number", n=n)
+                    assert not phone.locator(f".st-key-room_q_{q.id} [data-testid=stWidgetLabel]").is_visible()
                 settled(presenter)
                 found += fits_problems(presenter, f"question {n} open")
                 if n == 1:
