@@ -7,7 +7,8 @@ presenter's menu (a closed popover: the notes link, ending the room, leaving it)
 the presenter needs stands on the projected screen. Forward walks a question: an open vote is
 revealed, or, with peer instruction, "show the spread, discuss" closes the first vote, forward opens
 the second, forward reveals; then the next screen. Back walks the same steps in reverse (a revealed
-question opens its vote again, answers kept, once the presenter confirms: the room has seen the answer). PageDown/PageUp (what clickers send) and the
+question opens its vote again, answers kept, once the presenter confirms: the room has seen the
+answer). PageDown/PageUp (what clickers send) and the
 arrow keys move the room. Every screen fits 1920x1080 and 1366x768 with text of 24 px or more
 (tests/e2e/test_room_fits.py), on presenter mode's stylesheet (ui/lesson_steps.py PRESENT_CSS).
 
@@ -106,10 +107,10 @@ def _back(c: Ctx, screen: str) -> None:
 
 
 def backward(c: Ctx, v: Vote) -> tuple[callable, tuple] | None:
-    """What "back" does now, forward's steps in reverse: on a question walked past its first vote
-    (revealed, the spread, the second vote) one step back on it (the answers stay; a double press
-    forward had revealed a question nobody had answered yet, newcomer trial 2026-12-04); else the
-    screen before; None in the lobby."""
+    """What "back" does now, forward's steps in reverse (a double press forward had revealed a question
+    nobody had answered yet, newcomer trial 2026-12-04): on a revealed question, ask before opening
+    its vote again (`confirm_reopen`); on the spread or the second vote, one step back on it (the
+    answers stay); else the screen before; None in the lobby."""
     q = v.question
     if q is not None and q.id in c.room.revealed:  # the room has seen the answer: asked first (`confirm_reopen`)
         return st.session_state.__setitem__, (CONFIRM_REOPEN, f"{c.room.code}/{q.id}")

@@ -959,13 +959,10 @@ def dequant_bw_share(peak_tflops, mem_bandwidth_gbs, ops_per_byte):
     #2995; Q4_K's Metal kernels sped up 21-38% in #2290 with no change in bytes). measurements.csv:
     Q4_K_M decode on the M1 Max and the M2 Ultra needs about 30 operations per weight on either
     Mac, where their bandwidth shares differ (0.46 and 0.70); fitted (`dequant_ops`)."""
-    if nm.is_scalar(ops_per_byte) and ops_per_byte <= 0.0:
-        return math.inf
-    ops = np.asarray(ops_per_byte, dtype=float)
-    with np.errstate(divide="ignore"):
-        share = np.where(ops > 0.0, np.asarray(peak_tflops, dtype=float) * 1e3 / np.where(ops > 0.0, ops, 1.0)
-                         / np.asarray(mem_bandwidth_gbs, dtype=float), math.inf)
-    return float(share) if share.ndim == 0 else share
+    if nm.is_scalar(ops_per_byte):
+        return math.inf if ops_per_byte <= 0.0 else peak_tflops * 1e3 / ops_per_byte / mem_bandwidth_gbs
+    with np.errstate(divide="ignore"):  # x / 0 = inf: no bound where a row has no operations
+        return np.asarray(peak_tflops, dtype=float) * 1e3 / np.asarray(ops_per_byte, dtype=float) / mem_bandwidth_gbs
 
 
 def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str, streams=1.0, layers=None) -> Rates:

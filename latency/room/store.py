@@ -91,6 +91,15 @@ answers = sa.Table(
 )
 
 
+
+def _phases(text: str) -> dict[str, str]:
+    """The rooms.phases column ("q1=spread q2=vote2") as question id -> phase."""
+    return dict(p.split("=", 1) for p in text.split() if "=" in p)
+
+
+def _phases_text(phases: Mapping[str, str]) -> str:
+    return " ".join(f"{q}={v}" for q, v in sorted(phases.items()))
+
 class StoreDown(Exception):
     """The database cannot be reached or refused the statement (the page names it)."""
 
@@ -277,7 +286,7 @@ class Store:
             raise NoRoom(code, "unknown")
         if _aware(row.expires_at) <= self.clock():
             raise NoRoom(code, "expired")
-        phases = dict(p.split("=", 1) for p in row.phases.split() if "=" in p)
+        phases = _phases(row.phases)
         return Room(row.code, row.screen, frozenset(row.revealed.split()), _aware(row.expires_at), row.lang,
                     tuple(row.asked.split()), phases, row.timer_for,
                     _aware(row.timer_ends) if row.timer_ends else None, _aware(row.ended_at) if row.ended_at else None)
@@ -332,9 +341,9 @@ class Store:
             raise ValueError(phase)
 
         def change(row) -> dict:
-            phases = dict(p.split("=", 1) for p in row.phases.split() if "=" in p)
+            phases = _phases(row.phases)
             phases[question_id] = phase
-            return {"phases": " ".join(f"{q}={v}" for q, v in sorted(phases.items()))}
+            return {"phases": _phases_text(phases)}
 
         self._presenter_update(code, key, change)
 
@@ -347,7 +356,7 @@ class Store:
         def change(row) -> dict:
             values = {}
             revealed = row.revealed.split()
-            phases = dict(p.split("=", 1) for p in row.phases.split() if "=" in p)
+            phases = _phases(row.phases)
             if question_id in revealed:
                 values["revealed"] = " ".join(q for q in revealed if q != question_id)
             elif phases.get(question_id) == VOTE2:
@@ -356,7 +365,7 @@ class Store:
                 del phases[question_id]
             else:
                 return values
-            values["phases"] = " ".join(f"{q}={v}" for q, v in sorted(phases.items()))
+            values["phases"] = _phases_text(phases)
             if (row.timer_for or "").split("/")[0] == question_id:
                 values.update(timer_for=None, timer_ends=None)
             return values
