@@ -77,14 +77,17 @@ def results_bars(titles: Sequence[str], first: Sequence[float | None], second: S
                  texts: Sequence[str], *, names: tuple[str, str], font_size: int = 14, height: int | None = None) -> go.Figure:
     """The room's share right per question (0 to 1): the first vote (slate) and, where the room voted
     again, the second (blue), one row per question (first on top); `texts` stand at the end of each
-    row ("48% → 79%"), so each row carries one line of text however thin its bars."""
+    row ("48% → 79%"), so each row carries one line of text however thin its bars. A row nobody
+    answered (both None) has no track, only its text at 0 ("nobody answered")."""
     ys = [t.replace("<", "‹").replace(">", "›") for t in titles][::-1]
     n = len(titles)
     fig = go.Figure()
     twice = any(x is not None for x in second)  # the legend, and a second bar per row, only where the room voted again
     ends = [max(a or 0, b or 0) for a, b in zip(first, second)][::-1]
-    for row in range(n):  # each row's track from 0 to 100%: a 0% row still shows where its bar would be
-        _band(fig, row, TRACK_FILL, x1=100, half=0.4)
+    answered = [a is not None or b is not None for a, b in zip(first, second)][::-1]
+    for row in range(n):  # each row's track from 0 to 100%: a 0% row still shows where its bar would be.
+        if answered[row]:  # none where nobody answered: a bare grey track read as a full bar (presenter trial, 2026-12-04)
+            _band(fig, row, TRACK_FILL, x1=100, half=0.4)
     # Each row's own bars (overlaid, placed per row): a row voted once has one thick bar; a row voted
     # twice, the first vote on top and the second under it (a grouped chart gave every row two slots,
     # so a row voted once had a half-height bar).
