@@ -290,7 +290,8 @@ def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
     elif screen == LOBBY:
         st.subheader(s("room_lobby_wait"), anchor=False)
     else:
-        n = int(screen)
+        n = int(screen)  # where the room is, as a question says "Question 2 of 12" (presenter trials: no step counter)
+        st.caption(s("room_step_kicker", n=n, total=len(c.les.steps)))
         lesson_steps.step(s, c.les.steps[n - 1], n, c.d, notes=False)
 
 
@@ -307,15 +308,14 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
         return
     if c.room.phase(q.id) == SPREAD:
         st.info(s("room_vote_closed_phone"), icon=":material/forum:")
-        if first:
-            st.markdown(s("room_my_first", answer=_label(c, q, first)))
+        # a phone that had not voted was told only "the first vote is closed" (presenter re-check, 2026-12-04)
+        st.markdown(s("room_my_first", answer=_label(c, q, first)) if first else s("room_my_first_none"))
         room_results.votes_chart(s, c, q, reveal=False, key=f"room_spread_{q.id}")
         return
     vote = v.vote
     if vote == 2:
         st.markdown(f"**{s('room_vote2_kicker')}**")
-        if first:
-            st.caption(s("room_my_first", answer=_label(c, q, first)))
+        st.caption(s("room_my_first", answer=_label(c, q, first)) if first else s("room_my_first_none"))
     mine = first if vote == 1 else second
     ids = [o.id for o in q.options]
     labels = {o.id: md(x) for o, x in zip(q.options, lettered(q, c.d.lang))}

@@ -38,6 +38,8 @@ ROOM_CSS = """<style>
   font-size: 40px !important; line-height: 1.2 !important; }
 [data-testid="stMain"] .st-key-room_strip code, [data-testid="stMain"] .st-key-room_strip strong { white-space: nowrap; }
 [data-testid="stMain"] .st-key-room_strip { flex: 1 1 0; min-width: 0; }
+[data-testid="stMain"] .st-key-room_step_count p { font-size: 32px !important; line-height: 1.2 !important; white-space: nowrap; }
+@media (max-width: 1599px) { [data-testid="stMain"] .st-key-room_step_count { display: none; } }
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 40px !important; }
 [data-testid="stMain"] .st-key-room_options p { font-size: 40px !important; line-height: 1.35 !important; }
 [data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 420px) !important; min-height: 240px; flex: 0 0 auto; }
@@ -292,6 +294,11 @@ def projected_view(s: Strings, c: Ctx) -> None:
                 st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
             if not own_live:
                 live(c, s, counts=False, drawn_over=v.over)
+        if screen.isdigit():  # where the room is, as a slide's number (presenter trials: no step counter); in the top
+            # row, short, on a wide screen only (ROOM_CSS): a line above the step ran past a 768-line screen, and at
+            # 1366 px even "Step 3/8" here wrapped the join address. Phones and the notes view say it at every width.
+            with st.container(key="room_step_count", width="content"):
+                st.markdown(s("room_step_count", n=int(screen), total=len(c.les.steps)))
         with st.container(width="content", horizontal=True, gap="medium"):
             controls(s, c, v, back)
             if screen == DONE:
@@ -340,7 +347,7 @@ def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
     elif screen == DONE:
         room_results.room_results(s, c, s("room_results_title"), present=True)
     else:
-        n = int(screen)
+        n = int(screen)  # its count stands in the top row (`projected_view`)
         lesson_steps.step(s, c.les.steps[n - 1], n, c.d, notes=False)
 
 

@@ -713,3 +713,34 @@ def test_the_phones_join_form_does_not_tell_a_phone_to_join_on_its_phone(lang):
     no_exception(phone)
     heads = [h.value for h in phone.subheader]
     assert s(lang)("room_phone_join_title") in heads and s(lang)("room_join_title") not in heads, heads
+
+
+def test_every_step_says_which_step_it_is_on_the_projector_and_the_phones(lang):
+    """Presenter trials 2026-12-04: a question said "Question 1 of 12", a step said nothing of where the
+    room was. Every step, projected and on a phone, says "Step n of 8" (the count written here from the
+    lesson file, not from the page); the projected one in its top row, short ("Step 3/8"), where it costs no height."""
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code)
+    total = len(LESSON.steps)
+    for n in range(1, total + 1):
+        store().set_screen(code, key, str(n))
+        presenter.run(), phone.run()
+        no_exception(presenter), no_exception(phone)
+        assert {"ko": f"{n}단계 / {total}", "en": f"Step {n} of {total}"}[lang] in [c.value for c in phone.caption]
+        assert {"ko": f"{n}/{total}단계", "en": f"Step {n}/{total}"}[lang] in [m.value for m in presenter.markdown]
+
+
+def test_a_phone_that_skipped_the_first_vote_is_told_so_and_that_it_can_answer_the_second(lang):
+    """Presenter re-check 2026-12-04: a phone with no first vote was told only "the first vote is closed"."""
+    presenter, code, key = open_room(lang)
+    one, two = join(lang, code), join(lang, code)
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    one.run()
+    one.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()  # phone one votes; phone two does not
+    store().set_phase(code, key, q.id, "spread")
+    skipped = {"ko": "첫 투표에는 답하지 않았습니다. 두 번째 투표에서 답할 수 있습니다.",
+               "en": "You did not answer in the first vote. You can answer in the second vote."}[lang]
+    assert skipped in all_text(two.run()) and skipped not in all_text(one.run())
+    store().set_phase(code, key, q.id, "vote2")
+    assert skipped in [c.value for c in two.run().caption] and skipped not in all_text(one.run())
