@@ -326,6 +326,9 @@ def test_every_device_says_what_it_is_under_the_drop_down(lang):
     abouts = {h: e.about[lang] for h, e in CATALOG.hardware.items()}
     assert len(set(abouts.values())) == len(abouts) and all(a.rstrip().endswith(".") for a in abouts.values())
     assert "CPU" in abouts["epyc-9654-2s"] and "GPU" in abouts["epyc-9654-2s"]  # says it is not a GPU
+    for hid, e in CATALOG.hardware.items():  # "76-core GPU" in a name was left unexplained (presenter trial 2026-12-04)
+        cores = re.search(r"\b(\d+)-core GPU", e.label(lang))
+        assert not cores or f"'{cores.group(0)}'" in abouts[hid] and f"{cores.group(1)}" in abouts[hid], (hid, abouts[hid])
     at = run_page("estimator", lang)
     for hid in scenario.ordered_hardware(CATALOG):
         at.selectbox(key="hardware").set_value(hid).run()
