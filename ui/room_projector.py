@@ -46,6 +46,10 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_results_box { height: calc(100vh - 345px) !important; min-height: 300px; flex: 0 0 auto; }
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-primary"],
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-secondary"] { min-width: 0; padding: 0.3em 0.9em; white-space: nowrap; }
+[data-testid="stPopoverBody"] [data-testid="stMarkdownContainer"] p, [data-testid="stPopoverBody"] code,
+[data-testid="stPopoverBody"] [data-testid="stCaptionContainer"] p { font-size: 24px !important; line-height: 1.4 !important; }
+[data-testid="stPopoverBody"] [data-testid="stIconMaterial"], [data-testid="stPopoverBody"] [data-testid="stAlertDynamicIcon"] { font-size: 28px !important; }
+[data-testid="stPopoverBody"] { max-width: min(900px, 90vw); }
 @media (max-height: 900px) {
 [data-testid="stMain"] .st-key-room_lobby_code p { font-size: 128px !important; }
 [data-testid="stMain"] .st-key-room_lobby_address p, [data-testid="stMain"] .st-key-room_lobby_address code { font-size: 48px !important; }
@@ -160,35 +164,39 @@ def peer_controls(s: Strings, c: Ctx, v: Vote) -> None:
 CONFIRM_END = "room_confirm_end"
 
 
-def confirm_lobby(s: Strings, c: Ctx) -> None:
-    """Back from step 1 to the lobby, asked first (the trial's presenter pressed PageUp once too often)."""
+def confirm_lobby(s: Strings, c: Ctx) -> bool:
+    """Back from step 1 to the lobby, asked first (the trial's presenter pressed PageUp once too often).
+    True while it asks."""
     if st.session_state.get(CONFIRM_LOBBY) != c.room.code or current(c) == LOBBY:
         st.session_state.pop(CONFIRM_LOBBY, None)
-        return
+        return False
     with st.container(key="room_confirm_lobby_box"):
         st.warning(s("room_lobby_back_confirm"), icon=":material/help:")
         with st.container(horizontal=True, gap="medium"):
             st.button(s("room_stay"), key="room_stay", type="primary", on_click=st.session_state.pop, args=(CONFIRM_LOBBY, None))
             st.button(s("room_lobby_back_yes"), key="room_lobby_back_yes", on_click=_to_lobby, args=(c,))
+    return True
 
 
 CONFIRM_REOPEN = "room_confirm_reopen"
 
 
-def confirm_reopen(s: Strings, c: Ctx) -> None:
+def confirm_reopen(s: Strings, c: Ctx) -> bool:
     """Back on a revealed question, asked first: everyone has seen the right answer, so what is
     answered or changed after reopening is answered with it in view (presenter re-check, 2026-12-04:
-    a phone changed its wrong answer to the right one after the reveal and the question read 100%)."""
+    a phone changed its wrong answer to the right one after the reveal and the question read 100%).
+    True while it asks."""
     q = question_of(c, current(c))
     if q is None or q.id not in c.room.revealed or st.session_state.get(CONFIRM_REOPEN) != f"{c.room.code}/{q.id}":
         st.session_state.pop(CONFIRM_REOPEN, None)
-        return
+        return False
     with st.container(key="room_confirm_reopen_box"):
         st.warning(s("room_reopen_confirm"), icon=":material/help:")
         with st.container(horizontal=True, gap="medium"):
             st.button(s("room_stay"), key="room_reopen_stay", type="primary", on_click=st.session_state.pop,
                       args=(CONFIRM_REOPEN, None))
             st.button(s("room_reopen_yes"), key="room_reopen_yes", on_click=_reopen, args=(c, q.id))
+    return True
 
 
 def _reopen(c: Ctx, question_id: str) -> None:
@@ -282,8 +290,9 @@ def projected_view(s: Strings, c: Ctx) -> None:
     if screen == LOBBY:
         lobby(s, c, v)
         return
-    confirm_lobby(s, c)
-    confirm_reopen(s, c)
+    # A question asked of the presenter stands alone under the top row while it waits: above the
+    # screen it ran a 1366 x 768 projection past its bottom (tests/e2e/test_room_fits.py)
+    asking = confirm_lobby(s, c) | confirm_reopen(s, c)
     own_live = v.question is not None and v.question.id not in c.room.revealed  # its counts stand beside it
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
@@ -304,7 +313,8 @@ def projected_view(s: Strings, c: Ctx) -> None:
             if screen == DONE:
                 room_results.download(s, c, short=True)
         menu(s, c)
-    body(s, c, screen, v)
+    if not asking:
+        body(s, c, screen, v)
 
 
 def lobby(s: Strings, c: Ctx, v: Vote) -> None:
