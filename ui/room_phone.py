@@ -291,7 +291,7 @@ def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
         st.subheader(s("room_lobby_wait"), anchor=False)
     else:
         n = int(screen)  # where the room is, as a question says "Question 2 of 12" (presenter trials: no step counter)
-        st.caption(s("room_step_kicker", n=n, total=len(c.les.steps)))
+        st.caption(s("room_step_count", n=n, total=len(c.les.steps)))  # as on the projector
         lesson_steps.step(s, c.les.steps[n - 1], n, c.d, notes=False)
 
 
@@ -315,7 +315,10 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
     vote = v.vote
     if vote == 2:
         st.markdown(f"**{s('room_vote2_kicker')}**")
-        st.caption(s("room_my_first", answer=_label(c, q, first)) if first else s("room_my_first_none"))
+        if first:
+            st.caption(s("room_my_first", answer=_label(c, q, first)))
+        elif second is None and not v.over:  # said until it answers (presenter trial 2026-12-05: it stayed after)
+            st.caption(s("room_my_first_none"))
     mine = first if vote == 1 else second
     ids = [o.id for o in q.options]
     labels = {o.id: md(x) for o, x in zip(q.options, lettered(q, c.d.lang))}

@@ -39,7 +39,6 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_strip code, [data-testid="stMain"] .st-key-room_strip strong { white-space: nowrap; }
 [data-testid="stMain"] .st-key-room_strip { flex: 1 1 0; min-width: 0; }
 [data-testid="stMain"] .st-key-room_step_count p { font-size: 32px !important; line-height: 1.2 !important; white-space: nowrap; }
-@media (max-width: 1599px) { [data-testid="stMain"] .st-key-room_step_count { display: none; } }
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 40px !important; }
 [data-testid="stMain"] .st-key-room_options p { font-size: 40px !important; line-height: 1.35 !important; }
 [data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 420px) !important; min-height: 240px; flex: 0 0 auto; }
@@ -61,6 +60,10 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_bar [data-testid="stBaseButton-secondary"],
 [data-testid="stMain"] .st-key-room_bar [data-testid="stPopoverButton"] { min-height: 60px; }
 }
+@media (max-width: 1599px) {  /* a narrower projector: the code strip a little smaller, so the step's count fits beside it; after the
+   max-height rules, which it overrides */
+[data-testid="stMain"] .st-key-room_strip p, [data-testid="stMain"] .st-key-room_strip code { font-size: 30px !important; }
+[data-testid="stMain"] .st-key-room_step_count p { font-size: 26px !important; } }
 </style>"""
 QR_PX = 560  # the QR code's side: 52% of a 1080-line screen; on a 768-line one its column keeps it near 500 px (a third at least)
 
@@ -304,8 +307,8 @@ def projected_view(s: Strings, c: Ctx) -> None:
             if not own_live:
                 live(c, s, counts=False, drawn_over=v.over)
         if screen.isdigit():  # where the room is, as a slide's number (presenter trials: no step counter); in the top
-            # row, short, on a wide screen only (ROOM_CSS): a line above the step ran past a 768-line screen, and at
-            # 1366 px even "Step 3/8" here wrapped the join address. Phones and the notes view say it at every width.
+            # row, short: a line above the step ran past a 768-line screen; below 1600 px the strip is drawn a little
+            # smaller (ROOM_CSS), as "Step 3/8" beside it wrapped the join address at 1366 px
             with st.container(key="room_step_count", width="content"):
                 st.markdown(s("room_step_count", n=int(screen), total=len(c.les.steps)))
         with st.container(width="content", horizontal=True, gap="medium"):
