@@ -199,7 +199,16 @@ def confirm_reopen(s: Strings, c: Ctx) -> bool:
             st.button(s("room_stay"), key="room_reopen_stay", type="primary", on_click=st.session_state.pop,
                       args=(CONFIRM_REOPEN, None))
             st.button(s("room_reopen_yes"), key="room_reopen_yes", on_click=_reopen, args=(c, q.id))
+            # back to the screen before, leaving the vote as it is (presenter trial 2026-12-05: "back never goes back":
+            # the only way past a revealed question was to reopen its vote)
+            st.button(s("room_reopen_prev"), key="room_reopen_prev", icon=":material/arrow_back:", on_click=_leave_revealed,
+                      args=(c, c.screens[position(c, current(c)) - 1]))
     return True
+
+
+def _leave_revealed(c: Ctx, screen: str) -> None:
+    st.session_state.pop(CONFIRM_REOPEN, None)
+    _move(c, screen)
 
 
 def _reopen(c: Ctx, question_id: str) -> None:

@@ -746,3 +746,21 @@ def test_a_phone_that_skipped_the_first_vote_is_told_so_and_that_it_can_answer_t
     assert skipped in [c.value for c in two.run().caption] and skipped not in all_text(one.run())
     two.radio(key=f"room_q2_{q.id}").set_value(RIGHT[q.id]).run()  # once it answers, the note has done its work
     assert skipped not in all_text(two.run())  # (presenter trial 2026-12-05: it stayed above the saved answer)
+
+
+def test_back_on_a_revealed_question_can_go_to_the_screen_before_without_reopening_its_vote(lang):
+    """Presenter trial 2026-12-05: "back never goes back to the previous slide": on a revealed question back
+    only offered to reopen the vote. It now also offers the screen before, the vote left closed and revealed."""
+    presenter, code, key = open_room(lang)
+    q = QUESTIONS[1]
+    before = f"q:{QUESTIONS[0].id}"  # the screen before question 2, from the quiz's order
+    store().set_screen(code, key, f"q:{q.id}")
+    store().reveal(code, key, q.id)
+    presenter.run()
+    presenter.button(key="room_back").click().run()
+    assert s(lang)("room_reopen_confirm") in [w.value for w in presenter.warning]
+    presenter.button(key="room_reopen_prev").click().run()
+    no_exception(presenter)
+    room = store().room(code)
+    assert room.screen == before and q.id in room.revealed and not room.phase(q.id)
+    assert s(lang)("room_reopen_confirm") not in [w.value for w in presenter.warning]
