@@ -144,7 +144,8 @@ def test_a_whole_room_with_peer_instruction_on_the_first_question(lang):
     store().set_screen(code, key, "done")
     presenter.run()
     no_exception(presenter)
-    gain = s(lang)("room_gain", first="0%", second="50%", n=1)
+    # first votes: question 1 both wrong, question 2 both right: 2 of 4 over the 2 asked; question 1 again: 0% -> 50%
+    gain = s(lang)("room_gain", all="50%", asked=2, first="0%", second="50%", n=1)
     assert f"**{gain}**" in [m.value for m in presenter.markdown]
     # the CSV: one row per question asked and option, counts per vote, which is right; nobody's name
     csv = presenter.get("download_button")[0]
