@@ -259,7 +259,7 @@ def menu(s: Strings, c: Ctx) -> None:
                 st.page_link("pages/lesson.py", label=s("room_ended_leave"), icon=":material/logout:",
                              query_params={"step": "1", "lang": c.d.lang})
                 return
-            local_warning(s)
+            local_warning(s, short=c.d.present)
             st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
             end_controls(s, c)
             st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
@@ -276,13 +276,19 @@ def join_address(c: Ctx | None = None) -> str:
     return codes.short_address(join_base())
 
 
-def local_warning(s: Strings) -> bool:
+def local_warning(s: Strings, short: bool = False) -> bool:
     """On the presenter's own screens once a room is open (never the projected one): the join address only
     works on this computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown.
-    (Not before a room opens: every learner alone passes the start page's and the lesson's way in.)"""
+    (Not before a room opens: every learner alone passes the start page's and the lesson's way in.)
+    `short`: the projected screen's menu, open on the wall: that it cannot work, and that the notes view
+    says how to fix it (presenter trial 2026-12-05: the whole fix, environment variable included, stood
+    on the wall in a large red box)."""
     if not codes.is_loopback(join_base()):
         return False
     show = st.error
+    if short:
+        show(s("room_local_warn_short", address=f"`{join_address()}`"), icon=":material/wifi_off:")
+        return True
     example = codes.lan_example(join_base(), st.get_option("server.port"))  # this app's own port, only the host changed
     show(s("room_local_warn", address=f"`{join_address()}`", example=example, host=codes.LAN_EXAMPLE_HOST),  # as code: no U+2060 in a copy
          icon=":material/wifi_off:")
@@ -344,6 +350,9 @@ def lobby(s: Strings, c: Ctx, v: Vote) -> None:
             st.markdown(c.room.code)
         st.caption(s("room_lobby_scan"))
         live(c, s, counts=True, drawn_over=v.over, big=True, names=True)
+        # phones cannot come in: said where the presenter looks first, briefly (presenter trial 2026-12-05: only the
+        # menu said it); the fix is in the notes view
+        local_warning(s, short=True)
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         st.space("stretch")
         controls(s, c, v, None)

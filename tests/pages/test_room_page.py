@@ -418,8 +418,10 @@ def test_a_loopback_address_is_named_on_the_presenters_screens_and_the_public_ad
     if public:  # the QR code and the /join address use it; no warning
         assert not warn and f"http://10.0.0.5:8501/lesson?lang={lang}&room={code}" in image.alt
         assert "`10.0.0.5:8501/join`" in [m.value for m in presenter.markdown]
-    else:  # AppTest has no browser address: as on 127.0.0.1, the presenter is told, in the closed menu only
-        assert len(warn) == 1 and "LATENCY_PUBLIC_URL" in warn[0]
+    else:  # AppTest has no browser address: as on 127.0.0.1, the presenter is told on the projected lobby and in
+        # its menu, briefly (both stand on the wall; presenter trial 2026-12-05: only the menu said it, at length),
+        # and the whole fix in the notes view
+        assert len(warn) == 2 and len(set(warn)) == 1 and "LATENCY_PUBLIC_URL" not in warn[0]
         assert warn[0] in texts_in(presenter.get("popover")[0].children.values()) or any(
             warn[0] == e.value for e in presenter.get("popover")[0].error)
         notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
@@ -435,7 +437,8 @@ def test_the_loopback_warning_gives_this_apps_own_port_and_leaves_the_environmen
 
     monkeypatch.setattr(room_projector, "join_base", lambda: "http://127.0.0.1:8600/lesson")
     presenter, code, key = open_room(lang)
-    warn = next(e.value for e in presenter.error if e.icon == ":material/wifi_off:")
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})  # the whole fix: the presenter's laptop
+    warn = next(e.value for e in notes.error if e.icon == ":material/wifi_off:")
     assert "`http://192.168.0.10:8600`" in warn and "8501" not in warn  # the app's own port; only the host changed
     assert "`127.0.0.1:8600/join`" in warn  # as code, nothing invisible in it when copied
     sentences = [x for x in re.split(r"(?<=[.)])\s+", warn) if x]
