@@ -24,8 +24,8 @@ def play_one(s: Strings, f, plan: feel.Plan, ttft_s: float, *, sleep: Callable[[
     if not plan.schedule:
         st.info(s("feel_too_slow", ttft=f.seconds(ttft_s), limit=limit))
         return
-    waiting = st.empty()
-    waiting.caption(s("feel_waiting", ttft=f.seconds(ttft_s)))
+    waiting = st.empty()  # body text, not a caption: it is what the room watches (presenter trial 2026-12-05: "tiny")
+    waiting.markdown(f"**{md(s('feel_waiting', ttft=f.seconds(ttft_s)))}**")
     box = st.empty()
     text, first, t0 = "", None, clock()
     for chunk in feel.stream(plan, sleep=sleep, clock=clock):
