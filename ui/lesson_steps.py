@@ -439,12 +439,17 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     # The choices as buttons, each named (a slider named only its two ends, and they ran into its thumb's
     # value on a phone); the last, the far end of the step's range, is chosen first, so the change shows at once.
     # On the projected screen (1366 px and wider) a slider keeps the step on one screen; it names every stop there.
+    # The first choice through the widget's state, not its default: coming back to a step whose choice was kept, the
+    # slider was drawn at its default (405B) while the chart used the kept 8B (presenter re-check 2026-12-05)
+    key = f"lesson_w_{step_.id}"
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = options[-1]
     if d.present:
-        choice = st.select_slider(s(f"{step_.widget}_label"), options=options, value=options[-1],
-                                  format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}", width="stretch")
+        choice = st.select_slider(s(f"{step_.widget}_label"), options=options,
+                                  format_func=lambda v: option_label(s, step_, v, d, button=True), key=key, width="stretch")
     else:
-        choice = st.segmented_control(s(f"{step_.widget}_label"), options, default=options[-1], required=True,
-                                      format_func=lambda v: option_label(s, step_, v, d, button=True), key=f"lesson_w_{step_.id}", width="stretch")
+        choice = st.segmented_control(s(f"{step_.widget}_label"), options, required=True,
+                                      format_func=lambda v: option_label(s, step_, v, d, button=True), key=key, width="stretch")
     base_sc = lesson.vary(step_, start, d.catalog, d.stops)
     sc = lesson.vary(step_, choice, d.catalog, d.stops)
     # One evaluation per set-up: the estimator page's own (scenario.evaluate inside tradeoffs.headline), so

@@ -173,3 +173,37 @@ def test_axe_finds_nothing_on_the_rooms_screens(browser, app_url, axe_ready, lan
         projector.context.close()
         phone.context.close()
         store.engine.dispose()
+
+
+def test_a_projected_slider_keeps_its_choice_when_the_room_comes_back_to_its_step(browser, app_url):
+    """Presenter re-check 2026-12-05: on step 4 the slider was moved to a model, the room moved on and came
+    back; the slider was drawn at its first choice (405B) while the chart under it used the kept one."""
+    s = i18n.strings("lesson", "en")
+    store = Store(room_store.database_url())
+    store.migrate()
+    k = next(i for i, st in enumerate(LESSON.steps, 1) if st.widget == "model")
+    code, key = store.open_room(str(k), "en")
+    context = browser.new_context(viewport=SIZES["1366"])
+    page = context.new_page()
+    page.set_default_timeout(T)
+    try:
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
+        settled(page)
+        thumb = page.locator(f"{MAIN} [data-testid=stSliderThumbValue]").first
+        opened_at = thumb.inner_text()  # the far end, chosen first
+        page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]").first.focus()
+        page.keyboard.press("Home")  # the first choice (the key script leaves Home to the slider)
+        expect(thumb).not_to_have_text(opened_at, timeout=T)
+        settled(page)
+        chosen = thumb.inner_text()
+        expect(page.locator(MAIN).get_by_text(s("row_choice", label=chosen), exact=False).first).to_be_visible(timeout=T)
+        page.locator(".st-key-room_next button").click()
+        expect(heading(page, LESSON.steps[k].title["en"])).to_be_visible(timeout=T)
+        page.locator(".st-key-room_back button").click()
+        expect(heading(page, LESSON.steps[k - 1].title["en"])).to_be_visible(timeout=T)
+        settled(page)
+        assert thumb.inner_text() == chosen, (thumb.inner_text(), chosen)  # was the far end again, the chart on `chosen`
+        expect(page.locator(MAIN).get_by_text(s("row_choice", label=chosen), exact=False).first).to_be_visible(timeout=T)
+    finally:
+        context.close()
+        store.engine.dispose()
