@@ -139,6 +139,7 @@ def phone_view(s: Strings, c: Ctx) -> None:
         st.markdown(s("room_ended_phone"))
         room_results.my_score(s, c)
         room_results.room_results(s, c, s("room_results_title"), present=False, chart=False)
+        ways_out(s)  # a participant's phone had no way on from here (presenter trial 2026-12-05)
         return
     welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)
     st.caption(welcome)  # one short line: the room and who this phone is
@@ -172,6 +173,11 @@ def ended_room(s: Strings, c: Ctx) -> None:
             st.session_state["lang"] = own.lang
             st.rerun()
     st.error(s("room_ended", code=c.room.code), icon=":material/stop_circle:")
+    ways_out(s)
+
+
+def ways_out(s: Strings) -> None:
+    """Where to go once the room has ended: the start page, or the lesson on one's own."""
     with st.container(horizontal=True, gap="medium", key="room_ended_ways"):
         st.page_link("pages/glossary.py", label=s("room_ended_to_start"), icon=":material/home:",
                      query_params={"lang": s.lang})

@@ -280,7 +280,10 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
                 screens(les, questions), key if presenter else None, None)
         if presenter:
             if st.session_state.pop(OPENING_KEY, None) == room.code:
-                st.toast(s("room_opened", code=room.code), icon=":material/check_circle:")
+                # not "phones can join" beside the warning that they cannot (presenter trial 2026-12-05)
+                local = codes.is_loopback(room_projector.join_base())
+                st.toast(s("room_opened_local" if local else "room_opened", code=room.code),
+                         icon=":material/wifi_off:" if local else ":material/check_circle:")
             if notes:
                 room_projector.notes_view(s, c)
             else:

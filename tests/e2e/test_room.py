@@ -80,6 +80,18 @@ def no_error(page) -> None:
     assert page.locator("[data-testid=stException]").count() == 0
 
 
+def options_shown(phone, group, store, code: str, n: int) -> None:
+    """The open question's answers are on the phone; if not, the failure says what the phone shows and
+    what the store holds (a CI run once saw question 11's heading with no answers under it)."""
+    try:
+        expect(group).to_have_count(1, timeout=FOLLOW_MS)
+    except AssertionError:
+        room = store.room(code)
+        state = phone.locator("[data-testid=stApp]").get_attribute("data-test-script-state")
+        raise AssertionError(f"question {n}: no answers on the phone (script {state}; room screen {room.screen}, "
+                             f"revealed {sorted(room.revealed)}); it shows: {main_text(phone)[:600]!r}") from None
+
+
 def check_language(page, lang: str) -> None:
     text = main_text(page)
     assert bool(HANGUL.search(text)) == (lang == "ko"), HANGUL.findall(text)[:10]
@@ -301,9 +313,11 @@ def test_a_whole_room(browser, db, lang):
                 right, wrong = right_and_wrong(q)
                 for phone in (one, two):
                     expect(heading(phone, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
+                    settled(phone)  # the phone's run has finished (CI once read its heading, then no options for 30 s)
                     no_error(phone)
                     # the options' group is named "Question N" for a screen reader, not drawn again under "Question N of 12"
                     group = phone.locator(f".st-key-room_q_{q.id} [role=radiogroup]")
+                    options_shown(phone, group, store, code, n)
                     assert group.get_attribute("aria-label") == s("quiz_number", n=n)
                     assert not phone.locator(f".st-key-room_q_{q.id} [data-testid=stWidgetLabel]").is_visible()
                 settled(presenter)
