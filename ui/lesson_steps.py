@@ -121,6 +121,8 @@ class Data:
     clock: Callable[[], float]
     side: Any = None  # presenter mode: the container beside the chart where a step's numbers go (projected_step)
     below: Any = None  # presenter mode: the container under both columns (the feel step's answer)
+    follow: Mapping[str, Any] | None = None  # a room's phone: the presenter's choice on each step, drawn (`follow_choice`)
+    share: Callable[[str, Any], None] | None = None  # a room's presenter: keeps the step's choice for the phones
 
 
 def numbers(d: Data):
@@ -362,7 +364,9 @@ def projected_step(s: Strings, step_: lesson.Step, d: Data) -> None:
         st.success(f"**{s('takeaway')}:** {md(step_.takeaway[d.lang])}", icon=":material/lightbulb:")
     below = st.container(key=BELOW_KEY)
     with live:
+        follow_choice(step_, d)
         WIDGETS[step_.widget](s, step_, dataclasses.replace(d, side=side, below=below))
+        share_choice(step_, d)
 
 
 def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
@@ -378,15 +382,58 @@ def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
 @st.fragment
 def interaction(s: Strings, step_: lesson.Step, d: Data) -> None:
     """The step's one interaction; a fragment, so moving its widget reruns only this part."""
+    follow_choice(step_, d)
     WIDGETS[step_.widget](s, step_, d)
+    share_choice(step_, d)
+
+
+def widget_key(step_: lesson.Step) -> str:
+    return f"lesson_w_{step_.id}"
+
+
+def choices_of(step_: lesson.Step) -> list:
+    """The values the step's widget takes: its options, or the myths' positions in their list."""
+    return list(range(len(step_.options))) if step_.widget == "myths" else list(step_.options)
+
+
+def seed(step_: lesson.Step, first: Any) -> None:
+    """The widget's first choice through its state, not a `default=`: a default beside a value set by
+    `follow_choice` is Streamlit's "set via the Session State API" warning, and coming back to a step
+    whose choice was kept, the widget was drawn at its default while the chart used the kept choice
+    (presenter re-check 2026-12-05)."""
+    if st.session_state.get(widget_key(step_)) not in choices_of(step_):
+        st.session_state[widget_key(step_)] = first
+
+
+FOLLOWED_KEY = "lesson_followed"
+
+
+def follow_choice(step_: lesson.Step, d: Data) -> None:
+    """A room's phone draws the step at the presenter's choice each time the presenter makes a new one
+    (the wall showed 8B and the phones 405B: two charts for one step); between those, the phone may try
+    other choices of its own."""
+    if d.follow is None or step_.id not in d.follow or d.follow[step_.id] not in choices_of(step_):
+        return
+    value, followed = d.follow[step_.id], dict(st.session_state.get(FOLLOWED_KEY, {}))
+    if followed.get(step_.id) != value:
+        st.session_state[widget_key(step_)] = value
+        followed[step_.id] = value
+        st.session_state[FOLLOWED_KEY] = followed
+
+
+def share_choice(step_: lesson.Step, d: Data) -> None:
+    """A room's presenter: the step's choice, as drawn, kept for the phones (`Data.share`)."""
+    value = st.session_state.get(widget_key(step_))
+    if d.share is not None and value in choices_of(step_):
+        d.share(step_.id, value)
 
 
 def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Restaurant analogy: the answer length (dishes) stretches the serving part of the timeline."""
     # Buttons, not a slider: every choice is named on a phone (a slider's end labels ran into its thumb's value).
-    n = st.segmented_control(s("timeline_label"), list(step_.options), default=step_.scenario.output_tokens
-                             if step_.scenario.output_tokens in step_.options else step_.options[1], required=True,
-                             format_func=lambda v: d.f.count(v, "tokens"), key=f"lesson_w_{step_.id}", width="stretch")
+    seed(step_, step_.scenario.output_tokens if step_.scenario.output_tokens in step_.options else step_.options[1])
+    n = st.segmented_control(s("timeline_label"), list(step_.options), required=True,
+                             format_func=lambda v: d.f.count(v, "tokens"), key=widget_key(step_), width="stretch")
     sc = lesson.vary(step_, n, d.catalog, d.stops)
     est = sc.run(d.catalog)
     chart(s, [(s("rest_row"), est.breakdown)], d, lesson.axis_max(step_, d.catalog, d.stops), f"lesson_c_{step_.id}",
@@ -398,8 +445,9 @@ def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:
 
 def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a wait, press Ask: the sample answer starts after exactly that long (latency.teaching.feel pacing)."""
-    wait = st.segmented_control(s("feel_label"), list(step_.options), default=step_.options[0], required=True,
-                                format_func=d.f.seconds, key=f"lesson_w_{step_.id}", width="stretch")
+    seed(step_, step_.options[0])
+    wait = st.segmented_control(s("feel_label"), list(step_.options), required=True,
+                                format_func=d.f.seconds, key=widget_key(step_), width="stretch")
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
                  hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
@@ -419,8 +467,9 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
 
 def stages_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a stage: it lights up in the request's bar, with what sets it and its share."""
-    pick = st.segmented_control(s("stage_label"), list(step_.options), default=step_.options[0], required=True,
-                                format_func=lambda v: s(f"stage_{v}"), key=f"lesson_w_{step_.id}", width="stretch")
+    seed(step_, step_.options[0])
+    pick = st.segmented_control(s("stage_label"), list(step_.options), required=True,
+                                format_func=lambda v: s(f"stage_{v}"), key=widget_key(step_), width="stretch")
     est = step_.scenario.run(d.catalog)
     # what the stage is and its share right under the buttons, so a tap changes what is in view (learner trial:
     # on a phone the chart that lit the stage up was below the screen, and nothing seemed to happen)
@@ -439,11 +488,8 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     # The choices as buttons, each named (a slider named only its two ends, and they ran into its thumb's
     # value on a phone); the last, the far end of the step's range, is chosen first, so the change shows at once.
     # On the projected screen (1366 px and wider) a slider keeps the step on one screen; it names every stop there.
-    # The first choice through the widget's state, not its default: coming back to a step whose choice was kept, the
-    # slider was drawn at its default (405B) while the chart used the kept 8B (presenter re-check 2026-12-05)
-    key = f"lesson_w_{step_.id}"
-    if st.session_state.get(key) not in options:
-        st.session_state[key] = options[-1]
+    key = widget_key(step_)
+    seed(step_, options[-1])
     if d.present:
         choice = st.select_slider(s(f"{step_.widget}_label"), options=options,
                                   format_func=lambda v: option_label(s, step_, v, d, button=True), key=key, width="stretch")
@@ -486,8 +532,9 @@ def source_link(s: Strings, source: str | None) -> str:
 
 def myths(s: Strings, step_: lesson.Step, d: Data) -> None:
     """Pick a misconception: the fact, and one sentence to say in a meeting."""
+    seed(step_, 0)
     i = st.radio(s("myth_label"), range(len(step_.options)), format_func=lambda k: md(step_.options[k].myth[d.lang]),
-                 key=f"lesson_w_{step_.id}", width="stretch")
+                 key=widget_key(step_), width="stretch")
     m = step_.options[i]
     st.markdown(f"**{s('fact')}:** {md(m.fact[d.lang])}")
     st.info(f"**{s('say')}:** “{md(m.say[d.lang])}”", icon=":material/record_voice_over:")

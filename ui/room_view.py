@@ -22,6 +22,7 @@ the end or once the presenter ends the room. Every text from content/ui/lesson.y
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -276,8 +277,14 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
             st.warning(s("room_not_presenter"))
         if presenter:
             remember_key(room.code, key)
-        c = Ctx(les, tuple(questions), outcomes, d if not presenter or notes else replace(d, present=True), store, room,
-                screens(les, questions), key if presenter else None, None)
+        # a step's choice: the presenter's projected screen keeps it, phones draw it (the wall and the phones showed
+        # two charts for one step: presenter re-check 2026-12-05)
+        if presenter and not notes:
+            d = replace(d, present=True, share=functools.partial(share_choice, store, room.code, key))
+        elif not presenter:
+            d = replace(d, follow=room.choices)
+        st.session_state[CHOICES_DRAWN] = dict(room.choices)
+        c = Ctx(les, tuple(questions), outcomes, d, store, room, screens(les, questions), key if presenter else None, None)
         if presenter:
             if st.session_state.pop(OPENING_KEY, None) == room.code:
                 # not "phones can join" beside the warning that they cannot (presenter trial 2026-12-05)
@@ -301,6 +308,27 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
         st.session_state["room_retry_skip"] = True
         retry_when_back(raw_code)
         return False
+
+
+CHOICES_DRAWN = "room_choices_drawn"
+"""The steps' shared choices this view last drew (or, on the presenter's screen, last kept): `live` reruns
+the page when the room's differ. Not in `Room.state`: the presenter's own change would redraw its screen."""
+
+
+def share_choice(store: Store, code: str, key: str, step_id: str, value) -> None:
+    """The presenter's choice on a step, kept for the phones (lesson_steps `Data.share`); once per change."""
+    drawn = dict(st.session_state.get(CHOICES_DRAWN) or {})
+    if drawn.get(step_id) == value:
+        return
+    try:
+        store.set_choice(code, key, step_id, value)
+    except StoreDown:
+        st.session_state[DOWN_KEY] = True
+        return
+    except (PermissionError, ValueError):  # the room ended meanwhile; a value that is no step's choice
+        return
+    drawn[step_id] = value
+    st.session_state[CHOICES_DRAWN] = drawn
 
 
 @st.fragment(run_every=RETRY_S)
@@ -385,7 +413,8 @@ def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, 
         except NoRoom:
             st.rerun()  # the room expired while open: the page's full run says so
         v = vote_now(c, room)
-        if room.state != c.room.state or (v.over and not drawn_over):
+        if room.state != c.room.state or (v.over and not drawn_over) or \
+                dict(room.choices) != st.session_state.get(CHOICES_DRAWN, dict(c.room.choices)):
             st.rerun()
         now = c.store.clock().timestamp()
         if c.token and now - st.session_state.get("room_touched", 0.0) >= room_store.TOUCH_S:

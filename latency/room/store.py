@@ -22,13 +22,15 @@ a value longer than its column is refused with `ValueTooLong` naming the column,
 from __future__ import annotations
 
 import hmac
+import json
 import logging
 import os
+import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -46,6 +48,7 @@ CHANGES_MAX = 10           # times one participant may change one answer
 PRESENT_S = 30             # a participant whose phone asked within this many seconds is present
 TOUCH_S = 10               # how often a phone says it is still there (a write per phone per 10 s)
 TIMERS_S = (30, 60, 90)    # the countdowns a presenter may give a vote
+CHOICES_MAX = 4000  # rooms.choices: the lesson steps' shared choices as JSON (a dozen steps need ~300)
 SPREAD, VOTE2 = "spread", "vote2"   # a question's peer-instruction phases (none: the first vote is open)
 MIGRATIONS = Path(__file__).with_name("migrations")
 APP_DIR = "latency-explainer"
@@ -65,6 +68,7 @@ rooms = sa.Table(
     sa.Column("timer_for", sa.String(SCREEN_MAX), nullable=True),
     sa.Column("timer_ends", sa.DateTime(timezone=True), nullable=True),
     sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("choices", sa.String(CHOICES_MAX), nullable=False, server_default="{}"),
 )
 participants = sa.Table(
     "participants", metadata,
@@ -99,6 +103,20 @@ def _phases(text: str) -> dict[str, str]:
 
 def _phases_text(phases: Mapping[str, str]) -> str:
     return " ".join(f"{q}={v}" for q, v in sorted(phases.items()))
+
+
+_STEP_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+CHOICE_MAX = 64  # a text choice's length (a model or device id)
+
+
+def _choices(text: str | None) -> dict[str, Any]:
+    """The rooms.choices column (JSON) as step id -> choice; anything else in it reads as none."""
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, (int, float, str))} \
+        if isinstance(value, dict) else {}
 
 class StoreDown(Exception):
     """The database cannot be reached or refused the statement (the page names it)."""
@@ -141,6 +159,7 @@ class Room:
     timer_for: str | None = None  # "qid/1" or "qid/2": the vote a countdown closes
     timer_ends: datetime | None = None
     ended_at: datetime | None = None
+    choices: Mapping[str, Any] = field(default_factory=dict)  # lesson step id -> the presenter's choice
 
     @property
     def ended(self) -> bool:
@@ -289,7 +308,8 @@ class Store:
         phases = _phases(row.phases)
         return Room(row.code, row.screen, frozenset(row.revealed.split()), _aware(row.expires_at), row.lang,
                     tuple(row.asked.split()), phases, row.timer_for,
-                    _aware(row.timer_ends) if row.timer_ends else None, _aware(row.ended_at) if row.ended_at else None)
+                    _aware(row.timer_ends) if row.timer_ends else None, _aware(row.ended_at) if row.ended_at else None,
+                    _choices(row.choices))
 
     def is_presenter(self, code: str, key: str | None) -> bool:
         with self._read() as conn:
@@ -323,6 +343,23 @@ class Store:
             if screen.startswith("q:") and screen[2:] not in asked:
                 values["asked"] = " ".join([*asked, screen[2:]])
             return values
+
+        self._presenter_update(code, key, change)
+
+    def set_choice(self, code: str, key: str, step_id: str, value: Any) -> None:
+        """The presenter's choice on a lesson step (a number or a short text): the phones draw the step at it.
+        A step id or value that is not one (ValueError) or that would not fit (ValueTooLong) is refused."""
+        if not _STEP_ID.fullmatch(str(step_id)) or isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError(f"not a step's choice: {step_id!r} = {value!r}")
+        if isinstance(value, str) and len(value) > CHOICE_MAX:
+            raise ValueTooLong("rooms.choices", value, CHOICE_MAX)
+
+        def change(row) -> dict:
+            choices = _choices(row.choices)
+            if choices.get(step_id) == value:
+                return {}
+            choices[step_id] = value
+            return {"choices": json.dumps(choices, sort_keys=True, ensure_ascii=False)}
 
         self._presenter_update(code, key, change)
 

@@ -261,6 +261,19 @@ def test_a_whole_room(browser, db, lang):
             for k, step in enumerate(LESSON.steps, 1):
                 slider = presenter.locator(f"{MAIN} [data-testid=stSlider] input[type=range]")  # the slider's own focus
                 if k > 1 and not slider_done and slider.count():
+                    # the presenter moves the step's slider one stop back, by pointer (the arrow keys move the room):
+                    # every phone draws the same choice (presenter re-check 2026-12-05: the wall showed 8B, phones 405B)
+                    shown = LESSON.steps[k - 2]  # the screen before `step`, where the room is now
+                    track = presenter.locator(f"{MAIN} [data-testid=stSlider] [role=group] > div[data-orientation=horizontal]")
+                    box = track.first.bounding_box()
+                    presenter.mouse.click(box["x"] + box["width"] * (len(shown.options) - 2) / (len(shown.options) - 1),
+                                          box["y"] + box["height"] / 2)
+                    settled(presenter)
+                    chosen = slider.first.get_attribute("aria-valuetext")
+                    assert shown.widget == "model" and chosen == CATALOG.models[shown.options[-2]].label(lang).split()[-1]
+                    for phone in (one, two):
+                        expect(phone.locator(f".st-key-lesson_w_{shown.id} [aria-checked=true]")).to_have_text(
+                            chosen, timeout=FOLLOW_MS)
                     slider.first.focus()
                     before = slider.first.input_value()
                     slider_done = True

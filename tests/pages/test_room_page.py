@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import streamlit as st
 
+from latency import estimate
 from latency.room import store as room_store
 from latency.room.store import Store
 from latency.language import i18n
@@ -312,6 +313,7 @@ def test_the_presenter_ends_the_room_phones_see_the_results_nobody_new_joins(lan
 
 def test_the_presenters_own_expired_room_speaks_to_the_presenter(lang):
     old = Store(room_store.database_url(), clock=lambda: datetime.now(timezone.utc) - timedelta(hours=25))
+    old.migrate()  # run alone, no page has opened the store yet
     code, key = old.open_room()
     at = run_page("lesson", lang, {"room": code, "key": key, "present": "1"})
     assert [e.value for e in at.error] == [s(lang)("room_expired_presenter", code=code)]
@@ -777,3 +779,39 @@ def test_back_on_a_revealed_question_can_go_to_the_screen_before_without_reopeni
     room = store().room(code)
     assert room.screen == before and q.id in room.revealed and not room.phase(q.id)
     assert s(lang)("room_reopen_confirm") not in [w.value for w in presenter.warning]
+
+
+def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
+    """Presenter re-check 2026-12-05: the presenter moved the model-size step's slider to 8B and the
+    phones kept 405B, so the wall and the phones showed two charts for one step. Now a phone draws the
+    presenter's choice each time the presenter makes a new one, and may try its own in between."""
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == "model")
+    wkey = f"lesson_w_{step.id}"
+    store().set_screen(code, key, str(n))
+    presenter.run()
+    phone.run()
+    assert presenter.select_slider(key=wkey).value == phone.segmented_control(key=wkey).value == step.options[-1]
+
+    def total(at) -> str:
+        return next(m.value for m in at.metric if m.label == s(lang)("total"))
+
+    for choice in ("llama-3.1-8b", "llama-3.2-1b"):  # the presenter moves; every phone follows
+        presenter.select_slider(key=wkey).set_value(choice).run()
+        no_exception(presenter)
+        assert store().room(code).choices[step.id] == choice
+        phone.run()
+        no_exception(phone)
+        assert phone.segmented_control(key=wkey).value == choice
+        # the same figure on both screens, and the estimator's for that model on the step's chip and distance
+        by_hand = estimate(CATALOG.models[choice].model, CATALOG.hardware[step.scenario.hardware].hardware,
+                           distance_km=step.scenario.distance_km)
+        assert total(phone) == total(presenter) == i18n.strings("units", lang)("seconds", v=f"{by_hand.total_s:.2g}")
+        if choice == "llama-3.1-8b":  # in between, a phone tries its own choice and keeps it
+            phone.segmented_control(key=wkey).set_value("llama-3.1-70b").run()
+            phone.run()
+            assert phone.segmented_control(key=wkey).value == "llama-3.1-70b"
+            assert presenter.run().select_slider(key=wkey).value == "llama-3.1-8b"  # the wall does not follow a phone
+    late = join(lang, code, "Bo")  # who joins later opens the step at the presenter's choice
+    assert late.segmented_control(key=wkey).value == "llama-3.2-1b"

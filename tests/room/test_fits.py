@@ -33,6 +33,21 @@ def test_every_screen_of_the_real_room_comes_back_whole(store):
         assert store.room(code).screen == screen
 
 
+def test_every_steps_longest_choice_of_the_real_lesson_comes_back_whole(store):
+    """The presenter's choice on each step (rooms.choices, JSON): the longest option of every step, all
+    kept at once, comes back whole; a step's choice (its option's id, its index for the myths) within
+    the store's limit."""
+    code, key = store.open_room()
+    chosen = {}
+    for step in LESSON.steps:
+        values = list(range(len(step.options))) if step.widget == "myths" else list(step.options)
+        chosen[step.id] = max(values, key=lambda v: len(str(v)))
+        assert len(str(chosen[step.id])) <= room_store.CHOICE_MAX
+        store.set_choice(code, key, step.id, chosen[step.id])
+    assert store.room(code).choices == chosen
+    assert len(LESSON.steps) * (lesson.ID_MAX + room_store.CHOICE_MAX + 8) <= room_store.CHOICES_MAX  # ids at their longest
+
+
 def test_the_longest_id_the_content_check_allows_fits_every_column_that_keeps_it():
     longest = "x" * lesson.ID_MAX
     assert len("q:" + longest) <= room_store.rooms.c.screen.type.length

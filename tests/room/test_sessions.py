@@ -123,6 +123,7 @@ def test_a_database_of_the_previous_migration_upgrades_with_its_answers(backend_
     s.migrate()
     room = s.room("CFHKMN")
     assert (room.screen, room.lang, room.asked, room.ended) == ("q:q2", "ko", ("q1", "q2"), False)
+    assert room.choices == {}  # 0004: no step's choice kept yet
     assert s.tallies("CFHKMN") == {("q1", 1): {"fast": 1}, ("q2", 1): {"fast": 1}}
     assert s.answer("CFHKMN", "t", "q2", "slow", CHOICES) == room_store.ANSWER_CHANGED
     s.engine.dispose()
@@ -158,3 +159,27 @@ def test_back_on_a_question_steps_back_through_what_forward_did(store, clock):
     assert store.room(code).open_vote("q1") == 1
     with pytest.raises(PermissionError):
         store.step_back(code, "guess", "q1")
+
+
+def test_a_steps_choice_is_kept_for_the_phones_by_the_presenter_only(store):
+    """The presenter's choice on a lesson step (presenter re-check 2026-12-05: the wall showed 8B, the
+    phones 405B): kept per step, written only with the presenter's key, refused when it is no choice or
+    too long (never cut), and no more once the room ended."""
+    code, key = store.open_room()
+    assert store.room(code).choices == {}
+    store.set_choice(code, key, "model_size", "llama-3.1-8b")
+    store.set_choice(code, key, "users", 32)
+    store.set_choice(code, key, "model_size", "llama-3.1-70b")  # a new choice on the same step replaces the old
+    assert store.room(code).choices == {"model_size": "llama-3.1-70b", "users": 32}
+    with pytest.raises(PermissionError):
+        store.set_choice(code, "not the key", "users", 1)
+    for step_id, value in (("no spaces", 1), ("users", True), ("users", [1]), ("users", None)):
+        with pytest.raises(ValueError):
+            store.set_choice(code, key, step_id, value)
+    with pytest.raises(room_store.ValueTooLong):
+        store.set_choice(code, key, "model_size", "x" * (room_store.CHOICE_MAX + 1))
+    assert store.room(code).choices == {"model_size": "llama-3.1-70b", "users": 32}  # nothing written, nothing cut
+    store.end(code, key)
+    with pytest.raises(PermissionError):
+        store.set_choice(code, key, "users", 8)
+    assert store.room(code).choices["users"] == 32
