@@ -422,10 +422,12 @@ def follow_choice(step_: lesson.Step, d: Data) -> None:
 
 
 def share_choice(step_: lesson.Step, d: Data) -> None:
-    """A room's presenter: the step's choice, as drawn, kept for the phones (`Data.share`)."""
+    """A room's presenter: the step's choice, as drawn, kept for the phones (`Data.share`); it counts as
+    followed, so the presenter's next run keeps it instead of drawing the room's older one again."""
     value = st.session_state.get(widget_key(step_))
     if d.share is not None and value in choices_of(step_):
         d.share(step_.id, value)
+        st.session_state[FOLLOWED_KEY] = {**st.session_state.get(FOLLOWED_KEY, {}), step_.id: value}
 
 
 def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:

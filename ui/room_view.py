@@ -279,8 +279,8 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
             remember_key(room.code, key)
         # a step's choice: the presenter's projected screen keeps it, phones draw it (the wall and the phones showed
         # two charts for one step: presenter re-check 2026-12-05)
-        if presenter and not notes:
-            d = replace(d, present=True, share=functools.partial(share_choice, store, room.code, key))
+        if presenter and not notes:  # following too: a second projected tab takes the first's choice, never fights it
+            d = replace(d, present=True, share=functools.partial(share_choice, store, room.code, key), follow=room.choices)
         elif not presenter:
             d = replace(d, follow=room.choices)
         st.session_state[CHOICES_DRAWN] = dict(room.choices)

@@ -815,3 +815,20 @@ def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
             assert presenter.run().select_slider(key=wkey).value == "llama-3.1-8b"  # the wall does not follow a phone
     late = join(lang, code, "Bo")  # who joins later opens the step at the presenter's choice
     assert late.segmented_control(key=wkey).value == "llama-3.2-1b"
+
+
+def test_a_second_projected_tab_takes_the_steps_choice_and_does_not_fight_the_first(lang):
+    """Two projected screens of one presenter (a laptop and the projector): the second draws the
+    first's choice instead of writing its own first choice back, so the two never undo each other."""
+    first, code, key = open_room(lang)
+    n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == "model")
+    wkey = f"lesson_w_{step.id}"
+    store().set_screen(code, key, str(n))
+    first.run()
+    first.select_slider(key=wkey).set_value("llama-3.1-8b").run()
+    assert store().room(code).choices[step.id] == "llama-3.1-8b"
+    second = run_page("lesson", lang, {"room": code, "key": key, "present": "1"})
+    no_exception(second)
+    assert second.select_slider(key=wkey).value == "llama-3.1-8b"
+    first.run()
+    assert first.select_slider(key=wkey).value == "llama-3.1-8b" and store().room(code).choices[step.id] == "llama-3.1-8b"
