@@ -48,7 +48,8 @@ except ContentError as err:
 # --- the scenario: URL values the app did not write win, else the saved copy, else the default ----
 PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope"))
 state.restore(PAGE_KEYS, data.specs, data.default, steps={"model_size_b": data.sizes, "distance_km": data.distances},
-              known=(state.VIEW,), implied=lambda from_url: scenario.implied_by_use_case(from_url, data.use_cases))
+              known=(state.VIEW,), implied=lambda from_url: scenario.implied_by_use_case(from_url, data.use_cases),
+              exact={"distance_km": scenario_inputs.place_pair_km()})  # the launch check's places, as it gave them
 view = state.requested_view(estimator_charts.TABS + ("timeline", "feel"))  # a glossary link may ask for one
 if view in estimator_charts.TABS:
     st.session_state["est_tab"] = s(f"tab_{view}")
@@ -82,7 +83,7 @@ def interactive() -> None:
                                  lambda p: scenario_inputs.claims_text(s, f, p, results[p.id], data, lang))
     left, right = st.container(key=style.STACK_KEY + "estimator").columns([2, 3], gap="large")  # stacks when narrow (ui/style.py)
     with left:
-        values = scenario_inputs.show(s, data, labels)
+        values = scenario_inputs.show(s, *scenario_inputs.with_distance(s, data, f, lang, labels))
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
         estimate_view.headline(s, f, est, hw_entry, lang, values, data.catalog)
         estimate_view.int4_tradeoff(s, f, data.catalog, values, est)

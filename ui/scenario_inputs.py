@@ -7,6 +7,7 @@ content/ui/scenario.yaml.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any, Mapping, Sequence
 
@@ -16,6 +17,7 @@ from latency.estimation import engines, estimator, scenario
 from latency.language import formats
 from latency.language.i18n import Strings, md
 from latency.estimation.network import ACCESS_RTT_MS
+from latency.estimation import places as _places
 from latency.estimation.places import load_places as _load_places
 from ui import shell, state
 
@@ -449,6 +451,26 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     if key == "view" and f"tab_{value}" in s.table:
         return s(f"tab_{value}")
     return str(value)
+
+
+def with_distance(s: Strings, data, f, lang: str, labels: dict[str, dict]):
+    """(data, labels) with the distance in force among the distance slider's steps. The launch check's two
+    places give distances that are no step (Seoul to US East, 11,137 km); the slider drew its first step,
+    0 km, instead, and the page showed a figure 0.2 s faster than the launch check's (PM trial 2026-12-05).
+    Named by the two places where they are the ones in force."""
+    km = st.session_state.get("distance_km")
+    steps = _places.steps_with(data.distances, km)
+    if steps == tuple(data.distances):
+        return data, labels
+    km = float(km)
+    pair = _places.place_pair_named(_load_places(), st.session_state.get("users_place"), st.session_state.get("server_place"), km)
+    text = s("distance_stop", label=f"{pair[0].label[lang]}→{pair[1].label[lang]}", km=f.km(km)) if pair else f.km(km)
+    return dataclasses.replace(data, distances=steps), {**labels, "distance_km": {**labels["distance_km"], km: text}}
+
+
+def place_pair_km() -> tuple[float, ...]:
+    """The launch check's place pairs' distances: kept as they are when a link carries one (`state.restore`'s exact)."""
+    return _places.place_pair_distances(_load_places())
 
 
 def all_option_texts(s: Strings, data, f, lang: str) -> dict[str, dict]:

@@ -19,7 +19,7 @@ keys are not rendered"; re-assigning the key through st.session_state keeps it).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 import streamlit as st
 
@@ -41,11 +41,14 @@ PAGE = "scenario_page"          # (page before, page now) by URL path: app.py's 
 
 def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[str, Any],
             steps: Mapping[str, Sequence[float]] | None = None, known: Iterable[str] = (),
-            implied: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None) -> list[Notice]:
+            implied: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+            exact: Mapping[str, Collection[float]] | None = None) -> list[Notice]:
     """Put the scenario into the widget keys of this page; return notices for URL values not taken.
 
     steps: slider steps for numeric keys shown on a select_slider (a URL value between steps is
-    snapped to the nearest, in log distance, and named). known: other URL keys this page reads.
+    snapped to the nearest, in log distance, and named). exact: values of such a key kept as they
+    are though no step (the launch check's place pairs: the page adds the value to its slider's
+    steps, `places.steps_with`). known: other URL keys this page reads.
     """
     # None is never a scenario value (see `values`): a saved or widget None gives way to the default.
     saved = dict(default) | {k: v for k, v in (st.session_state.get(SAVED) or {}).items() if v is not None}
@@ -59,7 +62,7 @@ def restore(keys: Sequence[str], specs: Mapping[str, Param], default: Mapping[st
             fresh[key] = raw
     values, notices = parse_query(fresh, specs, set(known) | set(APP_KEYS) | set(KEYS))
     for key, grid in (steps or {}).items():
-        if key in values:
+        if key in values and float(values[key]) not in (exact or {}).get(key, ()):
             snapped = snap(float(values[key]), grid, log=key == "model_size_b")
             if snapped != values[key]:
                 notices.append(Notice(key=key, raw=url_value(values[key]), reason="snapped", used=snapped))

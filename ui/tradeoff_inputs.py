@@ -17,6 +17,7 @@ from latency.exploring import tradeoffs as T
 from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
+from latency.estimation.places import steps_with
 from ui import shell, state, style
 from ui.scenario_inputs import hardware_caption, hardware_choice, launch_items, network_caption, on_hardware
 
@@ -156,7 +157,9 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         st.selectbox(s("devices_label"), scenario.device_options(st.session_state.get("devices")), key="devices",
                      format_func=lambda d: auto if d == scenario.DEVICES_AUTO else fmt.f.count(d, "devices"), help=s("devices_help"),
                      on_change=state.touched)  # GPU count on every page that estimates (issue 31 item 3, 33 item 4)
-        st.select_slider(s("distance_label"), options=steps["distance_km"], key="distance_km",
+        # the launch check's place pair (Seoul to US East, 11,137 km) among the steps: no step, the slider drew 0 km
+        st.select_slider(s("distance_label"), options=steps_with(steps["distance_km"], st.session_state.get("distance_km")),
+                         key="distance_km",
                          format_func=fmt.distance, help=s("distance_help"), on_change=state.touched)
     with c3:
         state.number_input(s("concurrency_label"), "concurrency", specs["concurrency"], step=1,

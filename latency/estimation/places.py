@@ -110,3 +110,23 @@ def place_distance_km(a: Place, b: Place) -> float:
 
 def distance_steps(stops: Sequence[DistanceStop]) -> tuple[float, ...]:
     return merge_steps(DISTANCE_GRID_KM, [s.km for s in stops], 0.0, DISTANCE_MAX_KM)
+
+
+def place_pair_distances(places: Sequence[Place]) -> tuple[float, ...]:
+    """Every distance the launch check's two place boxes can give (users' place x server region)."""
+    return tuple(sorted({place_distance_km(a, b) for a in places for b in places}))
+
+
+def place_pair_named(places: Sequence[Place], users: str | None, server: str | None, km: float) -> tuple[Place, Place] | None:
+    """(users' place, server region) by id when they are `km` apart, else None."""
+    by_id = {p.id: p for p in places}
+    pair = (by_id.get(users or ""), by_id.get(server or ""))
+    return pair if None not in pair and place_distance_km(*pair) == km else None
+
+
+def steps_with(steps: Sequence[float], value: float | None) -> tuple[float, ...]:
+    """A slider's steps with `value` among them: a launch check's place pair (Seoul to US East, 11,137 km)
+    is no step of the estimator's slider, which drew the first step (0 km) instead (PM trial 2026-12-05)."""
+    if value is None or value in steps:
+        return tuple(steps)
+    return tuple(sorted({*steps, float(value)}))

@@ -762,3 +762,42 @@ def test_every_tried_change_that_can_change_quality_says_so(lang):
                     assert f"{quality_words}:" in line, line
                     checked += 1
     assert checked >= 2
+
+
+def _great_circle_km(a, b) -> float:
+    """Haversine, R = 6,371 km, whole km (as content/places.yaml's header says the distances are computed)."""
+    p1, p2, dl = math.radians(a.lat), math.radians(b.lat), math.radians(b.lon - a.lon)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return float(round(2 * 6371.0 * math.asin(math.sqrt(h))))
+
+
+@pytest.mark.parametrize("server", [p.id for p in places.load_places() if p.id != "seoul"])
+def test_every_server_region_keeps_its_distance_on_the_estimator_and_the_trade_off_page(server):
+    """PM trial 2026-12-05: US East, Frankfurt, Mumbai and Sydney are no step of the other pages' distance
+    sliders, which drew 0 km instead: the estimator showed 0.12 s where the launch check said 0.31 s. In one
+    session, as a PM clicks: the launch check, its estimator link, then the trade-off page from the menu."""
+    by_id = {p.id: p for p in places.load_places()}
+    km = _great_circle_km(by_id["seoul"], by_id[server])
+    at = page("en", users_place="seoul", server_place=server)
+    assert at.session_state["distance_km"] == km
+    s, es, _ = strings("en")
+    (link,) = [p for p in at.get("page_link") if p.proto.label == s("open_estimator")]
+    at.query_params.clear()
+    for key, value in urllib.parse.parse_qsl(link.proto.query_string):
+        at.query_params[key] = value
+    at.switch_page("pages/estimator.py").run()
+    assert not at.exception
+    assert at.select_slider(key="distance_km").value == km and not at.warning  # kept, nothing snapped
+    by_hand = estimate(CAT.models["llama-3.1-8b"].model, CAT.hardware["h100-sxm"].hardware, distance_km=km)
+    assert metrics(at)[es("metric_ttft")] == formats.get("en").seconds(by_hand.ttft_s)
+    label = at.select_slider(key="distance_km").format_func(km)
+    assert by_id[server].label["en"] in label and "Seoul" in label, label  # named by the two places (or their stop)
+    at.query_params.clear()
+    at.switch_page("pages/tradeoffs.py").run()
+    assert not at.exception and at.select_slider(key="distance_km").value == km
+
+
+def test_a_distance_that_is_no_place_pair_still_snaps_to_a_step_and_says_so():
+    at = run_page("estimator", "en", {"distance_km": "11500"})
+    assert at.select_slider(key="distance_km").value == 12000.0
+    assert any("11500" in w.value and "12,000" in w.value for w in at.warning)
