@@ -406,16 +406,21 @@ def seed(step_: lesson.Step, first: Any) -> None:
 
 
 FOLLOWED_KEY = "lesson_followed"
+SHOWN_KEY = "lesson_step_shown"  # the step whose widget the last run drew (`follow_choice`)
 
 
 def follow_choice(step_: lesson.Step, d: Data) -> None:
     """A room's phone draws the step at the presenter's choice each time the presenter makes a new one
     (the wall showed 8B and the phones 405B: two charts for one step); between those, the phone may try
     other choices of its own."""
+    appearing = st.session_state.get(SHOWN_KEY) != step_.id  # the step was not on this screen the run before
+    st.session_state[SHOWN_KEY] = step_.id
     if d.follow is None or step_.id not in d.follow or d.follow[step_.id] not in choices_of(step_):
         return
     value, followed = d.follow[step_.id], dict(st.session_state.get(FOLLOWED_KEY, {}))
-    if followed.get(step_.id) != value:
+    # Back on a step (PageUp), its widget appears anew: Streamlit had dropped its value and the browser sent an
+    # old one, so the wall drew 0 km while the room's choice was 22 km (presenter trial 2026-12-05): the room's.
+    if appearing or followed.get(step_.id) != value:
         st.session_state[widget_key(step_)] = value
         followed[step_.id] = value
         st.session_state[FOLLOWED_KEY] = followed

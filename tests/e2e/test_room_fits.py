@@ -22,7 +22,7 @@ from latency.room.store import SPREAD, VOTE2, Store
 from tests.e2e.conftest import MAIN, shot
 from tests.e2e.test_accessibility import axe_ready  # noqa: F401  (the fixture: axe-core installed)
 from tests.e2e.test_presenter_readable import MIN_PX
-from tests.e2e.test_room import LESSON, QUESTIONS, RIGHT, T, fits_problems, heading, lab, settled
+from tests.e2e.test_room import CATALOG, LESSON, QUESTIONS, RIGHT, T, fits_problems, heading, lab, settled
 
 pytestmark = pytest.mark.e2e
 SIZES = {"1920": {"width": 1920, "height": 1080}, "1366": {"width": 1366, "height": 768}}
@@ -191,11 +191,15 @@ def test_a_projected_slider_keeps_its_choice_when_the_room_comes_back_to_its_ste
         settled(page)
         thumb = page.locator(f"{MAIN} [data-testid=stSliderThumbValue]").first
         opened_at = thumb.inner_text()  # the far end, chosen first
-        page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]").first.focus()
-        page.keyboard.press("Home")  # the first choice (the key script leaves Home to the slider)
+        # the second choice, by pointer: not the first, which is what Streamlit drew when it had dropped the value
+        # (presenter trial 2026-12-05: back on the distance step, 0 km drawn, the room's choice 22 km)
+        track = page.locator(f"{MAIN} [data-testid=stSlider] [role=group] > div[data-orientation=horizontal]").first
+        box = track.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / (len(LESSON.steps[k - 1].options) - 1), box["y"] + box["height"] / 2)
         expect(thumb).not_to_have_text(opened_at, timeout=T)
         settled(page)
         chosen = thumb.inner_text()
+        assert chosen == CATALOG.models[LESSON.steps[k - 1].options[1]].label("en").split()[-1], chosen
         expect(page.locator(MAIN).get_by_text(s("row_choice", label=chosen), exact=False).first).to_be_visible(timeout=T)
         page.locator(".st-key-room_next button").click()
         expect(heading(page, LESSON.steps[k].title["en"])).to_be_visible(timeout=T)
