@@ -44,6 +44,7 @@ from ui import announce, charts, feel_player, scenario_inputs
 BAR_KEY = "lesson_present_bar"    # presenter mode's top row: back, progress and plain words, next
 FOOT_KEY = "lesson_present_foot"  # and its menu in that row: the room button, the way out, the keys
 COLS_KEY = "lesson_present_cols"  # the projected step's two columns (closer lines on a 768-line screen)
+STOPS_KEY = "lesson_present_stops"  # the projected slider's row of every stop's name, under its track
 BELOW_KEY = "lesson_present_below"  # the projected step's full-width row under its columns (the feel step's answer)
 PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarNav"],
@@ -80,7 +81,10 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] button kbd { display: none !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 34px !important; }
 [data-testid="stMain"] [data-testid="stRadio"] label > div:first-child { transform: scale(1.6); margin-right: 0.6em; }
-[data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 28px; }
+[data-testid="stMain"] [data-testid="stSlider"] [data-testid="stWidgetLabel"] { margin-bottom: 4px; }
+[data-testid="stMain"] [data-testid="stSliderTickBar"],
+[data-testid="stMain"] [data-testid="stSliderThumbValue"] { display: none !important; }
+.st-key-__STOPS__ p { font-size: 24px !important; line-height: 1.3 !important; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { line-height: 1.4 !important; }
 .st-key-__FOOT__ [data-testid="stBaseButton-secondary"] { min-height: 48px; padding: 0.1em 0.9em; }
 .st-key-__FOOT__ [data-testid="stBaseButton-secondary"] p, .st-key-__FOOT__ [data-testid="stPageLink"] p { font-size: 24px !important; }
@@ -104,7 +108,7 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 28px !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 28px !important; }
 }
-</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY).replace("__COLS__", COLS_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
+</style>""".replace("__INK__", INK).replace("__STATUS__", announce.STATUS_CLASS).replace("__BAR__", BAR_KEY).replace("__FOOT__", FOOT_KEY).replace("__COLS__", COLS_KEY).replace("__STOPS__", STOPS_KEY)  # the palette's ink (latency/charts/style.py); the polite result line
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,15 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bo
     if step.widget == "stages":
         return s(f"stage_{option}")
     return md(option.myth[d.lang])
+
+
+def stop_name(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
+    """An option as the projected slider's row of stops names it, shortest: the chip ("L4"), the place ("도쿄")."""
+    if step.widget == "hardware":
+        return chip_name(d.catalog.hardware[option].label(d.lang))
+    if step.widget == "distance":
+        return next(x for x in d.stops if x.id == option).short[d.lang]
+    return option_label(s, step, option, d, button=True)
 
 
 def chip_name(label: str) -> str:
@@ -500,6 +513,12 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     if d.present:
         choice = st.select_slider(s(f"{step_.widget}_label"), options=options,
                                   format_func=lambda v: option_label(s, step_, v, d, button=True), key=key, width="stretch")
+        # every stop named under the track, the chosen one in bold, in place of the value over the thumb (PRESENT_CSS):
+        # the slider named only its two ends, and at 1366 x 768 those ran under the chart's legend (presenter trial
+        # 2026-12-05: "the room can't see which choices exist")
+        named = {v: md(stop_name(s, step_, v, d)).replace(" ", "\u00a0") for v in options}  # each on one line
+        with st.container(key=STOPS_KEY):
+            st.markdown(" / ".join(f"**{named[v]}**" if v == choice else named[v] for v in options))
     else:
         choice = st.segmented_control(s(f"{step_.widget}_label"), options, required=True,
                                       format_func=lambda v: option_label(s, step_, v, d, button=True), key=key, width="stretch")

@@ -189,24 +189,30 @@ def test_a_projected_slider_keeps_its_choice_when_the_room_comes_back_to_its_ste
     try:
         page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
         settled(page)
-        thumb = page.locator(f"{MAIN} [data-testid=stSliderThumbValue]").first
-        opened_at = thumb.inner_text()  # the far end, chosen first
+        slider = page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]").first
+        value = lambda: slider.get_attribute("aria-valuetext")  # what the slider says it is on
+        bold = page.locator(".st-key-lesson_present_stops strong")  # the row of stops, the chosen one in bold
+        opened_at = value()  # the far end, chosen first
+        names = [CATALOG.models[m].label("en").split()[-1] for m in LESSON.steps[k - 1].options]
+        # every stop named under the track (presenter trial 2026-12-05: the room could not see which choices exist)
+        assert page.locator(".st-key-lesson_present_stops").inner_text().replace("\u00a0", " ") == " / ".join(names)
+        assert bold.inner_text() == opened_at == names[-1]
         # the second choice, by pointer: not the first, which is what Streamlit drew when it had dropped the value
         # (presenter trial 2026-12-05: back on the distance step, 0 km drawn, the room's choice 22 km)
         track = page.locator(f"{MAIN} [data-testid=stSlider] [role=group] > div[data-orientation=horizontal]").first
         box = track.bounding_box()
         page.mouse.click(box["x"] + box["width"] / (len(LESSON.steps[k - 1].options) - 1), box["y"] + box["height"] / 2)
-        expect(thumb).not_to_have_text(opened_at, timeout=T)
+        expect(bold).not_to_have_text(opened_at, timeout=T)
         settled(page)
-        chosen = thumb.inner_text()
-        assert chosen == CATALOG.models[LESSON.steps[k - 1].options[1]].label("en").split()[-1], chosen
+        chosen = value()
+        assert chosen == names[1] == bold.inner_text(), chosen
         expect(page.locator(MAIN).get_by_text(s("row_choice", label=chosen), exact=False).first).to_be_visible(timeout=T)
         page.locator(".st-key-room_next button").click()
         expect(heading(page, LESSON.steps[k].title["en"])).to_be_visible(timeout=T)
         page.locator(".st-key-room_back button").click()
         expect(heading(page, LESSON.steps[k - 1].title["en"])).to_be_visible(timeout=T)
         settled(page)
-        assert thumb.inner_text() == chosen, (thumb.inner_text(), chosen)  # was the far end again, the chart on `chosen`
+        assert value() == bold.inner_text() == chosen, (value(), chosen)  # was the far end again, the chart on `chosen`
         expect(page.locator(MAIN).get_by_text(s("row_choice", label=chosen), exact=False).first).to_be_visible(timeout=T)
     finally:
         context.close()
