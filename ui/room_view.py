@@ -286,11 +286,9 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
         st.session_state[CHOICES_DRAWN] = dict(room.choices)
         c = Ctx(les, tuple(questions), outcomes, d, store, room, screens(les, questions), key if presenter else None, None)
         if presenter:
-            if st.session_state.pop(OPENING_KEY, None) == room.code:
-                # not "phones can join" beside the warning that they cannot (presenter trial 2026-12-05)
-                local = codes.is_loopback(room_projector.join_base())
-                st.toast(s("room_opened_local" if local else "room_opened", code=room.code),
-                         icon=":material/wifi_off:" if local else ":material/check_circle:")
+            # no toast on opening: the lobby on the wall is the room opened, and a toast stood over its join
+            # address for its first seconds (presenter trial 2026-12-05)
+            st.session_state.pop(OPENING_KEY, None)
             if notes:
                 room_projector.notes_view(s, c)
             else:
