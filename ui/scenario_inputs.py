@@ -463,7 +463,8 @@ def with_distance(s: Strings, data, f, lang: str, labels: dict[str, dict]):
     if steps == tuple(data.distances):
         return data, labels
     km = float(km)
-    pair = _places.place_pair_named(_load_places(), st.session_state.get("users_place"), st.session_state.get("server_place"), km)
+    where = state.values(("users_place", "server_place"))
+    pair = _places.place_pair_named(_load_places(), where.get("users_place"), where.get("server_place"), km)
     text = s("distance_stop", label=f"{pair[0].label[lang]}→{pair[1].label[lang]}", km=f.km(km)) if pair else f.km(km)
     return dataclasses.replace(data, distances=steps), {**labels, "distance_km": {**labels["distance_km"], km: text}}
 
