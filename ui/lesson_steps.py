@@ -85,6 +85,8 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stSliderTickBar"],
 [data-testid="stMain"] [data-testid="stSliderThumbValue"] { display: none !important; }
 .st-key-__STOPS__ p { font-size: 24px !important; line-height: 1.3 !important; }
+.st-key-__STOPS__ button { min-height: 0; padding: 0 0.1em; }
+.st-key-__STOPS__ button:not(:has(strong)) p { font-weight: 400; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { line-height: 1.4 !important; }
 .st-key-__FOOT__ [data-testid="stBaseButton-secondary"] { min-height: 48px; padding: 0.1em 0.9em; }
 .st-key-__FOOT__ [data-testid="stBaseButton-secondary"] p, .st-key-__FOOT__ [data-testid="stPageLink"] p { font-size: 24px !important; }
@@ -516,9 +518,13 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
         # every stop named under the track, the chosen one in bold, in place of the value over the thumb (PRESENT_CSS):
         # the slider named only its two ends, and at 1366 x 768 those ran under the chart's legend (presenter trial
         # 2026-12-05: "the room can't see which choices exist")
-        named = {v: md(stop_name(s, step_, v, d)).replace(" ", "\u00a0") for v in options}  # each on one line
-        with st.container(key=STOPS_KEY):
-            st.markdown(" / ".join(f"**{named[v]}**" if v == choice else named[v] for v in options))
+        # Each name is a text button that chooses it (presenter re-check 2026-12-05: the names did not sit under
+        # their stops, so a presenter guessed where to click the track), spread along the track's width.
+        with st.container(key=STOPS_KEY, horizontal=True, horizontal_alignment="distribute", gap=None):
+            for i, v in enumerate(options):
+                name = md(stop_name(s, step_, v, d)).replace(" ", "\u00a0")  # each on one line
+                st.button(f"**{name}**" if v == choice else name, key=f"{key}_stop{i}", type="tertiary",
+                          on_click=st.session_state.__setitem__, args=(key, v))
     else:
         choice = st.segmented_control(s(f"{step_.widget}_label"), options, required=True,
                                       format_func=lambda v: option_label(s, step_, v, d, button=True), key=key, width="stretch")
