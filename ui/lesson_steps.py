@@ -398,20 +398,8 @@ def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
 def interaction(s: Strings, step_: lesson.Step, d: Data) -> None:
     """The step's one interaction; a fragment, so moving its widget reruns only this part."""
     follow_choice(step_, d)
-    own_choice_note(s, step_, d)
     WIDGETS[step_.widget](s, step_, d)
     share_choice(step_, d)
-
-
-def own_choice_note(s: Strings, step_: lesson.Step, d: Data) -> None:
-    """A room's phone on a choice of its own: what the wall shows, and that the phone follows its next choice
-    (presenter re-check 2026-12-05: nothing said the phone had gone its own way, then it was quietly pulled back)."""
-    if d.follow is None or d.share is not None or step_.id not in d.follow:
-        return
-    wall = d.follow[step_.id]
-    if wall in choices_of(step_) and st.session_state.get(widget_key(step_)) not in (None, wall):
-        label = md(step_.options[wall].myth[d.lang]) if step_.widget == "myths" else option_label(s, step_, wall, d, button=True)
-        st.caption(s("room_wall_choice", label=label))
 
 
 def widget_key(step_: lesson.Step) -> str:

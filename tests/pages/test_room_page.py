@@ -803,14 +803,10 @@ def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
         by_hand = estimate(CATALOG.models[choice].model, CATALOG.hardware[step.scenario.hardware].hardware,
                            distance_km=step.scenario.distance_km)
         assert total(phone) == total(presenter) == i18n.strings("units", lang)("seconds", v=f"{by_hand.total_s:.2g}")
-        wall_note = s(lang)("room_wall_choice", label=CATALOG.models[choice].label(lang).split()[-1])
-        assert wall_note not in [c.value for c in phone.caption]  # following: nothing to say
         if choice == "llama-3.1-8b":  # in between, a phone tries its own choice and keeps it
             phone.segmented_control(key=wkey).set_value("llama-3.1-70b").run()
             phone.run()
             assert phone.segmented_control(key=wkey).value == "llama-3.1-70b"
-            # and is told what the wall shows, and that it will follow (presenter re-check 2026-12-05)
-            assert wall_note in [c.value for c in phone.caption]
             assert presenter.run().select_slider(key=wkey).value == "llama-3.1-8b"  # the wall does not follow a phone
     late = join(lang, code, "Bo")  # who joins later opens the step at the presenter's choice
     assert late.segmented_control(key=wkey).value == "llama-3.2-1b"
