@@ -6,6 +6,7 @@ shared/calibration/rtt.csv), merged with a grid from 0 to 20,000 km. Never impor
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,7 +97,13 @@ class Place:
 
 
 def load_places(file: Path = PLACES_FILE) -> tuple[Place, ...]:
-    """Every named place with its label in each language, in file order (the stops are `load_stops`)."""
+    """Every named place with its label in each language, in file order (the stops are `load_stops`).
+    Read once per version of the file: the distance sliders' labels ask for it on every rerun."""
+    return _load_places(Path(file), Path(file).stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)
+def _load_places(file: Path, _mtime_ns: int) -> tuple[Place, ...]:
     load_stops(file)  # the same checks of coordinates and sources
     raw = read_yaml(file)
     return tuple(Place(name, _texts(file, f"places.{name}.label", p.get("label")), float(p["lat"]), float(p["lon"]))
