@@ -27,6 +27,7 @@ from latency.language.formats import Formats
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from ui import announce, charts, feel_player, scenario_inputs
+from ui import style as style_
 
 # Presenter mode (?present=1): a constant stylesheet, never built from content. Read from the back
 # of a room at 1920x1080 and 1366x768 (issue 25 item 7): body 30 px, step titles 44 px, every other
@@ -246,10 +247,22 @@ def times(s: Strings, est, d: Data, more: Sequence[tuple[str, str]] = ()) -> Non
 
 
 # --- header, controls, style ----------------------------------------------------------------------
+SCROLL_SLOT_KEY = style_.SCRIPTS_KEY + "lesson_scroll"
+
+
 def style(present: bool) -> None:
+    """The page's top: presenter mode's stylesheet, and the slot of the scroll-to-top script. The slot
+    is drawn on every run, asked or not, so what follows keeps its place on the page. Where one run drew
+    the script and the next did not, the whole screen below moved down one place, and a phone in a room
+    showed two copies of a step's choices (the old one left over) while its poll reran the page (CI,
+    2026-12-05: "resolved to 2 elements")."""
     if present:
-        st.html(PRESENT_CSS)
-    scroll_top_if_asked()
+        present_style()
+    scroll_top_if_asked(st.container(key=SCROLL_SLOT_KEY))
+
+
+def present_style() -> None:
+    st.html(PRESENT_CSS)
 
 
 def header(s: Strings, number: int, total: int) -> None:
@@ -274,13 +287,14 @@ def ask_scroll_top() -> None:
     st.session_state[SCROLL_KEY] = st.session_state.get(SCROLL_KEY, 0) + 1
 
 
-def scroll_top_if_asked() -> None:
-    """Called once near the page's top: scrolls to the top when `ask_scroll_top` asked for it. The
-    counter in the script makes it a new element each time, so the browser runs it again."""
+def scroll_top_if_asked(where) -> None:
+    """Scrolls to the top when `ask_scroll_top` asked for it, in `where`: a container drawn on every
+    run, folded away (`style`), so the script never moves what follows it. The counter in the script
+    makes it a new element each time, so the browser runs it again."""
     n = st.session_state.get(SCROLL_KEY, 0)
     if n and st.session_state.get(SCROLL_KEY + "_done") != n:
         st.session_state[SCROLL_KEY + "_done"] = n
-        st.html(SCROLL_TOP_JS.format(n=int(n)), unsafe_allow_javascript=True)
+        where.html(SCROLL_TOP_JS.format(n=int(n)), unsafe_allow_javascript=True)
 
 
 def controls(s: Strings, les: lesson.Lesson, number: int, d: Data):

@@ -26,7 +26,7 @@ from latency.language.i18n import Strings, clip, md
 from latency.room import codes, store as room_store
 from latency.room.store import NoRoom, SPREAD, StoreDown
 from latency.teaching import quiz
-from ui import lesson_steps, room_results
+from ui import lesson_steps, room_results, style
 from ui.room_view import (DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_for,
                           vote_now, where)
 
@@ -40,7 +40,7 @@ PHONE_CSS = f"""<style>
   padding: 10px 12px; border: 1px solid {NOFIT}; border-radius: 10px; align-items: center; }}
 .st-key-room_answers [data-testid="stRadioOption"]:has(input:checked) {{ border: 2px solid {SECOND_VOTE}; background: {CHOSEN_FILL}; }}
 .st-key-room_answers [data-testid="stWidgetLabel"] {{ display: none !important; }}
-.st-key-room_reconnecting, .st-key-room_phone_head {{ display: none; }}
+.st-key-room_reconnecting {{ display: none; }}
 .st-key-room_phone_body [data-testid="InputInstructions"] {{ display: none; }}
 .st-key-room_ended_ways a {{ min-height: 48px; display: flex; align-items: center; }}
 @media (max-width: 640px) {{
@@ -107,7 +107,7 @@ def _leave(c: Ctx) -> None:
 
 # --- entry ----------------------------------------------------------------------------------------
 def phone_view(s: Strings, c: Ctx) -> None:
-    head = st.container(key="room_phone_head")  # style and scripts only: folded away, so no gap above the page
+    head = st.container(key=style.SCRIPTS_KEY + "room_phone")  # style and scripts only: folded away, no gap above the page
     head.html(PHONE_CSS + RECONNECT_JS, unsafe_allow_javascript=True)  # constant: no content, no input
     forget = st.session_state.pop("room_forget", None)
     if forget:
@@ -130,7 +130,7 @@ def phone_view(s: Strings, c: Ctx) -> None:
             lesson_steps.ask_scroll_top()  # the new screen opens at its top (on the next run: see lesson_steps)
         st.session_state["room_seen"] = (c.room.code, c.room.screen)
         st.session_state.pop("room_own", None)
-        lesson_steps.scroll_top_if_asked()
+        lesson_steps.scroll_top_if_asked(head)  # in the folded-away head: nothing below it moves
     v = vote_now(c)
     reconnecting(s, c, v)
     live(c, s, counts=False, drawn_over=v.over)
@@ -145,8 +145,9 @@ def phone_view(s: Strings, c: Ctx) -> None:
     st.caption(welcome)  # one short line: the room and who this phone is
     own = st.session_state.get("room_own")
     screen = own if own in c.screens and position(c, own) < position(c, current(c)) else current(c)
+    note = st.container()  # on every run, so the note comes and goes without moving the screen below it (`lesson_steps.style`)
     if screen != current(c):
-        st.info(s("room_own_note", where=where(s, c, current(c))), icon=":material/history:")
+        note.info(s("room_own_note", where=where(s, c, current(c))), icon=":material/history:")
     body(s, c, screen, v)
     back, _, follow = st.columns([1, 1, 1])
     i = position(c, screen)

@@ -310,7 +310,8 @@ def projected_view(s: Strings, c: Ctx) -> None:
         return
     # A question asked of the presenter stands alone under the top row while it waits: above the
     # screen it ran a 1366 x 768 projection past its bottom (tests/e2e/test_room_fits.py)
-    asking = confirm_lobby(s, c) | confirm_reopen(s, c)
+    with st.container():  # on every run, asking or not, so the row below keeps its place (`lesson_steps.style`)
+        asking = confirm_lobby(s, c) | confirm_reopen(s, c)
     own_live = v.question is not None and v.question.id not in c.room.revealed  # its counts stand beside it
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")

@@ -293,7 +293,7 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
                 room_projector.notes_view(s, c)
             else:
                 if not d.present:  # the projected screen always in presenter mode's large type
-                    lesson_steps.style(True)
+                    lesson_steps.present_style()
                 room_projector.projected_view(s, c)
         elif wants_presenter and not notes and st.query_params.get("present") == "1" and not in_url:
             room_projector.take_over(s, room)  # presenter mode on a browser without the key

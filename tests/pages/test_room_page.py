@@ -827,3 +827,50 @@ def test_a_second_projected_tab_takes_the_steps_choice_and_does_not_fight_the_fi
     assert second.select_slider(key=wkey).value == "llama-3.1-8b"
     first.run()
     assert first.select_slider(key=wkey).value == "llama-3.1-8b" and store().room(code).choices[step.id] == "llama-3.1-8b"
+
+
+def top_level(at) -> list[str]:
+    """The page's top-level places, in order, by what stands in each: its element type, and the keys of
+    the buttons in it."""
+    return [f"{getattr(node, 'type', '')} {sorted(str(b.key) for b in node.button) if hasattr(node, 'button') else ''}"
+            for node in at.main.children.values()]
+
+
+def place_of(at, title: str) -> int:
+    """The top-level place whose subtree holds the heading `title`."""
+    return next(i for i, node in at.main.children.items()
+                if title in [h.value for h in (node.header if hasattr(node, "header") else [node] if getattr(node, "type", "") == "header" else [])])
+
+
+def test_a_phones_screen_keeps_its_place_on_the_page_from_the_run_that_opens_it_to_the_next(lang):
+    """CI, 2026-12-05: the run that opens a new screen drew the scroll-to-top script above it and the
+    next run did not, so the whole screen moved up one place. The browser kept the old copy beside the
+    new one while the room's poll reran the page: a phone showed two rows of the step's choices, and
+    the presenter's choice did not show for 30 s ("resolved to 2 elements"). Every run draws the same
+    places, asked to scroll or not."""
+    _, code, key = open_room(lang)
+    phone = join(lang, code)
+    for screen in ("3", "4", "5"):
+        store().set_screen(code, key, screen)
+        title = LESSON.steps[int(screen) - 1].title[lang]
+        phone.run()  # the run that opens the screen (and asks the browser to scroll to its top)
+        assert phone.session_state["lesson_scroll_top"] == phone.session_state["lesson_scroll_top_done"]
+        opening, where = top_level(phone), place_of(phone, title)
+        phone.run()  # the poll's next run
+        assert top_level(phone) == opening and place_of(phone, title) == where
+
+
+def test_the_projected_screens_top_row_keeps_its_place_while_a_question_comes_and_goes(lang):
+    """The question before going back to the lobby stands in a place drawn on every run: the row of
+    controls under it (with the clicker's keys) does not move when it comes or goes."""
+    def bar(at) -> int:  # the place of the row with the clicker's buttons
+        return next(i for i, node in at.main.children.items() if hasattr(node, "button") and "room_next" in [b.key for b in node.button])
+
+    presenter, code, key = open_room(lang)
+    presenter.button(key="room_next").click().run()
+    before = bar(presenter)
+    presenter.button(key="room_back").click().run()
+    assert s(lang)("room_lobby_back_confirm") in [w.value for w in presenter.warning]
+    assert bar(presenter) == before
+    presenter.button(key="room_stay").click().run()
+    assert not presenter.warning and bar(presenter) == before
