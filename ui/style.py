@@ -59,8 +59,8 @@ from latency.charts.style import FOCUS, INK_MUTED
 from ui.announce import STATUS_CLASS
 
 LANG_TOP_KEY = "app_lang_top"
-HEAD_KEY = "app_document_head"  # holds the script that declares the page's language (declare_language)
 SCRIPTS_KEY = "scripts_"  # a container keyed scripts_<name> holds scripts only: folded away with its wrapper, no gap
+HEAD_KEY = SCRIPTS_KEY + "document_head"  # holds the script that declares the page's language (declare_language)
 CARD_KEY = "card_link_"  # a container keyed card_link_<id> is one link: its first page link covers the whole card
 NARROW_PX = 768  # Streamlit folds the sidebar away below this width
 WRAP_PILLS_KEY = "est_stops_"  # pills keyed est_stops_<input> wrap onto more lines (Streamlit scrolls them sideways, cut at the edge)
@@ -80,7 +80,6 @@ STYLESHEET = f"""<style>
 .stApp *, {PORTAL_ALL} {{ word-break: keep-all !important; }}
 .stApp pre, .stApp pre *, .stApp code {{ word-break: normal !important; }}
 @media (min-width: {NARROW_PX + 1}px) {{ .st-key-{LANG_TOP_KEY} {{ display: none; }} }}
-.st-key-{HEAD_KEY} {{ display: none; }}
 [class*="st-key-{SCRIPTS_KEY}"], [data-testid="stLayoutWrapper"]:has(> [class*="st-key-{SCRIPTS_KEY}"]) {{ display: none; }}
 .stApp a:focus-visible, .stApp button:focus-visible, .stApp [role="tab"]:focus-visible,
 .stApp input:focus-visible, .stApp textarea:focus-visible, .stApp [role="slider"]:focus-visible,
