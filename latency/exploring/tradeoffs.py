@@ -143,13 +143,6 @@ def distance_cols(stops: Sequence[DistanceStop], current_km: float) -> tuple[flo
     return sizing.merge_steps(MAP_EXTRA_KM, named, 0.0, DISTANCE_MAX_KM)
 
 
-def batches_requests(kind: str) -> bool:
-    """Whether the hardware's default engine batches concurrent requests (the estimator page's
-    rule, `latency.estimation.scenario.serving_inputs`): optimized serving engines (datacenter GPUs) do; local
-    runners (llama.cpp, Ollama) answer one request at a time and the others queue."""
-    return DEFAULT_ENGINE[kind] == "optimized"
-
-
 def scenario_of(values: Mapping[str, Any]) -> Scenario:
     """The trade-off scenario of the shared scenario values (`latency.estimation.scenario.KEYS`): every
     input the estimate reads, so the tabs compute what `scenario.evaluate` computes (issue 31 item 1)."""
@@ -414,15 +407,15 @@ def _sweep(model: Model, hw: Hardware, s: Scenario, **arrays) -> dict[str, np.nd
 
 def _capacity(model: Model, hw: Hardware, s: Scenario, params_b, distance_km, devices: int | None = None) -> dict[str, np.ndarray]:
     """Devices per server and the most conversations one server holds: the memory left after
-    weights and runtime overhead over one conversation's KV cache (the estimator's memory model);
-    1 on hardware whose engine does not batch (`batches_requests`)."""
+    weights and runtime overhead over one conversation's KV cache (the estimator's memory model), on
+    every engine: llama.cpp's server runs parallel slots too, as the estimate runs them (`running_batch`).
+    It was 1 on hardware without a data-centre serving engine, so the map planned 50 servers for 50 users
+    of an RTX 4090 whose one server the headline shows meeting the budget."""
     one = _sweep(model, hw, s, params_b=params_b, distance_km=distance_km, batch=1.0, concurrent_users=1.0, devices=devices,
                  arrival="burst")
     n = one["devices_needed"]
     max_batch = one["max_concurrent_requests"]  # the estimator's KV-cache capacity, as the engine spends memory
     fits = (one["fits"] > 0.5) & (max_batch >= 1)
-    if not batches_requests(hw.kind):
-        max_batch = np.minimum(max_batch, 1.0)
     return dict(devices=n, max_batch=np.where(fits, np.maximum(max_batch, 1.0), 0.0), fits=fits)
 
 
@@ -458,10 +451,13 @@ def plan_grid(model: Model, hw: Hardware, s: Scenario, price: float | None, *, p
     limit = np.minimum(users, np.maximum(cap["max_batch"], 1.0))
     cands = np.asarray(sorted(set(BATCH_CANDIDATES) | {int(users)}), dtype=float)
     batch = np.minimum(cands, limit[..., None])                       # shape (..., C)
-    # A plan is `b` conversations per server run as lock-step batches (cost = service time of a
-    # batch), so its cells are computed as a burst of b whatever the users' pattern.
+    # A plan is `b` of the users on each server, arriving as the users do (the page's pattern: steady use
+    # or a burst), so a plan of one server for everyone is the headline's own estimate (PM trial item 2:
+    # the map planned lock-step bursts under a steady banner and marked its current cell △ where the
+    # banner said it meets). Cost: b answers every service time (prefill + decode) per server, in either
+    # pattern (steady use: Little's law, b = X x service with no think time).
     r = _sweep(model, hw, s, params_b=pb[..., None], distance_km=dk[..., None], batch=batch,
-               concurrent_users=batch, arrival="burst", devices=None)
+               concurrent_users=batch, arrival=s.arrival, devices=None)
     lat = r[MEASURE_KEY[s.measure]]
     ok = (lat <= s.budget_s) & cap["fits"][..., None]
     pick = np.argmax(np.where(ok, batch, -1.0), axis=-1)              # largest batch that meets; else 1
@@ -532,7 +528,7 @@ def _grid(rows, cols, plan: Plan, s: Scenario, cur: tuple[int, int] | None) -> G
 def range_high(s: Scenario, catalog: Catalog, size_b: float, hardware_id: str, batch: int,
                distance_km: float | None = None) -> float:
     """The high end of a plan cell's range for the scenario's measure (`latency.estimate` with the cell's
-    model, device and lock-step batch, as the export computes it). Memoised (bounded): the marks and the
+    model, device and users per server in the page's pattern, as the export computes it). Memoised (bounded): the marks and the
     page's sentences ask for the same cells."""
     key = (id(catalog), s, float(size_b), hardware_id, int(batch), None if distance_km is None else float(distance_km))
     if key not in _HIGH:
@@ -548,8 +544,7 @@ _HIGH: dict[tuple, float] = {}
 def _range_high(s: Scenario, catalog: Catalog, size_b: float, hardware_id: str, batch: int,
                 distance_km: float | None) -> float:
     entry = catalog.hardware[hardware_id]
-    kw = {**scenario_mod.estimate_kwargs(entry.kind, values_of(s)), "batch": int(batch), "concurrent_users": int(batch),
-          "arrival": "burst"}
+    kw = {**scenario_mod.estimate_kwargs(entry.kind, values_of(s)), "batch": int(batch), "concurrent_users": int(batch)}
     e = estimate(row_model(s, catalog, size_b), entry.hardware,
                  distance_km=s.distance_km if distance_km is None else float(distance_km), **kw)
     return float(e.ranges[MEASURE_KEY[s.measure]][1])
@@ -742,6 +737,10 @@ class ConcurrencyCurve:
     current: dict[str, float] = field(default_factory=dict)  # values at the scenario's concurrency
 
 
+CURVE_MAX_USERS = 40000
+"""The users chart's last point: past every engine's cap on running requests (vLLM's max_num_seqs 1,024,
+llama.cpp's slots), so the chart always shows the knee and the wait past it."""
+
 PLATEAU_SHARE = 0.9
 """The server "saturates" where adding users adds less than 10% more throughput: the first user
 count whose total throughput reaches 90% of the server's peak (at its memory-limited batch)."""
@@ -766,14 +765,15 @@ def concurrency_curve(s: Scenario, catalog: Catalog, points: int = 48, model: Mo
         return ConcurrencyCurve(empty, empty, empty, empty, empty, empty, devices, 0, 0, 0.0, False)
     if s.arrival == "steady":
         return _steady_curve(s, model, hw, devices, max_batch, points)
-    # Peak throughput and the plateau, searched on a dense log grid up to max_batch.
-    probe = np.unique(np.round(np.geomspace(1, max_batch, 96)))
+    # Peak throughput and the plateau, searched on a dense log grid up to max_batch (at most the chart's
+    # last user count: a small model on a large memory holds a million conversations).
+    probe = np.unique(np.round(np.geomspace(1, min(max_batch, CURVE_MAX_USERS), 96)))
     rp = _sweep(model, hw, s, batch=probe, concurrent_users=probe, devices=devices)
     thr = rp["server_tokens_per_s"]
     peak = float(thr.max())
     plateau = int(probe[np.argmax(thr >= PLATEAU_SHARE * peak)])
     top = max(2 * s.concurrency, 2 * min(max_batch, 20000), 2 * plateau, 16)
-    top = min(top, 40000)
+    top = min(top, CURVE_MAX_USERS)
     users = np.unique(np.concatenate([np.round(np.geomspace(1, top, points)),
                                       [s.concurrency, min(max_batch, top), plateau]]))
     batch = np.minimum(users, max_batch)
@@ -796,10 +796,10 @@ def _steady_curve(s: Scenario, model: Model, hw: Hardware, devices: int, kv_batc
     engine's own limit on running requests); beyond it every extra user waits outside, so the
     first token's wait climbs steeply while per-user speed and the server's output level off.
     Throughput here is the server's output tokens per second (all users' answers)."""
-    top = min(max(2 * s.concurrency, 16), 40000)
-    first = _sweep(model, hw, s, concurrent_users=np.array([40000.0]), devices=devices)  # far past any cap
+    top = min(max(2 * s.concurrency, 16), CURVE_MAX_USERS)
+    first = _sweep(model, hw, s, concurrent_users=np.array([float(CURVE_MAX_USERS)]), devices=devices)  # far past any cap
     knee = int(max(1.0, float(first["running_batch"][-1])))
-    top = min(max(top, 3 * knee), 40000)
+    top = min(max(top, 3 * knee), CURVE_MAX_USERS)
     users = np.unique(np.concatenate([np.round(np.geomspace(1, top, points)),
                                       [s.concurrency, min(knee, top), min(knee + 1, top)]]))
     r = _sweep(model, hw, s, concurrent_users=users, devices=devices)
@@ -1038,7 +1038,7 @@ def export_rows(s: Scenario, catalog: Catalog, prices: Mapping[str, float | None
             entry = catalog.hardware[hid]
             b = int(p.batch[i, j])
             kw = {**scenario_mod.estimate_kwargs(entry.kind, values_of(s)),
-                  "batch": b, "concurrent_users": b, "arrival": "burst"}  # the plan's lock-step batch
+                  "batch": b, "concurrent_users": b}  # the plan's users per server, in the page's pattern
             e = estimate(model, entry.hardware, distance_km=s.distance_km, **kw)
             price = prices.get(hid)
             fits = bool(p.fits[i, j])
