@@ -457,14 +457,16 @@ def with_distance(s: Strings, data, f, lang: str, labels: dict[str, dict]):
     """(data, labels) with the distance in force among the distance slider's steps. The launch check's two
     places give distances that are no step (Seoul to US East, 11,137 km); the slider drew its first step,
     0 km, instead, and the page showed a figure 0.2 s faster than the launch check's (PM trial 2026-12-05).
-    Named by the two places where they are the ones in force."""
+    Named by the two places where they are the ones in force, also where a stop of the slider with other
+    places or none has that distance (Seoul users on a Seoul region read "Same building": `pair_over_stop`)."""
     km = st.session_state.get("distance_km")
     steps = _places.steps_with(data.distances, km)
-    if steps == tuple(data.distances):
+    where = state.values(("users_place", "server_place"))
+    pair = None if km is None else _places.pair_over_stop(data.stops, _load_places(), where.get("users_place"),
+                                                         where.get("server_place"), float(km))
+    if steps == tuple(data.distances) and pair is None:
         return data, labels
     km = float(km)
-    where = state.values(("users_place", "server_place"))
-    pair = _places.place_pair_named(_load_places(), where.get("users_place"), where.get("server_place"), km)
     text = s("distance_stop", label=f"{pair[0].label[lang]}→{pair[1].label[lang]}", km=f.km(km)) if pair else f.km(km)
     return dataclasses.replace(data, distances=steps), {**labels, "distance_km": {**labels["distance_km"], km: text}}
 

@@ -17,7 +17,7 @@ from latency.exploring import tradeoffs as T
 from latency.estimation.catalog import Catalog
 from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
-from latency.estimation.places import load_places, place_pair_named, steps_with
+from latency.estimation.places import load_places, pair_over_stop, steps_with
 from ui import shell, state, style
 from ui.scenario_inputs import hardware_caption, hardware_choice, launch_items, network_caption, on_hardware
 
@@ -60,14 +60,15 @@ class Formats:
         return self.f.km(v)
 
     def distance(self, v: float) -> str:
-        stop = next((p for p in self.stops if p.km == v), None)
-        if stop:
-            return self.s("dist_named", name=stop.short[self.lang], km=self.km(v))
         # the launch check's server region where it is the one in force (Seoul to US East, 11,137 km): the number alone
-        # did not say which region it was (PM re-check 2026-12-05)
+        # did not say which region it was; and where a stop with other places or none has that distance (Seoul users
+        # on a Seoul region read "Same building"; PM re-checks 2026-12-05, `pair_over_stop`)
         where = state.values(("users_place", "server_place"))  # the saved copy: this page has no place boxes
-        pair = place_pair_named(load_places(), where.get("users_place"), where.get("server_place"), v)
-        return self.s("dist_named", name=pair[1].label[self.lang], km=self.km(v)) if pair else self.km(v)
+        pair = pair_over_stop(self.stops, load_places(), where.get("users_place"), where.get("server_place"), v)
+        if pair:
+            return self.s("dist_named", name=pair[1].label[self.lang], km=self.km(v))
+        stop = next((p for p in self.stops if p.km == v), None)
+        return self.s("dist_named", name=stop.short[self.lang], km=self.km(v)) if stop else self.km(v)
 
     def users(self, n: float) -> str:
         return self.f.count(n, "users")

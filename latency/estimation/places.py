@@ -40,6 +40,7 @@ class DistanceStop:
     label: Mapping[str, str]   # full label per language, e.g. "서울→도쿄"
     short: Mapping[str, str]   # for chart labels
     km: float                  # great-circle distance, rounded to whole km
+    ends: tuple[str, ...] = ()  # (from, to) place ids; () for the same building
 
 
 def _texts(file: Path, path: str, value: Any) -> dict[str, str]:
@@ -80,7 +81,8 @@ def load_stops(file: Path = PLACES_FILE) -> tuple[DistanceStop, ...]:
         if km > DISTANCE_MAX_KM:
             raise ContentError(file, path, f"{km:.0f} km is beyond the slider's {DISTANCE_MAX_KM:,.0f} km")
         stops.append(DistanceStop(s["id"], _texts(file, f"{path}.label", s.get("label")),
-                                  _texts(file, f"{path}.short", s.get("short")), km))
+                                  _texts(file, f"{path}.short", s.get("short")), km,
+                                  () if ends == (None, None) else (str(ends[0]), str(ends[1]))))
     if len({s.id for s in stops}) != len(stops):
         raise ContentError(file, "stops", "stop ids must be unique")
     return tuple(stops)
@@ -129,6 +131,19 @@ def place_pair_named(places: Sequence[Place], users: str | None, server: str | N
     by_id = {p.id: p for p in places}
     pair = (by_id.get(users or ""), by_id.get(server or ""))
     return pair if None not in pair and place_distance_km(*pair) == km else None
+
+
+def pair_over_stop(stops: Sequence[DistanceStop], places: Sequence[Place], users: str | None, server: str | None,
+                   km: float) -> tuple[Place, Place] | None:
+    """The launch check's (users' place, server region) where they are the ones in force at `km` and the
+    distance slider's stop there names other places or none: Seoul to a Seoul region is 0 km, the "Same
+    building" stop, and read so (PM re-check 2026-12-05); Tokyo users on a Seoul server are the "Seoul→Tokyo"
+    stop's 1,159 km. None where no pair is in force or the stop at `km` is that very pair."""
+    pair = place_pair_named(places, users, server, km)
+    if pair is None:
+        return None
+    stop = next((s for s in stops if s.km == km), None)
+    return None if stop is not None and stop.ends == (pair[0].id, pair[1].id) else pair
 
 
 def steps_with(steps: Sequence[float], value: float | None) -> tuple[float, ...]:
