@@ -64,8 +64,10 @@ MAP_EXTRA_KM: tuple[float, ...] = (100.0, 500.0, 2000.0, 12000.0, 16000.0, 20000
 CONTEXT_STEPS: tuple[int, ...] = (1024, 4096, 16384, 32768, 131072)
 """Context lengths (prompt + answer tokens) of the memory chart: 1k to 128k (Llama 3.1's window)."""
 
-BATCH_CANDIDATES: tuple[int, ...] = tuple(2 ** k for k in range(15))
-"""Batch sizes per server tried by the plan search (1 to 16,384), plus the user count itself."""
+BATCH_CANDIDATES: tuple[int, ...] = tuple(range(1, 16)) + tuple(sorted({int(round(16 * 2 ** (k / 8))) for k in range(81)}))
+"""Users per server tried by the plan search, plus the user count itself: every whole number below 16, then
+steps of 2^(1/8) (9%) up to 16,384. Powers of two alone asked 25 servers of 2 users where 3 a server meet, and
+the users tab and the launch check said 17 servers (PM re-check 2026-12-05)."""
 
 MEASURES = ("ttft", "total")
 MEASURE_KEY = {"ttft": "ttft_s", "total": "total_s"}
