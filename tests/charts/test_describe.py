@@ -48,7 +48,7 @@ def test_a_budget_map_counts_the_cells_that_meet_it():
     spec = CT.budget_heatmap_spec(ratio, x_labels=["a", "b", "c"], y_labels=["r1", "r2"],
                                   hover=[["", "", ""], ["", "", ""]], marks=[],
                                   names={"x_title": "x", "colorbar": "c", "nofit": "n"})
-    assert describe(spec, EN) == "3 of 5 cells meet the time budget (✓); the others miss it (✕)."
+    assert describe(spec, EN) == "3 of 5 cells meet the target time (✓); the others miss it (✕)."
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -97,7 +97,7 @@ def test_concurrency_input_changes_url_and_verdict(page, app_url):
 def test_csv_download_has_estimator_columns(page, app_url):
     open_app(page, app_url, "tradeoffs", lang="en")
     page.locator("[data-testid=stTab]").nth(5).click()
-    button = page.get_by_role("button", name="Download the budget map (CSV)")
+    button = page.get_by_role("button", name="Download the target-time map (CSV)")
     with page.expect_download() as info:
         button.click()
     data = open(info.value.path(), encoding="utf-8-sig").read()

@@ -297,7 +297,7 @@ def test_verdict_says_when_the_range_straddles_the_budget():
     budget = round((lo + hi) / 2, 2)
     at = run_page("tradeoffs", "en", {"budget_s": str(budget), "measure": "total"})
     no_errors(at)
-    assert "straddles the budget" in at.warning[0].value and "borderline" in at.warning[0].value  # one word across pages
+    assert "straddles the target time" in at.warning[0].value and "borderline" in at.warning[0].value  # one word across pages
     at.number_input(key="budget_s").set_value(600.0).run()
     assert "straddles" not in at.success[0].value
 
