@@ -149,6 +149,7 @@ with rest:
             launch_compare.section(w, c, values, evaluate, specs, data.default, implied, lang,
                                    notice=lambda n: state.notice_text(names, n, w.value, specs))
     st.page_link("pages/estimator.py", label=s("open_estimator"), icon=":material/timer:", query_params=a_query)
+    st.page_link("pages/tradeoffs.py", label=s("open_tradeoffs"), icon=":material/balance:", query_params=a_query)
     st.page_link("pages/how-it-works.py", label=est("how_link"), icon=":material/functions:")
 state.mirror(KEYS, known=(state.VIEW, launch_compare.B_URL))
 launch_compare.mirror_b()

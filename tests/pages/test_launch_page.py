@@ -352,6 +352,26 @@ def test_the_estimator_link_opens_the_same_set_up_with_the_same_figures():
     assert metrics(est)[es("metric_total")] == metrics(at)[s("m_total")]
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_trade_off_link_opens_the_same_set_up_with_the_same_figures(lang):
+    """PM re-check 2026-12-05: the launch check's only ways on were the estimator and the menu. Its link to
+    'Weigh models and cost' opens the same set-up: the same first token, whole answer and cost per answer."""
+    at = page(lang, **FIFTY_USERS)
+    s, _, _ = strings(lang)
+    (link,) = [p for p in at.get("page_link") if p.proto.label == s("open_tradeoffs")]
+    assert link.proto.page.endswith("tradeoffs.py") or "tradeoffs" in link.proto.page
+    params = dict(urllib.parse.parse_qsl(link.proto.query_string))
+    assert params["lang"] == lang
+    params.pop("lang", None)
+    tr = run_page("tradeoffs", lang, params)
+    assert not tr.exception and not tr.error
+    ts = i18n.strings("tradeoffs", lang)
+    shown = {m.label: m.value for m in tr.metric}
+    ttft, total = metrics(at)[s("m_ttft")], metrics(at)[s("m_total")]
+    measure = params.get("measure", "ttft")
+    assert shown[ts("metric_latency", measure=ts(f"measure_{measure}_short"))] == (ttft if measure == "ttft" else total)
+
+
 def test_a_size_is_named_after_a_catalog_model_only_of_the_chosen_architecture():
     """235B is Qwen3-235B-A22B only as a mixture of experts; as a dense model it is a size, nothing more."""
     moe = page("en", model_size_b="235", arch="moe")
