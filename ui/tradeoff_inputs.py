@@ -63,12 +63,18 @@ class Formats:
         # the launch check's server region where it is the one in force (Seoul to US East, 11,137 km): the number alone
         # did not say which region it was; and where a stop with other places or none has that distance (Seoul users
         # on a Seoul region read "Same building"; PM re-checks 2026-12-05, `pair_over_stop`)
+        # Named by both places, as the estimator names them, and a stop from somewhere else than the users' place
+        # by its whole label: with users in Singapore the map read "Singapore · 4,672 km" (PM re-check 2026-12-05).
         where = state.values(("users_place", "server_place"))  # the saved copy: this page has no place boxes
-        pair = pair_over_stop(self.stops, load_places(), where.get("users_place"), where.get("server_place"), v)
+        users = where.get("users_place")
+        pair = pair_over_stop(self.stops, load_places(), users, where.get("server_place"), v)
         if pair:
-            return self.s("dist_named", name=pair[1].label[self.lang], km=self.km(v))
+            return self.s("dist_named", name=f"{pair[0].label[self.lang]}→{pair[1].label[self.lang]}", km=self.km(v))
         stop = next((p for p in self.stops if p.km == v), None)
-        return self.s("dist_named", name=stop.short[self.lang], km=self.km(v)) if stop else self.km(v)
+        if stop is None:
+            return self.km(v)
+        elsewhere = users and stop.ends and stop.ends[0] != users
+        return self.s("dist_named", name=(stop.label if elsewhere else stop.short)[self.lang], km=self.km(v))
 
     def users(self, n: float) -> str:
         return self.f.count(n, "users")

@@ -823,6 +823,24 @@ def test_every_server_region_keeps_its_distance_on_the_estimator_and_the_trade_o
         assert any(by_id[server].label["en"] in o and f"{int(km):,} km" in o for o in options), options
 
 
+def test_users_elsewhere_than_seoul_read_both_places_on_the_trade_off_page():
+    """PM re-check 2026-12-05: users in Singapore on a Tokyo server; the trade-off page's distances read
+    "Tokyo · 5,311 km" for theirs and "Singapore · 4,672 km" for the lesson's Seoul stop, as if the users
+    were 4,672 km from Singapore. Their own pair reads by both places, a stop from Seoul by its whole label."""
+    by_id = {p.id: p for p in places.load_places()}
+    km = _great_circle_km(by_id["singapore"], by_id["tokyo"])
+    at = page("en", users_place="singapore", server_place="tokyo")
+    assert at.session_state["distance_km"] == km
+    at.query_params.clear()
+    at.switch_page("pages/tradeoffs.py").run()
+    assert not at.exception and at.select_slider(key="distance_km").value == km
+    options = at.select_slider(key="distance_km").options
+    seoul_sg = next(stop for stop in places.load_stops() if stop.ends == ("seoul", "singapore"))
+    assert f"Singapore→Tokyo · {int(km):,} km" in options, options
+    assert f"{seoul_sg.label['en']} · {int(seoul_sg.km):,} km" in options, options
+    assert not any(o.startswith("Singapore ·") for o in options), options
+
+
 def test_a_distance_that_is_no_place_pair_still_snaps_to_a_step_and_says_so():
     at = run_page("estimator", "en", {"distance_km": "11500"})
     assert at.select_slider(key="distance_km").value == 12000.0
