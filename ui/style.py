@@ -111,6 +111,8 @@ STYLESHEET = f"""<style>
   animation-duration: 0.01ms !important; animation-iteration-count: 1 !important; animation-delay: 0s !important;
   transition-duration: 0.01ms !important; transition-delay: 0s !important; scroll-behavior: auto !important; }} }}
 [class*="st-key-{WRAP_PILLS_KEY}"] [data-testid="stButtonGroup"] > div {{ flex-wrap: wrap; overflow-x: visible; }}
+.st-key-arrival [data-testid="stButtonGroup"] button {{ min-width: 0; flex: 1 1 0; height: auto; }}
+.st-key-arrival [data-testid="stButtonGroup"] button p {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 @media (max-width: 640px) {{ [class*="st-key-{WRAP_PILLS_KEY}"] button {{ min-height: 44px; }} }}
 [data-testid="stPopoverBody"] {{ max-height: min(75vh, 640px); overflow-y: auto; overscroll-behavior: contain; }}
 @media (max-width: {PHONE_PX}px) {{

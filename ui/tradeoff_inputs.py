@@ -178,7 +178,8 @@ def show(fmt: Formats, steps: Mapping[str, Sequence[float]], specs: Mapping[str,
         state.number_input(s("concurrency_label"), "concurrency", specs["concurrency"], step=1,
                            help=s("concurrency_help", max=f"{scenario.CONCURRENCY_MAX:,}"))
         st.segmented_control(s("arrival"), list(scenario.ARRIVALS), key="arrival", required=True,
-                             format_func=lambda v: s(f"arrival_{v}"), help=s("arrival_help"), on_change=state.touched)
+                             format_func=lambda v: s(f"arrival_{v}"), help=s("arrival_help"), on_change=state.touched,
+                             width="stretch")  # within its column: "In one burst" ran past it at 1366 px
         with st.container(horizontal=True):  # the question and a pasted document side by side (issue 33 item 4)
             state.number_input(s("prompt_label"), "prompt_tokens", specs["prompt_tokens"], step=128)
             state.number_input(s("document_label"), "document_tokens", specs["document_tokens"], step=1024,

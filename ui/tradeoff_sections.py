@@ -210,8 +210,11 @@ def map_order_pair(grid: T.Grid, current: str) -> tuple[int, int, int] | None:
     for j in cols:
         border = [i for i in range(len(grid.rows)) if p.meets[i, j] and not grid.safe[i, j]]
         for k in range(len(grid.rows)):
-            if grid.safe[k, j] and any(i < k for i in border):
-                return j, max(i for i in border if i < k), k
+            # only where the smaller packs more conversations a server than the larger, the reason the note gives
+            # (PM re-check 2026-12-05: with one user it read "70.6B packs 1 conversations ... several conversations")
+            smaller = [i for i in border if i < k and p.batch[i, j] > p.batch[k, j]]
+            if grid.safe[k, j] and smaller:
+                return j, max(smaller), k
     return None
 
 
@@ -226,7 +229,7 @@ def map_order_note(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> str:
     j, i, k = found
     p, f = grid.plan, fmt.f
     def plan(r: int) -> dict:
-        return dict(batch=f"{int(p.batch[r, j]):,}", servers=f"{int(p.replicas[r, j]):,}",
+        return dict(batch=f.count(int(p.batch[r, j]), "conversations"), servers=f.count(int(p.replicas[r, j]), "servers"),
                     devices=f.count(int(p.devices[r, j]), "devices"))
     small, big = plan(i), plan(k)
     high = grid.high[i, j] if grid.high is not None else float("nan")

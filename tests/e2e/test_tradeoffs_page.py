@@ -75,6 +75,11 @@ def test_headline_metrics_are_not_clipped(browser, app_url, lang, width):
     clipped = pg.evaluate("""() => [...document.querySelectorAll(
         '[data-testid=stMetricLabel] p, [data-testid=stMetricValue] div, [data-testid=stMetricValue]')]
         .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent)""")
+    # the users' pattern's buttons stay inside their column ("In one burs" at 1366 px: PM re-check 2026-12-05)
+    group = pg.locator(".st-key-arrival [data-testid=stButtonGroup]").first
+    clipped += group.evaluate("""g => { const box = g.parentElement.getBoundingClientRect();
+        return [...g.querySelectorAll('button')].filter(b => b.textContent.trim()).filter(b => b.getBoundingClientRect().right > box.right + 1
+            || b.scrollWidth > b.clientWidth + 1).map(b => b.textContent); }""")
     shot(pg, f"tradeoffs-{lang}-{width}-metrics")
     context.close()
     assert not clipped, clipped

@@ -773,3 +773,27 @@ def test_the_launch_checks_own_plans_open_this_page_without_an_error(lang):
     assert strings("common", lang)("content_error", pages="")[:12] not in text
     names = strings("scenario", lang)
     assert names("unseen_prefix_cache", share=formats.get(lang).percent(0.5)) in text
+
+
+def test_the_note_on_a_larger_model_meeting_where_a_smaller_is_borderline_gives_only_its_true_reason():
+    """PM re-check 2026-12-05: with one user the note read "70.6B packs 1 conversations on each server ... a
+    server shared by several conversations has the widest range". Its reason (the smaller packs more
+    conversations a server, so its range is wider) is given only where the smaller does pack more."""
+    from ui.tradeoff_sections import map_order_pair
+    prices = T.catalog_prices(CAT)
+    shown = 0
+    for users in (1, 10, 50, 200):
+        for measure, budget, arrival in (("ttft", 0.2, "burst"), ("ttft", 0.5, "burst"), ("ttft", 1.0, "steady"),
+                                         ("ttft", 2.0, "burst"), ("total", 5.0, "steady")):
+            s = T.Scenario(concurrency=users, measure=measure, budget_s=budget, arrival=arrival)
+            grid = T.size_hardware_grid(s, CAT, prices)
+            found = map_order_pair(grid, s.hardware_id)
+            if found is None:
+                continue
+            j, small, big = found
+            p = grid.plan
+            assert users > 1, (users, measure, budget, arrival)
+            assert p.batch[small, j] > p.batch[big, j] >= 1
+            assert p.meets[small, j] and not grid.safe[small, j] and grid.safe[big, j] and small < big
+            shown += 1
+    assert shown > 0
