@@ -200,9 +200,24 @@ def fleet_note(fmt: Formats, sc: T.Scenario) -> None:
         st.caption(fmt.s("fleet_note", chosen=md(", ".join(chosen))))
 
 
+def order_reason(p: T.Plan, j: int, small: int, big: int) -> str | None:
+    """Why the larger of two cells in a device's column meets the target across its range where the smaller
+    meets it only at its estimate, from their own plans: "batch" (the smaller packs more conversations a
+    server, and a shared server's range is the widest: the wait for the others is the least certain part), or
+    "devices" (the larger is spread over more devices, each reading less of the weights, so it is faster);
+    None where neither holds, and the page then gives no reason rather than a wrong one (PM re-check
+    2026-12-05: with one user the note read "70.6B packs 1 conversations ... several conversations")."""
+    if p.batch[small, j] > p.batch[big, j]:
+        return "batch"
+    if p.devices[big, j] > p.devices[small, j] and p.latency_s[big, j] < p.latency_s[small, j]:
+        return "devices"
+    return None
+
+
 def map_order_pair(grid: T.Grid, current: str) -> tuple[int, int, int] | None:
     """(column, smaller row, larger row) where a larger model is ✓ and a smaller one △ in the same device's
-    column (the current device first): the map is not monotonic in size there, and the page says why."""
+    column (the current device first) for a reason the page can name (`order_reason`): the map is not
+    monotonic in size there, and the page says why."""
     if grid.safe is None:
         return None
     p = grid.plan
@@ -210,9 +225,7 @@ def map_order_pair(grid: T.Grid, current: str) -> tuple[int, int, int] | None:
     for j in cols:
         border = [i for i in range(len(grid.rows)) if p.meets[i, j] and not grid.safe[i, j]]
         for k in range(len(grid.rows)):
-            # only where the smaller packs more conversations a server than the larger, the reason the note gives
-            # (PM re-check 2026-12-05: with one user it read "70.6B packs 1 conversations ... several conversations")
-            smaller = [i for i in border if i < k and p.batch[i, j] > p.batch[k, j]]
+            smaller = [i for i in border if i < k and order_reason(p, j, i, k)]
             if grid.safe[k, j] and smaller:
                 return j, max(smaller), k
     return None
@@ -220,9 +233,7 @@ def map_order_pair(grid: T.Grid, current: str) -> tuple[int, int, int] | None:
 
 def map_order_note(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> str:
     """Why a larger model can be ✓ where a smaller one is △ (PM trial round 2, item 5), from the two cells' own
-    plans: the smaller packs several conversations per server (the cheapest plan within the estimate), and a
-    shared server's range is wider (the wait for the others is the least certain part); the larger meets the
-    budget only with fewer per server on more servers or devices, whose range is narrower."""
+    plans (`order_reason`)."""
     found = map_order_pair(grid, sc.hardware_id)
     if found is None:
         return ""
@@ -230,12 +241,14 @@ def map_order_note(fmt: Formats, sc: T.Scenario, grid: T.Grid) -> str:
     p, f = grid.plan, fmt.f
     def plan(r: int) -> dict:
         return dict(batch=f.count(int(p.batch[r, j]), "conversations"), servers=f.count(int(p.replicas[r, j]), "servers"),
-                    devices=f.count(int(p.devices[r, j]), "devices"))
+                    devices=f.count(int(p.devices[r, j]), "devices"), latency=fmt.sec(p.latency_s[r, j]))
     small, big = plan(i), plan(k)
     high = grid.high[i, j] if grid.high is not None else float("nan")
-    return fmt.s("map_order_note", hardware=md(fmt.hw(grid.cols[j])), small=fmt.size(grid.rows[i]), big=fmt.size(grid.rows[k]),
+    key = "map_order_note" if order_reason(p, j, i, k) == "batch" else "map_order_note_devices"
+    return fmt.s(key, hardware=md(fmt.hw(grid.cols[j])), small=fmt.size(grid.rows[i]), big=fmt.size(grid.rows[k]),
                  small_batch=small["batch"], small_servers=small["servers"], small_devices=small["devices"],
                  big_batch=big["batch"], big_servers=big["servers"], big_devices=big["devices"],
+                 small_latency=small["latency"], big_latency=big["latency"],
                  high=fmt.sec(high) if high == high else "–", budget=fmt.sec(sc.budget_s))
 
 
