@@ -15,13 +15,13 @@ from latency.language.i18n import Strings
 
 ESTIMATOR_TERMS = ("inference_latency", "llm", "token", "ttft", "tpot", "streaming", "target_time", "sla", "prefill", "decode", "kv_cache", "network",
                    "handshake", "queue", "batching", "gpu", "sxm", "weights", "parameters", "bandwidth", "compute", "precision",
-                   "quantization", "fp16", "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "llama_cpp", "dense", "moe", "looped", "tensor_parallel",
+                   "quantization", "perplexity", "fp16", "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "llama_cpp", "dense", "moe", "looped", "tensor_parallel",
                    "engine", "range", "extrapolated", "throughput", "tradeoff", "bits", "fibre", "vllm", "gpt", "autocomplete", "l4", "local",
                    "benchmark", "file_formats")
 TRADEOFF_TERMS = ESTIMATOR_TERMS
 # the launch check's words in the order a PM meets them: the verdict and figures, the set-up's inputs, its small print
 LAUNCH_TERMS = ("target_time", "token", "range", "extrapolated", "throughput", "queue", "prefill", "decode", "streaming",
-                "llm", "gpt", "phi4", "weights", "parameters", "dense", "moe", "bits", "precision", "quantization", "fp16",
+                "llm", "gpt", "phi4", "weights", "parameters", "dense", "moe", "bits", "precision", "quantization", "perplexity", "fp16",
                 "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "gpu", "sxm", "l4", "bandwidth", "compute", "kv_cache", "region",
                 "fibre", "local", "engine", "vllm", "llama_cpp", "batching", "prefix_cache", "speculative", "acceptance", "benchmark", "prompt")
 # the logs page (its samples summarised against the estimate), the measuring page (a real decode) and how it works

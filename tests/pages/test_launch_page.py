@@ -845,3 +845,11 @@ def test_a_distance_that_is_no_place_pair_still_snaps_to_a_step_and_says_so():
     at = run_page("estimator", "en", {"distance_km": "11500"})
     assert at.select_slider(key="distance_km").value == 12000.0
     assert any("11500" in w.value and "12,000" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_word_list_explains_perplexity_which_the_precision_choices_quote(lang):
+    """PM re-check 2026-12-05: "Quality: +0.1754 perplexity on Llama-3-8B" with no word for perplexity on the page."""
+    at = page(lang)
+    definition = i18n.strings("plain_words", lang)("term_perplexity")
+    assert definition.split("**")[1] in all_text(at)
