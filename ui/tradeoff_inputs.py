@@ -5,6 +5,7 @@ set here is the value on the estimator page (ui/state.py holds the one saved cop
 from __future__ import annotations
 
 import re
+import functools
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -59,15 +60,21 @@ class Formats:
     def km(self, v: float) -> str:
         return self.f.km(v)
 
+    @functools.cached_property
+    def _places(self) -> tuple:
+        """(users' place, server region, every place) in force, read once a run: `distance` names every column
+        of the distance map and every slider stop."""
+        where = state.values(("users_place", "server_place"))  # the saved copy: this page has no place boxes
+        return where.get("users_place"), where.get("server_place"), load_places()
+
     def distance(self, v: float) -> str:
         # the launch check's server region where it is the one in force (Seoul to US East, 11,137 km): the number alone
         # did not say which region it was; and where a stop with other places or none has that distance (Seoul users
         # on a Seoul region read "Same building"; PM re-checks 2026-12-05, `pair_over_stop`)
         # Named by both places, as the estimator names them, and a stop from somewhere else than the users' place
         # by its whole label: with users in Singapore the map read "Singapore · 4,672 km" (PM re-check 2026-12-05).
-        where = state.values(("users_place", "server_place"))  # the saved copy: this page has no place boxes
-        users = where.get("users_place")
-        pair = pair_over_stop(self.stops, load_places(), users, where.get("server_place"), v)
+        users, server, places = self._places
+        pair = pair_over_stop(self.stops, places, users, server, v)
         if pair:
             return self.s("dist_named", name=f"{pair[0].label[self.lang]}→{pair[1].label[self.lang]}", km=self.km(v))
         stop = next((p for p in self.stops if p.km == v), None)
