@@ -13,6 +13,7 @@ if "lang" not in st.session_state:
     raw = st.query_params.get_all("lang")
     lang, ok = i18n.resolve_lang(raw or None)
     st.session_state["lang"] = lang
+    st.session_state[shell.LANG_FROM_URL] = bool(ok and raw)  # /join keeps a language the address names
     if not ok:
         st.session_state["app_bad_lang"] = raw[-1]
 

@@ -37,12 +37,13 @@ def pytest_configure(config):
     os.environ["LATENCY_TEST_PG_URL"] = f"{base.rsplit('/', 1)[0]}/{name}"
 
 
-def run_page(page: str, lang: str = "ko", query: dict | None = None, timeout: float = 30):
+def run_page(page: str, lang: str | None = "ko", query: dict | None = None, timeout: float = 30):
     """Run the whole app (entry + one page) headless in AppTest, as a user opening that URL."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(APP, default_timeout=timeout)
-    at.query_params["lang"] = lang
+    if lang is not None:  # None: an address with no ?lang= (the /join typed from the projector)
+        at.query_params["lang"] = lang
     for key, value in (query or {}).items():
         at.query_params[key] = value
     # A non-default page is opened as a deep link: switch before the first run. The page's

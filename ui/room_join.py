@@ -81,13 +81,20 @@ def live_room_lang() -> str | None:
 def join_page(s: Strings) -> None:
     """/join: the short address on the projector. ?room=CODE fills the box. On the session's first
     visit, the page takes the language of the room(s) open now (the address on the projector has no
-    ?lang=); the language switch still changes it."""
+    ?lang=), unless the address named one (`shell.LANG_FROM_URL`: /join?lang=ko opened in English
+    once an English room was open, presenter trial 2026-12-05); the language switch still changes it."""
     if not st.session_state.get(JOIN_LANG_KEY):
         st.session_state[JOIN_LANG_KEY] = True
+        if st.session_state.get(shell.LANG_FROM_URL):
+            return join_form(s)
         lang = live_room_lang()
         if lang and lang != s.lang and lang in ("ko", "en"):
             st.session_state["lang"] = lang
             st.rerun()
+    join_form(s)
+
+
+def join_form(s: Strings) -> None:
     st.title(s("join_title"))
     st.markdown(s("join_intro"))
     raw = st.query_params.get("room") or ""

@@ -91,6 +91,11 @@ def unknown_path(url: str | None, base_path: str = "") -> str | None:
     return path
 
 
+LANG_FROM_URL = "lang_from_url"
+"""Whether the session's first address named a valid ?lang= (app.py): the /join page then keeps it
+instead of taking the language of the room open now (`room_join.join_page`)."""
+
+
 def current_lang() -> str:
     """The language chosen in app.py's switch (Korean by default)."""
     return st.session_state.get("lang", i18n.DEFAULT_LANG)

@@ -321,16 +321,24 @@ def test_the_presenters_own_expired_room_speaks_to_the_presenter(lang):
 
 @pytest.mark.parametrize("typed", ["{lower}", " {a} {b} ", "{a}-{b}"])
 def test_the_join_page_takes_the_code_typed_any_way_in_the_rooms_language(lang, typed):
-    _, code, _ = open_room("en" if lang == "ko" else "ko")  # the presenter speaks the other language
-    at = run_page("join", lang)
-    no_exception(at)
     other = "en" if lang == "ko" else "ko"
+    _, code, _ = open_room(other)  # the session going on speaks `other`
+    at = run_page("join", None)  # /join typed from the projector: no ?lang=
+    no_exception(at)
     # the hand-typed /join opens in the language of the session going on (trial item 9), before any code
     assert [t.value for t in at.title] == [s(other)("join_title")]
     at.text_input(key="join_typed").input(typed.format(lower=code.lower(), a=code[:3].lower(), b=code[3:]))
     next(b for b in at.button if b.proto.is_form_submitter).click().run()
     no_exception(at)
     assert qp(at, "room") == code and qp(at, "lang") == other and at.text_input(key="room_nick")
+
+
+def test_the_join_page_keeps_the_language_its_address_names(lang):
+    """/join?lang=ko opened in English once an English room was open (presenter trial 2026-12-05)."""
+    open_room("en" if lang == "ko" else "ko")
+    at = run_page("join", lang)
+    no_exception(at)
+    assert [t.value for t in at.title] == [s(lang)("join_title")] and qp(at, "lang") == lang
 
 
 def test_the_join_page_names_look_alike_letters(lang):
