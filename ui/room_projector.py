@@ -96,7 +96,9 @@ def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
     if q is not None and q.id not in c.room.revealed:
         if c.room.phase(q.id) == SPREAD:
             return s("room_vote2_button"), _act, (c.store.set_phase, c.room.code, c.key or "", q.id, VOTE2)
-        return s("room_reveal"), _act, (c.store.reveal, c.room.code, c.key or "", q.id)
+        if st.session_state.get(CONFIRM_REVEAL) == f"{c.room.code}/{q.id}":
+            return None  # asked first (`confirm_reveal`): a second quick press finds no forward to click
+        return s("room_reveal"), _reveal_or_ask, (c, q.id, v.vote)
     i = position(c, current(c))
     if i >= len(c.screens) - 1:
         return None
@@ -104,6 +106,44 @@ def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
 
 
 CONFIRM_LOBBY = "room_confirm_lobby"
+CONFIRM_REVEAL = "room_confirm_reveal"
+
+
+def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None) -> None:
+    """Forward on an open question reveals its answer, but asks first while nobody has answered the open
+    vote (presenter trial 2026-12-05: PageDown twice by accident, 0.15-0.5 s apart, moved on to the next
+    question and revealed it at once, with 0 votes, on the wall and every phone). Counted when pressed,
+    not when the button was drawn: answers arrive between the two."""
+    try:
+        answered = sum(c.store.counts(c.room.code, question_id, vote or 1).values())
+    except StoreDown:
+        st.session_state[DOWN_KEY] = True
+        return
+    if answered:
+        _act(c.store.reveal, c.room.code, c.key or "", question_id)
+    else:
+        st.session_state[CONFIRM_REVEAL] = f"{c.room.code}/{question_id}"
+
+
+def _reveal(c: Ctx, question_id: str) -> None:
+    st.session_state.pop(CONFIRM_REVEAL, None)
+    _act(c.store.reveal, c.room.code, c.key or "", question_id)
+
+
+def confirm_reveal(s: Strings, c: Ctx) -> bool:
+    """Revealing an answer nobody has voted on, asked first (`_reveal_or_ask`). The question stays on the
+    screen below. True while it asks."""
+    q = question_of(c, current(c))
+    if q is None or q.id in c.room.revealed or st.session_state.get(CONFIRM_REVEAL) != f"{c.room.code}/{q.id}":
+        st.session_state.pop(CONFIRM_REVEAL, None)
+        return False
+    with st.container(key="room_confirm_reveal_box"):
+        st.warning(s("room_reveal_confirm"), icon=":material/help:")
+        with st.container(horizontal=True, gap="medium"):
+            st.button(s("room_stay"), key="room_reveal_stay", type="primary", on_click=st.session_state.pop,
+                      args=(CONFIRM_REVEAL, None))
+            st.button(s("room_reveal_yes"), key="room_reveal_yes", on_click=_reveal, args=(c, q.id))
+    return True
 
 
 def _back(c: Ctx, screen: str) -> None:
@@ -312,6 +352,7 @@ def projected_view(s: Strings, c: Ctx) -> None:
     # screen it ran a 1366 x 768 projection past its bottom (tests/e2e/test_room_fits.py)
     with st.container():  # on every run, asking or not, so the row below keeps its place (`lesson_steps.style`)
         asking = confirm_lobby(s, c) | confirm_reopen(s, c)
+        confirm_reveal(s, c)  # the question stays in view below it: the room is still answering
     own_live = v.question is not None and v.question.id not in c.room.revealed  # its counts stand beside it
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
@@ -456,6 +497,7 @@ def notes_view(s: Strings, c: Ctx) -> None:
         menu(s, c)
     confirm_lobby(s, c)
     confirm_reopen(s, c)
+    confirm_reveal(s, c)
     live(c, s, counts=True, drawn_over=v.over, names=screen == LOBBY)
     q = v.question
     if q is not None:

@@ -552,10 +552,12 @@ def test_every_clicker_press_counts(browser, app_url):
         expect(heading(presenter, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
         settled(presenter)
         assert store.room(code).screen == "1"
-        # on to the first question (every remaining step at once), then a double press there: the first
-        # reveals it, the second opens question 2; then two presses on question 2 reveal it and, one too
-        # many, show question 3; PageUp twice: back to question 2 (revealed), then, since the room has
-        # seen its answer, a question first; "open the vote again" opens it (answers kept)
+        # on to the first question (every remaining step at once). Nobody has answered it, so four quick presses
+        # there reveal nothing: the first asks before showing the answer, the rest find no forward button
+        # (presenter trial 2026-12-05: a double press revealed a question with 0 votes). "Show the answer anyway"
+        # reveals it; forward opens question 2, asks again, reveals it, and forward shows question 3; PageUp
+        # twice: back to question 2 (revealed), then, since the room has seen its answer, a question first;
+        # "open the vote again" opens it (answers kept)
         for _ in range(len(LESSON.steps)):
             presenter.keyboard.press("PageDown")
         q1, q2, q3 = QUESTIONS[:3]
@@ -564,6 +566,26 @@ def test_every_clicker_press_counts(browser, app_url):
         assert store.room(code).screen == f"q:{q1.id}" and store.room(code).open_vote(q1.id) == 1
         for _ in range(4):
             presenter.keyboard.press("PageDown")
+        see(presenter, s("room_reveal_confirm"), T)
+        presenter.wait_for_timeout(6000)  # the queued presses wait up to 5 s for a forward button, then lapse
+        settled(presenter)
+        room = store.room(code)
+        assert room.screen == f"q:{q1.id}" and not room.revealed, room
+        expect(presenter.locator(MAIN).get_by_role("heading", name=re.compile(re.escape(q1.question["en"][:30])))).to_be_visible()
+        button(presenter, "room_reveal_yes").click()
+        expect(button(presenter, "room_next")).not_to_have_text(re.compile(re.escape(s("room_reveal"))), timeout=T)
+        settled(presenter)
+        presenter.keyboard.press("PageDown")
+        expect(button(presenter, "room_next")).to_have_text(re.compile(re.escape(s("room_reveal"))), timeout=T)
+        settled(presenter)
+        presenter.keyboard.press("PageDown")
+        see(presenter, s("room_reveal_confirm"), T)
+        button(presenter, "room_reveal_yes").click()
+        expect(button(presenter, "room_next")).not_to_have_text(re.compile(re.escape(s("room_reveal"))), timeout=T)
+        settled(presenter)
+        presenter.keyboard.press("PageDown")
+        expect(presenter.locator(MAIN).get_by_role("heading", name=re.compile(re.escape(q3.question["en"][:30])))).to_be_visible(timeout=T)
+        settled(presenter)
         presenter.keyboard.press("PageUp")
         presenter.keyboard.press("PageUp")
         see(presenter, s("room_reopen_confirm"), T)

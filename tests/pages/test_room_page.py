@@ -882,3 +882,34 @@ def test_the_projected_screens_top_row_keeps_its_place_while_a_question_comes_an
     assert bar(presenter) == before
     presenter.button(key="room_stay").click().run()
     assert not presenter.warning and bar(presenter) == before
+
+
+def test_forward_on_a_question_nobody_answered_asks_before_revealing(lang):
+    """Presenter trial 2026-12-05: PageDown twice by accident moved on to the next question and revealed it at
+    once, with 0 votes, on the wall and every phone. With nobody's answer in, forward asks first; the question
+    stays in view; "stay" keeps the vote open; with an answer in, forward reveals as before."""
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code)
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    presenter.run()
+    presenter.button(key="room_next").click().run()  # the accidental second press
+    no_exception(presenter)
+    assert q.id not in store().room(code).revealed
+    assert s(lang)("room_reveal_confirm") in [w.value for w in presenter.warning]
+    assert not [b for b in presenter.button if b.key == "room_next"]  # a third press finds nothing to click
+    assert i18n.md(q.question[lang]) in all_text(presenter)  # the question is still on the wall
+    presenter.button(key="room_reveal_stay").click().run()
+    assert q.id not in store().room(code).revealed and not presenter.warning
+    phone.run()
+    phone.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()
+    presenter.button(key="room_next").click().run()  # one answer in: forward reveals
+    assert q.id in store().room(code).revealed
+    # and with none, "show the answer anyway" reveals
+    q2 = QUESTIONS[1]
+    store().set_screen(code, key, f"q:{q2.id}")
+    presenter.run()
+    presenter.button(key="room_next").click().run()
+    presenter.button(key="room_reveal_yes").click().run()
+    no_exception(presenter)
+    assert q2.id in store().room(code).revealed
