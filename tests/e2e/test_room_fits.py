@@ -217,3 +217,39 @@ def test_a_projected_slider_keeps_its_choice_when_the_room_comes_back_to_its_ste
     finally:
         context.close()
         store.engine.dispose()
+
+
+def test_a_slider_reached_by_keyboard_keeps_its_arrows_and_a_clicked_one_gives_them_to_the_clicker(browser, app_url):
+    """Presenter trial 2026-12-05: with the slider focused, the arrow keys moved the room, not the slider (a
+    keyboard user's slider must take its own arrows). An earlier trial's clicker sends arrows too, and after
+    the presenter clicked the slider they moved the slider instead of the slide. So a slider reached by
+    keyboard keeps its arrows; one the presenter clicked gives them to the room."""
+    store = Store(room_store.database_url())
+    store.migrate()
+    k = next(i for i, st in enumerate(LESSON.steps, 1) if st.widget == "model")
+    code, key = store.open_room(str(k), "en")
+    context = browser.new_context(viewport=SIZES["1366"])
+    page = context.new_page()
+    page.set_default_timeout(T)
+    try:
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
+        settled(page)
+        slider = page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]").first
+        before = slider.get_attribute("aria-valuetext")
+        slider.focus()  # as Tab would: no pointer press before it
+        page.keyboard.press("ArrowLeft")
+        expect(slider).not_to_have_attribute("aria-valuetext", before, timeout=T)
+        settled(page)
+        assert store.room(code).screen == str(k)  # the room stayed on the step
+        # clicked with the pointer, the arrows are the clicker's: the room moves on
+        track = page.locator(f"{MAIN} [data-testid=stSlider] [role=group] > div[data-orientation=horizontal]").first
+        box = track.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        settled(page)
+        assert page.evaluate("() => !!document.activeElement.closest('[data-testid=stSlider]')")  # the click focused it
+        page.keyboard.press("ArrowRight")
+        expect(heading(page, LESSON.steps[k].title["en"])).to_be_visible(timeout=T)
+        assert store.room(code).screen == str(k + 1)
+    finally:
+        context.close()
+        store.engine.dispose()
