@@ -46,6 +46,7 @@ PHONE_CSS = f"""<style>
 @media (max-width: 640px) {{
 [data-testid="stMainBlockContainer"] {{ padding-top: 0.75rem !important; }}
 [data-testid="stMain"] h2 {{ font-size: 1.45rem !important; padding-top: 0.2rem !important; }}
+.st-key-room_phone_body {{ padding-top: 3rem; }}
 }}
 html.room-offline .st-key-room_reconnecting {{ display: block; position: sticky; top: 0; z-index: 1000; }}
 </style>"""
@@ -114,10 +115,11 @@ def phone_view(s: Strings, c: Ctx) -> None:
         head.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
     me = c.store.participant(c.room.code, token_of(c.room.code))
     if me is None:
-        if c.room.ended:
-            ended_room(s, c)
-        else:
-            with st.container(key="room_phone_body"):
+        # below the app's top bar: the join form's title began under it on a phone (presenter trial 2026-12-05)
+        with st.container(key="room_phone_body"):
+            if c.room.ended:
+                ended_room(s, c)
+            else:
                 join_form(s, c)
         return
     st.session_state[f"room_token_{c.room.code}"] = me.token

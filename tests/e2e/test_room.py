@@ -233,6 +233,9 @@ def test_a_whole_room(browser, db, lang):
             two.wait_for_url(re.compile(rf"/lesson\?.*room={code}"), timeout=T)
             settled(two)
             check_language(two, lang)  # the room's language, though /join was opened without one
+            # the form's title in full below the app's top bar (presenter trial 2026-12-05: its top half under it)
+            title_top = two.locator(MAIN).get_by_role("heading", name=s("room_phone_join_title")).bounding_box()["y"]
+            assert title_top >= two.locator("[data-testid=stHeader]").bounding_box()["height"], title_top
             long_nick = "Kim Minji, platform team"  # 24 characters: the limit
             nick_box = two.locator(".st-key-room_nick input")
             nick_box.fill(long_nick + " lead")  # pasted, 29 characters: the box used to ignore it (trial round 3)
