@@ -197,11 +197,14 @@ def peer_controls(s: Strings, c: Ctx, v: Vote) -> None:
         if v.vote == 1:
             st.button(s("room_spread_button"), key="room_spread", help=tip(s, c, "room_spread_help"), icon=":material/forum:",
                       on_click=_act, args=(c.store.set_phase, c.room.code, c.key or "", q.id, SPREAD))
-        if v.left is None:
-            st.caption(s("room_timer_label"), width="content")
-            for n in TIMERS_S:
-                st.button(s("room_timer_button", n=n), key=f"room_timer_{n}", icon=":material/timer:",
-                          on_click=_act, args=(c.store.set_timer, c.room.code, c.key or "", q.id, v.vote, n))
+        if v.left is None:  # the label and its buttons wrap as one group (presenter trial 2026-12-05: at 1920 px
+            # "60 s" and "90 s" wrapped onto a row of their own, the label left between two buttons)
+            with st.container(horizontal=True, vertical_alignment="center", gap="small", width="content",
+                              key="room_timers"):
+                st.caption(s("room_timer_label"), width="content")
+                for n in TIMERS_S:
+                    st.button(s("room_timer_button", n=n), key=f"room_timer_{n}", icon=":material/timer:",
+                              on_click=_act, args=(c.store.set_timer, c.room.code, c.key or "", q.id, v.vote, n))
 
 
 CONFIRM_END = "room_confirm_end"
