@@ -816,6 +816,11 @@ def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
             phone.run()
             assert phone.segmented_control(key=wkey).value == "llama-3.1-70b"
             assert presenter.run().select_slider(key=wkey).value == "llama-3.1-8b"  # the wall does not follow a phone
+            # and the phone says what the shared screen shows (presenter trial 2026-12-05: no sign they differed)
+            assert [i.value for i in phone.info if i.value.startswith(s(lang)("room_own_choice", value="")[:6])] == [
+                s(lang)("room_own_choice", value="8B")]
+        else:
+            assert not [i for i in phone.info if "8B" in i.value or "1B" in i.value]  # following: no note
     late = join(lang, code, "Bo")  # who joins later opens the step at the presenter's choice
     assert late.segmented_control(key=wkey).value == "llama-3.2-1b"
 
