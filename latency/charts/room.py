@@ -33,28 +33,34 @@ def _wrap(text: str, width: int) -> str:
 
 def vote_bars(labels: Sequence[str], first: Sequence[int], second: Sequence[int] | None = None, *,
               right: int | None = None, names: tuple[str, str] = ("", ""), font_size: int = 14,
-              wrap: int = 22, height: int | None = None) -> go.Figure:
-    """One question's votes, one row per option (first on top), its count at the bar's end. Without
+              wrap: int = 22, height: int | None = None, count_text: str = "{n}") -> go.Figure:
+    """One question's votes, one row per option (first on top), its count at the bar's end as
+    `count_text` writes it ("{n}명"; none on an empty bar, where a lone "0" read as an axis label on the
+    projector, presenter trial 2026-12-05: the caption under the chart gives every count). Without
     `second`: one bar per option, the right one green once `right` is given (the spread before the
     reveal has no right). With `second`: the first vote (slate) beside the second (blue), legend
     `names` above. Once `right` is given (the reveal), its row stands on a green band whatever its
     count (0 included) and after a second vote too; the page also marks it in its label."""
     ys = [_wrap(x, wrap) for x in labels][::-1]
     n = len(labels)
+
+    def label(count: int) -> str:
+        return count_text.format(n=count) if count else ""
+
     fig = go.Figure()
     text = dict(textposition="outside", cliponaxis=False, hoverinfo="skip",
                 textfont=dict(size=font_size, family=FONT_FAMILY, color=INK))
     if second is None:
         colors = [RIGHT_COLOR if right is not None and i == n - 1 - right else OTHER_COLOR for i in range(n)]
         xs = list(first)[::-1]
-        fig.add_bar(x=xs, y=ys, orientation="h", marker=dict(color=colors), text=[str(x) for x in xs], **text)
+        fig.add_bar(x=xs, y=ys, orientation="h", marker=dict(color=colors), text=[label(x) for x in xs], **text)
         top = max([*first, 1])
     else:
         # plotly stacks grouped horizontal bars bottom-up: the second vote first, so the first vote sits on top
         for vote, color, name in ((second, SECOND_COLOR, names[1]), (first, OTHER_COLOR, names[0])):
             xs = list(vote)[::-1]
             fig.add_bar(x=xs, y=ys, orientation="h", marker=dict(color=color), name=name,
-                        text=[str(x) for x in xs], **text)
+                        text=[label(x) for x in xs], **text)
         top = max([*first, *second, 1])
     if right is not None:
         _band(fig, n - 1 - right, RIGHT_BAND)
