@@ -52,6 +52,8 @@ PRESENT_CSS = """<style>
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"], .st-key-app_lang_top { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 1800px; padding: 0.5rem 2rem 0.25rem !important; }
 [data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.5rem; }
+[data-testid="stMain"] label[data-testid="stRadioOption"] > div > div:first-child { width: 28px; height: 28px; border-width: 2px; }
+[data-testid="stMain"] label[data-testid="stRadioOption"] > div > div:first-child > div { width: 10px; height: 10px; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] li,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p,

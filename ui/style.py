@@ -16,6 +16,9 @@
   style: links (sidebar and page links), buttons, tabs, sliders, inputs, selects and the highlighted
   option of an open one, radios (their hidden input's label); the current page's sidebar link has a
   bar and bold text, not only Streamlit's faint background (WCAG 2.4.7, 2.4.11, 1.4.11).
+- An unchosen radio's ring is slate-500 (CONTROL_EDGE, 4.8:1): Streamlit draws it in its ink at 20 %
+  (1.5:1), below the 3:1 a control's edge needs (WCAG 1.4.11; presenter trial 2026-12-05: the myth
+  step's choices were faint dots on a projector).
 - A polite status line (ui/announce.py, the Feel-it result) looks like the caption it replaced.
 - The explorer pages' input columns stack when there is no room for them (issue 23 item 6): at
   768 px the estimator's inputs beside its charts and the trade-off page's three input columns
@@ -55,7 +58,9 @@ import json
 
 import streamlit as st
 
-from latency.charts.style import FOCUS, INK_MUTED
+from latency.charts.style import FOCUS, INK_MUTED, NOFIT
+
+CONTROL_EDGE = NOFIT  # slate-500, 4.8:1 on white: an unchosen radio's ring (Streamlit's, its ink at 20 %, was 1.5:1)
 from ui.announce import STATUS_CLASS
 
 LANG_TOP_KEY = "app_lang_top"
@@ -88,6 +93,7 @@ STYLESHEET = f"""<style>
   outline: 3px solid {FOCUS} !important; outline-offset: 2px !important; box-shadow: none; }}
 .stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {{ border-radius: 50%; }}
 [data-testid="stSidebarNav"] a[aria-current="page"] {{ box-shadow: inset 4px 0 0 {FOCUS}; font-weight: 700; }}
+.stApp label[data-testid="stRadioOption"]:not([data-selected="true"]) > div > div:first-child {{ border-color: {CONTROL_EDGE}; }}
 .stApp [role="option"][aria-selected="true"] {{ outline: 2px solid {FOCUS}; outline-offset: -2px; }}
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] *, .{STATUS_CLASS} p {{ color: {INK_MUTED} !important; opacity: 1 !important; }}
 .stApp [data-testid="stMetricLabel"] p, .stApp [data-testid="stMetricLabel"] div {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}

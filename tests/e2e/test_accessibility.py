@@ -303,3 +303,25 @@ def test_nothing_moves_when_the_reader_asks_for_reduced_motion(browser, app_url,
             context.close()
     assert moving["no-preference"], "Streamlit animates something by default (else this check sees nothing)"
     assert not moving["reduce"], "\n".join(moving["reduce"][:20])
+
+
+@pytest.mark.parametrize("query", [{"step": "8", "lang": "ko"}, {"step": "8", "present": "1", "lang": "en"}])
+def test_an_unchosen_radios_ring_stands_out_from_the_page(page, app_url, query):
+    """WCAG 1.4.11: a control's edge needs 3:1 against what is around it. Streamlit draws an unchosen radio's ring in
+    its ink at 20 % (1.5:1 on white; presenter trial 2026-12-05: the myth step's choices were faint dots on a
+    projector). Read off the page: each ring's colour composited on the white page, against white; on the
+    projector the rings are drawn larger too."""
+    from tests.charts.test_palette import contrast
+
+    open_app(page, app_url, "lesson", **query)
+    rings = page.evaluate("""() => [...document.querySelectorAll('[data-testid=stMain] label[data-testid=stRadioOption]')]
+        .filter(l => l.dataset.selected !== 'true')
+        .map(l => { const c = getComputedStyle(l.querySelector(':scope > div > div'));
+                    return [c.borderTopColor, parseFloat(c.width)]; })""")
+    assert len(rings) >= 3, rings
+    for color, width in rings:
+        r, g, b, *alpha = [float(x) for x in re.findall(r"[\d.]+", color)]
+        a = alpha[0] if alpha else 1.0
+        on_white = "#" + "".join(f"{round(c * a + 255 * (1 - a)):02x}" for c in (r, g, b))
+        assert contrast(on_white, "#ffffff") >= 3.0, (color, on_white)
+        assert width >= (28 if query.get("present") else 16), width
