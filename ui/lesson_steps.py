@@ -414,9 +414,9 @@ def notes_only(s: Strings, les: lesson.Lesson, number: int, d: Data) -> None:
 def interaction(s: Strings, step_: lesson.Step, d: Data) -> None:
     """The step's one interaction; a fragment, so moving its widget reruns only this part."""
     follow_choice(step_, d)
+    own_choice_note(s, step_, d)  # above the choice the phone just tapped (at the foot of the step it was off screen)
     WIDGETS[step_.widget](s, step_, d)
     share_choice(step_, d)
-    own_choice_note(s, step_, d)
 
 
 OWN_CHOICE_WIDGETS = ("model", "hardware", "distance", "users", "timeline", "feel", "stages")
