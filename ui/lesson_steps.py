@@ -451,34 +451,44 @@ def seed(step_: lesson.Step, first: Any) -> None:
         st.session_state[widget_key(step_)] = first
 
 
-FOLLOWED_KEY = "lesson_followed"
+FOLLOWED_KEY = "lesson_followed"  # per step: the room's choice this view saw last
+SHARED_KEY = "lesson_shared"  # per step: the choice this view (a presenter's) wrote to the room last
 SHOWN_KEY = "lesson_step_shown"  # the step whose widget the last run drew (`follow_choice`)
 
 
 def follow_choice(step_: lesson.Step, d: Data) -> None:
     """A room's phone draws the step at the presenter's choice each time the presenter makes a new one
     (the wall showed 8B and the phones 405B: two charts for one step); between those, the phone may try
-    other choices of its own."""
+    other choices of its own.
+
+    "A new one" is a room's choice that differs from the one this view saw last (FOLLOWED_KEY) and is not
+    the one this view wrote itself (SHARED_KEY, the presenter's), rather than one that differs from what the
+    widget shows: `d.follow` is read once per full run, and a fragment's reruns (a tap on the step's own
+    widget) keep the copy of their full run. Compared with the widget's own last value, the presenter's
+    second change on a step the room had come back to found the run's older copy "new" and drew it again,
+    so every second change snapped back, on the wall and every phone (presenter re-check 2026-12-05)."""
     appearing = st.session_state.get(SHOWN_KEY) != step_.id  # the step was not on this screen the run before
     st.session_state[SHOWN_KEY] = step_.id
     if d.follow is None or step_.id not in d.follow or d.follow[step_.id] not in choices_of(step_):
         return
-    value, followed = d.follow[step_.id], dict(st.session_state.get(FOLLOWED_KEY, {}))
+    value, seen = d.follow[step_.id], dict(st.session_state.get(FOLLOWED_KEY, {}))
+    news = seen.get(step_.id) != value and st.session_state.get(SHARED_KEY, {}).get(step_.id) != value
     # Back on a step (PageUp), its widget appears anew: Streamlit had dropped its value and the browser sent an
     # old one, so the wall drew 0 km while the room's choice was 22 km (presenter trial 2026-12-05): the room's.
-    if appearing or followed.get(step_.id) != value:
+    if appearing or news:
         st.session_state[widget_key(step_)] = value
-        followed[step_.id] = value
-        st.session_state[FOLLOWED_KEY] = followed
+    if seen.get(step_.id) != value:
+        seen[step_.id] = value
+        st.session_state[FOLLOWED_KEY] = seen
 
 
 def share_choice(step_: lesson.Step, d: Data) -> None:
-    """A room's presenter: the step's choice, as drawn, kept for the phones (`Data.share`); it counts as
-    followed, so the presenter's next run keeps it instead of drawing the room's older one again."""
+    """A room's presenter: the step's choice, as drawn, kept for the phones (`Data.share`); remembered, so the
+    next run does not take the room's copy of it for a new choice (`follow_choice`)."""
     value = st.session_state.get(widget_key(step_))
     if d.share is not None and value in choices_of(step_):
         d.share(step_.id, value)
-        st.session_state[FOLLOWED_KEY] = {**st.session_state.get(FOLLOWED_KEY, {}), step_.id: value}
+        st.session_state[SHARED_KEY] = {**st.session_state.get(SHARED_KEY, {}), step_.id: value}
 
 
 def timeline(s: Strings, step_: lesson.Step, d: Data) -> None:

@@ -253,3 +253,40 @@ def test_a_slider_reached_by_keyboard_keeps_its_arrows_and_a_clicked_one_gives_t
     finally:
         context.close()
         store.engine.dispose()
+
+
+def test_every_change_on_a_step_the_room_came_back_to_sticks(browser, app_url):
+    """Presenter re-check 2026-12-05: on a step the room had come back to (the room's choice already kept),
+    every second change snapped back to the value the step had on arrival, on the wall and every phone: the
+    step's fragment kept its full run's copy of the room's choice and took it for a new one. Clicked in a
+    real browser, where a tap reruns the step's fragment alone (AppTest reruns the whole page)."""
+    store = Store(room_store.database_url())
+    store.migrate()
+    step = next(x for x in LESSON.steps if x.widget == "timeline")
+    k = LESSON.steps.index(step) + 1
+    code, key = store.open_room(str(k), "en")
+    store.set_choice(code, key, step.id, step.options[1])  # the room was here before: its choice is kept
+    context = browser.new_context(viewport=SIZES["1366"])
+    page = context.new_page()
+    page.set_default_timeout(T)
+    fmt = i18n.strings("units", "en")
+    try:
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
+        settled(page)
+        box = page.locator(f".st-key-lesson_w_{step.id}")
+        chosen = box.locator("[aria-checked=true]")
+        expect(chosen).to_have_text(fmt("tokens", n=f"{step.options[1]:,}"))
+        for option in (step.options[2], step.options[0], step.options[2], step.options[1], step.options[0]):
+            label = fmt("tokens", n=f"{option:,}")
+            box.get_by_role("radio", name=label).or_(box.get_by_role("button", name=label)).first.click()
+            # the click shows at once in the browser; the server's run (which snapped it back) writes the room's choice
+            for _ in range(300):
+                if store.room(code).choices.get(step.id) == option:
+                    break
+                page.wait_for_timeout(50)
+            settled(page)
+            assert store.room(code).choices[step.id] == option, (option, store.room(code).choices)
+            expect(chosen).to_have_text(label)
+    finally:
+        context.close()
+        store.engine.dispose()
