@@ -44,12 +44,13 @@ PHONE_CSS = f"""<style>
 .st-key-room_phone_body [data-testid="InputInstructions"] {{ display: none; }}
 .st-key-room_ended_ways a {{ min-height: 48px; display: flex; align-items: center; }}
 @media (max-width: 640px) {{
-[data-testid="stMainBlockContainer"] {{ padding-top: 0.75rem !important; }}
+[data-testid="stMainBlockContainer"] {{ padding-top: 3rem !important; }}
 [data-testid="stMain"] h2 {{ font-size: 1.45rem !important; padding-top: 0.2rem !important; }}
-.st-key-room_phone_body {{ padding-top: 3rem; }}
 }}
 html.room-offline .st-key-room_reconnecting {{ display: block; position: sticky; top: 0; z-index: 1000; }}
 </style>"""
+# On a phone the page starts below the app's fixed top bar (60 px): at 0.75rem the countdown and the join
+# form's title began under it (presenter trials 2026-12-05).
 # Answer options: each a tap target 52 px high or more with 12 px between (WCAG 2.5.8 asks 24 px; Apple's
 # and the guide's 44 px), the one chosen outlined in blue-700 (6.7:1); borders in slate-500 (4.8:1).
 # A constant script: Streamlit marks its app element with the connection's state; while it is not
@@ -115,7 +116,6 @@ def phone_view(s: Strings, c: Ctx) -> None:
         head.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
     me = c.store.participant(c.room.code, token_of(c.room.code))
     if me is None:
-        # below the app's top bar: the join form's title began under it on a phone (presenter trial 2026-12-05)
         with st.container(key="room_phone_body"):
             if c.room.ended:
                 ended_room(s, c)

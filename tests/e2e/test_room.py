@@ -461,6 +461,9 @@ def phone_vote_checks(one, two, presenter, s, q, right, wrong, lang: str, db: st
     button(presenter, "room_timer_30").click()
     for page in (presenter, one):
         expect(page.locator(MAIN).get_by_text(re.compile(re.escape(s("room_timer_left", t="")) + r"0:[0-3]\d"))).to_be_visible(timeout=FOLLOW_MS)
+    # the phone's countdown below the app's top bar (presenter re-check 2026-12-05: under it at 390 px, unreadable)
+    left = one.locator(MAIN).get_by_text(re.compile(re.escape(s("room_timer_left", t="")))).first.bounding_box()["y"]
+    assert left >= one.locator("[data-testid=stHeader]").bounding_box()["height"], left
     settled(presenter)
     found += fits_problems(presenter, "question 1 second vote")
     choose(one, q, right, lang, vote=2)
