@@ -383,7 +383,13 @@ def projected_view(s: Strings, c: Ctx) -> None:
 def lobby(s: Strings, c: Ctx, v: Vote) -> None:
     """The first screen: how to join, readable from the back of the room, and who is here, live."""
     url = codes.join_url(join_base(), c.room.code, page="lesson", extra={"lang": c.d.lang})
-    qr, words = st.columns([2, 3], gap="large", vertical_alignment="center")
+    # "start" and the menu in the top row, as on every later screen: at the foot they fell below a 1366 x 768
+    # projection once three people had joined (presenter re-check 2026-12-05)
+    with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
+        st.space("stretch")
+        controls(s, c, v, None)
+        menu(s, c)
+    qr, words = st.columns([2, 3], gap="large", vertical_alignment="top")  # centred, a long list of names pushed the QR code off a 768-line screen
     qr.image(room_qr(url), width=QR_PX, output_format="PNG", alt=s("room_qr_alt", code=c.room.code, url=url))
     with words:
         st.header(s("room_join_title"), anchor=False)
@@ -398,10 +404,6 @@ def lobby(s: Strings, c: Ctx, v: Vote) -> None:
         # phones cannot come in: said where the presenter looks first, briefly (presenter trial 2026-12-05: only the
         # menu said it); the fix is in the notes view
         local_warning(s, short=True)
-    with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
-        st.space("stretch")
-        controls(s, c, v, None)
-        menu(s, c)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -290,3 +290,27 @@ def test_every_change_on_a_step_the_room_came_back_to_sticks(browser, app_url):
     finally:
         context.close()
         store.engine.dispose()
+
+
+def test_a_full_lobby_keeps_start_and_the_qr_code_on_a_1366_screen(browser, app_url):
+    """Presenter re-check 2026-12-05: with three names at 1366 x 768, and with twelve long ones at 1920 x 1080,
+    "start" and the menu fell below the screen, and a long list of names pushed the QR code down."""
+    store = Store(room_store.database_url())
+    store.migrate()
+    code, key = store.open_room("lobby", "ko")
+    for i in range(12):
+        store.join(code, f"참여자 이름이 아주 긴 사람 {i}")
+    context = browser.new_context(viewport=SIZES["1366"])
+    page = context.new_page()
+    page.set_default_timeout(T)
+    try:
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=ko")
+        settled(page)
+        height = SIZES["1366"]["height"]
+        for what in (page.locator(".st-key-room_next button"), page.locator(".st-key-room_menu_box button").first,
+                     page.locator(f"{MAIN} [data-testid=stImage] img").first):
+            box = what.bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    finally:
+        context.close()
+        store.engine.dispose()
