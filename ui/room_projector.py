@@ -25,7 +25,7 @@ from latency.room import codes
 from latency.room.store import SPREAD, TIMERS_S, VOTE2, StoreDown
 from latency.teaching import quiz
 from ui import lesson_steps, room_results
-from ui.room_view import (DONE, DOWN_KEY, KEYS_JS, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_now,
+from ui.room_view import (CONFIRM_REVEAL, DONE, DOWN_KEY, KEYS_JS, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_now,
                           where)
 
 BAR_KEY = "room_bar"
@@ -106,7 +106,6 @@ def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
 
 
 CONFIRM_LOBBY = "room_confirm_lobby"
-CONFIRM_REVEAL = "room_confirm_reveal"
 
 
 def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None) -> None:
@@ -136,6 +135,10 @@ def confirm_reveal(s: Strings, c: Ctx) -> bool:
     q = question_of(c, current(c))
     if q is None or q.id in c.room.revealed or st.session_state.get(CONFIRM_REVEAL) != f"{c.room.code}/{q.id}":
         st.session_state.pop(CONFIRM_REVEAL, None)
+        return False
+    vote = c.room.open_vote(q.id) or 1
+    if sum(c.store.counts(c.room.code, q.id, vote).values()):  # an answer came in since: nothing to ask (re-check
+        st.session_state.pop(CONFIRM_REVEAL, None)            # 2026-12-05: "nobody has answered" above "1 answered")
         return False
     with st.container(key="room_confirm_reveal_box"):
         st.warning(s("room_reveal_confirm"), icon=":material/help:")

@@ -316,6 +316,8 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
         return False
 
 
+CONFIRM_REVEAL = "room_confirm_reveal"  # "room/question" while the presenter is asked before revealing (room_projector)
+
 CHOICES_DRAWN = "room_choices_drawn"
 """The steps' shared choices this view last drew (or, on the presenter's screen, last kept): `live` reruns
 the page when the room's differ. Not in `Room.state`: the presenter's own change would redraw its screen."""
@@ -431,6 +433,8 @@ def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, 
             here = c.store.count_present(room.code)
             if v.vote:
                 n = sum(c.store.counts(room.code, v.question.id, v.vote).values())
+                if n and st.session_state.get(CONFIRM_REVEAL) == f"{room.code}/{v.question.id}":
+                    st.rerun()  # "nobody has answered yet" no longer holds: the page's run takes the question away
                 lines.append(s("room_answered" if v.vote == 1 else "room_answered2", n=n, total=max(here, n)))
             elif v.question is None:
                 lines.append(s("room_lobby_here", n=here))

@@ -592,7 +592,8 @@ def test_every_reveal_shows_each_choices_computed_time_under_its_heading(lang):
                                                   else secs[o.id] == (min if q.kind == "faster" else max)(secs.values())))
         assert right == RIGHT[q.id]
         if q.kind == "how_long":
-            want = [s(lang)("room_why_one"), f"{fmt(secs[right])}: ✓ {labels[right]}"]
+            want = [s(lang)("room_why_one"), {"ko": f"계산하면 {fmt(secs[right])}, 그래서 정답은 ✓ {labels[right]}",
+                                               "en": f"It works out at {fmt(secs[right])}, so the right answer is ✓ {labels[right]}"}[lang]]
         else:
             want = [s(lang)("room_why_each")] + [
                 f"✓ {labels[o.id]}: {fmt(secs[o.id])} ({'정답' if lang == 'ko' else 'right'})" if o.id == right
@@ -906,8 +907,12 @@ def test_forward_on_a_question_nobody_answered_asks_before_revealing(lang):
     assert i18n.md(q.question[lang]) in all_text(presenter)  # the question is still on the wall
     presenter.button(key="room_reveal_stay").click().run()
     assert q.id not in store().room(code).revealed and not presenter.warning
+    presenter.button(key="room_next").click().run()  # asked again; then an answer comes in: the question goes away
+    assert s(lang)("room_reveal_confirm") in [w.value for w in presenter.warning]
     phone.run()
     phone.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()
+    presenter.run()
+    assert s(lang)("room_reveal_confirm") not in [w.value for w in presenter.warning]  # re-check: it contradicted the count
     presenter.button(key="room_next").click().run()  # one answer in: forward reveals
     assert q.id in store().room(code).revealed
     # and with none, "show the answer anyway" reveals
