@@ -509,6 +509,9 @@ def notes_view(s: Strings, c: Ctx) -> None:
     live(c, s, counts=True, drawn_over=v.over, names=screen == LOBBY)
     q = v.question
     if q is not None:
+        # the question as the room reads it (presenter re-check 2026-12-05: the notes gave only its number and answer)
+        st.markdown(f"**{md(q.question[c.d.lang])}**")
+        st.markdown("  \n".join(md(line) for line in lettered(q, c.d.lang)))
         peer_controls(s, c, v)
         if c.room.phase(q.id) or q.id in c.room.revealed:
             room_results.votes_chart(s, c, q, reveal=q.id in c.room.revealed, key=f"room_notes_chart_{q.id}")

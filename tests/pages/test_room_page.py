@@ -516,6 +516,9 @@ def test_the_notes_view_counts_screens_as_the_lesson_does(lang):
     store().set_screen(code, key, f"q:{q.id}")
     notes.run()
     assert [h.value for h in notes.header][0] == s(lang)("room_notes_title", where=s(lang)("room_where_question", n=2, total=len(QUESTIONS)))
+    # and the question itself with its lettered options (presenter re-check 2026-12-05: only its number and answer)
+    text = all_text(notes)
+    assert i18n.md(q.question[lang]) in text and all(label in text for label in labels_of(q, lang).values())
 
 
 def test_the_lobby_lists_who_joined_as_text(lang):
