@@ -43,12 +43,15 @@ PHONE_CSS = f"""<style>
 .st-key-room_reconnecting {{ display: none; }}
 .st-key-room_phone_body [data-testid="InputInstructions"] {{ display: none; }}
 .st-key-room_ended_ways a {{ min-height: 48px; display: flex; align-items: center; }}
+[class*="st-key-lesson_w_"] [data-testid="stButtonGroup"] > div {{ padding-right: 1px; }}
 @media (max-width: 640px) {{
 [data-testid="stMainBlockContainer"] {{ padding-top: 3rem !important; }}
 [data-testid="stMain"] h2 {{ font-size: 1.45rem !important; padding-top: 0.2rem !important; }}
 }}
 html.room-offline .st-key-room_reconnecting {{ display: block; position: sticky; top: 0; z-index: 1000; }}
 </style>"""
+# A step's choice buttons, wrapped onto rows, overlap by 1 px (Streamlit's -1 px margin): the last one of a row
+# ran 1 px past the column and lost its right border (presenter re-check 2026-12-05, the hardware step at 390 px).
 # On a phone the page starts below the app's fixed top bar (60 px): at 0.75rem the countdown and the join
 # form's title began under it (presenter trials 2026-12-05).
 # Answer options: each a tap target 52 px high or more with 12 px between (WCAG 2.5.8 asks 24 px; Apple's

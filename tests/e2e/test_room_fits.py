@@ -314,3 +314,32 @@ def test_a_full_lobby_keeps_start_and_the_qr_code_on_a_1366_screen(browser, app_
     finally:
         context.close()
         store.engine.dispose()
+
+
+def test_a_phones_wrapped_choice_buttons_stay_inside_their_column(browser, app_url):
+    """Presenter re-check 2026-12-05: at 390 px the hardware step's six buttons wrap onto three rows, and the last
+    of each row ran 1 px past the column (Streamlit overlaps them by 1 px), so its right border was cut off."""
+    store = Store(room_store.database_url())
+    store.migrate()
+    step = next(x for x in LESSON.steps if x.widget == "hardware")
+    code, _ = store.open_room(str(LESSON.steps.index(step) + 1), "ko")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="ko-KR")
+    page = context.new_page()
+    page.set_default_timeout(T)
+    try:
+        page.goto(f"{app_url}/lesson?room={code}&lang=ko")
+        page.locator(".st-key-room_nick input").fill("A")
+        page.keyboard.press("Enter")
+        group = page.locator(f".st-key-lesson_w_{step.id} [data-testid=stButtonGroup]")
+        expect(group).to_be_visible(timeout=T)
+        settled(page)
+        right = group.bounding_box()["x"] + group.bounding_box()["width"]
+        buttons = group.locator("button")
+        rows = {round(buttons.nth(i).bounding_box()["y"]) for i in range(buttons.count())}
+        assert len(rows) >= 2, rows  # wrapped, as on the trial's phone
+        for i in range(buttons.count()):
+            box = buttons.nth(i).bounding_box()
+            assert box["x"] + box["width"] <= right + 0.01, (i, box, right)
+    finally:
+        context.close()
+        store.engine.dispose()
