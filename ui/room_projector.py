@@ -140,13 +140,19 @@ def confirm_reveal(s: Strings, c: Ctx) -> bool:
     if sum(c.store.counts(c.room.code, q.id, vote).values()):  # an answer came in since: nothing to ask (re-check
         st.session_state.pop(CONFIRM_REVEAL, None)            # 2026-12-05: "nobody has answered" above "1 answered")
         return False
-    with st.container(key="room_confirm_reveal_box"):
-        st.warning(s("room_reveal_confirm"), icon=":material/help:")
-        with st.container(horizontal=True, gap="medium"):
-            st.button(s("room_stay"), key="room_reveal_stay", type="primary", on_click=st.session_state.pop,
-                      args=(CONFIRM_REVEAL, None))
-            st.button(s("room_reveal_yes"), key="room_reveal_yes", on_click=_reveal, args=(c, q.id))
+    ways = asking(s, "room_confirm_reveal_box", "room_reveal_confirm", "room_reveal_stay", CONFIRM_REVEAL)
+    ways.button(s("room_reveal_yes"), key="room_reveal_yes", on_click=_reveal, args=(c, q.id))
     return True
+
+
+def asking(s: Strings, box_key: str, text_key: str, stay_key: str, state_key: str):
+    """A question put to the presenter before a step the room would see: the question, then "stay on this
+    screen" (the default, first) in a row the caller adds the ways on to; returns that row."""
+    box = st.container(key=box_key)
+    box.warning(s(text_key), icon=":material/help:")
+    ways = box.container(horizontal=True, gap="medium")
+    ways.button(s("room_stay"), key=stay_key, type="primary", on_click=st.session_state.pop, args=(state_key, None))
+    return ways
 
 
 def _back(c: Ctx, screen: str) -> None:
@@ -219,11 +225,8 @@ def confirm_lobby(s: Strings, c: Ctx) -> bool:
     if st.session_state.get(CONFIRM_LOBBY) != c.room.code or current(c) == LOBBY:
         st.session_state.pop(CONFIRM_LOBBY, None)
         return False
-    with st.container(key="room_confirm_lobby_box"):
-        st.warning(s("room_lobby_back_confirm"), icon=":material/help:")
-        with st.container(horizontal=True, gap="medium"):
-            st.button(s("room_stay"), key="room_stay", type="primary", on_click=st.session_state.pop, args=(CONFIRM_LOBBY, None))
-            st.button(s("room_lobby_back_yes"), key="room_lobby_back_yes", on_click=_to_lobby, args=(c,))
+    ways = asking(s, "room_confirm_lobby_box", "room_lobby_back_confirm", "room_stay", CONFIRM_LOBBY)
+    ways.button(s("room_lobby_back_yes"), key="room_lobby_back_yes", on_click=_to_lobby, args=(c,))
     return True
 
 
@@ -239,16 +242,12 @@ def confirm_reopen(s: Strings, c: Ctx) -> bool:
     if q is None or q.id not in c.room.revealed or st.session_state.get(CONFIRM_REOPEN) != f"{c.room.code}/{q.id}":
         st.session_state.pop(CONFIRM_REOPEN, None)
         return False
-    with st.container(key="room_confirm_reopen_box"):
-        st.warning(s("room_reopen_confirm"), icon=":material/help:")
-        with st.container(horizontal=True, gap="medium"):
-            st.button(s("room_stay"), key="room_reopen_stay", type="primary", on_click=st.session_state.pop,
-                      args=(CONFIRM_REOPEN, None))
-            st.button(s("room_reopen_yes"), key="room_reopen_yes", on_click=_reopen, args=(c, q.id))
-            # back to the screen before, leaving the vote as it is (presenter trial 2026-12-05: "back never goes back":
-            # the only way past a revealed question was to reopen its vote)
-            st.button(s("room_reopen_prev"), key="room_reopen_prev", icon=":material/arrow_back:", on_click=_leave_revealed,
-                      args=(c, c.screens[position(c, current(c)) - 1]))
+    ways = asking(s, "room_confirm_reopen_box", "room_reopen_confirm", "room_reopen_stay", CONFIRM_REOPEN)
+    ways.button(s("room_reopen_yes"), key="room_reopen_yes", on_click=_reopen, args=(c, q.id))
+    # back to the screen before, leaving the vote as it is (presenter trial 2026-12-05: "back never goes back":
+    # the only way past a revealed question was to reopen its vote)
+    ways.button(s("room_reopen_prev"), key="room_reopen_prev", icon=":material/arrow_back:", on_click=_leave_revealed,
+                args=(c, c.screens[position(c, current(c)) - 1]))
     return True
 
 

@@ -13,6 +13,8 @@ Screenshots: test-artifacts/room-fit-<size>-<lang>-<screen>.png; look at them.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from playwright.sync_api import expect
 
@@ -219,19 +221,30 @@ def test_a_projected_slider_keeps_its_choice_when_the_room_comes_back_to_its_ste
         store.engine.dispose()
 
 
+@contextmanager
+def room_at(browser, screen: str, lang: str = "en", viewport: dict | None = None, **context_args):
+    """A room opened on `screen` in `lang`, and a page in a browser context of its own (a projector at
+    1366 x 768 unless `viewport` says otherwise): (store, code, presenter's key, page); closed after."""
+    store = Store(room_store.database_url())
+    store.migrate()
+    code, key = store.open_room(screen, lang)
+    context = browser.new_context(viewport=viewport or SIZES["1366"], **context_args)
+    page = context.new_page()
+    page.set_default_timeout(T)
+    try:
+        yield store, code, key, page
+    finally:
+        context.close()
+        store.engine.dispose()
+
+
 def test_a_slider_reached_by_keyboard_keeps_its_arrows_and_a_clicked_one_gives_them_to_the_clicker(browser, app_url):
     """Presenter trial 2026-12-05: with the slider focused, the arrow keys moved the room, not the slider (a
     keyboard user's slider must take its own arrows). An earlier trial's clicker sends arrows too, and after
     the presenter clicked the slider they moved the slider instead of the slide. So a slider reached by
     keyboard keeps its arrows; one the presenter clicked gives them to the room."""
-    store = Store(room_store.database_url())
-    store.migrate()
     k = next(i for i, st in enumerate(LESSON.steps, 1) if st.widget == "model")
-    code, key = store.open_room(str(k), "en")
-    context = browser.new_context(viewport=SIZES["1366"])
-    page = context.new_page()
-    page.set_default_timeout(T)
-    try:
+    with room_at(browser, str(k)) as (store, code, key, page):
         page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
         settled(page)
         slider = page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]").first
@@ -250,9 +263,6 @@ def test_a_slider_reached_by_keyboard_keeps_its_arrows_and_a_clicked_one_gives_t
         page.keyboard.press("ArrowRight")
         expect(heading(page, LESSON.steps[k].title["en"])).to_be_visible(timeout=T)
         assert store.room(code).screen == str(k + 1)
-    finally:
-        context.close()
-        store.engine.dispose()
 
 
 def test_every_change_on_a_step_the_room_came_back_to_sticks(browser, app_url):
@@ -260,17 +270,10 @@ def test_every_change_on_a_step_the_room_came_back_to_sticks(browser, app_url):
     every second change snapped back to the value the step had on arrival, on the wall and every phone: the
     step's fragment kept its full run's copy of the room's choice and took it for a new one. Clicked in a
     real browser, where a tap reruns the step's fragment alone (AppTest reruns the whole page)."""
-    store = Store(room_store.database_url())
-    store.migrate()
     step = next(x for x in LESSON.steps if x.widget == "timeline")
-    k = LESSON.steps.index(step) + 1
-    code, key = store.open_room(str(k), "en")
-    store.set_choice(code, key, step.id, step.options[1])  # the room was here before: its choice is kept
-    context = browser.new_context(viewport=SIZES["1366"])
-    page = context.new_page()
-    page.set_default_timeout(T)
     fmt = i18n.strings("units", "en")
-    try:
+    with room_at(browser, str(LESSON.steps.index(step) + 1)) as (store, code, key, page):
+        store.set_choice(code, key, step.id, step.options[1])  # the room was here before: its choice is kept
         page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
         settled(page)
         box = page.locator(f".st-key-lesson_w_{step.id}")
@@ -287,23 +290,14 @@ def test_every_change_on_a_step_the_room_came_back_to_sticks(browser, app_url):
             settled(page)
             assert store.room(code).choices[step.id] == option, (option, store.room(code).choices)
             expect(chosen).to_have_text(label)
-    finally:
-        context.close()
-        store.engine.dispose()
 
 
 def test_a_full_lobby_keeps_start_and_the_qr_code_on_a_1366_screen(browser, app_url):
     """Presenter re-check 2026-12-05: with three names at 1366 x 768, and with twelve long ones at 1920 x 1080,
     "start" and the menu fell below the screen, and a long list of names pushed the QR code down."""
-    store = Store(room_store.database_url())
-    store.migrate()
-    code, key = store.open_room("lobby", "ko")
-    for i in range(12):
-        store.join(code, f"참여자 이름이 아주 긴 사람 {i}")
-    context = browser.new_context(viewport=SIZES["1366"])
-    page = context.new_page()
-    page.set_default_timeout(T)
-    try:
+    with room_at(browser, "lobby", "ko") as (store, code, key, page):
+        for i in range(12):
+            store.join(code, f"참여자 이름이 아주 긴 사람 {i}")
         page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=ko")
         settled(page)
         height = SIZES["1366"]["height"]
@@ -311,22 +305,14 @@ def test_a_full_lobby_keeps_start_and_the_qr_code_on_a_1366_screen(browser, app_
                      page.locator(f"{MAIN} [data-testid=stImage] img").first):
             box = what.bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box
-    finally:
-        context.close()
-        store.engine.dispose()
 
 
 def test_a_phones_wrapped_choice_buttons_stay_inside_their_column(browser, app_url):
     """Presenter re-check 2026-12-05: at 390 px the hardware step's six buttons wrap onto three rows, and the last
     of each row ran 1 px past the column (Streamlit overlaps them by 1 px), so its right border was cut off."""
-    store = Store(room_store.database_url())
-    store.migrate()
     step = next(x for x in LESSON.steps if x.widget == "hardware")
-    code, _ = store.open_room(str(LESSON.steps.index(step) + 1), "ko")
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="ko-KR")
-    page = context.new_page()
-    page.set_default_timeout(T)
-    try:
+    with room_at(browser, str(LESSON.steps.index(step) + 1), "ko", {"width": 390, "height": 844}, is_mobile=True,
+                 has_touch=True, locale="ko-KR") as (store, code, _, page):
         page.goto(f"{app_url}/lesson?room={code}&lang=ko")
         page.locator(".st-key-room_nick input").fill("A")
         page.keyboard.press("Enter")
@@ -340,6 +326,3 @@ def test_a_phones_wrapped_choice_buttons_stay_inside_their_column(browser, app_u
         for i in range(buttons.count()):
             box = buttons.nth(i).bounding_box()
             assert box["x"] + box["width"] <= right + 0.01, (i, box, right)
-    finally:
-        context.close()
-        store.engine.dispose()
