@@ -91,7 +91,7 @@ def unknown_path(url: str | None, base_path: str = "") -> str | None:
     return path
 
 
-LANG_FROM_URL = "lang_from_url"
+LANG_FROM_URL = "shell_lang_from_url"
 """Whether the session's first address named a valid ?lang= (app.py): the /join page then keeps it
 instead of taking the language of the room open now (`room_join.join_page`)."""
 
