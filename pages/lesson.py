@@ -65,7 +65,7 @@ data = lesson_steps.Data(catalog, tuple(stops), lang, f, present, sleep=time.sle
 lesson_steps.style(present)
 if raw_room is not None:
     # the tab names the room, not the lesson (presenter re-check: a phone's join form under "15-minute lesson")
-    st.set_page_config(page_title=shell.document_title(s("room_tab_title"), i18n.strings("common", lang)("app_title")))
+    st.set_page_config(page_title=shell.document_title(s("room_tab_title"), shell.strings("common", lang)("app_title")))
     try:
         questions, outcomes = load_quiz(signature)
     except ContentError as err:
