@@ -156,6 +156,7 @@ class Result:
     sent: dict[int, list[float]] = field(default_factory=lambda: {1: [], 2: []})   # vote -> when each answer was sent
     shown: dict[int, list[tuple[float, int]]] = field(default_factory=lambda: {1: [], 2: []})  # vote -> presenter runs (when, count)
     follow: list[float] = field(default_factory=list)        # move -> a phone showing it, seconds
+    follow_by: dict[str, list[float]] = field(default_factory=dict)  # the same, per move
     errors: list[str] = field(default_factory=list)
     phase: tuple[str, float] = ("", 0.0)                     # the presenter's last move and when it was written
     reruns: int = 0
@@ -196,6 +197,7 @@ async def participant(tab: Tab, think: float, stop: asyncio.Event, res: Result, 
             if phase and phase not in seen and shows(tab, phase, marks):
                 seen.add(phase)
                 res.follow.append(time.monotonic() - moved)
+                res.follow_by.setdefault(phase, []).append(res.follow[-1])
             if tab.radio:
                 vote = tab.radio[0]
                 if vote not in answered and vote not in answer_at:
@@ -369,6 +371,7 @@ def main(argv: list[str] | None = None) -> dict:
           f"max {out['shown_max_s']:.2f} s (goal: p95 within 2 s)")
     print(f"presenter's move -> phone: p50 {out['follow_p50_s']:.2f} s, p95 {out['follow_p95_s']:.2f} s, "
           f"max {out['follow_max_s']:.2f} s over {len(res.follow)} phone views (goal: p95 within 2 s)")
+    print("  per move: " + "; ".join(f"{phase} p50 {pct(v, 0.5):.2f} s, max {max(v):.2f} s" for phase, v in res.follow_by.items()))
     print(f"server CPU per participant rerun {per_rerun_ms:.1f} ms ({reruns} reruns); baseline page rerun "
           f"{base_ms:.1f} ms; ratio {out['ratio']}")
     print(f"errors {out['errors']} (goal 0), answers lost {out['lost']} (goal 0); "

@@ -27,7 +27,7 @@ def show(fig: go.Figure, key: str, alt: str | None = None, table: bool = True, n
     text alternative (`alt`, or one read off the figure) and, unless `table=False` (a chart whose
     numbers the page writes out beside it), its numbers as a table behind a control (`show_table`)
     named after the chart (`name`, see `table_panel`)."""
-    st.plotly_chart(fig, config=CONFIG, key=key, alt=alt or alt_text(fig) or None)
+    st.plotly_chart(fig, config=CONFIG, key=key, alt=(alt if alt is not None else alt_text(fig)) or None)
     if table:
         show_table(fig, key, name)
 

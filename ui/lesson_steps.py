@@ -201,16 +201,29 @@ def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
 
 
+@st.cache_data(show_spinner=False, max_entries=256)
+def _stage_bars_spec(rows, names: Mapping[str, str], x_max: float, axis_title: str, lang: str, present: bool,
+                     highlight: str | None, _fmt_s: Callable[[float], str]) -> dict[str, Any]:
+    """`stage_bars` as a plain spec, built once per set of bars and language (`_fmt_s`, the language's
+    seconds, is not part of the key: `lang` stands for it). Every phone of a room draws the same bars at
+    the same moment: built per phone, the plotly figure was about half of each phone's run when the
+    presenter moved on to a step, and all of them rerun at once."""
+    fig = stage_bars(rows, names=names, x_max=x_max, axis_title=axis_title,
+                     fmt_s=_fmt_s, highlight=highlight, font_size=24 if present else 14,
+                     legend_columns=3 if present and max(map(len, names.values())) <= SHORT_NAME else 1,
+                     labels_above=True,  # each row's name on its own line: at 390 px a name beside its bar was cut
+                     label_width_px=PROJECTED_LABEL_PX if present else None)
+    spec = fig.to_plotly_json()
+    return {"data": spec["data"], "layout": {k: v for k, v in spec["layout"].items() if k != "template"}}
+
+
 def chart(s: Strings, rows, d: Data, x_max: float, key: str, names: Mapping[str, str] | None = None,
           highlight: str | None = None, note_beside: bool = False) -> None:
-    fig = stage_bars(rows, names=names or stage_names(s), x_max=x_max, axis_title=s("axis_s"),
-                     fmt_s=d.f.seconds, highlight=highlight, font_size=24 if d.present else 14,
-                     legend_columns=3 if d.present and max(map(len, (names or stage_names(s)).values())) <= SHORT_NAME else 1,
-                     labels_above=True,  # each row's name on its own line: at 390 px a name beside its bar was cut
-                     label_width_px=PROJECTED_LABEL_PX if d.present else None)
+    spec = _stage_bars_spec([(label, dict(b)) for label, b in rows], dict(names or stage_names(s)), float(x_max),
+                            s("axis_s"), d.f.lang, bool(d.present), highlight, d.f.seconds)
     # No table panel on the projected screen: nothing folded there (the room's phones and the normal
     # lesson have it), and the bars carry their seconds as labels.
-    charts.show(fig, key, table=False)
+    charts.show(charts.Prebuilt(spec), key, alt=charts.alt_text(spec), table=False)
     if not d.present:
         stage_table(s, rows, d, key, names or stage_names(s))
     if widened(rows, x_max):  # the slivers drawn wider so their colour can be found: said right under the chart,
