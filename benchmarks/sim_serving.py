@@ -209,7 +209,7 @@ def engine_of(setup: Setup, params: dict | None = None, engine: str | None = Non
     def comm_s(tokens):
         if tp:
             return est.tp_allreduce_s(n, shape.layers, shape.loops, tokens, shape.hidden, dev.interconnect_gbs,
-                                      dev.link_latency_s)
+                                      dev.link_latency_s, shape.extra_allreduces)
         return est.pipeline_hops_s(n, tokens, shape.hidden, dev.interconnect_gbs, dev.link_latency_s)
 
     weights = est.weights_gb(shape.params_b, shape.bytes_per_param)

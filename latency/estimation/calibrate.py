@@ -257,7 +257,11 @@ MODEL_CONFIGS = [
     ("Nemotron-Super-49B", dict(layers=80, hidden_size=8192, heads=64, kv_heads=8, head_dim=128, attention_layers=49),
      "https://huggingface.co/nvidia/Llama-3_3-Nemotron-Super-49B-v1_5 (derived from Llama 3.3 70B; block_configs "
      "of https://huggingface.co/nvidia/Llama-3_3-Nemotron-Super-49B-v1/blob/main/config.json: 49 attention blocks)"),
-    ("MiniMax-M2.5", dict(active_params_b=10.0, layers=62, hidden_size=3072, heads=48, kv_heads=8, head_dim=128),
+    # Its QK norm spans all 48 heads, so under tensor parallelism vLLM all-reduces each token's q and k
+    # variances across the ranks in every layer (minimax_m2.py: MiniMaxText01RMSNormTP.forward_qk), a
+    # third all-reduce per layer beside Megatron's two: priced at its link latency (a few bytes a token).
+    ("MiniMax-M2.5", dict(active_params_b=10.0, layers=62, hidden_size=3072, heads=48, kv_heads=8, head_dim=128,
+                          extra_allreduces_per_layer=1),
      "https://huggingface.co/MiniMaxAI/MiniMax-M2.5 (229B total, 10B active)"),
 ]
 

@@ -273,6 +273,10 @@ class Model:
     recurrent_state_gb: the fixed-size state each running sequence keeps in a hybrid model's
     recurrent (Mamba) layers, GB per sequence (`mamba2_state_gb`); every decode step reads and
     writes all of it, and the engine holds it beside the KV cache (0: no recurrent layers).
+    extra_allreduces_per_layer: all-reduces a tensor-parallel layer needs beyond Megatron's two, each of a
+    few bytes per token (so its link latency is its cost): MiniMax M2's QK norm spans all heads, so
+    vLLM all-reduces the per-token variances of q and k across the ranks in every layer (1; vllm/
+    model_executor/models/minimax_m2.py -> MiniMaxText01RMSNormTP.forward_qk). 0: none.
     expert_params_b, expert_active_b: an MoE's parameters in its routed experts, in all and per
     token, from its model card; the rest of active_params_b (attention, router, output layer,
     shared experts) is read by every token, so a step of n tokens reads it once and the experts'
@@ -304,6 +308,7 @@ class Model:
     weight_format: str | None = None
     file_gb: float | None = None
     recurrent_state_gb: float = 0.0
+    extra_allreduces_per_layer: int = 0
     expert_params_b: float | None = None
     expert_active_b: float | None = None
     expert_bytes_per_param: float | None = None
@@ -311,6 +316,7 @@ class Model:
     def __post_init__(self) -> None:
         _real("params_b", self.params_b, lo=0, hi=1e5)
         _real("recurrent_state_gb", self.recurrent_state_gb, lo=0, hi=100, lo_open=False)
+        _real("extra_allreduces_per_layer", self.extra_allreduces_per_layer, lo=0, hi=8, lo_open=False)
         if self.file_gb is not None:
             # A model given by its file size (a GGUF such as Unsloth's "UD-Q4_K_XL", whose bytes per
             # parameter is printed nowhere): its bytes per parameter is the file over the parameters.
@@ -666,7 +672,7 @@ def decode_flops(active_params_b, loops, batch, context_tokens, layers, attn_dim
                             + 4.0 * layers * context_tokens * attn_dim)
 
 
-def tp_allreduce_s(devices, layers, loops, tokens, hidden, interconnect_gbs, link_latency_s):
+def tp_allreduce_s(devices, layers, loops, tokens, hidden, interconnect_gbs, link_latency_s, extra_per_layer=0.0):
     """Tensor-parallel communication of one forward pass, seconds.
 
     Megatron-LM tensor parallelism needs 2 all-reduces per layer in the forward pass
@@ -682,7 +688,9 @@ def tp_allreduce_s(devices, layers, loops, tokens, hidden, interconnect_gbs, lin
     latency_s = nm.where(across_nodes, nm.maximum(link_latency_s, INTERNODE_LATENCY_S), link_latency_s)
     message_gb = tokens * hidden * ACTIVATION_BYTES / GIGA
     per_allreduce_s = 2.0 * (devices - 1.0) / devices * message_gb / bw_gbs + latency_s
-    return nm.as_float(devices > 1) * ALLREDUCES_PER_LAYER * layers * loops * per_allreduce_s
+    # A model's extra all-reduces (`extra_per_layer`, Model.extra_allreduces_per_layer) carry a few
+    # bytes per token: their link latency alone.
+    return nm.as_float(devices > 1) * layers * loops * (ALLREDUCES_PER_LAYER * per_allreduce_s + extra_per_layer * latency_s)
 
 
 def pipeline_hops_s(devices, tokens, hidden, interconnect_gbs, link_latency_s):
@@ -904,6 +912,7 @@ class ModelShape(NamedTuple):
     routed_share: Any = None  # None: active_b / params_b
     window_layers: Any = 0.0  # sliding-window layers (Model.window_layers)
     window_cells: Any = 0.0  # KV cells each keeps per sequence (`window_kv_cache_gb`)
+    extra_allreduces: Any = 0.0  # all-reduces per layer beyond two, latency-bound (Model.extra_allreduces_per_layer)
 
 
 class Device(NamedTuple):
@@ -1101,7 +1110,8 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
 
     def comm_s(tokens):
         return nm.where(tensor_parallel,
-                        tp_allreduce_s(n, m.layers, m.loops, tokens, m.hidden, dev.interconnect_gbs, dev.link_latency_s),
+                        tp_allreduce_s(n, m.layers, m.loops, tokens, m.hidden, dev.interconnect_gbs, dev.link_latency_s,
+                                       m.extra_allreduces),
                         pipeline_hops_s(n, tokens, m.hidden, dev.interconnect_gbs, dev.link_latency_s))
 
     # 3. Prefill: the B prompts in one pass; cached context costs attention, not prefill tokens.
@@ -1423,6 +1433,7 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes
         state_gb=float(model.recurrent_state_gb),
         window_layers=float(model.window_layers or 0),
         window_cells=float(model.window_tokens or 0) + (float(window_extra_cells) if model.window_tokens else 0.0),
+        extra_allreduces=float(model.extra_allreduces_per_layer),
         **({"routed_share": active_b / (float(model.params_b) if params_b is None else params_b)}
            | _split_fields(model, bytes_per_param)))
 

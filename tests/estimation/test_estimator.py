@@ -682,6 +682,32 @@ def test_tensor_parallel_all_reduce_of_megabytes_matches_vllms_measured_all_redu
     assert tp_allreduce_s(2.0, 1.0, 1.0, 1.0, hidden, 900.0, 7e-6) / 2 == pytest.approx(7e-6, rel=0.02)
 
 
+
+def test_an_extra_all_reduce_per_layer_costs_its_link_latency_per_layer_and_token():
+    """MiniMax M2's QK norm spans all heads, so vLLM all-reduces each token's q and k variances across
+    the tensor-parallel ranks in every layer (minimax_m2.py, MiniMaxText01RMSNormTP.forward_qk). By hand:
+    a few bytes a token, so each costs the link's latency: 62 layers x 7 us = 0.434 ms per pass on any
+    number of devices above one, and nothing on one device."""
+    from latency.estimation.estimator import tp_allreduce_s
+    for gpus in (2.0, 4.0, 8.0):
+        extra = (tp_allreduce_s(gpus, 62.0, 1.0, 1.0, 3072, 900.0, 7e-6, 1.0)
+                 - tp_allreduce_s(gpus, 62.0, 1.0, 1.0, 3072, 900.0, 7e-6))
+        assert extra == pytest.approx(62 * 7e-6, rel=1e-9)
+    assert tp_allreduce_s(1.0, 62.0, 1.0, 1.0, 3072, 900.0, 7e-6, 1.0) == 0.0
+    # through the public estimate: the same model with the extra all-reduce decodes slower by exactly
+    # layers x the device's link latency per token when tensor parallel, and not at all on one device
+    plain = Model("moe", params_b=229, active_params_b=10, bytes_per_param=1.0, layers=62, hidden_size=3072,
+                  heads=48, kv_heads=8, head_dim=128)
+    qk = replace(plain, extra_allreduces_per_layer=1)
+    b200 = Hardware("B200", kind="datacenter_gpu", mem_bandwidth_gbs=8000, peak_tflops=2250, memory_gb=180,
+                    link_latency_s=7e-6)
+    run = dict(prompt_tokens=100, output_tokens=100, distance_km=0, engine="optimized", access="none")
+    slower = estimate(qk, b200, devices=4, **run).tpot_s - estimate(plain, b200, devices=4, **run).tpot_s
+    assert slower == pytest.approx(62 * 7e-6, rel=1e-6)
+    with pytest.raises(ValueError, match="extra_allreduces_per_layer"):
+        replace(plain, extra_allreduces_per_layer=-1)
+
+
 # --- MoE weights: what every token reads against the routed experts (round 4, sixth pass) ---------
 
 def test_gpt_oss_weight_split_by_hand():
