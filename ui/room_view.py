@@ -365,14 +365,26 @@ def timer_text(s: Strings, seconds: float) -> str:
 
 
 WHO_MAX = 30  # nicknames the lobby lists; more are counted ("and 12 more")
+WHO_CHARS = 90
+"""Characters of nicknames the lobby lists before it counts the rest (about twenty short nicknames, four long
+ones): at 1366 x 768 the projected lobby's name column holds about 25 characters a line and four lines under
+the code (tests/e2e/test_room_fits.py; presenter re-check
+2026-12-05: twelve long names ran off the bottom of the screen)."""
 
 
-def who_line(s: Strings, nicks: Sequence[str | None]) -> str:
-    """Who is here, by nickname (as text: `md`), in joining order; those without one counted."""
+def who_line(s: Strings, nicks: Sequence[str | None], max_chars: int = WHO_CHARS) -> str:
+    """Who is here, by nickname (as text: `md`), in joining order, as many as fit in `max_chars`
+    characters (at most WHO_MAX); the rest counted, and those without a nickname counted."""
     named = [n for n in nicks if n]
-    parts = [md(n) for n in named[:WHO_MAX]]
-    if len(named) > WHO_MAX:
-        parts.append(s("room_who_more", n=len(named) - WHO_MAX))
+    shown, used = [], 0
+    for n in named[:WHO_MAX]:
+        if shown and used + len(n) > max_chars:
+            break
+        shown.append(n)
+        used += len(n) + 2  # ", "
+    parts = [md(n) for n in shown]
+    if len(named) > len(shown):
+        parts.append(s("room_who_more", n=len(named) - len(shown)))
     anon = len(nicks) - len(named)
     if anon:
         parts.append(s("room_who_anon", n=anon))

@@ -28,6 +28,7 @@ from tests.e2e.test_room import CATALOG, LESSON, QUESTIONS, RIGHT, T, fits_probl
 
 pytestmark = pytest.mark.e2e
 SIZES = {"1920": {"width": 1920, "height": 1080}, "1366": {"width": 1366, "height": 768}}
+LESSON_WORDS = i18n.strings("lesson", "ko")
 LONGEST = max(QUESTIONS, key=lambda q: sum(len(o.label["ko"]) + len(o.label["en"]) for o in q.options))
 
 
@@ -306,6 +307,26 @@ def test_a_full_lobby_keeps_start_and_the_qr_code_on_a_1366_screen(browser, app_
             box = what.bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box
 
+
+
+def test_a_lobby_of_thirty_long_names_lists_what_fits_and_counts_the_rest(browser, app_url):
+    """Presenter re-check 2026-12-05: a long list of names ran off the bottom of the projected lobby. The lobby
+    lists names up to WHO_CHARS characters and counts the rest ("외 N명"), so the list ends on the screen."""
+    with room_at(browser, "lobby", "ko") as (store, code, key, page):
+        names = [f"참여자 이름이 아주 긴 사람 {i:02d}번입니다" for i in range(30)]
+        assert all(len(n) <= room_store.NICKNAME_MAX for n in names)
+        for n in names:
+            store.join(code, n)
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=ko")
+        settled(page)
+        who = page.locator(".st-key-room_live_big").last
+        expect(who).to_contain_text(names[0])
+        text = who.inner_text()
+        listed = sum(n in text for n in names)
+        assert 1 <= listed < 30, listed
+        assert LESSON_WORDS("room_who_more", n=30 - listed) in text
+        box = who.bounding_box()
+        assert box and box["y"] + box["height"] <= SIZES["1366"]["height"], box
 
 def test_a_phones_wrapped_choice_buttons_stay_inside_their_column(browser, app_url):
     """Presenter re-check 2026-12-05: at 390 px the hardware step's six buttons wrap onto three rows, and the last

@@ -531,6 +531,21 @@ def test_the_lobby_lists_who_joined_as_text(lang):
     assert "<b>" not in who
 
 
+
+def test_the_lobby_lists_names_up_to_its_character_budget_and_counts_the_rest(lang):
+    """Presenter re-check 2026-12-05: a long list of names ran off the projected lobby. By hand, with a budget of
+    50 characters: 20 + 2 + 20 = 42 fit, a third 20-character name (64) does not, so two are listed and three
+    counted; the first name is listed however long it is."""
+    from ui.room_view import who_line
+    words = s(lang)
+    names = [f"{k}" * 20 for k in "abcde"]
+    assert who_line(words, names, max_chars=50) == words(
+        "room_who", names=", ".join([names[0], names[1], words("room_who_more", n=3)]))
+    assert who_line(words, ["x" * 60, "y"], max_chars=50) == words(
+        "room_who", names=", ".join(["x" * 60, words("room_who_more", n=1)]))
+    assert who_line(words, ["Ana", None], max_chars=50) == words(
+        "room_who", names=", ".join(["Ana", words("room_who_anon", n=1)]))
+
 def test_the_phone_looking_back_opens_the_screen_at_its_top(lang):
     """Trial item 13: looking back kept the scroll position, the note and the title off screen."""
     _, code, key = open_room(lang)
