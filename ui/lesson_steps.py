@@ -170,7 +170,8 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bo
         return d.f.seconds(option)
     if step.widget == "stages":
         return s(f"stage_{option}")
-    return md(option.myth[d.lang])
+    myth = step.options[option] if isinstance(option, int) else option  # the myths step's choice is a position
+    return md(myth.myth[d.lang])
 
 
 def stop_name(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
@@ -432,7 +433,7 @@ def interaction(s: Strings, step_: lesson.Step, d: Data) -> None:
     share_choice(step_, d)
 
 
-OWN_CHOICE_WIDGETS = ("model", "hardware", "distance", "users", "timeline", "feel", "stages")
+OWN_CHOICE_WIDGETS = ("model", "hardware", "distance", "users", "timeline", "feel", "stages", "myths")
 
 
 def own_choice_note(s: Strings, step_: lesson.Step, d: Data) -> None:
@@ -443,7 +444,9 @@ def own_choice_note(s: Strings, step_: lesson.Step, d: Data) -> None:
         return
     room = d.follow.get(step_.id)
     if room in choices_of(step_) and st.session_state.get(widget_key(step_)) != room:
-        st.info(s("room_own_choice", value=option_label(s, step_, room, d, button=True)), icon=":material/cast:")
+        value = option_label(s, step_, room, d, button=True)
+        # a myth is a sentence: quoted, so the note's own sentence reads around it (re-check 2026-12-05: no note there)
+        st.info(s("room_own_choice", value=f"“{value.rstrip('.')}”" if step_.widget == "myths" else value), icon=":material/cast:")
 
 
 def widget_key(step_: lesson.Step) -> str:

@@ -844,6 +844,31 @@ def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
     assert late.segmented_control(key=wkey).value == "llama-3.2-1b"
 
 
+
+def test_a_phone_on_its_own_myth_quotes_the_one_on_the_shared_screen(lang):
+    """Presenter re-check 2026-12-05: the myths step was the one step whose phone said nothing when it showed
+    another myth than the wall. Its note now quotes the wall's myth; once the phone is back on it, no note."""
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == "myths")
+    wkey = f"lesson_w_{step.id}"
+    store().set_screen(code, key, str(n))
+    presenter.run()
+    presenter.radio(key=wkey).set_value(1).run()
+    no_exception(presenter)
+    assert store().room(code).choices[step.id] == 1
+    phone.run()
+    assert phone.radio(key=wkey).value == 1
+    head = s(lang)("room_own_choice", value="")[:6]
+    assert not [i for i in phone.info if i.value.startswith(head)]  # following the wall: no note
+    phone.radio(key=wkey).set_value(0).run()
+    phone.run()
+    no_exception(phone)
+    assert phone.radio(key=wkey).value == 0
+    wall = i18n.md(step.options[1].myth[lang])
+    assert [i.value for i in phone.info if i.value.startswith(head)] == [
+        s(lang)("room_own_choice", value=f"“{wall.rstrip('.')}”")]  # its full stop left to the note's sentence
+
 def test_a_second_projected_tab_takes_the_steps_choice_and_does_not_fight_the_first(lang):
     """Two projected screens of one presenter (a laptop and the projector): the second draws the
     first's choice instead of writing its own first choice back, so the two never undo each other."""
