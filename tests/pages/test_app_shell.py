@@ -172,3 +172,14 @@ def test_no_script_relies_on_streamlit_magic(script):
     assert not bare, f"{script}: lines {bare} would need Streamlit's magic"
     config = (root / ".streamlit" / "config.toml").read_text(encoding="utf-8")
     assert re.search(r"^magicEnabled\s*=\s*false", config, re.M)
+
+
+def test_a_running_server_does_not_reimport_code_replaced_under_it():
+    """Newcomer trial 2026-12-05: a .py file changed under a running server (a deploy's pull, an edit), and
+    Streamlit's file watcher re-imported it while a live room's projector ran: the audience saw Streamlit's
+    error page. The server runs the code it started with (server.fileWatcherType = "none")."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((root / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["server"]["fileWatcherType"] == "none"
