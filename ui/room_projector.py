@@ -18,6 +18,8 @@ the right answer and its why before the reveal, the same controls and counts, th
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from latency.language.i18n import Strings, md
@@ -89,6 +91,38 @@ def _move(c: Ctx, screen: str) -> None:
     lesson_steps.ask_scroll_top()
 
 
+HELD_KEY = "room_forward_held"  # when this presenter last revealed an answer
+HOLD_S = 1.0
+"""Seconds after a reveal in which "next" does nothing. "Reveal" and "next" sit on the same spot, so a double
+click revealed the answer and moved on before anyone read it (newcomer trial 2026-12-05: two clicks 0.5 s
+apart skipped the answer on the wall and every phone); a double PageDown is the same two presses (0.15-0.5 s
+apart in an earlier trial). A deliberate "next" comes after people have looked at the answer, seconds later."""
+
+
+def _hold() -> None:
+    st.session_state[HELD_KEY] = time.monotonic()
+
+
+def held() -> bool:
+    """Whether a forward press now is the second half of a double press on a reveal (`HOLD_S`)."""
+    return time.monotonic() - st.session_state.get(HELD_KEY, float("-inf")) < HOLD_S
+
+
+def _reveal_now(c: Ctx, question_id: str) -> None:
+    """Reveal the answer (unless this press is itself the second of a double press) and hold "next"."""
+    if held():
+        return
+    _act(c.store.reveal, c.room.code, c.key or "", question_id)
+    _hold()
+
+
+def _move_on(c: Ctx, screen: str) -> None:
+    """Forward to the next screen, unless the press follows a reveal within HOLD_S (`HOLD_S`)."""
+    if held():
+        return
+    _move(c, screen)
+
+
 def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
     """What "forward" does now: reveal an open question, open the second vote after the spread, or
     move to the next screen; None on the last screen."""
@@ -102,7 +136,7 @@ def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
     i = position(c, current(c))
     if i >= len(c.screens) - 1:
         return None
-    return s("room_start" if current(c) == LOBBY else "next"), _move, (c, c.screens[i + 1])
+    return s("room_start" if current(c) == LOBBY else "next"), _move_on, (c, c.screens[i + 1])
 
 
 CONFIRM_LOBBY = "room_confirm_lobby"
@@ -119,7 +153,7 @@ def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None) -> None:
         st.session_state[DOWN_KEY] = True
         return
     if answered:
-        _act(c.store.reveal, c.room.code, c.key or "", question_id)
+        _reveal_now(c, question_id)
     else:
         st.session_state[CONFIRM_REVEAL] = f"{c.room.code}/{question_id}"
 
@@ -127,6 +161,7 @@ def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None) -> None:
 def _reveal(c: Ctx, question_id: str) -> None:
     st.session_state.pop(CONFIRM_REVEAL, None)
     _act(c.store.reveal, c.room.code, c.key or "", question_id)
+    _hold()
 
 
 def confirm_reveal(s: Strings, c: Ctx) -> bool:

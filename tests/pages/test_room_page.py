@@ -845,6 +845,30 @@ def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
 
 
 
+
+def test_next_right_after_a_reveal_is_a_double_click_and_does_nothing(lang):
+    """Newcomer trial 2026-12-05: "reveal" and "next" sit on the same spot; two clicks 0.5 s apart revealed
+    question 1's answer and moved on to question 2 before anyone had seen it, on the wall and every phone.
+    A forward press within HOLD_S of the reveal does nothing; a press after it moves on."""
+    from ui.room_projector import HELD_KEY, HOLD_S
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    phone.run()
+    phone.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()
+    presenter.run()
+    presenter.button(key="room_next").click().run()  # reveal
+    no_exception(presenter)
+    assert q.id in store().room(code).revealed
+    presenter.button(key="room_next").click().run()  # the double click's second half
+    no_exception(presenter)
+    assert store().room(code).screen == f"q:{q.id}"
+    assert 0.5 < HOLD_S <= 1.5  # longer than a double click, shorter than reading an answer
+    presenter.session_state[HELD_KEY] -= HOLD_S  # as if HOLD_S had passed
+    presenter.button(key="room_next").click().run()
+    assert store().room(code).screen == f"q:{QUESTIONS[1].id}"
+
 def test_a_phone_on_its_own_myth_quotes_the_one_on_the_shared_screen(lang):
     """Presenter re-check 2026-12-05: the myths step was the one step whose phone said nothing when it showed
     another myth than the wall. Its note now quotes the wall's myth; once the phone is back on it, no note."""
