@@ -156,7 +156,7 @@ def option_label(s: Strings, step: lesson.Step, option: Any, d: Data, button: bo
         label = d.catalog.models[option].label(d.lang)
         return label.split()[-1] if button else label
     if step.widget == "hardware":  # the chip with its plain class, as on the explorer pages ("노트북 칩")
-        name = d.catalog.hardware[option].label(d.lang)
+        name = lesson_chip(d.catalog.hardware[option].label(d.lang))
         kind = scenario_inputs.hardware_class(d.catalog, d.lang, option)
         return s("hardware_pill", name=chip_name(name), kind=kind) if button else s("hardware_short", name=name, kind=kind)
     if step.widget == "distance":  # a button or a bar: the place's short name ("미국 서부"), the step says "from Seoul"
@@ -190,6 +190,13 @@ def chip_name(label: str) -> str:
     return re.sub(r"( \d+GB)?( SXM| PCIe)?$", "", name)
 
 
+def lesson_chip(label: str) -> str:
+    """A chip as the lesson's sentences name it: the catalog's name without its board or server ("NVIDIA H100 SXM"
+    -> "NVIDIA H100", "NVIDIA B200 (HGX/DGX)" -> "NVIDIA B200"). SXM and HGX/DGX say how a GPU is mounted, which
+    no step is about, and a newcomer presenter could not say what they mean (trial 2026-12-05)."""
+    return re.sub(r" (SXM|PCIe)$", "", label.split(" (")[0])
+
+
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
     """The example's set-up, every input named."""
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
@@ -197,7 +204,7 @@ def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
     users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
     # projected: without "every number is this app's estimator's" (a line of a 768-line screen; the lesson says it)
     st.caption(s("scenario_line_projected" if d.present else "scenario_line", model=d.catalog.models[sc.model].label(d.lang),
-                 hardware=d.catalog.hardware[sc.hardware].label(d.lang).split(" (")[0],  # no "(HGX/DGX)", "(40-core GPU, 128GB)"
+                 hardware=lesson_chip(d.catalog.hardware[sc.hardware].label(d.lang)),  # no "(HGX/DGX)", "(40-core GPU, 128GB)", "SXM"
                  devices=d.f.count(est.devices_needed, "devices"), distance=where + users,
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
 
@@ -529,7 +536,8 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
                                 format_func=d.f.seconds, key=widget_key(step_), width="stretch")
     est = step_.scenario.run(d.catalog)
     st.caption(s("feel_pace", model=d.catalog.models[step_.scenario.model].label(d.lang),
-                 hardware=d.catalog.hardware[step_.scenario.hardware].label(d.lang), tps=d.f.tps_per_user(est.decode_tokens_per_s)))
+                 hardware=lesson_chip(d.catalog.hardware[step_.scenario.hardware].label(d.lang)),
+                 tps=d.f.tps_per_user(est.decode_tokens_per_s)))
     # reduced motion; no help icon: Streamlit names it "Help for ..." in English on a Korean page
     still = st.toggle(s("feel_still"), key=f"lesson_still_{step_.id}")
     if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
@@ -600,7 +608,7 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     with numbers(d):  # on the projected screen the cost stands in the times' row (one row less)
         times(s, est, d, more=[(s("cost_metric"), d.f.usd(cost))] if cost is not None and d.present else ())
         if est.devices_needed > 1:
-            st.caption(s("devices_note", n=d.f.count(est.devices_needed, "devices"), hardware=hw.label(d.lang)))
+            st.caption(s("devices_note", n=d.f.count(est.devices_needed, "devices"), hardware=lesson_chip(hw.label(d.lang))))
         if cost is not None and not d.present:
             st.metric(s("cost_metric"), d.f.usd(cost))
     if cost is not None:  # where the cost comes from: under the times, or on the projected screen in the chart's column
@@ -716,7 +724,8 @@ def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
     with st.container(key=FINISH_KEY):  # the two ways on drawn as full-width buttons (FINISH_CSS), 48 px tall
         st.page_link("pages/estimator.py", label=s("finish_estimator", model=d.catalog.models[sc.model].label(d.lang),
-                                                    hardware=d.catalog.hardware[sc.hardware].label(d.lang), distance=where),
+                                                    hardware=lesson_chip(d.catalog.hardware[sc.hardware].label(d.lang)),
+                                                    distance=where),
                      icon=":material/calculate:", query_params={**sc.estimator_query(d.catalog), "lang": d.lang}, width="stretch")
         st.page_link("pages/glossary.py", label=s("finish_glossary"), icon=":material/menu_book:", query_params={"lang": d.lang},
                      width="stretch")

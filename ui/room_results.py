@@ -7,6 +7,7 @@ Numbers from latency/room/results.py on the store's tallies; words from content/
 from __future__ import annotations
 
 import re
+from datetime import timedelta, timezone
 
 import streamlit as st
 
@@ -84,16 +85,22 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
         st.caption(md(alt))
 
 
+CSV_CLOCK = {"ko": timezone(timedelta(hours=9))}
+"""The clock the CSV's opening time is written in, by the room's language: Korean rooms in Korea's time (UTC+9,
+no daylight saving since 1988; a fixed offset needs no time-zone database on the server), others in UTC. A
+Korean presenter read "(UTC)" as jargon and the time as nine hours off (newcomer trial 2026-12-05)."""
+
+
 def csv_bytes(s: Strings, c: Ctx) -> bytes:
     """One row per question and option (lettered as the room saw them) and a "no answer" row per
-    question, each with the room's code, when it opened (UTC) and how many people joined it."""
+    question, each with the room's code, when it opened (in `CSV_CLOCK`'s time) and how many people joined it."""
     qs, _, tallies = scores(c)
     people = c.store.count_participants(c.room.code)
     opened = c.store.opened_at(c.room.code)
     rows = results.option_rows([(q.id, q.question[c.d.lang], list(zip([o.id for o in q.options], lettered(q, c.d.lang))),
                                  c.outcomes[q.id].right) for q in qs], tallies, s("room_yes"), s("room_no"),
                                people=people, no_answer=s("room_no_answer"))
-    stamp = opened.strftime("%Y-%m-%d %H:%M") if opened else ""
+    stamp = opened.astimezone(CSV_CLOCK.get(c.d.lang, timezone.utc)).strftime("%Y-%m-%d %H:%M") if opened else ""
     header = [s("room_col_room"), s("room_col_date"), s("room_col_people"), s("room_col_number"), s("room_col_question"),
               s("room_col_option"), s("room_col_correct"), s("room_col_vote1"), s("room_col_vote2")]
     return results.csv_text(header, [[c.room.code, stamp, people, *row] for row in rows]).encode("utf-8-sig")
@@ -101,7 +108,8 @@ def csv_bytes(s: Strings, c: Ctx) -> bytes:
 
 def download(s: Strings, c: Ctx, short: bool = False) -> None:
     """The CSV's button; `short` on the projector's top row: the short label, no tooltip (a hover would
-    stand on the wall; presenter trial, round 3). The notes view has the long label, which says what CSV is."""
+    stand on the wall; presenter trial, round 3). The notes view has the long label, which says what CSV is;
+    both begin with the same words for the file (newcomer trial 2026-12-05: two labels for one file)."""
     st.download_button(s("room_download_short") if short else s("room_download"), csv_bytes(s, c),
                        file_name=f"room-{c.room.code}.csv", mime="text/csv", icon=":material/download:", key="room_csv")
 
