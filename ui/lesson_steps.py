@@ -80,6 +80,9 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [data-testid="stBaseButton-primary"] p,
 [data-testid="stMain"] [data-testid="stBaseButton-secondary"] p { font-size: 34px !important; }
 [data-testid="stMain"] [data-testid="stPopoverButton"] { min-height: 84px; padding: 0.4em 1.2em; }
+/* a step's choices (segmented control): room around their 30 px words (newcomer trial 2026-12-05: the text touched
+   the borders) */
+[data-testid="stMain"] [data-testid="stButtonGroup"] button { min-height: 56px !important; height: auto !important; padding: 6px 14px !important; }
 [data-testid="stMain"] [data-testid="stPopoverButton"] [data-testid="stMarkdownContainer"] { margin-right: 0.5em; }
 [data-testid="stMain"] button kbd { display: none !important; }
 [data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 34px !important; }

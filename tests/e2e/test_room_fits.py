@@ -347,3 +347,18 @@ def test_a_phones_wrapped_choice_buttons_stay_inside_their_column(browser, app_u
         for i in range(buttons.count()):
             box = buttons.nth(i).bounding_box()
             assert box["x"] + box["width"] <= right + 0.01, (i, box, right)
+
+
+def test_a_projected_steps_choices_leave_room_around_their_words(browser, app_url):
+    """Newcomer trial 2026-12-05: on the projected steps 1-3 the choice buttons were 32 px tall around 30 px words,
+    which touched the borders. Each is now at least its words' height plus 8 px above and below."""
+    with room_at(browser, "1", "ko", viewport=SIZES["1920"]) as (store, code, key, page):
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=ko")
+        settled(page)
+        buttons = page.locator(f"{MAIN} [data-testid=stButtonGroup] button")
+        expect(buttons.first).to_be_visible()
+        for b in buttons.all():
+            words = b.locator("p").first
+            text_px = float(words.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+            assert text_px >= MIN_PX, text_px
+            assert b.bounding_box()["height"] >= text_px + 16, (b.inner_text(), b.bounding_box(), text_px)
