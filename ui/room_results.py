@@ -25,7 +25,9 @@ def short_title(s: Strings, c: Ctx, q: quiz.Question) -> str:
 
 
 def _share(c: Ctx, x: float | None) -> str:
-    return "–" if x is None else c.d.f.percent(x)
+    """A share of a room's answers in whole percent: a room's counts are small, and "40% -> 9.1%" mixed two
+    precisions in one sentence (newcomer trial 2026-12-05)."""
+    return "–" if x is None else c.d.f.unit("percent", f"{round(100 * x):d}")
 
 
 def scores(c: Ctx) -> tuple[list[quiz.Question], list[results.VoteScore], dict]:

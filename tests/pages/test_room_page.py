@@ -641,7 +641,7 @@ def test_results_with_unanswered_questions_count_only_the_answers_and_say_which_
     store().set_screen(code, key, "done")
     presenter.run(), phone.run()
     no_exception(presenter), no_exception(phone)
-    first = formats.get(lang).percent(2 / 3)  # 2 right of 3 answers, by hand
+    first = formats.get(lang).unit("percent", "67")  # 2 right of 3 answers, by hand, in whole percent
     head = s(lang)("room_gain_some", first=first, n=3, asked=12)
     for at in (presenter, phone):
         assert f"**{head}**" in [m.value for m in at.markdown]
