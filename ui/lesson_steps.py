@@ -402,6 +402,8 @@ def presenter_menu(s: Strings, step_: lesson.Step | None, param: str, d: Data,
         if step_ is not None:
             st.markdown(f"**{s('notes')}**  \n{md(step_.notes[d.lang])}")
         present_link(s, param, d)
+        if not d.present:  # what it is beside the room (newcomer trial 2026-12-05: two ways in, no difference said)
+            st.caption(s("present_on_help"))
 
 
 @st.fragment
