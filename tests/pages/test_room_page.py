@@ -280,7 +280,8 @@ def test_a_countdown_that_ran_out_closes_the_vote_on_the_phone(lang):
     assert phone.radio and any(s(lang)("room_timer_left", t="") in m.value for m in phone.markdown)
 
 
-def test_the_presenter_ends_the_room_phones_see_the_results_nobody_new_joins(lang):
+def answered_room(lang: str):
+    """A room on question 1 that one phone ("Ana") has answered right: (presenter, code, key, phone, question)."""
     presenter, code, key = open_room(lang)
     phone = join(lang, code, "Ana")
     q = QUESTIONS[0]
@@ -288,6 +289,11 @@ def test_the_presenter_ends_the_room_phones_see_the_results_nobody_new_joins(lan
     phone.run()
     phone.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()
     presenter.run()
+    return presenter, code, key, phone, q
+
+
+def test_the_presenter_ends_the_room_phones_see_the_results_nobody_new_joins(lang):
+    presenter, code, key, phone, q = answered_room(lang)
     presenter.button(key="room_end").click().run()  # asks first (trial item 15: one click ended it)
     assert not store().room(code).ended and s(lang)("room_end_confirm") in [w.value for w in presenter.warning]
     presenter.button(key="room_end_cancel").click().run()
@@ -803,16 +809,22 @@ def test_back_on_a_revealed_question_can_go_to_the_screen_before_without_reopeni
     assert s(lang)("room_reopen_confirm") not in [w.value for w in presenter.warning]
 
 
+def room_on_step(lang: str, widget: str):
+    """A room on the lesson step whose widget is `widget`, with one phone ("Ana"):
+    (presenter, code, key, phone, step, the step widget's key)."""
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == widget)
+    store().set_screen(code, key, str(n))
+    presenter.run()
+    return presenter, code, key, phone, step, f"lesson_w_{step.id}"
+
+
 def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
     """Presenter re-check 2026-12-05: the presenter moved the model-size step's slider to 8B and the
     phones kept 405B, so the wall and the phones showed two charts for one step. Now a phone draws the
     presenter's choice each time the presenter makes a new one, and may try its own in between."""
-    presenter, code, key = open_room(lang)
-    phone = join(lang, code, "Ana")
-    n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == "model")
-    wkey = f"lesson_w_{step.id}"
-    store().set_screen(code, key, str(n))
-    presenter.run()
+    presenter, code, key, phone, step, wkey = room_on_step(lang, "model")
     phone.run()
     assert presenter.select_slider(key=wkey).value == phone.segmented_control(key=wkey).value == step.options[-1]
 
@@ -851,13 +863,7 @@ def test_next_right_after_a_reveal_is_a_double_click_and_does_nothing(lang):
     question 1's answer and moved on to question 2 before anyone had seen it, on the wall and every phone.
     A forward press within HOLD_S of the reveal does nothing; a press after it moves on."""
     from ui.room_projector import HELD_KEY, HOLD_S
-    presenter, code, key = open_room(lang)
-    phone = join(lang, code, "Ana")
-    q = QUESTIONS[0]
-    store().set_screen(code, key, f"q:{q.id}")
-    phone.run()
-    phone.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()
-    presenter.run()
+    presenter, code, key, phone, q = answered_room(lang)
     presenter.button(key="room_next").click().run()  # reveal
     no_exception(presenter)
     assert q.id in store().room(code).revealed
@@ -869,15 +875,11 @@ def test_next_right_after_a_reveal_is_a_double_click_and_does_nothing(lang):
     presenter.button(key="room_next").click().run()
     assert store().room(code).screen == f"q:{QUESTIONS[1].id}"
 
+
 def test_a_phone_on_its_own_myth_quotes_the_one_on_the_shared_screen(lang):
     """Presenter re-check 2026-12-05: the myths step was the one step whose phone said nothing when it showed
     another myth than the wall. Its note now quotes the wall's myth; once the phone is back on it, no note."""
-    presenter, code, key = open_room(lang)
-    phone = join(lang, code, "Ana")
-    n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == "myths")
-    wkey = f"lesson_w_{step.id}"
-    store().set_screen(code, key, str(n))
-    presenter.run()
+    presenter, code, key, phone, step, wkey = room_on_step(lang, "myths")
     presenter.radio(key=wkey).set_value(1).run()
     no_exception(presenter)
     assert store().room(code).choices[step.id] == 1
