@@ -63,6 +63,10 @@ data = lesson_steps.Data(catalog, tuple(stops), lang, f, present, sleep=time.sle
 
 # --- 3. a room (issue 25): the presenter's projected and notes views, or a phone ------------------
 lesson_steps.style(present)
+if present and raw_room is None:
+    # a clicker's PageDown / PageUp in presenter mode without a room; in the menu's popover (`open_button`) the
+    # script ran only once the menu had been opened (newcomer re-check 2026-12-05). A room's views add it themselves.
+    st.html(room_view.KEYS_JS, unsafe_allow_javascript=True)
 if raw_room is not None:
     # the tab names the room, not the lesson (presenter re-check: a phone's join form under "15-minute lesson")
     st.set_page_config(page_title=shell.document_title(s("room_tab_title"), shell.strings("common", lang)("app_title")))

@@ -122,11 +122,12 @@ def asked(c: Ctx) -> list[quiz.Question]:
 
 # Clickers send PageDown / PageUp; the arrows are the buttons' own `shortcut`s. A constant script (no
 # content, no input), listening before anything else on the page (capture phase): PageDown/PageUp
-# anywhere outside a text box, and the arrows on a slider the presenter clicked (a focused slider took
-# them for itself, so a clicker moved the slider instead of the slide; Streamlit's slider is a hidden
-# <input type=range>), click the forward or back button of the room (room_next/room_back) or, without a
-# room, of presenter mode (lesson_next/lesson_back). A slider reached by keyboard (Tab, and no pointer press
-# since) keeps its arrows (presenter trial 2026-12-05: the arrow keys moved the room, not the focused slider).
+# anywhere outside a text box, and the arrows on a step's choice the presenter clicked (a slider, a radio,
+# a choice button: a focused slider or radio took them for itself, so a clicker moved the choice instead of
+# the slide, and a focused choice button swallowed them; newcomer re-check 2026-12-05), click the forward or
+# back button of the room (room_next/room_back) or, without a room, of presenter mode (lesson_next/lesson_back).
+# A choice reached by keyboard (Tab, and no pointer press since) keeps its arrows (presenter trial
+# 2026-12-05: the arrow keys moved the room, not the focused slider).
 # Every press counts, one screen each, in order: a press waits until the run before it has finished and
 # its button is on the page. A press while the page was being redrawn found no button and was lost (a
 # PageDown right after "stay on this step" left the room on step 1; seen in the room test and repeated
@@ -166,9 +167,10 @@ if (!window.__roomKeys) {
     const t = e.target;
     if (!t || !t.closest || t.closest('textarea, select, [contenteditable=true], input:not([type=radio]):not([type=checkbox]):not([type=range])')) return;
     const dir = {PageDown: 1, PageUp: -1, ArrowRight: 1, ArrowLeft: -1}[e.key];
-    const slider = t.closest('input[type=range], [role=slider]');
-    if (!dir || (e.key.startsWith('Arrow') && !slider)) return;
-    if (e.key.startsWith('Arrow') && !pointerFocus) return;  // a slider reached by keyboard: its own arrows
+    // a step's choice: a slider, a radio (the myths) or a choice button (segmented control)
+    const choice = t.closest('input[type=range], [role=slider], input[type=radio], [role=radio], [data-testid=stButtonGroup] button');
+    if (!dir || (e.key.startsWith('Arrow') && !choice)) return;
+    if (e.key.startsWith('Arrow') && !pointerFocus) return;  // a choice reached by keyboard: its own arrows
     if (!pending.length && !running() && !find(dir)) return;  // nothing to move: the key keeps its own use
     e.preventDefault(); e.stopPropagation();
     pending.push({dir: dir, at: Date.now()});

@@ -14,6 +14,7 @@ Screenshots: test-artifacts/room-fit-<size>-<lang>-<screen>.png; look at them.
 from __future__ import annotations
 
 from contextlib import contextmanager
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -265,6 +266,28 @@ def test_a_slider_reached_by_keyboard_keeps_its_arrows_and_a_clicked_one_gives_t
         expect(heading(page, LESSON.steps[k].title["en"])).to_be_visible(timeout=T)
         assert store.room(code).screen == str(k + 1)
 
+
+
+@pytest.mark.parametrize("widget", ["timeline", "myths"])
+def test_a_clicked_choice_gives_the_arrows_to_the_clicker_too(browser, app_url, widget):
+    """Newcomer re-check 2026-12-05: after the presenter clicked a choice on the wall, → picked the next myth
+    (a radio) or did nothing (the answer length's buttons) instead of moving on, though the menu promises
+    it. Clicked with the pointer, a step's choices give the arrows to the room, as a clicked slider does."""
+    k = next(i for i, st in enumerate(LESSON.steps, 1) if st.widget == widget)
+    with room_at(browser, str(k)) as (store, code, key, page):
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
+        settled(page)
+        choice = (page.locator(f"{MAIN} [data-testid=stRadio] label").nth(1) if widget == "myths"
+                  else page.locator(f"{MAIN} [data-testid=stButtonGroup] button").first)
+        choice.click()
+        settled(page)
+        picked = store.room(code).choices.get(LESSON.steps[k - 1].id)
+        page.keyboard.press("ArrowRight")
+        expect(heading(page, LESSON.steps[k].title["en"]) if k < len(LESSON.steps)
+               else page.locator(MAIN).get_by_role("heading", name=re.compile(re.escape(QUESTIONS[0].question["en"][:30])))
+               ).to_be_visible(timeout=T)
+        room = store.room(code)
+        assert room.screen != str(k) and room.choices.get(LESSON.steps[k - 1].id) == picked, room
 
 def test_every_change_on_a_step_the_room_came_back_to_sticks(browser, app_url):
     """Presenter re-check 2026-12-05: on a step the room had come back to (the room's choice already kept),
