@@ -116,7 +116,12 @@ else:
     shown = les.steps[number - 1]  # the step's own texts and the strings of its one interaction
     widget_keys = (f"{shown.widget}_", "stage_text_") if shown.widget == "stages" else (f"{shown.widget}_",)
     with top:
-        plain_words.show_met(pw, [*jargon.strings_of(shown, lang), s("ttft"), s("total"),  # the two times' labels
+        # the step's words as shown: its texts and its choices' labels, not its set-up's ids ("h100-sxm" had listed SXM
+        # on screens that no longer name it; newcomer re-check 2026-12-05)
+        texts = [shown.title[lang], shown.body[lang], shown.takeaway[lang], shown.notes[lang],
+                 *(x for o in shown.options for x in (jargon.strings_of(o, lang) if shown.widget == "myths"
+                                                      else [lesson_steps.option_label(s, shown, o, data)]))]
+        plain_words.show_met(pw, [*texts, s("ttft"), s("total"),  # the two times' labels
                                   *(v for k, v in s.table.items() if k.startswith(widget_keys)),
                                   *(s(f"stage_{k}") for k in ("network", "queue", "prefill", "decode")),  # the chart's legend
                                   s("cost_metric"), s("scenario_line", model="", hardware="", devices="", distance="",
