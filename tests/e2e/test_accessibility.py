@@ -314,6 +314,8 @@ def test_an_unchosen_radios_ring_stands_out_from_the_page(page, app_url, query):
     from tests.charts.test_palette import contrast
 
     open_app(page, app_url, "lesson", **query)
+    # the step's radios, drawn (under the full suite's load the check once ran before they were: 0 rings)
+    page.locator("[data-testid=stMain] label[data-testid=stRadioOption]").nth(2).wait_for(timeout=60_000)
     rings = page.evaluate("""() => [...document.querySelectorAll('[data-testid=stMain] label[data-testid=stRadioOption]')]
         .filter(l => l.dataset.selected !== 'true')
         .map(l => { const c = getComputedStyle(l.querySelector(':scope > div > div'));
