@@ -186,18 +186,17 @@ def stop_name(s: Strings, step: lesson.Step, option: Any, d: Data) -> str:
     return option_label(s, step, option, d, button=True)
 
 
-def chip_name(label: str) -> str:
-    """A chip as a button names it: no maker, no memory size or board ("NVIDIA A100 80GB SXM" -> "A100"), so two
-    fit a phone's row; the step's caption below names it in full."""
-    name = re.sub(r"^(NVIDIA|Apple|AMD) (GeForce )?", "", label.split(" (")[0])
-    return re.sub(r"( \d+GB)?( SXM| PCIe)?$", "", name)
-
-
 def lesson_chip(label: str) -> str:
     """A chip as the lesson's sentences name it: the catalog's name without its board or server ("NVIDIA H100 SXM"
     -> "NVIDIA H100", "NVIDIA B200 (HGX/DGX)" -> "NVIDIA B200"). SXM and HGX/DGX say how a GPU is mounted, which
     no step is about, and a newcomer presenter could not say what they mean (trial 2026-12-05)."""
     return re.sub(r" (SXM|PCIe)$", "", label.split(" (")[0])
+
+
+def chip_name(label: str) -> str:
+    """A chip as a button names it: the lesson's name (`lesson_chip`) without maker or memory size ("NVIDIA A100
+    80GB SXM" -> "A100"), so two fit a phone's row; the step's caption below names it in full."""
+    return re.sub(r" \d+GB$", "", re.sub(r"^(NVIDIA|Apple|AMD) (GeForce )?", "", lesson_chip(label)))
 
 
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
