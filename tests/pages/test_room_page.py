@@ -309,6 +309,11 @@ def test_the_presenter_ends_the_room_phones_see_the_results_nobody_new_joins(lan
     phone.run()
     assert s(lang)("room_ended_title") in [h.value for h in phone.header]
     assert s(lang)("room_my_score", right=1, total=1) in [h.value for h in phone.subheader]
+    # the phone's results list keeps a question's title apart from its share (newcomer trial: the Korean line
+    # "1. 하드웨어 정답률 100%" read as one phrase)
+    title = s(lang)(f"{quiz.ROOM_SHORT}{q.id}")
+    line = next(m.value for m in phone.markdown if title in m.value)
+    assert re.search(re.escape(title) + r"[:·—–-] ", line), line
     # and a way on from there (presenter trial 2026-12-05: the participant's phone had none)
     links = {p.proto.label: p.proto.page for p in phone.get("page_link")}
     assert s(lang)("room_ended_to_start") in links
