@@ -110,9 +110,14 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
             current = None
     out["devices"] = [{**v, "devices": n} for n in device_choices if n <= most and n != current]
     scope = v.get("device_scope", "cloud")
-    out["hardware"] = [{**v, "hardware": h, "devices": scenario.DEVICES_AUTO} for h, e in catalog.hardware.items()
+    # Another device on 'auto' (the fewest that hold the model), then with each count it takes: the fewest that
+    # hold the weights can still queue 200 users (PM try 2026-12-05: 70.6B FP16 for 200 users, "another device"
+    # offered only an H200, while two MI300X passed for less). `_try` takes the cheapest passing option.
+    out["hardware"] = [{**v, "hardware": h, "devices": n} for h, e in catalog.hardware.items()
                        if h != v["hardware"] and e.price_usd_per_hour is not None
-                       and (scope == "all" or e.price_basis == "cloud_on_demand")]
+                       and (scope == "all" or e.price_basis == "cloud_on_demand")
+                       for n in [scenario.DEVICES_AUTO, *(n for n in device_choices
+                                                           if n <= int(e.hardware.resolved("max_devices")))]]
     bpp = catalog.precisions[v["precision"]].bytes_per_param
     try:
         engine = scenario.evaluate(catalog, v)[2].engine
@@ -127,8 +132,13 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
     # A lower precision with the devices entered, then with each fewer device count (PM try: 70.6B FP16 on four H100s
     # passed; FP8 with four cost the same, "no saving", while FP8 on two passed for half). `_try` takes, of the first
     # precision that passes, its cheapest passing count.
-    fixed = current is not None and scenario.fixed_devices(v) is not None  # 'auto' already takes the fewest
-    fewer = sorted((n for n in device_choices if n < current), reverse=True) if fixed else []
+    # On 'auto' the lower precision's own 'auto' takes the fewest devices that hold its smaller weights, which
+    # can queue the users that the count 'auto' came to now serves (PM try 2026-12-05: 70.6B on 'auto', two
+    # H100s, 200 users: FP8 on 'auto' took one and failed, FP8 on two passed at the same cost, and the lever
+    # said "not enough; at best INT4"): so the count it came to, and each fewer, are tried too.
+    fixed = current is not None and scenario.fixed_devices(v) is not None
+    fewer = (sorted((n for n in device_choices if n < current), reverse=True) if fixed
+             else sorted((n for n in device_choices if n <= current), reverse=True) if current is not None else [])
     out["precision"] = [{**v, "precision": p.id, **({"devices": n} if n is not None else {})}
                         for p in lower for n in [None, *fewer]] or "already"
     floor = float(v.get("min_model_b", scenario.SIZE_MIN_B) or scenario.SIZE_MIN_B)

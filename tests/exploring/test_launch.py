@@ -302,6 +302,45 @@ def test_the_smaller_model_lever_offers_the_largest_that_passes():
     assert all(not within(direct(dict(v, model_size_b=s)), v) for s in bigger)
 
 
+PM_200 = dict(DEFAULT, model_size_b=70.6, concurrency=200, measure="ttft", budget_s=2.0, users_place="seoul",
+              server_place="san_francisco", distance_km=9029.0)
+"""PM try 2026-12-05: a 70B model for 200 users at once, first word within 2 s, devices on 'auto'."""
+
+
+def test_on_auto_devices_a_lower_precision_keeps_the_count_auto_came_to():
+    """'auto' takes the fewest devices that hold the weights; FP8's smaller weights fit on fewer, which queue the
+    200 users. The lever tries the count the FP16 set-up came to as well, so FP8 on the same devices, which
+    passes at the same price, is offered (the PM was told 'not enough; at best INT4')."""
+    v = PM_200
+    assert v["devices"] == scenario.DEVICES_AUTO and not passes_rule(v)
+    n = int(direct(v).devices_needed)
+    assert passes_rule(dict(v, precision="fp8", devices=n))
+    found, _ = levers.suggest(CAT, v, DATA.sizes, PLACES, DEVICE_CHOICES)
+    (sug,) = [s for s in found if s.lever == "precision"]
+    assert sug.values["precision"] == "fp8" and passes_rule(dict(sug.values))
+    price = CAT.hardware[v["hardware"]].price_usd_per_hour
+    assert sug.check.monthly_usd == pytest.approx(price * n * 8760 / 12)
+
+
+def test_the_device_lever_offers_the_cheapest_device_and_count_that_passes():
+    """Every priced cloud device at every count it takes, judged here by the estimator and priced by hand (the
+    hourly price x devices x 730 h); the lever's suggestion is the cheapest of those that pass (the PM found two
+    MI300X passing for less than the H200 the lever offered)."""
+    v = PM_200
+    passing = []
+    for h, e in CAT.hardware.items():
+        if h == v["hardware"] or e.price_usd_per_hour is None or e.price_basis != "cloud_on_demand":
+            continue
+        for n in DEVICE_CHOICES:
+            if n <= e.hardware.resolved("max_devices") and passes_rule(dict(v, hardware=h, devices=n)):
+                passing.append((e.price_usd_per_hour * n * 8760 / 12, h, n))
+    cheapest = min(passing)
+    found, _ = levers.suggest(CAT, v, DATA.sizes, PLACES, DEVICE_CHOICES)
+    (sug,) = [s for s in found if s.lever == "hardware"]
+    assert sug.check.monthly_usd == pytest.approx(cheapest[0]), (cheapest, sug.values["hardware"], sug.values["devices"])
+    assert passes_rule(dict(sug.values))
+
+
 def test_a_passing_set_up_gets_only_cheaper_set_ups():
     v = dict(DEFAULT)
     base = launch.check(CAT, v, False)
