@@ -67,6 +67,17 @@ def _axis_name(trace: Mapping[str, Any], which: str) -> str:
     return f"{which}axis" + ref[1:]
 
 
+def _bar_ends(trace: Mapping[str, Any], lengths: Sequence[Any]) -> list[Any]:
+    """Where a bar ends on its value axis: its length plus its `base` where it has one (a tornado's bars start at
+    the current value; the table had shown their lengths, "-0.04", under the heading "First token time (s)")."""
+    base = trace.get("base")
+    if base is None:
+        return list(lengths)
+    starts = _values(base) if not isinstance(base, (int, float)) else [base] * len(lengths)
+    return [v + b if isinstance(v, (int, float)) and isinstance(b, (int, float)) else v
+            for v, b in zip(lengths, starts)]
+
+
 def _num(v: float, suffix: str) -> str:
     return number(v) + suffix
 
@@ -93,6 +104,7 @@ def describe(fig: Any, words: Callable[..., str]) -> str:
         if kind == "bar":
             horizontal = trace.get("orientation") == "h"
             cats, vals = (_values(trace.get("y")), _values(trace.get("x"))) if horizontal else (_values(trace.get("x")), _values(trace.get("y")))
+            vals = _bar_ends(trace, vals)
             _, suffix = _axis(layout, _axis_name(trace, "x" if horizontal else "y"))
             pairs = [(str(c).strip(), float(v)) for c, v in zip(cats, vals) if isinstance(v, (int, float)) and math.isfinite(v)]
             if not pairs:
@@ -179,6 +191,10 @@ def tables(fig: Any, words: Callable[..., str]) -> list[tuple[list[str], list[li
         axes = (_axis_name(trace, "x"), _axis_name(trace, "y"))
         g = groups.setdefault(axes, {"rows": [], "value": False, "named": [False, False], "labels": False})
         xs, ys = _values(trace.get("x")), _values(trace.get("y"))
+        if kind == "bar" and trace.get("orientation") == "h":
+            xs = _bar_ends(trace, xs)
+        elif kind == "bar":
+            ys = _bar_ends(trace, ys)
         if kind == "heatmap":
             g["value"] = g["named"][0] = g["named"][1] = True
             marks, hover = _values(trace.get("text")), _values(trace.get("customdata"))

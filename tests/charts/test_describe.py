@@ -74,6 +74,19 @@ def test_a_bar_chart_is_a_table_of_its_bars_with_the_axis_titles_and_units():
     assert tables(fig, EN) == [(["Stage", "Time (s)"], [["Network", "0.031"], ["Decode", "2.3"]])]
 
 
+def test_bars_that_start_at_a_base_are_read_where_they_end():
+    """A tornado's bars run from the current time (base 1.0 s) to the time with one input moved: the table
+    and the text alternative give that time (0.6 s, 1.5 s), not the bar's length (-0.4, +0.5) under the
+    axis title "First token time" (PM trial 2026-12-05: negative times)."""
+    fig = CT.tornado_figure([CT.Bar(name="Hardware", low_s=0.6, high_s=1.5, low_text="a", high_text="b")], base_s=1.0,
+                            names=dict(x_title="First token time (s)", low="Down", high="Up", base="Now 1 s"),
+                            fmt_s=lambda v: f"{v:g} s")
+    cells = [row[-1] for _, rows in tables(fig, EN) for row in rows]
+    assert cells == ["0.6", "1.5"], tables(fig, EN)
+    alt = describe(fig, EN)
+    assert "0.6" in alt and "1.5" in alt and "-0.4" not in alt
+
+
 def test_two_series_get_a_series_column_and_helper_traces_are_left_out():
     fig = go.Figure([go.Scatter(x=[1, 2], y=[10, 12345.6], name="A"), go.Scatter(x=[1], y=[3], name="B"),
                      go.Scatter(x=[1], y=[99], mode="text", showlegend=False, text=["label"])])

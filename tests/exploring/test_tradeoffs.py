@@ -357,7 +357,9 @@ def test_tornado_notches_are_direct_estimates_ranked_by_effect():
     # The sentence names the biggest and the smallest effect with their ratio.
     top, bottom = t.notches[0], t.notches[-1]
     text = T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio)
-    assert text == f"{top.factor.upper()}>{bottom.factor.upper()} x{fmt_ratio(t.effect(top) / t.effect(bottom))}"
+    ratio = t.effect(top) / t.effect(bottom)
+    assert text == (f"{top.factor.upper()}>{bottom.factor.upper()} x{fmt_ratio(ratio)}" if ratio <= 100
+                    else f"only {top.factor.upper()}; not {bottom.factor.upper()}")  # past 100 the ratio is not said
 
 
 def test_tornado_users_double_on_the_same_servers():
@@ -376,6 +378,13 @@ def test_tornado_summary_templates_for_edge_cases():
     t = T.Tornado(base_s=1.0, measure="total", notches=[T.Notch("output", 1, 2, 0.5, 2.0),
                                                           T.Notch("distance", 0, 10, 1.0, 1.0)])
     assert T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio) == "only OUTPUT; not DISTANCE"
+    # a ratio past 100 is not said (PM trial: "about 6,018x"); at 100 it still is
+    t = T.Tornado(base_s=1.0, measure="total", notches=[T.Notch("output", 1, 2, 1.0, 171.0),
+                                                        T.Notch("distance", 0, 10, 1.0, 1.0 + 170.0 / 6018)])
+    assert T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio) == "only OUTPUT; not DISTANCE"
+    t = T.Tornado(base_s=1.0, measure="total", notches=[T.Notch("output", 1, 2, 1.0, 101.0),
+                                                        T.Notch("distance", 0, 10, 1.0, 2.0)])
+    assert T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio) == f"OUTPUT>DISTANCE x{fmt_ratio(100.0)}"
     t = T.Tornado(base_s=math.nan, measure="total", notches=[T.Notch("output", None, None, None, None)])
     assert T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio) == "none"
 

@@ -87,7 +87,11 @@ def _expected_numbers(fig: dict) -> set[str]:
             if raw is None or (isinstance(raw, list) and raw and isinstance(raw[0], str)) or ax.get("showticklabels") is False:
                 continue  # category names or hidden positions, not numbers
             ticks = dict(zip(ax.get("tickvals") or [], ax.get("ticktext") or [])) if ax.get("type") != "log" else {}
-            for v in plotly_array(raw).ravel():
+            values = plotly_array(raw).ravel()
+            value_axis = "x" if trace.get("orientation") == "h" else "y"
+            if kind == "bar" and axis == value_axis and trace.get("base") is not None:
+                values = values + plotly_array(trace["base"]).ravel()  # a bar from its base: the axis value it reaches
+            for v in values:
                 if math.isfinite(v):
                     named = str(ticks.get(float(v), ticks.get(int(v), "")) if v == int(v) else ticks.get(float(v), "")).strip()
                     out.add(named.replace("<br>", " ") or formats.number(float(v)))
