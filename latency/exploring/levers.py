@@ -156,7 +156,12 @@ def candidates(catalog: Catalog, values: Mapping[str, Any], sizes: Sequence[floa
     n = int(v["output_tokens"])
     shorter = sorted({max(1, int(round(n * f))) for f in ANSWER_SHARES if round(n * f) < n}, reverse=True)
     first_token = v["measure"] == "ttft"  # levers that only speed up writing the answer after the first token
-    out["shorter_answers"] = "first_token" if first_token else ([{**v, "output_tokens": m} for m in shorter] or "already")
+    # ... for one user. With others on the server, a shorter answer frees its place sooner, so the others' first
+    # tokens wait less (PM try 2026-12-05: "waiting for other users' requests to finish" was the biggest stage,
+    # and shorter answers were "not offered, as they change only how fast the answer is written").
+    alone = int(v.get("concurrency", 1) or 1) <= 1
+    out["shorter_answers"] = ("first_token" if first_token and alone
+                              else [{**v, "output_tokens": m} for m in shorter] or "already")
     out["connection"] = [{**v, "connection": "warm"}] if v.get("connection") == "cold" else "already"
     if v.get("prefix_cache") == "on":
         out["prefix_cache"] = "already"

@@ -464,9 +464,22 @@ def test_a_busy_server_whose_95_percent_figure_misses_the_target_does_not_pass()
 
 
 def test_decode_only_levers_are_not_offered_against_a_first_token_target():
-    """PM trial item 9: shorter answers and speculative decoding change only what comes after the first token."""
+    """PM trial item 9: shorter answers and speculative decoding change only what comes after the first token (of a
+    lone user: with others waiting, shorter answers are tried, below)."""
     ttft = levers.candidates(CAT, dict(DEFAULT, measure="ttft"), DATA.sizes, PLACES, DEVICE_CHOICES)
     total = levers.candidates(CAT, dict(DEFAULT, measure="total"), DATA.sizes, PLACES, DEVICE_CHOICES)
     assert ttft["shorter_answers"] == ttft["speculative"] == "first_token"
     assert isinstance(total["shorter_answers"], list) and isinstance(total["speculative"], list)
     assert all(o["output_tokens"] < DEFAULT["output_tokens"] for o in total["shorter_answers"])
+
+
+def test_with_other_users_shorter_answers_are_tried_against_a_first_token_target():
+    """A shorter answer frees its place in the server sooner, so with 200 users the others' first tokens wait less
+    (PM try 2026-12-05): the lever is tried, and its figure is latency.estimate's. With one user it is not."""
+    assert DEFAULT["concurrency"] == 1
+    options = levers.candidates(CAT, PM_200, DATA.sizes, PLACES, DEVICE_CHOICES)["shorter_answers"]
+    assert isinstance(options, list) and all(o["output_tokens"] < PM_200["output_tokens"] for o in options)
+    shortest = min(options, key=lambda o: o["output_tokens"])
+    assert direct(shortest).ttft_s < direct(PM_200).ttft_s  # the mechanism: fewer tokens ahead, less wait
+    found, tried = levers.suggest(CAT, PM_200, DATA.sizes, PLACES, DEVICE_CHOICES)
+    assert "shorter_answers" in {s.lever for s in found} | {t.lever for t in tried if t.reason != "first_token"}
