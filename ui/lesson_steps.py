@@ -343,7 +343,10 @@ def controls(s: Strings, les: lesson.Lesson, number: int, d: Data):
                     icon=":material/arrow_back:", width="stretch", shortcut="Left" if d.present else None)
     if number < total:
         label = s("to_quiz") if number == n else s("to_finish") if number == n + 1 else s("next")
-        nxt.button(label, key="lesson_next", on_click=go, args=(lesson.screen_param(number + 1, les),), type="primary",
+        # on the quiz screen "finish" is the secondary button: "mark my answers" is the one to press first (learner
+        # trial 2026-12-05: two full-width blue buttons, and "finish" could be pressed without marking)
+        nxt.button(label, key="lesson_next", on_click=go, args=(lesson.screen_param(number + 1, les),),
+                   type="secondary" if number == n + 1 else "primary",
                    icon=":material/arrow_forward:", icon_position="right", width="stretch",
                    shortcut="Right" if d.present else None)
     return middle
@@ -544,12 +547,15 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
                  tps=d.f.tps_per_user(est.decode_tokens_per_s)))
     # reduced motion; no help icon: Streamlit names it "Help for ..." in English on a Korean page
     still = st.toggle(s("feel_still"), key=f"lesson_still_{step_.id}")
+    # the answer plays ABOVE the button, where the eye already is: under it, on a phone the button sat at the
+    # screen's bottom edge and nothing in view changed for the whole wait (learner trial 2026-12-05, 390 px)
+    here = st.container(key=f"lesson_feel_out_{step_.id}")
     if st.button(s("feel_button"), key=f"lesson_ask_{step_.id}", icon=":material/send:", type="primary"):
         sample = feel.load_samples()[d.lang]
         tokens, pace = feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s)
         # On the projected screen the answer streams under both columns, the screen's whole width:
         # under the button, half as wide, it ran 150 to 220 px below a 768 px screen.
-        with d.below if d.below is not None else contextlib.nullcontext():
+        with d.below if d.below is not None else here:
             if still:
                 feel_player.show_still(s, d.f, tokens, pace)
             else:
@@ -695,10 +701,12 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
     # A mark per question in plain text with an icon and a bold word (ink on white, as any text), not
     # st.error (role="alert") or st.success (role="status"): marking the quiz fired one for every
     # question at once; the score alone is announced (issue 23 item 5).
+    # Green or red badge, not colour alone: the icon and the word say it too (WCAG 1.4.1).
     if chosen == outcome.right:
-        st.markdown(f":material/check_circle: **{s('quiz_right')}**")
+        st.markdown(f":green-badge[:material/check_circle: {s('quiz_right')}]")
     else:
-        st.markdown(f":material/cancel: **{s('quiz_none' if chosen is None else 'quiz_wrong', answer=answer)}**")
+        st.markdown(f":red-badge[:material/cancel: {s('quiz_none' if chosen is None else 'quiz_wrong')}] "
+                    f"**{md(s('quiz_answer', answer=answer))}**")
     # the why in the open (learner trial: reading the explanations took twelve taps); each choice's figure folded
     st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
     with st.expander(s("quiz_why")):

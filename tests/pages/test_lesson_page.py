@@ -150,6 +150,38 @@ def test_feel_step_waits_then_streams_the_sample(lang):
     assert any(done in h.value and 'role="status"' in h.value for h in at.get("html")), "the result is announced politely"
 
 
+def test_the_played_answer_reports_its_planned_times_and_says_when_the_server_ran_late(lang, monkeypatch):
+    """A slow server stretches the wall clock (here 0.2 s pass each time the clock is read): the result gives the chosen wait
+    and wait + (n - 1) / tokens per second, by hand, as the start page's race does (learner trial 2026-12-05: the
+    lesson said 4.9 s where the start page said 4.8 s for the same answer), and says apart that it finished late."""
+    import threading
+    import time
+
+    class LateClock(FakeClock):
+        def __call__(self) -> float:  # drawing the page takes time too: 0.2 s each time the player reads the clock
+            self.now += 0.2
+            return self.now
+
+    clock, real_sleep, real_clock = LateClock(), time.sleep, time.monotonic
+    in_script = lambda fake, real: lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)
+    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
+    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    step = next(x for x in LESSON.steps if x.widget == "feel")
+    at = run_page("lesson", lang, {"step": str(LESSON.index(step.id))}, timeout=60)
+    at.button(key=f"lesson_ask_{step.id}").click().run()
+    no_exception(at)
+    sample = feel.load_samples()[lang]
+    wait = float(step.options[0])
+    tps = step.scenario.run(CATALOG).decode_tokens_per_s
+    n = len(feel.split_tokens(sample.answer, sample.chars_per_token))
+    f = formats.get(lang)
+    done = s(lang)("feel_done", ttft=f.seconds(wait), total=f.seconds(wait + (n - 1) / tps))
+    said = [h.value for h in at.get("html") if 'role="status"' in h.value]
+    assert any(html.escape(done) in h for h in said), said
+    late = s(lang)("feel_late", late="X").split("X")[0]
+    assert any(html.escape(late) in h for h in said), said
+
+
 def test_feel_step_without_animation_shows_the_answer_at_once(lang, monkeypatch):
     """Reduced motion (issue 23 item 5): nothing is played; the wait is a line, the whole answer is
     there at once, and the times (the chosen wait; wait + (n - 1) / tokens per second, by hand) are
@@ -190,7 +222,7 @@ def test_quiz_all_right_scores_full_marks(lang):
     _mark(at, right)
     no_exception(at)
     assert status_html(s(lang)("quiz_score", right=len(QUESTIONS), total=len(QUESTIONS)), heading=3) in [h.value for h in at.get("html")]
-    right_mark = f"**{s(lang)('quiz_right')}**"
+    right_mark = f":green-badge[:material/check_circle: {s(lang)('quiz_right')}]"
     assert sum(right_mark in m.value for m in at.markdown) == len(QUESTIONS), "each question is marked right"
     assert not at.success and not at.error, "no alert or status per question: the score alone is announced"
     assert not [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
@@ -203,6 +235,9 @@ def test_quiz_misses_link_back_to_their_steps(lang):
     wrong = {q.id: next(o.id for o in q.options if o.id != right[q.id]) for q in QUESTIONS}
     _mark(at, wrong)
     assert status_html(s(lang)("quiz_score", right=0, total=len(QUESTIONS)), heading=3) in [h.value for h in at.get("html")]
+    # each miss on a red badge, the right answer beside it in bold (learner trial: right and wrong looked alike)
+    miss = f":red-badge[:material/cancel: {s(lang)('quiz_wrong')}]"
+    assert sum(miss in m.value and f"**{s(lang)('quiz_answer', answer='')}" in m.value for m in at.markdown) == len(QUESTIONS)
     review = [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
     assert [parse_qs(p.proto.query_string)["step"][0] for p in review] == [str(LESSON.index(q.review_step)) for q in QUESTIONS]
     text = all_text(at)

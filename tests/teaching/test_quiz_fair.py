@@ -91,7 +91,7 @@ def test_every_key_word_of_a_question_is_in_the_lesson(q, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_feedback_speaks_the_lessons_words(lang):
     s = i18n.strings("lesson", lang)
-    marks = s("quiz_wrong", answer="X") + s("quiz_none", answer="X")
+    marks = s("quiz_wrong") + s("quiz_none") + s("quiz_answer", answer="X")
     assert {"ko": "정답", "en": "right answer"}[lang] in marks
     every = "\n".join([marks, s("quiz_intro", n=12)] + [question_text(q, lang) for q in QUESTIONS])
     assert not [w for w in {"ko": ("추정기", "스트리밍", "맥락", "프롬프트"), "en": ("estimator's answer", "prompt", "context")}[lang]
