@@ -363,9 +363,14 @@ class Words:
             (s("m_total"), f.seconds(c.total_s), f.range(*c.total_range), s("m_total_help")),
             (s("m_users"), users, users_small, s("m_users_help")),
             (s("m_devices"), s("m_devices_value", n=f"{plan_devices:,}") if reachable else no, servers_small, s("m_devices_help")),
-            (s("m_cost_1k"), f.usd(c.cost_per_1k) if math.isfinite(c.cost_per_1k) else no,
-             s("m_cost_1k_small_entered", entered=f.usd(c.cost_per_1k_entered))
-             if math.isfinite(c.cost_per_1k) and math.isfinite(c.cost_per_1k_entered) else s("m_cost_1k_small"), s("m_cost_1k_help")),
+            # the cost as entered (idle hours included) is the large figure, the never-idle one that the estimator
+            # and the weigh page show the small print (PM try 2026-12-05: "$0.29" large beside "$28.70 as entered"
+            # read as a cost per answer a hundred times too low)
+            (s("m_cost_1k"), f.usd(c.cost_per_1k_entered), s("m_cost_1k_small_never", never=f.usd(c.cost_per_1k)),
+             s("m_cost_1k_help"))
+            if math.isfinite(c.cost_per_1k) and math.isfinite(c.cost_per_1k_entered) else
+            (s("m_cost_1k_never_idle"), f.usd(c.cost_per_1k) if math.isfinite(c.cost_per_1k) else no, s("m_cost_1k_small"),
+             s("m_cost_1k_help")),
             (s("m_monthly"), f.usd(c.monthly_usd) if math.isfinite(c.monthly_usd) else no,
              s("m_monthly_small", devices=f.count(c.devices_entered, "devices"),
                requests=self.value("requests_per_day", c.values["requests_per_day"])), s("m_monthly_help")),
