@@ -139,7 +139,11 @@ STYLESHEET = f"""<style>
 .st-key-learn_fold [data-testid="stMarkdownContainer"] ul {{ padding-left: 1.25rem; }}
 .st-key-learn_fold [data-testid="stMarkdownContainer"] li {{ margin: 0 0 0.15rem 0; }}
 .st-key-{LANG_TOP_KEY} {{ position: fixed; top: 0.6rem; right: 0.75rem; width: fit-content; z-index: 999991; }}
+[data-testid="stFullScreenFrame"]:has([data-testid="stVegaLiteChart"]) [data-testid="stElementToolbar"] {{ display: none; }}
 </style>"""
+# The last rule: a live chart's toolbar ("Show data", "Download as PNG", "Copy Vega-Lite spec", "Fullscreen") is
+# Streamlit's, in English on a Korean page, with a developer's action among them (learner trial 2026-12-05);
+# the chart's own numbers are behind its "표로 보기" control (ui/charts.py).
 
 
 def apply() -> None:

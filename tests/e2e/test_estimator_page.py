@@ -85,6 +85,10 @@ def test_a_key_press_updates_the_live_charts_in_place(page, app_url, lang):
     wait_idle(page)
     kept = page.evaluate(f"() => Array.from(document.querySelectorAll('{charts}')).map(svg => svg.dataset.kept)")
     assert kept == ["0", "1"], "a chart was mounted afresh instead of updated in place"
+    # Streamlit's English toolbar ("Show data", "Copy Vega-Lite spec") stays hidden, under the pointer too
+    page.locator("[data-testid=stVegaLiteChart]").first.hover()
+    bars = page.locator("[data-testid=stFullScreenFrame]:has([data-testid=stVegaLiteChart]) [data-testid=stElementToolbar]")
+    assert bars.count() == 2 and not any(b.is_visible() for b in bars.all())
 
 
 def test_a_shared_link_opens_the_same_scenario(page, app_url):
@@ -151,7 +155,7 @@ def test_feel_it_streams_the_answer(page, app_url):
     wait_idle(page)
     lengths = page.evaluate("() => window.__feel")
     assert len([n for n in lengths if n > 0]) >= 3, f"text appeared in steps, not at once: {lengths[:20]}"
-    done = page.get_by_text("as it actually ran")
+    done = page.get_by_text("First token at", exact=False)
     assert done.count() == 1
     print(f"\nFeel it (estimate {page.locator('[data-testid=stMetricValue]').first.inner_text()} to first token): {done.inner_text()}")
     shot(page, "estimator-feel-en", full_page=False)
