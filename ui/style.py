@@ -133,7 +133,9 @@ STYLESHEET = f"""<style>
     left: -28px; right: 0; }}
   .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,
   .stApp [data-testid="stMain"] [data-testid="stRadio"] label {{ display: flex; align-items: center; }}
-  [class*="st-key-{TAP_LINKS_KEY}"] a {{ display: inline-flex; align-items: center; min-height: 44px; }} }}
+  [class*="st-key-{TAP_LINKS_KEY}"] a {{ display: inline-flex; align-items: center; min-height: 44px; }}
+  [data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapseButton"] button {{ min-width: 44px; min-height: 44px; }}
+  [data-testid="stSidebarNavLink"] {{ min-height: 44px; }} }}
 .st-key-learn_fold [data-testid="stMarkdownContainer"] :is(p, li) {{ font-size: 0.875rem; line-height: 1.4; }}
 .st-key-learn_fold [data-testid="stMarkdownContainer"] :is(p, ul) {{ margin-bottom: 0.35rem; }}
 .st-key-learn_fold [data-testid="stMarkdownContainer"] ul {{ padding-left: 1.25rem; }}

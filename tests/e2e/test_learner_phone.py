@@ -44,6 +44,24 @@ def test_tap_targets_are_44_px_on_a_phone(phone, app_url, where):
     shot(phone, f"phone-ko-{where}", full_page=False)
 
 
+def test_the_menu_button_and_the_menus_links_are_44_px_on_a_phone(phone, app_url):
+    """The side menu is the only way to some pages on a phone; its opener was a 28 px "»" and its links 28 px tall
+    (learner trial 2026-12-05)."""
+    open_app(phone, app_url, "", lang="ko")
+    opener = phone.locator("[data-testid=stExpandSidebarButton]")
+    box = opener.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, box
+    opener.tap()
+    closer = phone.locator("[data-testid=stSidebarCollapseButton] button")
+    closer.wait_for(state="visible")
+    links = phone.locator("[data-testid=stSidebarNavLink]")
+    heights = [round(link.bounding_box()["height"], 1) for link in links.all() if link.is_visible()]
+    assert heights and min(heights) >= 44, heights
+    box = closer.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44, box
+    shot(phone, "phone-ko-menu-open", full_page=False)
+
+
 def _settled_height(page, locator) -> float:
     """The element's height once it stops changing (the expander opens with an animation, Markdown lays out late)."""
     last, same = -1.0, 0
