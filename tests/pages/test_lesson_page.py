@@ -150,22 +150,29 @@ def test_feel_step_waits_then_streams_the_sample(lang):
     assert any(done in h.value and 'role="status"' in h.value for h in at.get("html")), "the result is announced politely"
 
 
+def script_clock(monkeypatch, clock: FakeClock) -> FakeClock:
+    """`clock` as time.sleep and time.monotonic for the page's script thread (AppTest's); the test's own thread
+    keeps the real ones."""
+    import threading
+    import time
+
+    real_sleep, real_clock = time.sleep, time.monotonic
+    in_script = lambda fake, real: lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)  # noqa: E731
+    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
+    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    return clock
+
+
 def test_the_played_answer_reports_its_planned_times_and_says_when_the_server_ran_late(lang, monkeypatch):
     """A slow server stretches the wall clock (here 0.2 s pass each time the clock is read): the result gives the chosen wait
     and wait + (n - 1) / tokens per second, by hand, as the start page's race does (learner trial 2026-12-05: the
     lesson said 4.9 s where the start page said 4.8 s for the same answer), and says apart that it finished late."""
-    import threading
-    import time
-
     class LateClock(FakeClock):
         def __call__(self) -> float:  # drawing the page takes time too: 0.2 s each time the player reads the clock
             self.now += 0.2
             return self.now
 
-    clock, real_sleep, real_clock = LateClock(), time.sleep, time.monotonic
-    in_script = lambda fake, real: lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)
-    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
-    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    script_clock(monkeypatch, LateClock())
     step = next(x for x in LESSON.steps if x.widget == "feel")
     at = run_page("lesson", lang, {"step": str(LESSON.index(step.id))}, timeout=60)
     at.button(key=f"lesson_ask_{step.id}").click().run()
@@ -186,13 +193,7 @@ def test_feel_step_without_animation_shows_the_answer_at_once(lang, monkeypatch)
     """Reduced motion (issue 23 item 5): nothing is played; the wait is a line, the whole answer is
     there at once, and the times (the chosen wait; wait + (n - 1) / tokens per second, by hand) are
     announced politely."""
-    import threading
-    import time
-
-    clock, real_sleep, real_clock = FakeClock(), time.sleep, time.monotonic
-    in_script = lambda fake, real: lambda *a: (real if threading.current_thread() is threading.main_thread() else fake)(*a)
-    monkeypatch.setattr("time.sleep", in_script(clock.sleep, real_sleep))
-    monkeypatch.setattr("time.monotonic", in_script(clock, real_clock))
+    clock = script_clock(monkeypatch, FakeClock())
     step = next(x for x in LESSON.steps if x.widget == "feel")
     at = run_page("lesson", lang, {"step": str(LESSON.index(step.id))}, timeout=60)
     at.toggle(key=f"lesson_still_{step.id}").set_value(True).run()
