@@ -11,7 +11,7 @@ import streamlit as st
 from latency.teaching import feel
 from latency.estimation import scenario
 from latency.language.i18n import Strings, md
-from ui import announce, state
+from ui import announce, state, style
 
 
 STILL_KEY = "est_feel_still"  # "show without animation": the timing as text, the answer at once
@@ -56,6 +56,21 @@ def show_still(s: Strings, f, tokens: Sequence[str], pace: feel.Pace) -> None:
     announce.status(s("feel_still_done", ttft=f.seconds(pace.ttft_s), total=f.seconds(pace.total_s(len(tokens)))))
 
 
+SCROLL_INTO_VIEW_JS = ("<script>/*{n}*/(() => {{ const el = document.querySelector('.st-key-{key}'); "
+                       "if (el) el.scrollIntoView({{block: 'center'}}); }})();</script>")
+"""Brings the container keyed `key` to the middle of the screen, at once (no smooth scrolling: reduced motion holds):
+on a phone the ask button sits low, and the wait and the answer played below the screen's edge, out of view
+(learner trial 2026-12-05, twice). A constant script with a key of the app's own; `n` makes each press a new element."""
+
+
+def scroll_into_view(key: str) -> None:
+    """Scroll the container keyed `key` into view (`SCROLL_INTO_VIEW_JS`), from a folded scripts-only container."""
+    n = st.session_state.get("feel_scroll_n", 0) + 1
+    st.session_state["feel_scroll_n"] = n
+    st.container(key=f"{style.SCRIPTS_KEY}scroll_{key}").html(
+        SCROLL_INTO_VIEW_JS.format(n=n, key=key), unsafe_allow_javascript=True)
+
+
 LANE_PX = 200
 """A racing lane's height: both lanes and their result stay on one phone screen with the button (learner trial:
 two 163 px columns of streaming text put the result ~1,000 px under the button, out of view); the lane scrolls."""
@@ -81,7 +96,7 @@ def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.P
         return
     plans = [feel.plan(tokens, pace) for _, pace in sides]
     summary = st.container(key="race_result")  # filled when the race ends: in view, right under the button
-    row = st.container(horizontal=True, gap="small")
+    row = st.container(horizontal=True, gap="small", key="race_lanes")
     cols = [row.container(width="stretch") for _ in sides]
     boxes, texts = [], ["" for _ in sides]
     firsts: list[float | None] = [None for _ in sides]
@@ -92,6 +107,7 @@ def race(s: Strings, f, tokens: Sequence[str], sides: Sequence[tuple[str, feel.P
         box = col.container(height=LANE_PX, border=True).empty()
         box.caption(s("feel_waiting", ttft=f.seconds(pace.ttft_s)))
         boxes.append(box)
+    scroll_into_view("race_lanes")  # both lanes on the screen while they play (an empty container is not drawn)
     t0 = clock()
     for frame in feel.play(plans, sleep=sleep, clock=clock):
         now = clock() - t0

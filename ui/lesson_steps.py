@@ -555,6 +555,10 @@ def feel_step(s: Strings, step_: lesson.Step, d: Data) -> None:
         tokens, pace = feel.split_tokens(sample.answer, sample.chars_per_token), feel.Pace(float(wait), est.decode_tokens_per_s)
         # On the projected screen the answer streams under both columns, the screen's whole width:
         # under the button, half as wide, it ran 150 to 220 px below a 768 px screen.
+        if d.below is None:
+            # the button, under the answer's place, to the screen's middle: the wait and the answer in view on a phone
+            # (the answer's own container is not drawn until it has something in it)
+            feel_player.scroll_into_view(f"lesson_ask_{step_.id}")
         with d.below if d.below is not None else here:
             if still:
                 feel_player.show_still(s, d.f, tokens, pace)
@@ -706,7 +710,7 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
         st.markdown(f":green-badge[:material/check_circle: {s('quiz_right')}]")
     else:
         st.markdown(f":red-badge[:material/cancel: {s('quiz_none' if chosen is None else 'quiz_wrong')}] "
-                    f"**{md(s('quiz_answer', answer=answer))}**")
+                    f"**{s('quiz_answer', answer=answer)}**")  # not md(): its "\~" showed as "1\~5초" (learner trial)
     # the why in the open (learner trial: reading the explanations took twelve taps); each choice's figure folded
     st.markdown(md(quiz.fill(q.explanation[d.lang], outcome.seconds[outcome.right], fmt)))
     with st.expander(s("quiz_why")):

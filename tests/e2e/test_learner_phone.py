@@ -50,7 +50,7 @@ def test_the_menu_button_and_the_menus_links_are_44_px_on_a_phone(phone, app_url
     open_app(phone, app_url, "", lang="ko")
     opener = phone.locator("[data-testid=stExpandSidebarButton]")
     box = opener.bounding_box()
-    assert box["width"] >= 44 and box["height"] >= 44, box
+    assert round(box["width"]) >= 44 and round(box["height"]) >= 44, box
     opener.tap()
     closer = phone.locator("[data-testid=stSidebarCollapseButton] button")
     closer.wait_for(state="visible")
@@ -58,7 +58,7 @@ def test_the_menu_button_and_the_menus_links_are_44_px_on_a_phone(phone, app_url
     heights = [round(link.bounding_box()["height"], 1) for link in links.all() if link.is_visible()]
     assert heights and min(heights) >= 44, heights
     box = closer.bounding_box()
-    assert box["width"] >= 44 and box["height"] >= 44, box
+    assert round(box["width"]) >= 44 and round(box["height"]) >= 44, box
     shot(phone, "phone-ko-menu-open", full_page=False)
 
 
@@ -113,6 +113,41 @@ def test_the_race_result_stands_in_view_under_its_button(phone, app_url):
     result = phone.locator(".st-key-race_result").bounding_box()
     shot(phone, "phone-ko-race", full_page=False)
     assert result["y"] + result["height"] - button_box["y"] <= PHONE["height"], (button_box, result)
+
+
+def _top_in_view(page, selector: str) -> float:
+    """The top of `selector` once it shows something, in px from the top of the screen."""
+    page.wait_for_function(f"() => (document.querySelector('{selector}')?.innerText || '').trim().length > 0", timeout=60_000)
+    return page.locator(selector).evaluate("e => e.getBoundingClientRect().top")
+
+
+def test_the_wait_plays_in_view_on_a_phone(phone, app_url):
+    """Learner trial 2026-12-05, twice: on lesson step 2 and on the start page the ask button sat at the screen's
+    bottom edge, and the wait and the answer played below it, out of view. While the wait runs, its line is
+    on the screen, in its upper part."""
+    from latency.estimation.catalog import load_catalog
+    from latency.estimation.places import load_stops
+    from latency.teaching import lesson
+
+    catalog = load_catalog()
+    les = lesson.load_lesson(catalog, load_stops())
+    step = next(x for x in les.steps if x.widget == "feel")
+    open_app(phone, app_url, "lesson", lang="ko", step=str(les.index(step.id)))
+    phone.locator(f".st-key-lesson_ask_{step.id} button").tap()
+    top = _top_in_view(phone, f".st-key-lesson_feel_out_{step.id}")
+    shot(phone, "phone-ko-lesson-feel-playing", full_page=False)
+    assert 0 <= top <= PHONE["height"] / 2, top
+    wait_idle(phone)
+
+    open_app(phone, app_url, "", lang="ko")
+    phone.locator(".st-key-start_feel button").tap()
+    slow = i18n.strings("glossary", "ko")("feel_waiting", ttft="3초")  # the slow lane's wait, in its box
+    lane = phone.locator(f"{MAIN} [data-testid=stCaptionContainer]", has_text=slow).first
+    lane.wait_for(timeout=60_000)
+    box = lane.bounding_box()
+    shot(phone, "phone-ko-race-playing", full_page=False)
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    wait_idle(phone)
 
 
 def test_the_entry_and_its_fold_at_1366_in_english(browser, app_url):

@@ -374,6 +374,17 @@ def test_tornado_users_double_on_the_same_servers():
     assert {hw.low_value, hw.high_value} - {None} <= set(cloud)
 
 
+def test_a_notch_moving_latency_far_the_same_way_both_sides_ranks_above_a_small_swing():
+    """Effect is the larger change from now, as each bar is drawn from now: a size down and up both moving 100 s to
+    about 0.4 s outranks an answer length that moves it by 0.05 s either way (PM re-check 2026-12-05: the spread of
+    the first, 0.05 s, had ranked it last and 'hardly changing the latency')."""
+    t = T.Tornado(base_s=100.0, measure="ttft", notches=[T.Notch("model_size", 51, 100, 0.347, 0.398),
+                                                         T.Notch("output", 128, 512, 99.95, 100.05)])
+    assert t.effect(t.notches[0]) == pytest.approx(100.0 - 0.347)
+    assert t.effect(t.notches[1]) == pytest.approx(0.05)
+    assert T.tornado_summary(t, NAMES, TEMPLATES, fmt_ratio) == "only MODEL_SIZE; not OUTPUT"
+
+
 def test_tornado_summary_templates_for_edge_cases():
     t = T.Tornado(base_s=1.0, measure="total", notches=[T.Notch("output", 1, 2, 0.5, 2.0),
                                                           T.Notch("distance", 0, 10, 1.0, 1.0)])

@@ -733,6 +733,19 @@ def test_a_device_count_left_on_auto_says_the_number_it_came_to_in_every_change(
     assert s("devices_auto_came_to", n=f.count(2, "devices")) not in fixed
 
 
+def test_a_count_auto_came_to_and_kept_is_not_named_as_a_change(lang):
+    """PM re-check 2026-12-05: on 'auto' (two H100s for 70.6B), the FP8 suggestion keeps two devices, and its line
+    read 'Devices per server auto (now 2 devices) → 2 devices', a change that changes nothing. Its link still
+    opens the two devices."""
+    s, _, f = strings(lang)
+    values = dict(DEFAULT, model_size_b=70.6, concurrency=200, budget_s=2.0)
+    n = direct(values).devices_needed
+    at = page(lang, model_size_b="70.6", concurrency="200", budget_s="2")
+    links = [p for p in at.get("page_link") if "precision=fp8" in p.proto.query_string]
+    assert links and f"devices={n}" in links[0].proto.query_string, [p.proto.query_string for p in links]
+    assert s("devices_auto_came_to", n=f.count(n, "devices")) not in links[0].proto.label, links[0].proto.label
+
+
 def test_a_prefill_that_is_mostly_the_engines_fixed_time_is_not_said_to_be_bound_by_calculation(lang):
     """Newcomer try (stop 43): 'Prefill is bound by calculation ... a device with more compute (or more devices)
     shortens it', while two devices or FP8 left the first token at 0.11 s: 0.067 s of the 0.085 s is the serving

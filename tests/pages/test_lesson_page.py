@@ -239,6 +239,8 @@ def test_quiz_misses_link_back_to_their_steps(lang):
     # each miss on a red badge, the right answer beside it in bold (learner trial: right and wrong looked alike)
     miss = f":red-badge[:material/cancel: {s(lang)('quiz_wrong')}]"
     assert sum(miss in m.value and f"**{s(lang)('quiz_answer', answer='')}" in m.value for m in at.markdown) == len(QUESTIONS)
+    # the answer's label is escaped once: escaped twice, "1~5초" showed as "1\\~5초" (learner re-check 2026-12-05)
+    assert not [m.value for m in at.markdown if "\\\\" in m.value], [m.value for m in at.markdown if "\\\\" in m.value][:2]
     review = [p for p in page_links(at) if re.search(r"step=\d", p.proto.query_string)]
     assert [parse_qs(p.proto.query_string)["step"][0] for p in review] == [str(LESSON.index(q.review_step)) for q in QUESTIONS]
     text = all_text(at)
