@@ -542,6 +542,24 @@ def test_feel_it_streams_the_sample_at_the_estimated_pace(lang, fake_clock):
     assert any(done in h.value and 'role="status"' in h.value for h in at.get("html")), "the result is announced politely"
 
 
+def test_feel_it_plays_as_many_tokens_as_the_answer_length_and_ends_at_the_whole_answer(lang, fake_clock):
+    """Learner re-check 2026-12-05: a 32-token autocomplete said 'whole answer 0.26 s', and its feel-it played the
+    254-token sample to 1.3 s. A shorter answer length plays that many of the sample's tokens, so the result
+    gives the whole answer's time: TTFT + 31 / tokens per second, by hand."""
+    at = page_alone(lang, output_tokens=32)
+    _, _, est = scenario.evaluate(CATALOG, {**DEFAULTS, "output_tokens": 32})
+    at.button(key="est_feel").click().run()
+    assert not at.exception, at.exception[0].value
+    sample = feel.load_samples()[lang]
+    tokens = feel.split_tokens(sample.answer, sample.chars_per_token)
+    assert len(tokens) > 32
+    assert [m.value for m in at.markdown if m.value.strip() == i18n.md("".join(tokens[:32])).strip()], "32 tokens played"
+    f, s = formats.get(lang), i18n.strings("estimator", lang)
+    done = s("feel_done", ttft=f.seconds(est.ttft_s), total=f.seconds(est.ttft_s + 31 / est.decode_tokens_per_s))
+    assert f.seconds(est.ttft_s + 31 / est.decode_tokens_per_s) == f.seconds(est.total_s)  # the page's own 'whole answer'
+    assert any(html.escape(done) in h.value for h in at.get("html") if 'role="status"' in h.value), done
+
+
 def test_feel_it_without_animation_shows_the_timing_at_once(lang, fake_clock):
     """Issue 23 item 5 (reduced motion): with the toggle on, nothing streams or sleeps; the wait for
     the first token is a line of text, the whole answer is there at once, and the result line gives
