@@ -10,6 +10,8 @@ inputs (ui/launch_inputs.py), the launch check (latency.exploring.launch: every 
 scenario.evaluate), sections (ui/launch_view.py, ui/launch_compare.py, ui/launch_levers.py).
 """
 
+import math
+
 import streamlit as st
 
 from latency.charts import launch_card
@@ -97,10 +99,27 @@ def evaluate(v, search_users=True):
 
 
 c = evaluate(values)
+choices = [d for d in data.device_choices if d != scenario.DEVICES_AUTO]
+suggested: list = []  # "what to change", worked out once a run: under the verdict when it fails, and in its tab
+
+
+def suggestions():
+    if not suggested:
+        suggested.append(levers.suggest(data.catalog, values, data.sizes, places, choices,
+                                        evaluate=lambda v: evaluate(v, search_users=False)))
+    return suggested[0]
+
+
 with verdict_slot.container():
     launch_view.show_verdict(w, c)
     if not c.passes:  # on a phone "What to change" is some 5,000 px below, after the 25 inputs (PM try)
         st.markdown(f"[{s('jump_change')}](#{launch_view.CHANGE_ANCHOR})")
+        # the cheapest fix named under the verdict: the figures above are for the device and precision entered, and a
+        # PM read "4 H100s, $8,731" as the answer while two MI300X passed for $3,650 (PM re-check 2026-12-05)
+        found = suggestions()[0]
+        if found and math.isfinite(found[0].check.monthly_usd):
+            st.caption(s("cheapest_fix", change=launch_levers.change_text(w, found[0], c),
+                         cost=w.money(found[0].check.monthly_usd)))
 with figures_slot:
     launch_view.show_figures(w, c, key="launch")
 rest = st.container(key=launch_view.REST_KEY)  # everything below the figures (LAYOUT_CSS)
@@ -138,12 +157,9 @@ with rest:
             if switched:  # where the clicked suggestion was: what it changed and the verdict now (PM try, stop 40:
                 st.info(switched, icon=":material/swap_horiz:")  # the page kept its scroll position, both were off-screen)
                 launch_view.show_verdict(w, c)
-            found, tried = levers.suggest(data.catalog, values, data.sizes, places,
-                                          [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
-                                          evaluate=lambda v: evaluate(v, search_users=False))
+            found, tried = suggestions()
             launch_levers.section(w, c, values, found, tried, lang, pairs=lambda: levers.pairs(
-                data.catalog, values, data.sizes, places, [d for d in data.device_choices if d != scenario.DEVICES_AUTO],
-                evaluate=lambda v: evaluate(v, search_users=False)))
+                data.catalog, values, data.sizes, places, choices, evaluate=lambda v: evaluate(v, search_users=False)))
     with tabs["compare"]:
         if tabs["compare"].open:
             launch_compare.section(w, c, values, evaluate, specs, data.default, implied, lang,

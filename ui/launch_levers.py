@@ -27,7 +27,7 @@ def change_text(w: launch_view.Words, sug: L.Suggestion, base_check: Check) -> s
     for key in sug.changed:
         if key == "distance_km" and "server_place" in sug.changed:
             continue
-        if (key == "devices" and scenario.fixed_devices(base) is None and base_check.fits
+        if (key == "devices" and scenario.fixed_devices(base) is None and base_check.fits and "hardware" not in sug.changed
                 and sug.values[key] == base_check.devices_per_server):
             continue  # 'auto' that came to this count, kept fixed: no change to name (PM re-check 2026-12-05: "auto (now 2) → 2")
         before = (key == "devices" and w.auto_came_to(base, base_check)) or (w.value(key, base[key]) if key in base else "")

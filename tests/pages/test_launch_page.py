@@ -746,6 +746,24 @@ def test_a_count_auto_came_to_and_kept_is_not_named_as_a_change(lang):
     assert s("devices_auto_came_to", n=f.count(n, "devices")) not in links[0].proto.label, links[0].proto.label
 
 
+def test_a_failing_verdict_names_the_cheapest_fix_under_it(lang):
+    """PM re-check 2026-12-05: the figures ('4 devices, $8,731') keep the H100 and FP16 entered, and the PM read them
+    as the answer while two MI300X passed for less, four screens down. Under the failing verdict, the cheapest fix
+    that passes: here two MI300X, priced by hand (hourly price x 2 x 730 h), judged by latency.estimate."""
+    from tests.exploring.test_launch import passes_rule
+
+    s, _, f = strings(lang)
+    values = dict(DEFAULT, model_size_b=70.6, concurrency=200, budget_s=2.0)
+    assert not passes_rule(values) and passes_rule(dict(values, hardware="mi300x", devices=2))
+    at = page(lang, model_size_b="70.6", concurrency="200", budget_s="2")
+    lead = s("cheapest_fix", change="X", cost="Y").split("X")[0]
+    (line,) = [c.value for c in at.caption if c.value.startswith(lead)]
+    cost = formats.get(lang).usd(CAT.hardware["mi300x"].price_usd_per_hour * 2 * 730)
+    assert "MI300X" in line and cost in line.replace("\\$", "$"), (line, cost)
+    assert f.count(2, "devices") in line  # another device on 'auto' would take its own count: the two are named
+    assert not [c for c in page(lang, model_size_b="8.03").caption if c.value.startswith(lead)]  # passing: no fix
+
+
 def test_a_prefill_that_is_mostly_the_engines_fixed_time_is_not_said_to_be_bound_by_calculation(lang):
     """Newcomer try (stop 43): 'Prefill is bound by calculation ... a device with more compute (or more devices)
     shortens it', while two devices or FP8 left the first token at 0.11 s: 0.067 s of the 0.085 s is the serving
