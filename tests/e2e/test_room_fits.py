@@ -205,7 +205,13 @@ def test_a_projected_slider_keeps_its_choice_when_the_room_comes_back_to_its_ste
         # the second choice, by its name under the track (the presenter re-check guessed where on the track to click):
         # not the first, which is what Streamlit drew when it had dropped the value (presenter trial 2026-12-05: back
         # on the distance step, 0 km drawn, the room's choice 22 km)
-        stops.nth(1).click()
+        for _ in range(3):  # under the full suite's load a click that lands while the page reruns can be dropped: again
+            stops.nth(1).click()
+            try:
+                expect(bold).not_to_have_text(opened_at, timeout=T / 2)
+                break
+            except AssertionError:
+                settled(page)
         expect(bold).not_to_have_text(opened_at, timeout=T)
         settled(page)
         chosen = value()
