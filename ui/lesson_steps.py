@@ -702,10 +702,9 @@ def feedback(s: Strings, q: quiz.Question, outcome: quiz.Outcome, labels: Mappin
     chosen = st.session_state.get(f"lesson_q_{q.id}")
     answer = labels[outcome.right]
     fmt = d.f.seconds
-    # A mark per question in plain text with an icon and a bold word (ink on white, as any text), not
+    # A mark per question on a green or red badge with an icon and a word (not colour alone, WCAG 1.4.1), not
     # st.error (role="alert") or st.success (role="status"): marking the quiz fired one for every
     # question at once; the score alone is announced (issue 23 item 5).
-    # Green or red badge, not colour alone: the icon and the word say it too (WCAG 1.4.1).
     if chosen == outcome.right:
         st.markdown(f":green-badge[:material/check_circle: {s('quiz_right')}]")
     else:
