@@ -151,7 +151,8 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
     still = st.toggle(s("feel_still"), key=STILL_KEY)
     st.caption(s("feel_still_help"))
     if st.button(s("feel_button"), key="est_feel", type="primary", icon=PLAY_ICON):
-        est = current_estimate(data)
+        values = state.values(scenario.KEYS)  # read once: the estimate and the answer length below
+        est = scenario.evaluate(data.catalog, values)[2]
         if not est.fits:  # no figures for a set-up that cannot run: none to play either
             st.warning(s("feel_no_fit"))
         else:
@@ -159,7 +160,7 @@ def section(s: Strings, f, data, lang: str, *, sleep: Callable[[float], None], c
             pace = feel.Pace(est.ttft_s, est.decode_tokens_per_s)
             # as many of the sample's tokens as the answer length set, so "done at" is the estimate's whole answer
             # (learner re-check 2026-12-05: a 32-token autocomplete said 0.26 s, and its feel-it ran 254 tokens to 1.3 s)
-            played = tokens[:max(1, int(state.values(scenario.KEYS).get("output_tokens", len(tokens))))]
+            played = tokens[:max(1, int(values.get("output_tokens", len(tokens))))]
             if still:
                 show_still(s, f, played, pace)
             else:
