@@ -322,6 +322,9 @@ class Words:
             out.append(s("note_cached", n=f.count(c.cached_tokens, "tokens"), share=f.percent(float(v["prefix_share"]))))
         if int(v.get("spec_tokens", 0) or 0):
             out.append(s("note_spec", n=f.count(v["spec_tokens"], "tokens"), accept=f.percent(float(v["spec_accept"]))))
+        if launch.long_answer(c):
+            out.append(s("note_long_answer", total=f.seconds(c.total_s), limit=f.seconds(launch.ATTENTION_LIMIT_S),
+                         measure=s("in_measure"), whole=s("measure_total")))
         if float(v["model_size_b"]) < float(v.get("min_model_b", 0) or 0):
             out.append(s("note_below_min", size=f.size_b(float(v["model_size_b"])), floor=f.size_b(float(v["min_model_b"]))))
         return out

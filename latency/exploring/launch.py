@@ -76,6 +76,10 @@ P95_UNIFORM = 1.9
 """95th percentile of a uniform distribution on [0, 2m] over its mean m: 0.95 x 2 = 1.9."""
 PASS_RULE = "p95"
 """The pass rule (module docstring): judged on the 95%-of-users figure's range, not the typical figure's alone."""
+ATTENTION_LIMIT_S = 10.0
+"""Past this wait for a whole answer people's attention drifts (Nielsen Norman Group, "Response Times: The 3
+Important Limits", https://www.nngroup.com/articles/response-times-3-important-limits/; the same source as the
+response-speed term page). A check judged on the first token names a whole answer longer than this (`long_answer`)."""
 MEASURE_KEY = {"ttft": "ttft_s", "total": "total_s"}
 MEASURED_STAGES = {"ttft": ("network", "queue", "prefill"), "total": STAGES}
 
@@ -405,6 +409,13 @@ def check(catalog: Catalog, values: Mapping[str, Any], search_users: bool = True
 COMPARED_KEYS = tuple(k for k in scenario.KEYS if k not in ("use_case", "device_scope", "distance_km"))
 """The inputs the side-by-side view lists (the distance follows the two places; a custom distance is
 listed under the server region)."""
+
+
+def long_answer(c: Check) -> bool:
+    """Whether a check judged on the first token has a whole answer past the attention limit
+    (ATTENTION_LIMIT_S): a pass on the first token says nothing of it, and a product that shows the answer only
+    once it is finished makes its users wait that long (PM trial 2026-12-05: an 18 s whole answer, no word of it)."""
+    return c.fits and c.measure == "ttft" and math.isfinite(c.total_s) and c.total_s > ATTENTION_LIMIT_S
 
 
 def differing_keys(a: Mapping[str, Any], b: Mapping[str, Any], keys=COMPARED_KEYS) -> list[str]:
