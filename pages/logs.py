@@ -40,8 +40,10 @@ try:
 except LogError as err:
     log_view.show_error(s, err)
     st.stop()
-st.success(s("read_ok", name=md(source["name"]), fmt=s(f"fmt_{fmt}"), n=f"{len(df):,}"),
+st.success(s("read_ok", name=md(source["name"]), fmt=s(f"fmt_{fmt}"), n=formats.get(lang).count(len(df), "requests")),
            icon=":material/check_circle:")
+for note in log_view.read_notes(s, df):  # values left out, seconds that look like milliseconds: said, never silent
+    st.warning(note, icon=":material/warning:")
 budget = state.bounded_number_input(s("budget_label"), "lg_budget", log_view.BUDGET, step=0.5, help=s("budget_help"))
 for text in state.box_notice_texts(shell.strings("scenario"), ("lg_budget",), formats.get(lang).seconds):
     st.warning(text, icon=":material/edit_note:")

@@ -93,13 +93,14 @@ def show_formats(s: Strings, expanded: bool) -> None:
 def show_error(s: Strings, err: L.LogError) -> None:
     """What is wrong and where (line, field, value), in the page's language; values escaped."""
     reason = s(f"err_{err.code}", limit=LIMIT_TEXT) if err.code == "too_large" else (
-        s(f"err_{err.code}", accepted=md(err.field or "")) if err.code == "missing_column" else s(f"err_{err.code}"))
+        s(f"err_{err.code}", accepted=md(err.field or ""), found=md(", ".join(err.found)))
+        if err.code == "missing_column" else s(f"err_{err.code}"))
     where = []
     if err.line:
         where.append(s("err_where_line", line=f"{err.line:,}"))
     if err.field and err.code != "missing_column":
         where.append(s("err_where_field", field=md(err.field)))
-    if err.value is not None and err.code not in ("too_large",):
+    if err.value is not None and err.code not in ("too_large", "missing_column"):  # missing_column: every name, above
         where.append(s("err_where_value", value=md(err.value)))
     text = f"**{s('err_title')}** {reason}"
     if where:
@@ -136,7 +137,7 @@ def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -
     values["hardware"] = c2.selectbox(s("hardware_label"), hardware, key="lg_hardware",
                                       format_func=lambda h: catalog.hardware[h].label(lang))
     values["distance_km"] = c2.selectbox(s("distance_label"), list(by_km), key="lg_distance",
-                                         format_func=lambda km: s("distance_option", name=by_km[km].short[lang],
+                                         format_func=lambda km: s("distance_option", name=by_km[km].label[lang],
                                                                   km=formats.get(lang).km(km)))
     values["prompt_tokens"] = state.bounded_number_input(s("prompt_label"), "lg_prompt", PROMPT, where=c3, step=128)
     values["output_tokens"] = state.bounded_number_input(
@@ -145,6 +146,12 @@ def scenario_controls(s: Strings, catalog, stops, lang: str, df: pd.DataFrame) -
     for text in state.box_notice_texts(shell.strings("scenario"), ("lg_prompt", "lg_output")):
         st.warning(text, icon=":material/edit_note:")
     return values
+
+
+GAP_SAID = 2.0
+"""A log's median first token this many times the estimate's (or less than its inverse) gets a sentence on what the
+estimate does not know (`estimate_gap`): past 2x the estimate's own range (about 80% of measurements within it,
+docs/estimator.md) no longer explains the difference."""
 
 
 def estimate_for(s: Strings, catalog, values: dict, lang: str):
@@ -161,6 +168,25 @@ def estimate_for(s: Strings, catalog, values: dict, lang: str):
     return est
 
 
+FEW_REQUESTS = 20
+"""Fewer requests than this and p95 lies between the two slowest (numpy's linear interpolation: rank 0.95 x (n - 1)
+> n - 2 once n < 21), p99 too: the page says so."""
+
+
+def read_notes(s: Strings, df: pd.DataFrame) -> list[str]:
+    """What the reader left out or found suspicious (latency.measured.logs: UNREADABLE_KEY, MS_SUSPECT_KEY), said."""
+    f = formats.get(s.lang)
+    out = []
+    bad = df.attrs.get(L.UNREADABLE_KEY)
+    if bad:
+        out.append(s("note_unreadable", count=f.count(bad["count"], "values"), line=f"{bad['line']:,}", field=md(bad["field"]),
+                     value=md(bad["value"] or "")))
+    for column, median in df.attrs.get(L.MS_SUSPECT_KEY, []):
+        stem = column[:-2] if column.lower().endswith("_s") else column
+        out.append(s("note_seconds_like_ms", column=md(column), median=f"{median:,.0f}", ms=md(f"{stem}_ms")))
+    return out
+
+
 def summary(s: Strings, summ: dict, budget: float) -> None:
     st.header(s("summary_header"))
     cols = st.columns(4)
@@ -172,9 +198,18 @@ def summary(s: Strings, summ: dict, budget: float) -> None:
         cols[1].metric(s("metric_within", budget=fmt_s(s, budget)), formats.get(s.lang).percent(within))
     for col, key in zip(cols[2:], ("ttft_s", "e2e_s")):
         col.metric(s("metric_p", metric=s(f"name_{key}"), p=95), fmt_value(s, key, summ[f"{key}_p95"]))
-    if within is not None and math.isfinite(within):
-        st.caption(s("within_caption", share=formats.get(s.lang).percent(within),
-                     miss=formats.get(s.lang).percent(1 - within)))
+    f = formats.get(s.lang)
+    if within is not None and math.isfinite(within):  # counts, which add up (a trial read "9.5% ... the other 90%")
+        n, total = summ["within_count"], summ["e2e_s_n"]
+        st.caption(s("within_caption", n=f"{n:,}", total=f.count(total, "requests"), share=f.percent(within),
+                     miss=f"{total - n:,}"))
+    counted = [(key, summ[f"{key}_n"]) for key in L.LATENCY_COLUMNS if 0 < summ[f"{key}_n"] < summ["count"]]
+    if counted:  # blank cells were dropped without a word (newcomer trial 2026-12-05)
+        st.caption(s("note_counts", counts=", ".join(s("note_count_item", name=s(f"name_{key}"), n=f"{n:,}",
+                                                        total=f"{summ['count']:,}") for key, n in counted)))
+    fewest = min((summ[f"{key}_n"] for key in L.LATENCY_COLUMNS if summ[f"{key}_n"]), default=0)
+    if 0 < fewest < FEW_REQUESTS:
+        st.warning(s("note_few_requests", n=f.count(fewest, "requests")), icon=":material/info:")
 
 
 def _estimate_triple(est, key: str):
@@ -214,12 +249,25 @@ def distributions(s: Strings, df: pd.DataFrame, summ: dict, est, budget: float) 
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
+def gap_note(s: Strings, summ: dict, est) -> str:
+    """A sentence when the log's median first token and the estimate's are GAP_SAID apart or more; else ""."""
+    log = summ.get("ttft_s_p50", math.nan)
+    if est is None or not math.isfinite(log) or not est.ttft_s > 0 or log <= 0:
+        return ""
+    ratio = log / est.ttft_s
+    if 1.0 / GAP_SAID < ratio < GAP_SAID:
+        return ""
+    return s("estimate_gap", log=fmt_s(s, log), ratio=formats.get(s.lang).ratio(ratio))
+
+
 @st.fragment
 def compare_and_draw(s: Strings, catalog, stops, lang: str, df: pd.DataFrame, summ: dict, budget: float) -> None:
     """The scenario picker and everything drawn with its estimate: reruns alone when a scenario input
     changes (the file is not read or summarised again)."""
     values = scenario_controls(s, catalog, stops, lang, df)
     est = estimate_for(s, catalog, values, lang)
+    if gap := gap_note(s, summ, est):
+        st.caption(gap)
     distributions(s, df, summ, est, budget)
     over_time(s, df, est, budget)
 

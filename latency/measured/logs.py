@@ -32,6 +32,7 @@ import csv
 import io
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,20 @@ GENERIC_COLUMNS: dict[str, tuple[str, float]] = {
     "output_tokens": ("output_tokens", 1.0),
 }
 TIMESTAMP_COLUMN = "timestamp"
+ALIASES: dict[str, str] = {
+    **{f"{name}_{u}": f"ttft_{u}" for name in ("time_to_first_token", "first_token", "first_token_latency") for u in ("s", "ms")},
+    **{f"{name}_{u}": f"tpot_{u}" for name in ("time_per_output_token", "itl", "inter_token_latency", "time_per_token")
+       for u in ("s", "ms")},
+    **{f"{name}_{u}": f"e2e_{u}" for name in ("total", "total_time", "latency", "e2e_latency", "end_to_end",
+                                               "end_to_end_latency", "duration", "response_time", "elapsed")
+       for u in ("s", "ms")},
+    **{name: "output_tokens" for name in ("completion_tokens", "output_len", "output_length", "generated_tokens",
+                                          "num_output_tokens")},
+    **{name: TIMESTAMP_COLUMN for name in ("created_at", "start_time", "request_time", "sent_at", "datetime")},
+}
+"""Other names a log's columns (or JSON keys) commonly have, each read as the documented column it names (newcomer
+trial 2026-12-05: a PM's own CSV had `time_to_first_token_ms` and `total_ms` and was refused). Each carries its unit
+in the name as the documented ones do; a bare "time" or "latency" is not read (seconds or milliseconds?)."""
 LIST_UNITS = {k: v for k, v in GENERIC_COLUMNS.items() if k != "output_tokens"}
 """A plain list may start with one of these names as its header (its unit); without one: e2e seconds."""
 
@@ -66,9 +81,10 @@ class LogError(ValueError):
              "length_mismatch", "bad_row")
 
     def __init__(self, code: str, detail: str, *, line: int | None = None, field: str | None = None,
-                 value: Any = None) -> None:
+                 value: Any = None, found: tuple[str, ...] = ()) -> None:
         self.code, self.detail, self.line, self.field = code, detail, line, field
         self.value = None if value is None else str(value)[:40]
+        self.found = tuple(found)  # missing_column: every column name the file has, in full
         where = ", ".join(p for p in (f"line {line}" if line else "", f"field {field!r}" if field else "") if p)
         super().__init__(f"{code}: {detail}" + (f" ({where})" if where else ""))
 
@@ -108,6 +124,21 @@ def _decode(data: bytes) -> str:
     return text
 
 
+def column_name(name: Any) -> str:
+    """A column's name as the readers match it: lower case, every run of other characters than letters and digits
+    one "_" ("Time to first token (ms)" -> "time_to_first_token_ms"), and an alias (ALIASES) as what it names."""
+    key = "_".join(re.findall(r"[0-9a-z]+", str(name).lower()))
+    return ALIASES.get(key, key)
+
+
+def csv_delimiter(first_line: str) -> str:
+    """The cells' separator of a CSV by its header line: a comma, else a semicolon (what spreadsheets save where a
+    comma is the decimal mark) or a tab, whichever the header has."""
+    if "," in first_line:
+        return ","
+    return max((";", "\t"), key=first_line.count) if (";" in first_line or "\t" in first_line) else ","
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text)
@@ -144,13 +175,12 @@ def detect_format(text: str) -> str:
             return "llamacpp" if "timings" in first else "jsonl"
         return "vllm" if '"ttfts"' in text[:4096] else "jsonl"
     body = lines[1:] if lines and not _is_number(lines[0]) else lines
-    if lines and "," not in lines[0] and all(_is_number(ln) for ln in body[:50]) and body:
+    delimiter = csv_delimiter(lines[0])
+    if lines and delimiter not in lines[0] and all(_is_number(ln) for ln in body[:50]) and body:
         return "list"
-    header = lines[0].lower().replace(" ", "")
-    if any(name in header.split(",") for name in list(GENERIC_COLUMNS) + [TIMESTAMP_COLUMN]):
-        return "csv"
-    if "," in lines[0]:
-        return "csv"  # a CSV without the documented columns: the reader names what is missing
+    header = {column_name(c) for c in lines[0].split(delimiter)}
+    if delimiter in lines[0] or header & (set(GENERIC_COLUMNS) | {TIMESTAMP_COLUMN}):
+        return "csv"  # with or without the documented columns: the reader names what is missing
     raise LogError("unknown_format", "not CSV, JSONL, vLLM benchmark JSON, llama.cpp responses or a list of numbers",
                    line=1, value=lines[0][:40])
 
@@ -221,29 +251,68 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
 # Readers, one per format
 # --------------------------------------------------------------------------------------------
 
-def _generic_row(record: dict, line: int) -> dict:
+UNREADABLE_KEY = "unreadable"
+"""df.attrs key: cells of a latency or token column that are not numbers ("timeout", "error", "n/a"), left out of
+their figure and counted: {"count", "line", "field", "value"} (the first one). Real logs have them (newcomer trial
+2026-12-05: one "timeout" refused a whole file)."""
+MS_SUSPECT_KEY = "seconds_like_ms"
+"""df.attrs key: [(column, median)] for seconds columns whose every value is a whole number and whose median is at
+least SECONDS_LIKE_MS_MEDIAN: most likely milliseconds under a seconds name (the page says so; nothing is changed)."""
+SECONDS_LIKE_MS_MEDIAN = {"ttft_s": 100.0, "e2e_s": 100.0, "tpot_s": 10.0}
+"""Medians, in seconds, that no interactive service's log has: a first token or a whole answer typically over 100 s,
+10 s a token. Whole numbers that large are the same log in milliseconds (300 ms first tokens written as 300)."""
+DECIMAL_COMMA = re.compile(r"\s*-?\d+,\d+\s*")
+
+
+def _generic_row(record: dict, line: int, notes: dict, decimal_comma: bool = False) -> dict:
+    """One CSV row or JSON object -> the documented columns. A cell that is not a number is left out and counted
+    (notes[UNREADABLE_KEY]); a negative one is an error. decimal_comma: "0,61" is 0.61 (a semicolon CSV)."""
     row: dict[str, Any] = {}
     for key, value in record.items():
-        name = str(key).strip().lower()
+        name = column_name(key)
         if name in GENERIC_COLUMNS:
             col, factor = GENERIC_COLUMNS[name]
-            v = _number(value, line, str(key))
-            row[col] = v * factor
+            if decimal_comma and isinstance(value, str) and DECIMAL_COMMA.fullmatch(value):
+                value = value.replace(",", ".")
+            try:
+                v = _number(value, line, str(key))
+            except LogError as err:
+                if err.code != "not_number":
+                    raise
+                bad = notes.setdefault(UNREADABLE_KEY, dict(count=0, line=line, field=str(key), value=err.value))
+                bad["count"] += 1
+                v = math.nan
+            if not math.isnan(v) or col not in row:  # two names for one column: the first value given counts
+                row[col] = v * factor
         elif name == TIMESTAMP_COLUMN:
             row["timestamp"] = _timestamp(value, line, str(key))
     return row
 
 
 def _need_columns(names: list[str], line: int) -> None:
-    known = [n for n in (str(x).strip().lower() for x in names) if n in GENERIC_COLUMNS and n != "output_tokens"]
+    known = [n for n in (column_name(x) for x in names) if n in GENERIC_COLUMNS and n != "output_tokens"]
     if not known:
         accepted = ", ".join(n for n in GENERIC_COLUMNS if n != "output_tokens")
         raise LogError("missing_column", f"no latency column; expected one of: {accepted}", line=line,
-                       field=accepted, value=",".join(map(str, names))[:40])
+                       field=accepted, value=",".join(map(str, names))[:40], found=tuple(str(n) for n in names))
 
 
-def _read_csv(text: str) -> list[dict]:
-    reader = csv.reader(io.StringIO(text))
+def _seconds_like_ms(rows: list[dict], names: list[str], notes: dict) -> None:
+    """Note the seconds columns whose values look like milliseconds (MS_SUSPECT_KEY)."""
+    for name in names:
+        key = column_name(name)
+        col = GENERIC_COLUMNS.get(key, ("", 0.0))[0]
+        if col not in SECONDS_LIKE_MS_MEDIAN or not key.endswith("_s"):
+            continue
+        values = [r[col] for r in rows if col in r and math.isfinite(r[col])]
+        if values and all(v == int(v) for v in values) and float(np.median(values)) >= SECONDS_LIKE_MS_MEDIAN[col]:
+            notes.setdefault(MS_SUSPECT_KEY, []).append((str(name), float(np.median(values))))
+
+
+def _read_csv(text: str, notes: dict) -> list[dict]:
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    delimiter = csv_delimiter(first)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     rows, header = [], None
     for i, cells in enumerate(reader, start=1):
         if not any(c.strip() for c in cells):
@@ -255,7 +324,8 @@ def _read_csv(text: str) -> list[dict]:
         if len(cells) != len(header):
             raise LogError("bad_row", f"{len(cells)} cells where the header has {len(header)}", line=reader.line_num,
                            value=len(cells))
-        rows.append(_generic_row(dict(zip(header, cells)), reader.line_num))
+        rows.append(_generic_row(dict(zip(header, cells)), reader.line_num, notes, decimal_comma=delimiter == ";"))
+    _seconds_like_ms(rows, header or [], notes)
     return rows
 
 
@@ -289,19 +359,21 @@ def _json_lines(text: str) -> list[tuple[int, Any]]:
     return out
 
 
-def _read_jsonl(text: str) -> list[dict]:
+def _read_jsonl(text: str, notes: dict) -> list[dict]:
     items = _json_lines(text)
     rows = []
     for i, obj in items:
         if not isinstance(obj, dict):
             raise LogError("not_object", "expected a JSON object", line=i, value=json.dumps(obj)[:40])
-        rows.append(_generic_row(obj, i))
+        rows.append(_generic_row(obj, i, notes))
     if items:
-        _need_columns(sorted({k for _, o in items for k in o}), items[0][0])
+        keys = sorted({k for _, o in items for k in o})
+        _need_columns(keys, items[0][0])
+        _seconds_like_ms(rows, keys, notes)
     return rows
 
 
-def _read_llamacpp(text: str) -> list[dict]:
+def _read_llamacpp(text: str, notes: dict) -> list[dict]:
     """llama.cpp server responses (/completion or /v1/chat/completions), one a line. TTFT is the
     server's prompt time (prompt_ms); TPOT predicted_per_token_ms (else predicted_ms / predicted_n);
     end-to-end prompt_ms + predicted_ms; timestamp `created` (Unix seconds) when present. All
@@ -324,7 +396,7 @@ def _read_llamacpp(text: str) -> list[dict]:
     return rows
 
 
-def _read_vllm(text: str) -> list[dict]:
+def _read_vllm(text: str, notes: dict) -> list[dict]:
     """vLLM serving benchmark result (--save-result): per-request arrays. Failed requests (an error
     text, or no output) are skipped, as vLLM's own summary does. TTFT = ttfts[i]; end-to-end =
     ttft + sum(itls[i]); TPOT = sum(itls[i]) / (output_lens[i] - 1)."""
@@ -359,7 +431,7 @@ def _read_vllm(text: str) -> list[dict]:
     return rows
 
 
-def _read_list(text: str) -> list[dict]:
+def _read_list(text: str, notes: dict) -> list[dict]:
     items = _json_array(text)
     if items is not None:
         return [dict(e2e_s=_number(x, i, "e2e_s", allow_missing=False)) for i, x in enumerate(items, start=1)]
@@ -371,7 +443,13 @@ def _read_list(text: str) -> list[dict]:
         if not rows and not _is_number(cell) and cell.lower() in LIST_UNITS and col == "e2e_s" and factor == 1.0:
             col, factor = LIST_UNITS[cell.lower()]
             continue
-        rows.append({col: _number(cell, i, col, allow_missing=False) * factor})
+        try:
+            rows.append({col: _number(cell, i, col, allow_missing=False) * factor})
+        except LogError as err:  # "timeout" in a list: left out and counted, as in a CSV
+            if err.code != "not_number":
+                raise
+            bad = notes.setdefault(UNREADABLE_KEY, dict(count=0, line=i, field=col, value=err.value))
+            bad["count"] += 1
     return rows
 
 
@@ -393,7 +471,10 @@ def read_latency_log_with_format(source: Any, fmt: str | None = None) -> tuple[p
         raise LogError("bad_fmt", f"fmt must be one of {', '.join(FORMATS)} or None", value=fmt)
     text = _decode(_read_bytes(source))
     fmt = fmt or detect_format(text)
-    return _frame(_READERS[fmt](text)), fmt
+    notes: dict = {}
+    df = _frame(_READERS[fmt](text, notes))
+    df.attrs.update(notes)  # what was left out or looks wrong (UNREADABLE_KEY, MS_SUSPECT_KEY): the page says it
+    return df, fmt
 
 
 # --------------------------------------------------------------------------------------------
@@ -404,7 +485,7 @@ def summarize_latency(df: pd.DataFrame, budget_s: float | None = None) -> dict[s
     """count (rows); for each of ttft_s, tpot_s, e2e_s: `<col>_n` (rows with a value) and
     `<col>_p50/_p90/_p95/_p99` (numpy's default linear-interpolation percentiles, NaN when the
     column has no values); within_budget: the share of e2e_s values at or under budget_s (NaN when
-    there are none; None without a budget)."""
+    there are none; None without a budget) and within_count their number (with a budget)."""
     missing = [c for c in LATENCY_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"missing columns: {', '.join(missing)}")
@@ -424,4 +505,5 @@ def summarize_latency(df: pd.DataFrame, budget_s: float | None = None) -> dict[s
         e2e = pd.to_numeric(df["e2e_s"], errors="coerce").to_numpy(dtype=float)
         e2e = e2e[np.isfinite(e2e)]
         out["within_budget"] = float(np.mean(e2e <= budget_s)) if e2e.size else math.nan
+        out["within_count"] = int(np.sum(e2e <= budget_s))
     return out

@@ -4,6 +4,7 @@ distributions, and a tiny real measurement shows its result beside the predictio
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from latency.language import i18n
 from latency.measured import log_samples as S
@@ -24,12 +25,12 @@ def test_upload_a_bad_file_then_a_good_one(page, app_url):
     s = i18n.strings("logs", "ko")
     open_app(page, app_url, "logs", lang="ko")
     page.locator("h1", has_text=s("title")).wait_for()
-    # a CSV whose third line has text where a number belongs: named with line, field and value
-    _upload(page, "broken.csv", b"ttft_ms,e2e_ms\n100,900\n120,fast\n")
+    # a CSV whose third line has a negative time: named with line, field and value
+    _upload(page, "broken.csv", b"ttft_ms,e2e_ms\n100,900\n120,-5\n")
     alert = page.locator("[data-testid=stAlertContentError]")
     alert.wait_for()
     text = alert.inner_text()
-    assert s("err_not_number") in text and s("err_where_line", line="3") in text and "e2e_ms" in text and "fast" in text
+    assert s("err_negative") in text and s("err_where_line", line="3") in text and "e2e_ms" in text and "-5" in text
     assert page.locator("[data-testid=stException]").count() == 0
     shot(page, "logs-ko-bad-upload", full_page=False)
     # the sample CSV: summary metrics and three distribution charts plus the view over time
@@ -134,3 +135,28 @@ def test_twenty_quick_arrow_presses_on_the_logs_size_slider_leave_the_other_boxe
 def SC_sizes(catalog):
     from latency.estimation import sizing
     return sizing.size_steps(catalog)
+
+
+def test_a_log_as_a_pm_keeps_it_is_read_and_what_was_left_out_is_said(page, app_url):
+    """A newcomer's own CSV (2026-12-05): its own column names, a semicolon between cells and a comma for the
+    decimal point, and a "timeout" where a time belongs. It is read; the left-out value is said, as are the
+    counts behind each figure; the share within the target is a count that adds up."""
+    s = i18n.strings("logs", "en")
+    open_app(page, app_url, "logs", lang="en")
+    page.locator("h1", has_text=s("title")).wait_for()
+    rows = ["timestamp;time_to_first_token_ms;total_ms;completion_tokens"]
+    rows += [f"2026-11-30T09:{m:02d}:00Z;{400 + 10 * m};{2000 + 300 * m},5;{150 + m}" for m in range(24)]
+    rows += ["2026-11-30T09:30:00Z;900;timeout;0"]
+    _upload(page, "my-service.csv", "\n".join(rows).encode())
+    page.locator("[data-testid=stMetricValue]").first.wait_for(timeout=120_000)
+    assert page.locator("[data-testid=stAlertContentError]").count() == 0
+    main = page.locator(MAIN)
+    expect(main.get_by_text(s("note_unreadable", count="1 value", line="26", field="total_ms", value="timeout"))).to_be_visible()
+    assert page.locator("[data-testid=stMetricValue]").first.inner_text() == "25"
+    # a 10 s target: totals 2.0005 s ... 8.9005 s, all 24 within (hand count); the 25th has no whole-answer time
+    expect(main.get_by_text(s("within_caption", n="24", total="24 requests", share="100%", miss="0"))).to_be_visible()
+    # first tokens: all 25; whole answers and the time per token worked out from them: 24 (the timeout's row has none)
+    counts = ", ".join(s("note_count_item", name=s(f"name_{k}"), n="24", total="25") for k in ("tpot_s", "e2e_s"))
+    expect(main.get_by_text(s("note_counts", counts=counts))).to_be_visible()
+    assert page.locator("[data-testid=stException]").count() == 0
+    shot(page, "logs-en-own-csv", full_page=False)
