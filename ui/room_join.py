@@ -26,7 +26,8 @@ def lookalike_message(s: Strings, raw: str | None) -> str | None:
 
 
 def _problem(s: Strings, typed: str | None):
-    """(the room's code and language) for a code that names a room, else the message saying why not."""
+    """(the room's code, its language and whether it has ended) for a code that names a room, else the message
+    saying why not."""
     from ui.room_view import get_store
 
     code = codes.normalize(typed)
@@ -39,7 +40,7 @@ def _problem(s: Strings, typed: str | None):
         return s(f"room_{err.why}", code=md(err.code), example=codes.ALPHABET[:codes.LENGTH])
     except StoreDown:
         return s("room_down")
-    return room.code, room.lang
+    return room.code, room.lang, room.ended
 
 
 NO_HINT_CSS = '<style>[data-testid="stForm"] [data-testid="InputInstructions"] { display: none; }</style>'
@@ -59,7 +60,12 @@ def code_field(s: Strings, key: str, value: str = "") -> None:
     if isinstance(found, str):
         st.error(found, icon=":material/error:")
         return
-    code, lang = found
+    code, lang, ended = found
+    if ended:  # only a message to read: in the language the person typed the code in, not the browser's
+        from ui.room_phone import ENDED_LANG_KEY  # (presenter trial 2026-12-05: a Korean /join turned English)
+
+        st.session_state[ENDED_LANG_KEY] = True
+        lang = s.lang
     st.session_state["lang"] = lang
     st.switch_page("pages/lesson.py", query_params={"room": code, "lang": lang})
 
@@ -119,10 +125,11 @@ def run_section(s: Strings, lang: str, key: str, title: bool = True) -> None:
     (presenter mode). No loopback-address warning here: before a room is open nothing has failed, and every
     learner alone passes this box (learner trial: a yellow "phones cannot come in, set LATENCY_PUBLIC_URL"
     above the lesson's first step); the lobby and the presenter's own screens say it once a room is open."""
-    from ui.room_view import DOWN_KEY, down_message, open_and_go
+    from ui.room_view import DOWN_KEY, down_message, open_and_go, return_links
 
     if title:
         st.subheader(s("start_run_title"), anchor=False)
+    return_links(s, lang)  # a room this browser presents and left open: back to it, before opening another
     st.caption(s("start_run_intro"))
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)

@@ -218,6 +218,33 @@ def forget_key(code: str) -> None:
     st.session_state.pop(KEY_STATE.format(code=code), None)
 
 
+_HELD = re.compile(KEY_STATE.format(code="(?P<code>[A-Z0-9]+)") + "$")
+_HELD_COOKIE = re.compile(KEY_COOKIE.format(code="(?P<code>[A-Z0-9]+)") + "$")
+
+
+def held_rooms() -> list[str]:
+    """The codes of the open rooms (not ended, not expired) this browser presents: its session's keys and its
+    cookies (another tab, a reload). A store that is down lists none: the ways in below still work."""
+    found = {m["code"] for name in list(st.session_state) if isinstance(name, str) and (m := _HELD.match(name))}
+    found |= {m["code"] for name in st.context.cookies if (m := _HELD_COOKIE.match(name))}
+    out = []
+    for code in sorted(c for c in found if codes.is_valid(c)):
+        try:
+            if not get_store().room(code).ended:
+                out.append(code)
+        except (NoRoom, StoreDown):
+            continue
+    return out
+
+
+def return_links(s: Strings, lang: str) -> None:
+    """A way back to each open room this browser presents (presenter trial 2026-12-05: "leave this screen, the
+    room stays open" led to the lesson, and no screen showed the room again; only the browser's Back did)."""
+    for code in held_rooms():
+        st.page_link("pages/lesson.py", label=s("room_return", code=code), icon=":material/co_present:",
+                     query_params={"room": code, "present": "1", "lang": lang})
+
+
 # --- entry ----------------------------------------------------------------------------------------
 OPENING_KEY = "room_opening"
 
@@ -228,6 +255,7 @@ def open_button(s: Strings, lang: str, big: bool = False) -> None:
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)
     st.html(KEYS_JS, unsafe_allow_javascript=True)  # presenter mode: a clicker's PageDown/PageUp, also on a slider
+    return_links(s, lang)
     st.button(s("room_run") if big else s("room_open"), key="room_open_big" if big else "room_open",
               icon=":material/groups:", help=s("room_open_help") if big else None,  # presenter mode is projected: no tooltip there
               type="primary" if big else "secondary",

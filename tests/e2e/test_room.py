@@ -644,3 +644,32 @@ def test_every_clicker_press_counts(browser, app_url):
         no_error(presenter)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("typed_in", ["ko", "en"])
+def test_an_ended_rooms_code_typed_on_join_answers_in_the_language_it_was_typed_in(browser, app_url, typed_in):
+    """Presenter trial 2026-12-05: on a Korean /join, a phone whose browser is set to English typed an ended room's
+    code and the answer came in English. Typed into a page, the answer keeps that page's language (the room's own,
+    Korean, does not decide it either: it only says the room is over)."""
+    other = "en" if typed_in == "ko" else "ko"
+    context = browser.new_context(viewport=PHONE, locale="en-US" if typed_in == "ko" else "ko-KR", is_mobile=True,
+                                  has_touch=True)
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(T)
+        phone.goto(f"{app_url}/join?lang={typed_in}")
+        settled(phone)
+        store = Store(room_store.database_url())
+        store.migrate()  # as the app does on its first room (idempotent: the server may have done it)
+        code, key = store.open_room("lobby", "ko")
+        store.end(code, key)
+        s = i18n.strings("lesson", typed_in)
+        phone.get_by_label(s("room_code_label")).fill(code.lower())
+        phone.get_by_label(s("room_code_label")).press("Enter")
+        phone.wait_for_url(re.compile(r"/lesson\?"), timeout=T)
+        settled(phone)
+        see(phone, s("room_ended", code=code), T)
+        expect(phone.locator(MAIN).get_by_text(i18n.strings("lesson", other)("room_ended", code=code))).to_have_count(0)
+        assert f"lang={typed_in}" in phone.url
+    finally:
+        context.close()

@@ -997,3 +997,27 @@ def test_forward_on_a_question_nobody_answered_asks_before_revealing(lang):
     presenter.button(key="room_reveal_yes").click().run()
     no_exception(presenter)
     assert q2.id in store().room(code).revealed
+
+
+def test_a_presenter_who_leaves_the_room_open_finds_the_way_back_until_it_ends(lang):
+    """Presenter trial 2026-12-05: "leave this screen (the room stays open)" led to the lesson's step 1, and no
+    screen showed the open room again. The lesson's first step (its presenter box) and presenter mode now link back
+    to each open room this browser presents; an ended room is not offered."""
+    presenter, code, key = open_room(lang)
+    back = s(lang)("room_return", code=code)
+
+    def links(at):
+        return [(link.proto.label, link.proto.query_string) for link in at.get("page_link")]
+
+    presenter.query_params.clear()
+    presenter.query_params.update({"step": "1", "lang": lang})  # what the menu's "leave this screen" opens
+    presenter.run()
+    no_exception(presenter)
+    found = [query for label, query in links(presenter) if label == back]
+    assert found and set(found[0].split("&")) == {f"room={code}", "present=1", f"lang={lang}"}, links(presenter)
+    # another browser (no key for this room) is not offered it
+    other = run_page("lesson", lang, {"step": "1"})
+    assert back not in [label for label, _ in links(other)]
+    store().end(code, key)
+    presenter.run()
+    assert back not in [label for label, _ in links(presenter)]
