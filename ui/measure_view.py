@@ -159,7 +159,7 @@ def show_result(s: Strings, r: Result) -> None:
                            names=dict(measured=s("chart_measured"), predicted=s("chart_predicted"), y_title=s("chart_y")))
     charts.show(fig, key="ms_chart", table=False)  # its four numbers are the table above it
     why(s, m, cmp)
-    st.download_button(s("download_button"), data=r.csv, file_name=f"measurement-{m.config.id}.csv", mime="text/csv",
+    st.download_button(s("download_button"), data=r.csv, file_name=f"measurement-{m.config.size_name.lower()}.csv", mime="text/csv",
                        key="ms_download", icon=":material/download:", on_click="ignore")
     st.caption(s("download_caption"))
     details(s, r)
@@ -188,10 +188,10 @@ def prefill_parts(s: Strings, m: M.Measurement, cmp: M.Comparison) -> None:
         return
     f = formats.get(s.lang)
     st.markdown(f"**{s('parts_header')}**")
-    st.dataframe(pd.DataFrame({s("col_part"): [s(f"part_{p}") for p in M.PARTS],
-                               s("col_time"): [fmt_ms(s, parts[p]) for p in M.PARTS],
-                               s("col_share"): [f.percent(parts[p] / m.ttft_s) for p in M.PARTS]}),
-                 hide_index=True, width="stretch")
+    # a table, not a data grid: its long part names wrap (a 768 px grid cut them mid-word, newcomer trial 2026-12-05)
+    st.table(pd.DataFrame({s("col_part"): [md(s(f"part_{p}")) for p in M.PARTS],
+                           s("col_time"): [fmt_ms(s, parts[p]) for p in M.PARTS],
+                           s("col_share"): [f.percent(parts[p] / m.ttft_s) for p in M.PARTS]}), hide_index=True)
     st.markdown(s("why_parts", mm=fmt_ms(s, parts["matmul"]), share=f.percent(parts["matmul"] / m.ttft_s),
                   here=s("unit_gflops", v=num(cmp.matmul_gflops)), probe=s("unit_gflops", v=num(m.probe.matmul_gflops)),
                   prompt=m.prompt_tokens, elem=fmt_ms(s, parts["elementwise"])))
@@ -215,4 +215,5 @@ def details(s: Strings, r: Result) -> None:
             (s("detail_load"), formats.get(s.lang).seconds(m.load_s)),
             (s("detail_steps"), f"{len(m.step_s):,}"),
         ]
-        st.dataframe(pd.DataFrame(rows, columns=[s("detail_item"), s("detail_value")]), hide_index=True, width="stretch")
+        st.table(pd.DataFrame([(md(a), md(b)) for a, b in rows], columns=[s("detail_item"), s("detail_value")]),
+                 hide_index=True)  # wraps its long labels (`prefill_parts`)

@@ -81,6 +81,12 @@ class DecoderConfig:
     def params_b(self) -> float:
         return self.params / 1e9
 
+    @property
+    def size_name(self) -> str:
+        """Its parameter count as the page shows it ("48M", "0.97B"), for the file name and the CSV's model: the id
+        ("50m") is the size it was planned at (newcomer trial 2026-12-05: "48M" on the page, "measurement-50m.csv")."""
+        return f"{self.params / 1e9:.2f}B" if self.params >= 0.95e9 else f"{self.params / 1e6:,.0f}M"
+
     def layer_matmul_flops(self, tokens: int) -> float:
         """FLOPs of the layers' weight matrix products for `tokens` positions: 2 x 12 d^2 per token per
         layer (QKV 3 d^2, output d^2, MLP 8 d^2); no attention, no embedding, no output head."""
@@ -487,7 +493,7 @@ def csv_row(m: Measurement, *, when: str, hardware: str) -> dict[str, object]:
     """One row in the columns of shared/calibration/measurements.csv."""
     return dict(
         source=f"measured in the Inference Latency Explorer (measure page), {when}",
-        hardware=hardware, model=f"random-weight GPT-2-shaped decoder {m.config.id} "
+        hardware=hardware, model=f"random-weight GPT-2-shaped decoder, {m.config.size_name} parameters "
         f"({m.config.layers} layers, hidden {m.config.hidden}, {m.config.heads} heads, vocab {m.config.vocab})",
         params_b=f"{m.config.params_b:.4f}", precision="FP32", bytes_per_param=f"{BYTES_PER_PARAM:g}", batch=1,
         prompt_tokens=m.prompt_tokens, output_tokens=m.output_tokens,

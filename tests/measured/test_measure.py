@@ -215,3 +215,14 @@ def test_csv_row_has_the_calibration_columns():
     assert float(r["ttft_ms"]) == pytest.approx(300.0) and float(r["prefill_tok_s"]) == pytest.approx(64 / 0.3, rel=1e-3)
     assert r["precision"] == "FP32" and float(r["bytes_per_param"]) == 4 and r["batch"] == "1"
     assert r["hardware"] == "Test CPU (2 cores)" and "numpy" in r["software"]
+
+
+def test_the_file_and_the_csv_name_the_size_the_page_shows():
+    """Newcomer trial 2026-12-05: the page said "48M parameters", the download was measurement-50m.csv and its model
+    column "decoder 50m". The smallest decoder by hand: 32,000 x 512 embedding + 320 x 512 positions + 10 layers x
+    (12 x 512^2 + 2 x 512) + 512 = 48,015,872 parameters."""
+    small = M.SIZE_BY_ID["50m"]
+    assert small.params == 32_000 * 512 + 320 * 512 + 10 * (12 * 512**2 + 2 * 512) + 512 == 48_015_872
+    assert small.size_name == "48M" and M.SIZE_BY_ID["1b"].size_name == "0.97B"
+    row = M.csv_row(_measured(), when="2026-11-30", hardware="Test CPU (2 cores)")
+    assert f"decoder, {_measured().config.size_name} parameters" in row["model"]

@@ -46,7 +46,7 @@ def test_a_small_measurement_shows_measured_and_predicted(lang):
     table = at.dataframe[0].value
     assert list(table.columns) == [s("col_metric"), s("col_measured"), s("col_predicted"), s("col_range"), s("col_ratio")]
     assert len(at.get("plotly_chart")) == 1
-    parts = at.dataframe[1].value  # issue 24 item 7: where the time to first token went, part by part
+    parts = at.table[0].value  # issue 24 item 7: where the time to first token went, part by part (a table: it wraps)
     assert list(parts.columns) == [s("col_part"), s("col_time"), s("col_share")]
     assert list(parts[s("col_part")]) == [s(f"part_{p}") for p in M.PARTS]
     assert any(s("why_parts").split("{")[0][:20] in m.value for m in at.markdown)
