@@ -27,6 +27,9 @@ def ecdf_points(values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
 
 
 PERCENTILE_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "star")
+X_HEADROOM = 1.05
+"""The x axis ends 5% past the largest value drawn (the curve's last rise, a marker, the band, the target), as the y
+axis ends at 105%."""
 
 
 def ecdf_figure(values: Sequence[float], *, percentiles: Mapping[int, float], names: Mapping[str, str],
@@ -58,7 +61,12 @@ def ecdf_figure(values: Sequence[float], *, percentiles: Mapping[int, float], na
         fig.add_trace(go.Scatter(x=[percentiles[p]], y=[p / 100], mode="markers", name=label,
                                  marker=dict(color=LOG_COLOR, size=11, symbol=symbol, line=dict(color="white", width=1)),
                                  hovertemplate=f"{label}: %{{x:.3~g}}<extra></extra>"))
-    fig.update_xaxes(title_text=names["x_title"], rangemode="tozero")
+    # Room right of the largest value: a log whose slowest requests share one value (a 15 s timeout) rises to 100%
+    # there, and at the axis' very end that last rise was drawn on the edge and cut (newcomer trial 2026-12-05).
+    ends = [float(x[-1])] if x.size else []
+    ends += [percentiles[p] for p in ps] + ([estimate[2]] if estimate is not None else []) + ([budget] if budget else [])
+    right = max([e for e in ends if np.isfinite(e)], default=0.0)
+    fig.update_xaxes(title_text=names["x_title"], rangemode="tozero", **({"range": [0, right * X_HEADROOM]} if right > 0 else {}))
     fig.update_yaxes(title_text=names["y_title"], tickformat=".0%", range=[0, 1.05])
     return base_layout(fig, height=height)
 

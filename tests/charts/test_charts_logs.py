@@ -77,3 +77,15 @@ def test_only_the_estimates_band_is_green():
     green = lambda rgb: rgb[1] > max(rgb[0], rgb[2]) + 20  # noqa: E731
     assert green(fills[(30.0, 60.0)])
     assert not green(fills[(0, 90.0)])
+
+
+def test_the_last_rise_to_every_request_is_inside_the_plot():
+    """A log whose slowest 5% share one value (a 15 s timeout) rises from 95% to 100% at that value; at the axis'
+    very end the rise was drawn on the edge and cut (newcomer trial 2026-12-05). The axis runs past it, and past
+    the estimate's band and the target when they lie further right."""
+    values = [1.0 + 0.1 * i for i in range(95)] + [15.0] * 5
+    fig = C.ecdf_figure(values, percentiles={99: 15.0}, names=NAMES)
+    low, high = fig.layout.xaxis.range
+    assert low == 0 and high > 15.0
+    wider = C.ecdf_figure(values, percentiles={99: 15.0}, names=NAMES, estimate=(12.0, 9.0, 30.0), budget=20.0)
+    assert wider.layout.xaxis.range[1] > 30.0
