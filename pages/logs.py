@@ -51,4 +51,5 @@ summary = summarize_latency(df, budget_s=budget)
 
 # --- 4. sections --------------------------------------------------------------------------------
 log_view.summary(s, summary, budget)
+log_view.reading(s, summary)
 log_view.compare_and_draw(s, catalog, stops, lang, df, summary, budget)  # a fragment: reruns alone

@@ -212,6 +212,26 @@ def summary(s: Strings, summ: dict, budget: float) -> None:
         st.warning(s("note_few_requests", n=f.count(fewest, "requests")), icon=":material/info:")
 
 
+def reading(s: Strings, summ: dict) -> None:
+    """What the figures say and what to try, in plain words: the first token's spread (p50 against p95), how the
+    typical whole answer splits between the first token and writing the rest, the larger part's levers, and where
+    a queue at busy moments shows (newcomer trial 2026-12-05: figures with no "so what")."""
+    f = formats.get(s.lang)
+    ttft50, ttft95, e2e50 = summ["ttft_s_p50"], summ["ttft_s_p95"], summ["e2e_s_p50"]
+    lines = []
+    if math.isfinite(ttft50) and math.isfinite(ttft95) and ttft50 > 0:
+        lines.append(s("reading_tail", p50=fmt_s(s, ttft50), p95=fmt_s(s, ttft95), ratio=f.ratio(ttft95 / ttft50)))
+    if math.isfinite(ttft50) and math.isfinite(e2e50) and e2e50 >= ttft50:
+        rest = e2e50 - ttft50
+        lines.append(s("reading_split", total=fmt_s(s, e2e50), ttft=fmt_s(s, ttft50), rest=fmt_s(s, rest)))
+        lines.append(s("reading_decode" if rest > ttft50 else "reading_first"))
+    if not lines:
+        return
+    st.subheader(s("reading_header"), anchor=False)
+    st.markdown("\n".join(f"- {line}" for line in lines + [s("reading_busy")]))
+    st.page_link("pages/launch.py", label=shell.strings("common")("nav_launch"), icon=":material/rocket_launch:")
+
+
 def _estimate_triple(est, key: str):
     if est is None:
         return None

@@ -108,3 +108,21 @@ def test_a_number_typed_outside_its_range_is_kept_inside_and_named(lang, key, ty
         assert {m.label: m.value for m in at.metric}[s("metric_within", budget=f.seconds(used))] == f.percent(share)
     if lang == "en":
         assert not HANGUL.search(all_text(at))
+
+
+def test_what_the_numbers_say_is_worked_out_from_the_log(lang):
+    """Newcomer trial 2026-12-05: the page gave percentiles and never what they mean or what to try. The sample CSV's
+    own numbers (the generator's, through numpy here): the first token's p50 against p95, the typical whole answer
+    split into first token and the rest, and the larger part's levers; a link to the launch check."""
+    at = _sample(run_page("logs", lang), "csv")
+    s, f = i18n.strings("logs", lang), formats.get(lang)
+    ttft = np.array([r["ttft_s"] for r in REQUESTS])
+    e2e = np.array([r["e2e_s"] for r in REQUESTS])
+    p50, p95, total = np.percentile(ttft, 50), np.percentile(ttft, 95), np.percentile(e2e, 50)
+    text = all_text(at)
+    assert s("reading_header") in text
+    assert s("reading_tail", p50=f.seconds(p50), p95=f.seconds(p95), ratio=f.ratio(p95 / p50)) in text
+    assert s("reading_split", total=f.seconds(total), ttft=f.seconds(p50), rest=f.seconds(total - p50)) in text
+    larger = "reading_decode" if total - p50 > p50 else "reading_first"
+    assert s(larger) in text and s({"reading_decode": "reading_first", "reading_first": "reading_decode"}[larger]) not in text
+    assert any(link.proto.page.endswith("launch") for link in at.get("page_link"))
