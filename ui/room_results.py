@@ -58,10 +58,10 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
     st.header(title, anchor=False)
     if note:
         st.caption(note)
-    st.markdown(f"**{gain_line(s, c, got)}**")
-    if not qs:
+    if not qs:  # one sentence for one fact (presenter trial 2026-12-05: "nobody answered" + "no questions asked")
         st.info(s("room_results_none_ended" if c.room.ended else "room_results_none"))
         return
+    st.markdown(f"**{gain_line(s, c, got)}**")
     titles = [short_title(s, c, q) for q in qs]
     texts = [s("room_share_nobody") if not x.answered1 and not x.answered2
              else s("room_share_one", share=_share(c, x.share1)) if x.share2 is None
@@ -119,8 +119,7 @@ def download(s: Strings, c: Ctx, short: bool = False) -> None:
 def my_score(s: Strings, c: Ctx) -> None:
     """A participant's score over the questions asked (final answer: the second vote where they voted again)."""
     qs = asked(c)
-    if not qs:
-        st.subheader(s("room_my_score_none_ended" if c.room.ended else "room_my_score_none"), anchor=False)
+    if not qs:  # no score to give; the room's results under it say that no question was asked
         return
     mine = c.store.my_answers(c.room.code, c.token or "")
     right = results.my_score([(q.id, c.outcomes[q.id].right) for q in qs], mine)
