@@ -14,7 +14,7 @@ from latency.estimation.catalog import load_catalog
 from latency.language import formats
 from latency.language.i18n import LANGS, md
 from latency.teaching import claims, content, feel, glossary
-from ui import feel_player, plain_words, shell, style
+from ui import feel_player, plain_words, room_view, shell, style
 
 s = shell.page_strings("glossary")
 lang = shell.current_lang()
@@ -45,6 +45,7 @@ entries, problems = load_index(str(content.TERMS_DIR), content.files_signature(c
 
 # --- 1. what the app teaches, and three ways in ------------------------------------------------------
 st.title(s("title"))
+room_view.return_banner(shell.strings("lesson"), lang, "start_return")  # a room left open: the way back, first
 st.markdown(s("pitch"))
 with st.container(horizontal=True, gap="small", key="start_doors"):
     lesson_door = st.button(s("start_lesson"), type="primary", icon=":material/school:", key="start_lesson")

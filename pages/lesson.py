@@ -84,6 +84,7 @@ elif notes_view:  # a presenter without a room: the notes of the step in the URL
 # --- 4. sections: the lesson on its own ---------------------------------------------------------
 if not present:
     st.title(s("title"))
+    room_view.return_banner(s, lang, "lesson_return")  # a room this browser presents, left open: the way back, first
     if number == 1:  # what the lesson is, once: on every step it pushed the step below the first screen (learner trial)
         st.caption(s("intro", n=len(les.steps), total=lesson.screens(les)))
 if not step_ok:

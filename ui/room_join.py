@@ -125,13 +125,15 @@ def run_section(s: Strings, lang: str, key: str, title: bool = True) -> None:
     (presenter mode). No loopback-address warning here: before a room is open nothing has failed, and every
     learner alone passes this box (learner trial: a yellow "phones cannot come in, set LATENCY_PUBLIC_URL"
     above the lesson's first step); the lobby and the presenter's own screens say it once a room is open."""
-    from ui.room_view import DOWN_KEY, down_message, open_and_go, return_links
+    from ui.room_view import DOWN_KEY, down_message, held_rooms, open_and_go, return_links
 
     if title:
         st.subheader(s("start_run_title"), anchor=False)
+    held = held_rooms()
     return_links(s, lang)  # a room this browser presents and left open: back to it, before opening another
     st.caption(s("start_run_intro"))
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)
-    if st.button(s("room_run"), key=f"{key}_button", type="primary", icon=":material/groups:"):
+    # with a room still open, the way back is the primary action and another room the secondary one
+    if st.button(s("room_run"), key=f"{key}_button", type="secondary" if held else "primary", icon=":material/groups:"):
         open_and_go(lang)

@@ -237,6 +237,19 @@ def held_rooms() -> list[str]:
     return out
 
 
+def return_banner(s: Strings, lang: str, key: str) -> bool:
+    """At the top of a page: each open room this browser presents, said, with a primary button back to its
+    presenter screen (presenter re-check 2026-12-05: a grey link at the page's end, under the blue "open a room",
+    was easy to miss for the blue button and a second room). True when there was one."""
+    held = held_rooms()
+    for code in held:
+        with st.container(border=True, horizontal=True, vertical_alignment="center", key=f"{key}_{code}"):
+            st.markdown(s("room_still_open", code=code))
+            if st.button(s("room_return", code=code), key=f"{key}_{code}_go", type="primary", icon=":material/co_present:"):
+                st.switch_page("pages/lesson.py", query_params={"room": code, "present": "1", "lang": lang})
+    return bool(held)
+
+
 def return_links(s: Strings, lang: str) -> None:
     """A way back to each open room this browser presents (presenter trial 2026-12-05: "leave this screen, the
     room stays open" led to the lesson, and no screen showed the room again; only the browser's Back did)."""

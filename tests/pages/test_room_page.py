@@ -1019,9 +1019,20 @@ def test_a_presenter_who_leaves_the_room_open_finds_the_way_back_until_it_ends(l
     no_exception(presenter)
     found = [query for label, query in links(presenter) if label == back]
     assert found and set(found[0].split("&")) == {f"room={code}", "present=1", f"lang={lang}"}, links(presenter)
+    # at the page's top, said, with the way back as the primary button; "open a room" becomes the secondary one
+    # (presenter re-check 2026-12-05: the link at the end, under a blue "open a room", was easy to miss)
+    go = presenter.button(key=f"lesson_return_{code}_go")
+    assert go.label == back and go.proto.type == "primary"
+    assert s(lang)("room_still_open", code=code) in all_text(presenter)
+    assert presenter.button(key="lesson_run_button").proto.type == "secondary"
+    go.click().run()
+    no_exception(presenter)
+    assert qp(presenter, "room") == code and qp(presenter, "present") == "1"
     # another browser (no key for this room) is not offered it
     other = run_page("lesson", lang, {"step": "1"})
     assert back not in [label for label, _ in links(other)]
     store().end(code, key)
+    presenter.query_params.clear()
+    presenter.query_params.update({"step": "1", "lang": lang})
     presenter.run()
-    assert back not in [label for label, _ in links(presenter)]
+    assert back not in [label for label, _ in links(presenter)] and back not in [b.label for b in presenter.button]
