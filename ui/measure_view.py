@@ -194,7 +194,9 @@ def prefill_parts(s: Strings, m: M.Measurement, cmp: M.Comparison) -> None:
                            s("col_share"): [f.percent(parts[p] / m.ttft_s) for p in M.PARTS]}), hide_index=True)
     st.markdown(s("why_parts", mm=fmt_ms(s, parts["matmul"]), share=f.percent(parts["matmul"] / m.ttft_s),
                   here=s("unit_gflops", v=num(cmp.matmul_gflops)), probe=s("unit_gflops", v=num(m.probe.matmul_gflops)),
-                  prompt=m.prompt_tokens, elem=fmt_ms(s, parts["elementwise"])))
+                  prompt=m.prompt_tokens, elem=fmt_ms(s, parts["elementwise"]),
+                  layer=num(m.config.layer_matmul_flops(m.prompt_tokens) / 1e9),
+                  gflop=num(2 * m.config.params * m.prompt_tokens / 1e9)))
     verdict = M.Comparison.verdict(cmp.matmul_ratio)
     if verdict != "unknown":
         st.markdown(s(f"parts_{verdict}", ratio=f.ratio(cmp.matmul_ratio)))

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from latency.language import i18n
+from latency.language import formats, i18n
 from latency.measured import measure as M
 from tests.conftest import all_text, run_page
 
@@ -137,3 +137,20 @@ def test_a_prompt_length_typed_outside_its_range_is_kept_inside_and_named(lang, 
         assert not HANGUL.search(all_text(at))
     at.run()  # shown once: the next run has no notice
     assert want not in [w.value for w in at.warning]
+
+
+def test_the_multiplications_rate_is_their_flops_over_their_time():
+    """Newcomer re-check 2026-12-05: "6.15 GFLOP ... took 206 ms ... ran at 19.6 GFLOP/s" did not multiply out (the
+    6.15 is 2 x parameters x tokens; the rate is the layers' matrix products only). The sentence now names the layers'
+    GFLOP, and that over the time shown is the rate shown (the layers' FLOPs worked out here: 2 x 12 d^2 x layers x
+    tokens)."""
+    from ui import measure_view
+
+    at = _start(run_page("measure", "en"))
+    m = at.session_state[measure_view.RESULT_KEY].measurement
+    c = m.config
+    layer_gflop = 2 * 12 * c.hidden**2 * c.layers * m.prompt_tokens / 1e9
+    mm_s = m.prefill_parts_s["matmul"]
+    text = " ".join(x.value for x in at.markdown)
+    assert f"by the layers' weights, {formats.number(layer_gflop, 3)} GFLOP" in text
+    assert i18n.strings("measure", "en")("unit_gflops", v=formats.number(layer_gflop / mm_s, 3)) in text
