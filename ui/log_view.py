@@ -47,11 +47,18 @@ def fmt_s(s: Strings, v: float) -> str:
     return formats.get(s.lang).seconds(v)
 
 
-def fmt_value(s: Strings, col: str, v: float) -> str:
+def fmt_log_s(s: Strings, v: float) -> str:
+    """A time read from the reader's own log: three significant digits (newcomer re-check 2026-12-05: p90 "10 s" beside
+    "88% finished within 10 s", p95 and p99 both "12 s"). The estimator's figures keep the app's own rounding (`fmt_s`),
+    as every other page prints them."""
+    return formats.get(s.lang).unit("seconds", formats.number(v, 3)) if math.isfinite(v) else "–"
+
+
+def fmt_value(s: Strings, col: str, v: float, log: bool = True) -> str:
     """Seconds, or milliseconds for the time per output token (how vLLM and llama.cpp report it)."""
     if not math.isfinite(v):
         return "–"
-    return formats.get(s.lang).ms(v * 1e3) if col == "tpot_s" else fmt_s(s, v)
+    return formats.get(s.lang).ms(v * 1e3) if col == "tpot_s" else (fmt_log_s(s, v) if log else fmt_s(s, v))
 
 
 def _clear_sample() -> None:
@@ -108,6 +115,8 @@ def show_error(s: Strings, err: L.LogError) -> None:
     st.error(text, icon=":material/error:")
 
 
+LINKED_KEYS = ("model_size_b", "precision", "hardware", "distance_km", "prompt_tokens", "output_tokens")
+"""What the launch check link carries: the boxes this page shows; the launch check's own inputs fill the rest."""
 LOG_SCENARIO_KEYS = ("lg_size", "lg_precision", "lg_hardware", "lg_distance", "lg_prompt", "lg_output")
 """The logs page's scenario boxes (`scenario_controls`), held on each fragment rerun."""
 
@@ -163,7 +172,7 @@ def estimate_for(s: Strings, catalog, values: dict, lang: str):
         return None
     scenario = " · ".join([formats.get(lang).size_b(values["model_size_b"]), entry.label(lang),
                            catalog.precisions[values["precision"]].label(lang)])
-    st.info(s("estimate_text", scenario=md(scenario), ttft=fmt_s(s, est.ttft_s), tpot=fmt_value(s, "tpot_s", est.tpot_s),
+    st.info(s("estimate_text", scenario=md(scenario), ttft=fmt_s(s, est.ttft_s), tpot=fmt_value(s, "tpot_s", est.tpot_s, log=False),
               total=fmt_s(s, est.total_s)), icon=":material/calculate:")
     return est
 
@@ -200,13 +209,15 @@ def summary(s: Strings, summ: dict, budget: float) -> None:
         col.metric(s("metric_p", metric=s(f"name_{key}"), p=95), fmt_value(s, key, summ[f"{key}_p95"]))
     f = formats.get(s.lang)
     if within is not None and math.isfinite(within):  # counts, which add up (a trial read "9.5% ... the other 90%")
-        n, total = summ["within_count"], summ["e2e_s_n"]
-        st.caption(s("within_caption", n=f"{n:,}", total=f.count(total, "requests"), share=f.percent(within),
-                     miss=f"{total - n:,}"))
+        n, total, bad = summ["within_count"], summ["within_total"], summ["e2e_s_unreadable"]
+        st.caption(s("within_caption_unreadable" if bad else "within_caption", n=f"{n:,}", total=f.count(total, "requests"),
+                     share=f.percent(within), miss=f"{total - n:,}", bad=f"{bad:,}"))
     counted = [(key, summ[f"{key}_n"]) for key in L.LATENCY_COLUMNS if 0 < summ[f"{key}_n"] < summ["count"]]
     if counted:  # blank cells were dropped without a word (newcomer trial 2026-12-05)
         st.caption(s("note_counts", counts=", ".join(s("note_count_item", name=s(f"name_{key}"), n=f"{n:,}",
                                                         total=f"{summ['count']:,}") for key, n in counted)))
+    if summ.get("tpot_s_worked_out"):  # a figure the log had no column for (newcomer re-check 2026-12-05)
+        st.caption(s("note_tpot_worked_out", n=f"{summ['tpot_s_worked_out']:,}"))
     fewest = min((summ[f"{key}_n"] for key in L.LATENCY_COLUMNS if summ[f"{key}_n"]), default=0)
     if 0 < fewest < FEW_REQUESTS:
         st.warning(s("note_few_requests", n=f.count(fewest, "requests")), icon=":material/info:")
@@ -219,17 +230,16 @@ def reading(s: Strings, summ: dict) -> None:
     f = formats.get(s.lang)
     ttft50, ttft95, e2e50 = summ["ttft_s_p50"], summ["ttft_s_p95"], summ["e2e_s_p50"]
     lines = []
-    if math.isfinite(ttft50) and math.isfinite(ttft95) and ttft50 > 0:
-        lines.append(s("reading_tail", p50=fmt_s(s, ttft50), p95=fmt_s(s, ttft95), ratio=f.ratio(ttft95 / ttft50)))
+    if math.isfinite(ttft50) and math.isfinite(ttft95) and ttft50 > 0 and summ["ttft_s_n"] >= FEW_REQUESTS:
+        lines.append(s("reading_tail", p50=fmt_log_s(s, ttft50), p95=fmt_log_s(s, ttft95), ratio=f.ratio(ttft95 / ttft50)))
     if math.isfinite(ttft50) and math.isfinite(e2e50) and e2e50 >= ttft50:
         rest = e2e50 - ttft50
-        lines.append(s("reading_split", total=fmt_s(s, e2e50), ttft=fmt_s(s, ttft50), rest=fmt_s(s, rest)))
+        lines.append(s("reading_split", total=fmt_log_s(s, e2e50), ttft=fmt_log_s(s, ttft50), rest=fmt_log_s(s, rest)))
         lines.append(s("reading_decode" if rest > ttft50 else "reading_first"))
     if not lines:
         return
     st.subheader(s("reading_header"), anchor=False)
     st.markdown("\n".join(f"- {line}" for line in lines + [s("reading_busy")]))
-    st.page_link("pages/launch.py", label=shell.strings("common")("nav_launch"), icon=":material/rocket_launch:")
 
 
 def _estimate_triple(est, key: str):
@@ -265,19 +275,22 @@ def distributions(s: Strings, df: pd.DataFrame, summ: dict, est, budget: float) 
     for key in keys:
         triple = _estimate_triple(est, key)
         rows[s(f"name_{key}")] = [fmt_value(s, key, summ[f"{key}_p{p}"]) for p in L.PERCENTILES] + [
-            fmt_value(s, key, triple[0] / SCALE[key]) if triple else "–"]
+            fmt_value(s, key, triple[0] / SCALE[key], log=False) if triple else "–"]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
-def gap_note(s: Strings, summ: dict, est) -> str:
-    """A sentence when the log's median first token and the estimate's are GAP_SAID apart or more; else ""."""
+def gap_note(s: Strings, summ: dict, est, df: pd.DataFrame | None = None) -> str:
+    """A sentence when the log's median first token and the estimate's are GAP_SAID apart or more; else "" (also when
+    the log's seconds look like milliseconds: the gap is then the unit's, already said, not the set-up's)."""
     log = summ.get("ttft_s_p50", math.nan)
+    if df is not None and df.attrs.get(L.MS_SUSPECT_KEY):
+        return ""
     if est is None or not math.isfinite(log) or not est.ttft_s > 0 or log <= 0:
         return ""
     ratio = log / est.ttft_s
     if 1.0 / GAP_SAID < ratio < GAP_SAID:
         return ""
-    return s("estimate_gap", log=fmt_s(s, log), ratio=formats.get(s.lang).ratio(ratio))
+    return s("estimate_gap", log=fmt_log_s(s, log), ratio=formats.get(s.lang).ratio(ratio))
 
 
 @st.fragment
@@ -286,8 +299,11 @@ def compare_and_draw(s: Strings, catalog, stops, lang: str, df: pd.DataFrame, su
     changes (the file is not read or summarised again)."""
     values = scenario_controls(s, catalog, stops, lang, df)
     est = estimate_for(s, catalog, values, lang)
-    if gap := gap_note(s, summ, est):
+    if gap := gap_note(s, summ, est, df):
         st.caption(gap)
+    if est is not None:  # the set-up the boxes above picked, not the launch check's own defaults
+        st.page_link("pages/launch.py", label=s("launch_link"), icon=":material/rocket_launch:",
+                     query_params={**SC.to_query(values, LINKED_KEYS), "lang": lang})
     distributions(s, df, summ, est, budget)
     over_time(s, df, est, budget)
 

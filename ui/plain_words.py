@@ -25,7 +25,7 @@ LAUNCH_TERMS = ("target_time", "token", "range", "extrapolated", "throughput", "
                 "fp8", "w8a8", "int4", "nvfp4", "q4_k_m", "gpu", "sxm", "l4", "bandwidth", "compute", "kv_cache", "region",
                 "fibre", "local", "engine", "vllm", "llama_cpp", "batching", "prefix_cache", "speculative", "acceptance", "benchmark", "prompt")
 # the logs page (its samples summarised against the estimate), the measuring page (a real decode) and how it works
-LOGS_TERMS = ("token", "prompt", "ttft", "sla", "target_time", "llm", "gpt", "engine", "vllm", "llama_cpp", "file_formats", "benchmark", "timestamps",
+LOGS_TERMS = ("token", "prompt", "ttft", "tpot", "sla", "target_time", "llm", "gpt", "engine", "vllm", "llama_cpp", "file_formats", "benchmark", "timestamps",
               "percentile", "range", "gpu", "sxm", "l4", "weights", "bits", "precision", "fp16", "fp8", "w8a8", "int4", "nvfp4",
               "q4_k_m", "bandwidth", "prefill", "compute", "gflop", "numpy", "core", "queue", "api", "decode", "streaming", "quantization")
 MEASURE_TERMS = ("llm", "gpt", "transformer", "token", "ttft", "prefill", "decode", "weights", "parameters", "bits", "fp32", "kv_cache",

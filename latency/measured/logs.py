@@ -229,12 +229,15 @@ def _timestamp(value: Any, line: int | None, field: str) -> pd.Timestamp:
     return ts
 
 
-def _frame(rows: list[dict]) -> pd.DataFrame:
+def _frame(rows: list[dict], notes: dict | None = None) -> pd.DataFrame:
     """Rows -> the documented columns; fills TPOT or end-to-end from the others where possible:
-    e2e = ttft + (output_tokens - 1) x tpot, tpot = (e2e - ttft) / (output_tokens - 1)."""
+    e2e = ttft + (output_tokens - 1) x tpot, tpot = (e2e - ttft) / (output_tokens - 1). `notes` become the frame's
+    attrs, with the unreadable cells that are still empty after the filling counted per column
+    (attrs[UNREADABLE_KEY]["columns"]: a whole answer that is "timeout" is a request that did not finish)."""
     if not rows:
         raise LogError("no_rows", "the file has no requests")
     df = pd.DataFrame(rows, columns=list(COLUMNS))
+    bad_cells = [r.get(BAD_CELLS, set()) for r in rows]
     for col in LATENCY_COLUMNS + ("output_tokens",):
         df[col] = pd.to_numeric(df[col], errors="coerce").astype(float)
     df["timestamp"] = pd.to_datetime(df["timestamp"], utc=True)
@@ -244,6 +247,13 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
     df.loc[fill_e2e, "e2e_s"] = df["ttft_s"] + steps * df["tpot_s"]
     fill_tpot = df["tpot_s"].isna() & df["ttft_s"].notna() & df["e2e_s"].notna() & (steps >= 1)
     df.loc[fill_tpot, "tpot_s"] = ((df["e2e_s"] - df["ttft_s"]) / steps).clip(lower=0.0)
+    df.attrs.update(notes or {})
+    if UNREADABLE_KEY in df.attrs:
+        df.attrs[UNREADABLE_KEY] = dict(df.attrs[UNREADABLE_KEY], columns={
+            col: int(sum(1 for i, cells in enumerate(bad_cells) if col in cells and pd.isna(df.at[i, col])))
+            for col in LATENCY_COLUMNS + ("output_tokens",)})
+    if int(fill_tpot.sum()):
+        df.attrs[TPOT_WORKED_KEY] = int(fill_tpot.sum())
     return df
 
 
@@ -261,6 +271,10 @@ least SECONDS_LIKE_MS_MEDIAN: most likely milliseconds under a seconds name (the
 SECONDS_LIKE_MS_MEDIAN = {"ttft_s": 100.0, "e2e_s": 100.0, "tpot_s": 10.0}
 """Medians, in seconds, that no interactive service's log has: a first token or a whole answer typically over 100 s,
 10 s a token. Whole numbers that large are the same log in milliseconds (300 ms first tokens written as 300)."""
+BAD_CELLS = "_bad"  # a row's key (not a column): the columns whose cell was not a number (`_frame` counts them)
+TPOT_WORKED_KEY = "tpot_worked_out"
+"""df.attrs key: how many times per token were worked out from the whole answer, the first token and the answer's
+tokens (the log had none for them): the page says so."""
 DECIMAL_COMMA = re.compile(r"\s*-?\d+,\d+\s*")
 
 
@@ -281,6 +295,7 @@ def _generic_row(record: dict, line: int, notes: dict, decimal_comma: bool = Fal
                     raise
                 bad = notes.setdefault(UNREADABLE_KEY, dict(count=0, line=line, field=str(key), value=err.value))
                 bad["count"] += 1
+                row.setdefault(BAD_CELLS, set()).add(col)
                 v = math.nan
             if not math.isnan(v) or col not in row:  # two names for one column: the first value given counts
                 row[col] = v * factor
@@ -450,6 +465,7 @@ def _read_list(text: str, notes: dict) -> list[dict]:
                 raise
             bad = notes.setdefault(UNREADABLE_KEY, dict(count=0, line=i, field=col, value=err.value))
             bad["count"] += 1
+            rows.append({col: math.nan, BAD_CELLS: {col}})  # a request with no time: counted, as in a CSV
     return rows
 
 
@@ -472,9 +488,8 @@ def read_latency_log_with_format(source: Any, fmt: str | None = None) -> tuple[p
     text = _decode(_read_bytes(source))
     fmt = fmt or detect_format(text)
     notes: dict = {}
-    df = _frame(_READERS[fmt](text, notes))
-    df.attrs.update(notes)  # what was left out or looks wrong (UNREADABLE_KEY, MS_SUSPECT_KEY): the page says it
-    return df, fmt
+    rows = _READERS[fmt](text, notes)
+    return _frame(rows, notes), fmt  # what was left out or looks wrong (attrs: UNREADABLE_KEY, MS_SUSPECT_KEY ...)
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,11 +500,14 @@ def summarize_latency(df: pd.DataFrame, budget_s: float | None = None) -> dict[s
     """count (rows); for each of ttft_s, tpot_s, e2e_s: `<col>_n` (rows with a value) and
     `<col>_p50/_p90/_p95/_p99` (numpy's default linear-interpolation percentiles, NaN when the
     column has no values); within_budget: the share of e2e_s values at or under budget_s (NaN when
-    there are none; None without a budget) and within_count their number (with a budget)."""
+    there are none; None without a budget), within_count their number and within_total what they are out of (with a
+    budget): a whole-answer cell that was not a number ("timeout", e2e_s_unreadable) counts as not within, and
+    tpot_s_worked_out how many times per token the reader worked out from the other columns."""
     missing = [c for c in LATENCY_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"missing columns: {', '.join(missing)}")
-    out: dict[str, Any] = {"count": int(len(df))}
+    out: dict[str, Any] = {"count": int(len(df)), "tpot_s_worked_out": int(df.attrs.get(TPOT_WORKED_KEY, 0)),
+                           "e2e_s_unreadable": int(df.attrs.get(UNREADABLE_KEY, {}).get("columns", {}).get("e2e_s", 0))}
     for col in LATENCY_COLUMNS:
         values = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
         values = values[np.isfinite(values)]
@@ -504,6 +522,8 @@ def summarize_latency(df: pd.DataFrame, budget_s: float | None = None) -> dict[s
             raise ValueError(f"budget_s must be a non-negative finite number, got {budget_s!r}")
         e2e = pd.to_numeric(df["e2e_s"], errors="coerce").to_numpy(dtype=float)
         e2e = e2e[np.isfinite(e2e)]
-        out["within_budget"] = float(np.mean(e2e <= budget_s)) if e2e.size else math.nan
+        total = e2e.size + out["e2e_s_unreadable"]  # a "timeout" did not finish within any budget
         out["within_count"] = int(np.sum(e2e <= budget_s))
+        out["within_total"] = int(total)
+        out["within_budget"] = out["within_count"] / total if total else math.nan
     return out

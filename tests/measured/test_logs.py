@@ -275,11 +275,14 @@ def test_cells_that_are_not_numbers_are_left_out_and_counted(data):
     assert (bad["count"], bad["line"], bad["field"], bad["value"]) == (2, 2 if data.startswith(b"{") else 3, "e2e_ms", "fast")
     summary = summarize_latency(df, budget_s=1.0)
     assert (summary["count"], summary["e2e_s_n"], summary["ttft_s_n"], summary["within_count"]) == (3, 1, 3, 1)
+    # the two whole answers that are not numbers did not finish: within the budget is 1 of 3, not 1 of 1
+    assert (summary["within_total"], summary["e2e_s_unreadable"]) == (3, 2) and summary["within_budget"] == pytest.approx(1 / 3)
 
 
 def test_a_list_with_a_word_in_it_leaves_the_word_out():
     df = read_latency_log(b"1.0\n2.0\nabc\n", fmt="list")
-    assert df["e2e_s"].tolist() == [1.0, 2.0]
+    assert df["e2e_s"].tolist()[:2] == [1.0, 2.0] and len(df) == 3 and math.isnan(df["e2e_s"].iloc[2])
+    assert summarize_latency(df, budget_s=5.0)["within_budget"] == pytest.approx(2 / 3)
     assert (df.attrs[L.UNREADABLE_KEY]["count"], df.attrs[L.UNREADABLE_KEY]["line"]) == (1, 3)
 
 
@@ -333,3 +336,16 @@ def test_seconds_that_look_like_milliseconds_are_named_and_kept(data, said):
     assert df.attrs.get(L.MS_SUSPECT_KEY, []) == said
     if said:
         assert df["ttft_s"].tolist() == [300.0, 500.0]
+
+
+def test_a_whole_answer_filled_from_its_parts_is_not_counted_as_unfinished():
+    """A "timeout" whole answer with a time per token beside it is worked out (ttft + (n - 1) x tpot), so it is a
+    finished request; only the ones left empty count as not finished."""
+    df = read_latency_log(b"ttft_s,tpot_s,e2e_s,output_tokens\n0.5,0.01,timeout,101\n0.5,,timeout,101\n")
+    assert df["e2e_s"].iloc[0] == pytest.approx(0.5 + 100 * 0.01) and math.isnan(df["e2e_s"].iloc[1])
+    assert df.attrs[L.UNREADABLE_KEY]["columns"]["e2e_s"] == 1
+
+
+def test_times_per_token_worked_out_are_counted():
+    df = read_latency_log(b"ttft_ms,e2e_ms,output_tokens\n500,1500,101\n400,,50\n")
+    assert df.attrs[L.TPOT_WORKED_KEY] == 1 and summarize_latency(df)["tpot_s_worked_out"] == 1
