@@ -437,10 +437,10 @@ def lobby(s: Strings, c: Ctx, v: Vote) -> None:
         with st.container(key="room_lobby_code"):
             st.markdown(c.room.code)
         st.caption(s("room_lobby_scan"))
-        live(c, s, counts=True, drawn_over=v.over, big=True, names=True)
         # phones cannot come in: said where the presenter looks first, briefly (presenter trial 2026-12-05: only the
-        # menu said it); the fix is in the notes view
-        local_warning(s, short=True)
+        # menu said it), the fix in the notes view; until a phone is here, which shows that phones can (presenter
+        # re-check 2026-12-05: the red box stayed beside "People in the room: Alex, 민지")
+        live(c, s, counts=True, drawn_over=v.over, big=True, names=True, while_nobody=lambda: local_warning(s, short=True))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -465,11 +465,13 @@ def vote_now(c: Ctx, room: room_store.Room | None = None) -> Vote:
 
 
 @st.fragment(run_every=LIVE_S)
-def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, names: bool = False) -> None:
+def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, names: bool = False,
+         while_nobody=None) -> None:
     """Ask the store for the room; rerun the page when its state changed or the countdown on the
     open vote ran out since the page was drawn (`drawn_over`). With `counts` (the presenter's
     views), the people here and, on a question with a vote open, how many answered. A countdown
-    shows on every view. A phone says every TOUCH_S that it is still there (presence)."""
+    shows on every view. A phone says every TOUCH_S that it is still there (presence). `while_nobody`: drawn
+    while nobody is here (the lobby's "phones cannot reach this address", which a joined phone proves wrong)."""
     try:
         try:
             room = c.store.room(c.room.code)
@@ -502,5 +504,7 @@ def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, 
                 who = who_line(s, c.store.nicknames(room.code))
                 if who:
                     st.markdown(who)
+        if counts and while_nobody is not None and not here:
+            while_nobody()
     except StoreDown:
         st.rerun()  # the database is away: the page's full run names it and waits for it (retry_when_back)

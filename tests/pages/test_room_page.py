@@ -452,6 +452,12 @@ def test_a_loopback_address_is_named_on_the_presenters_screens_and_the_public_ad
             warn[0] == e.value for e in presenter.get("popover")[0].error)
         notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
         assert any("LATENCY_PUBLIC_URL" in e.value for e in notes.error)
+        # a phone that has come in shows that phones can: the projected lobby drops it, the menu keeps it (presenter
+        # re-check 2026-12-05: the red box stood beside "People in the room: Alex, 민지")
+        join(lang, code, "Ana")
+        presenter.run()
+        assert len([e for e in presenter.error if e.icon == ":material/wifi_off:"]) == 1
+        assert s(lang)("room_lobby_here", n=1) in all_text(presenter)
         start = run_page("", lang)  # before a room is open nothing has failed: the start page says nothing (LEARN,
         assert not any("LATENCY_PUBLIC_URL" in e.value for e in [*start.error, *start.warning])  # learner trial)
 
