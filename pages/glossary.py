@@ -14,7 +14,7 @@ from latency.estimation.catalog import load_catalog
 from latency.language import formats
 from latency.language.i18n import LANGS, md
 from latency.teaching import claims, content, feel, glossary
-from ui import feel_player, plain_words, room_view, shell, style
+from ui import feel_player, plain_words, room_join, room_view, shell, style
 
 s = shell.page_strings("glossary")
 lang = shell.current_lang()
@@ -51,6 +51,11 @@ with st.container(horizontal=True, gap="small", key="start_doors"):
     lesson_door = st.button(s("start_lesson"), type="primary", icon=":material/school:", key="start_lesson")
     estimator_door = st.button(s("start_estimator"), icon=":material/calculate:", key="start_estimator")
     feel_door = st.button(s("start_feel"), icon=":material/play_arrow:", key="start_feel")
+# the other ways in, for the people who come with a task (newcomer trials 2026-12-05: a presenter scrolled past
+# the whole glossary to find "run a session"; a PM with logs found their page only in the side menu)
+with st.container(horizontal=True, gap="medium", vertical_alignment="center", key=style.TAP_LINKS_KEY + "start_more"):
+    st.page_link("pages/logs.py", label=s("start_logs"), icon=":material/monitoring:", query_params={"lang": lang})
+    st.markdown(f"[{s('start_present')}](#{room_join.START_ROOM_ANCHOR})")
 still = st.toggle(s("feel_still"), key="start_feel_still")  # reduced motion: the race's timing as text, nothing played
 if lesson_door:
     st.switch_page("pages/lesson.py", query_params={"lang": lang})
@@ -92,8 +97,6 @@ for entry in shown:
             st.caption(md(entry.originals[lang]))
         st.markdown(md(entry.summaries[lang]))
 
-# The page's last section, someone in an onboarding room types its code here (issue 30; ROOM's module,
-# imported here so this page's own lines above stay untouched).
-from ui import room_join  # noqa: E402
+# The page's last section, someone in an onboarding room types its code here (issue 30).
 
 room_join.start_code_field()

@@ -107,10 +107,14 @@ def join_form(s: Strings) -> None:
     code_field(s, "join", codes.normalize(raw)[:16])
 
 
+START_ROOM_ANCHOR = "start-room"
+
+
 def start_code_field() -> None:
     """The start page's last section (one call from pages/glossary.py): a code field for someone in a
     session, and the way in for a presenter: "run a session for a room" opens a room and its lobby."""
     s = shell.strings("lesson")
+    st.html(f'<div id="{START_ROOM_ANCHOR}"></div>')  # where the start page's top line "running a session?" lands
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader(s("start_code_title"), anchor=False)

@@ -177,3 +177,22 @@ def test_the_calculator_door_opens_the_default_set_up_whatever_was_left_there(la
     assert not at.exception, at.exception
     q = {k: v if isinstance(v, str) else v[0] for k, v in at.query_params.items()}
     assert float(q["model_size_b"]) == scenario.DEFAULTS["model_size_b"] and float(q["distance_km"]) == 1149, q
+
+
+def test_the_start_page_shows_the_way_in_for_logs_and_for_a_presenter_at_its_top(lang):
+    """Newcomer trials 2026-12-05: a presenter scrolled past the whole glossary for "run a session", and a PM with
+    logs found their page only in the side menu. Both ways in stand under the start page's doors, before the
+    glossary; the presenter's line leads to the room section at the page's end."""
+    from tests.conftest import run_page
+    from latency.language import i18n
+    from ui import room_join
+
+    at = run_page("", lang)
+    s = i18n.strings("glossary", lang)
+    logs = [link for link in at.get("page_link") if link.proto.label == s("start_logs")]
+    assert logs and logs[0].proto.page.endswith("logs")
+    assert s("start_logs") == i18n.strings("common", lang)("nav_logs")  # the page's own name
+    top = [m.value for m in at.markdown]
+    line = f"[{s('start_present')}](#{room_join.START_ROOM_ANCHOR})"
+    assert line in top and top.index(line) < 3, top[:4]  # under the doors: the pitch, then this line
+    assert any(f'id="{room_join.START_ROOM_ANCHOR}"' in str(h.proto.body) for h in at.get("html"))
