@@ -237,7 +237,7 @@ def _frame(rows: list[dict], notes: dict | None = None) -> pd.DataFrame:
     if not rows:
         raise LogError("no_rows", "the file has no requests")
     df = pd.DataFrame(rows, columns=list(COLUMNS))
-    bad_cells = [r.get(BAD_CELLS, set()) for r in rows]
+    bad_cells = [(i, r[BAD_CELLS]) for i, r in enumerate(rows) if BAD_CELLS in r]  # few: no set per row
     for col in LATENCY_COLUMNS + ("output_tokens",):
         df[col] = pd.to_numeric(df[col], errors="coerce").astype(float)
     df["timestamp"] = pd.to_datetime(df["timestamp"], utc=True)
@@ -250,7 +250,7 @@ def _frame(rows: list[dict], notes: dict | None = None) -> pd.DataFrame:
     df.attrs.update(notes or {})
     if UNREADABLE_KEY in df.attrs:
         df.attrs[UNREADABLE_KEY] = dict(df.attrs[UNREADABLE_KEY], columns={
-            col: int(sum(1 for i, cells in enumerate(bad_cells) if col in cells and pd.isna(df.at[i, col])))
+            col: int(sum(1 for i, cells in bad_cells if col in cells and pd.isna(df.at[i, col])))
             for col in LATENCY_COLUMNS + ("output_tokens",)})
     if int(fill_tpot.sum()):
         df.attrs[TPOT_WORKED_KEY] = int(fill_tpot.sum())
