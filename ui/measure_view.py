@@ -129,6 +129,12 @@ def show_result(s: Strings, r: Result) -> None:
     st.header(s("result_header"))
     st.caption(s("result_scenario", params=fmt_params(s, m.config.params), prompt=m.prompt_tokens,
                  output=m.output_tokens, hardware=md(r.hardware)))
+    # what this measures and what a service's own log holds besides (newcomer re-check 2026-12-05: "no network"
+    # was only in the downloaded file, and nothing led from here to the logs page)
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="ms_scope"):
+        st.caption(s("result_scope"))
+        st.page_link("pages/logs.py", label=shell.strings("common")("nav_logs"), icon=":material/monitoring:",
+                     query_params={"lang": s.lang})
     if m.stopped in ("load", "prefill"):
         st.warning(s("stopped_early", cap=f"{M.TIME_CAP_S:g}", stage=s(f"stage_{m.stopped}")))
     elif m.stopped == "decode":

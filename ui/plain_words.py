@@ -28,7 +28,7 @@ LAUNCH_TERMS = ("target_time", "token", "range", "extrapolated", "throughput", "
 LOGS_TERMS = ("token", "prompt", "ttft", "tpot", "sla", "target_time", "llm", "gpt", "engine", "vllm", "llama_cpp", "file_formats", "benchmark", "timestamps",
               "percentile", "range", "gpu", "sxm", "l4", "weights", "bits", "precision", "fp16", "fp8", "w8a8", "int4", "nvfp4",
               "q4_k_m", "bandwidth", "prefill", "compute", "gflop", "numpy", "core", "queue", "api", "decode", "streaming", "quantization")
-MEASURE_TERMS = ("llm", "gpt", "transformer", "token", "ttft", "prefill", "decode", "weights", "parameters", "bits", "fp32", "kv_cache",
+MEASURE_TERMS = ("llm", "gpt", "transformer", "token", "ttft", "queue", "prefill", "decode", "weights", "parameters", "bits", "fp32", "kv_cache",
                  "numpy", "gpu", "core", "matrix", "gflop", "engine", "vllm", "llama_cpp", "file_formats")
 HOW_TERMS = ("inference_latency", "llm", "gpt", "phi4", "token", "prompt", "ttft", "queue", "prefill", "decode", "network", "handshake",
              "fibre", "region", "local", "gpu", "sxm", "engine", "vllm", "llama_cpp", "batching", "throughput", "kv_cache",

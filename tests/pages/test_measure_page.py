@@ -154,3 +154,13 @@ def test_the_multiplications_rate_is_their_flops_over_their_time():
     text = " ".join(x.value for x in at.markdown)
     assert f"by the layers' weights, {formats.number(layer_gflop, 3)} GFLOP" in text
     assert i18n.strings("measure", "en")("unit_gflops", v=formats.number(layer_gflop / mm_s, 3)) in text
+
+
+def test_the_result_says_what_it_leaves_out_and_leads_to_the_logs_page(lang):
+    """Newcomer re-check 2026-12-05: that the measurement has no network was said only in the downloaded file, and
+    nothing led from here to the logs page, where a service's own times (network and queue included) are read."""
+    at = _start(run_page("measure", lang))
+    s = i18n.strings("measure", lang)
+    assert s("result_scope") in [c.value for c in at.caption]
+    links = [x for x in at.get("page_link") if x.proto.label == i18n.strings("common", lang)("nav_logs")]
+    assert links and links[0].proto.page.endswith("logs")
