@@ -134,7 +134,7 @@ def run_section(s: Strings, lang: str, key: str, title: bool = True) -> None:
     if title:
         st.subheader(s("start_run_title"), anchor=False)
     held = held_rooms()
-    return_links(s, lang)  # a room this browser presents and left open: back to it, before opening another
+    return_links(s, lang, held)  # a room this browser presents and left open: back to it, before opening another
     st.caption(s("start_run_intro"))
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)

@@ -250,10 +250,11 @@ def return_banner(s: Strings, lang: str, key: str) -> bool:
     return bool(held)
 
 
-def return_links(s: Strings, lang: str) -> None:
+def return_links(s: Strings, lang: str, held: list[str] | None = None) -> None:
     """A way back to each open room this browser presents (presenter trial 2026-12-05: "leave this screen, the
-    room stays open" led to the lesson, and no screen showed the room again; only the browser's Back did)."""
-    for code in held_rooms():
+    room stays open" led to the lesson, and no screen showed the room again; only the browser's Back did).
+    `held`: `held_rooms()` when the caller already asked the store."""
+    for code in held_rooms() if held is None else held:
         st.page_link("pages/lesson.py", label=s("room_return", code=code), icon=":material/co_present:",
                      query_params={"room": code, "present": "1", "lang": lang})
 
