@@ -96,7 +96,7 @@ if raw_present not in ("0", "1"):
 # in a closed menu in that row.
 top = lesson_steps.controls(s, les, number, data) if present else contextlib.nullcontext()
 with top:
-    lesson_steps.header(s, number, lesson.screens(les))
+    lesson_steps.header(s, number, les)
 
 pw = shell.strings("plain_words")  # every technical word of the screen below, defined before it is met
 if screen == lesson.QUIZ:

@@ -290,8 +290,17 @@ def present_style() -> None:
     st.html(PRESENT_CSS)
 
 
-def header(s: Strings, number: int, total: int) -> None:
-    st.progress(number / total, text=s("progress", n=number, total=total))
+def progress_text(s: Strings, number: int, steps: int) -> str:
+    """What the bar says: the step as the presenter's screen and the phones count it ("3/8단계"), then the
+    quiz and the finish by name. It used to count screens ("3 / 10") beside the room's "3/8단계" for the same
+    step (presenter trial 2026-12-05)."""
+    if number <= steps:
+        return s("step_count", n=number, total=steps)
+    return s("quiz_title") if number == steps + 1 else s("to_finish")
+
+
+def header(s: Strings, number: int, les: lesson.Lesson) -> None:
+    st.progress(number / lesson.screens(les), text=progress_text(s, number, len(les.steps)))
 
 
 def go(param: str) -> None:

@@ -303,7 +303,7 @@ def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
         st.subheader(s("room_lobby_wait"), anchor=False)
     else:
         n = int(screen)  # where the room is, as a question says "Question 2 of 12" (presenter trials: no step counter)
-        st.caption(s("room_step_count", n=n, total=len(c.les.steps)))  # as on the projector
+        st.caption(s("step_count", n=n, total=len(c.les.steps)))  # as on the projector
         lesson_steps.step(s, c.les.steps[n - 1], n, c.d, notes=False)
 
 

@@ -407,7 +407,7 @@ def projected_view(s: Strings, c: Ctx) -> None:
             # row, short: a line above the step ran past a 768-line screen; below 1600 px the strip is drawn a little
             # smaller (ROOM_CSS), as "Step 3/8" beside it wrapped the join address at 1366 px
             with st.container(key="room_step_count", width="content"):
-                st.markdown(s("room_step_count", n=int(screen), total=len(c.les.steps)))
+                st.markdown(s("step_count", n=int(screen), total=len(c.les.steps)))
         with st.container(width="content", horizontal=True, gap="medium"):
             controls(s, c, v, back)
             if screen == DONE:

@@ -57,7 +57,8 @@ def test_every_step_renders_its_own_text(lang, k):
     assert [h.value for h in at.header] == [step.title[lang]]
     text = all_text(at)
     assert step.takeaway[lang] in text.replace("\\", "")
-    assert at.get("progress")[0].proto.text == s(lang)("progress", n=k, total=len(LESSON.steps) + 2)
+    # the step counted as the room's projector and phones count it (room_projector, room_phone: "3/8단계")
+    assert at.get("progress")[0].proto.text == s(lang)("step_count", n=k, total=len(LESSON.steps))
     table = i18n.strings("common", lang)("chart_table_open")  # a chart's numbers behind a control (test_chart_tables.py)
     folded = [e for e in at.expander if e.label != table]
     assert not folded, [e.label for e in folded]  # no "발표자 노트" fold on every step for a learner alone
@@ -86,9 +87,12 @@ def test_last_step_leads_to_the_quiz_and_the_quiz_to_the_finish(lang):
     assert at.button(key="lesson_next").label == s(lang)("to_quiz")
     at.button(key="lesson_next").click().run()
     assert at.query_params["step"] == "quiz"
+    # past the steps the bar names the screen: no "9 / 10" beside a projector's "8/8단계"
+    assert at.get("progress")[0].proto.text == s(lang)("quiz_title")
     assert at.button(key="lesson_next").label == s(lang)("to_finish")
     at.button(key="lesson_next").click().run()
     assert at.query_params["step"] == "done"
+    assert at.get("progress")[0].proto.text == s(lang)("to_finish")
     assert all(b.key != "lesson_next" for b in at.button)
 
 
