@@ -31,6 +31,7 @@ from ui.room_view import (CONFIRM_REVEAL, DONE, DOWN_KEY, KEYS_JS, LOBBY, Ctx, V
                           where)
 
 BAR_KEY = "room_bar"
+QUESTION_COUNT_KEY = "room_question_count"  # "문제 3/12" on the projected screen, drawn at the step count's 32 px (ROOM_CSS)
 ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_lobby_code p { font-size: 180px !important; line-height: 1.25 !important;
   letter-spacing: 0.08em; font-weight: 700; margin: 0; }
@@ -41,6 +42,8 @@ ROOM_CSS = """<style>
 [data-testid="stMain"] .st-key-room_strip code, [data-testid="stMain"] .st-key-room_strip strong { white-space: nowrap; }
 [data-testid="stMain"] .st-key-room_strip { flex: 1 1 0; min-width: 0; }
 [data-testid="stMain"] .st-key-room_step_count p { font-size: 32px !important; line-height: 1.2 !important; white-space: nowrap; }
+[data-testid="stMain"] .st-key-room_question_count p,
+[data-testid="stMain"] .st-key-room_timers [data-testid="stCaptionContainer"] p { font-size: 32px !important; line-height: 1.2 !important; }
 [data-testid="stMain"] .st-key-room_live_big p { font-size: 40px !important; }
 [data-testid="stMain"] .st-key-room_options p { font-size: 40px !important; line-height: 1.35 !important; }
 [data-testid="stMain"] .st-key-room_chart_box { height: calc(100vh - 420px) !important; min-height: 240px; flex: 0 0 auto; }
@@ -469,7 +472,8 @@ def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
 def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
     """A question on the projected screen: open (its options, the count, peer instruction, countdown),
     its spread without the answer while the room discusses, the second vote, or revealed."""
-    st.caption(s("room_question_kicker", n=c.questions.index(q) + 1, total=len(c.questions)))
+    with st.container(key=QUESTION_COUNT_KEY):  # as large as the steps' count (presenter trial: 24 px from the back row)
+        st.caption(s("room_question_kicker", n=c.questions.index(q) + 1, total=len(c.questions)))
     st.header(md(q.question[c.d.lang]), anchor=False)
     left, right = st.columns([3, 2], gap="large")
     phase = c.room.phase(q.id)

@@ -349,6 +349,12 @@ def test_a_whole_room(browser, db, lang):
                 past_hold(presenter)
                 button(presenter, "room_next").click()
                 expect(heading(presenter, q.question[lang])).to_be_visible(timeout=T)
+                if n == 1:  # the question's count and the timer's label read from the back row, as the step's count
+                    count = presenter.locator(".st-key-room_question_count p")
+                    expect(count).to_have_text(s("room_question_kicker", n=1, total=len(QUESTIONS)))
+                    timer = presenter.locator(".st-key-room_timers [data-testid=stCaptionContainer] p")
+                    for x in (count, timer):
+                        assert float(x.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 32
                 right, wrong = right_and_wrong(q)
                 for phone in (one, two):
                     expect(heading(phone, q.question[lang])).to_be_visible(timeout=FOLLOW_MS)
