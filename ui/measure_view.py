@@ -70,7 +70,8 @@ def _request_start(labels: dict[str, str]) -> None:
 def controls(s: Strings, sizes: list[M.DecoderConfig], free_gb: float) -> dict:
     """Size, prompt and answer lengths in a form (changing them does not interrupt a running measurement)."""
     by_id = {c.id: c for c in sizes}
-    with st.form("ms_form", border=True):
+    # Enter in a box does not start a run (logs/measure trial: typing a length and pressing Enter started 20 s of work)
+    with st.form("ms_form", border=True, enter_to_submit=False):
         size = st.selectbox(s("size_label"), list(by_id), key="ms_size",
                             format_func=lambda i: s("size_option", params=fmt_params(s, by_id[i].params),
                                                     gb=fmt_gb(s, by_id[i].memory_gb())),
@@ -84,7 +85,8 @@ def controls(s: Strings, sizes: list[M.DecoderConfig], free_gb: float) -> dict:
     for text in state.box_notice_texts(shell.strings("scenario"), ("ms_prompt", "ms_output")):
         st.warning(text, icon=":material/edit_note:")
     prompt, output = st.session_state["ms_prompt"], st.session_state["ms_output"]
-    st.caption(s("limits_caption", cap=f"{M.TIME_CAP_S:g}"))
+    st.caption(s("limits_caption", cap=f"{M.TIME_CAP_S:g}", prompt_lo=PROMPT.min_value, prompt_hi=PROMPT.max_value,
+                 output_lo=OUTPUT.min_value, output_hi=OUTPUT.max_value))  # the ranges before a box clamps a value
     return dict(config=by_id[size], prompt=int(prompt), output=int(output),
                 start=bool(st.session_state.pop(START_KEY, False)))
 

@@ -164,3 +164,15 @@ def test_the_result_says_what_it_leaves_out_and_leads_to_the_logs_page(lang):
     assert s("result_scope") in [c.value for c in at.caption]
     links = [x for x in at.get("page_link") if x.proto.label == i18n.strings("common", lang)("nav_logs")]
     assert links and links[0].proto.page.endswith("logs")
+
+
+def test_the_boxes_ranges_are_said_before_a_run_and_enter_does_not_start_one(lang):
+    """Logs/measure trial: the answer's 64-token limit appeared only once a larger value was clamped, and
+    Enter in a box started a 20 s measurement. The ranges stand under the form before anything is typed;
+    the form submits on its button only."""
+    at = run_page("measure", lang)
+    words = re.sub(r"\D+", " ", "".join(c.value for c in at.caption)).split()
+    for lo, hi in (M.PROMPT_RANGE, M.OUTPUT_RANGE):
+        assert str(lo) in words and str(hi) in words, (lo, hi, words)
+    form = next(b for b in at.main.children.values() if getattr(b, "type", "") == "form")
+    assert form.proto.form.enter_to_submit is False
