@@ -256,7 +256,8 @@ def distributions(s: Strings, df: pd.DataFrame, summ: dict, est, budget: float) 
     keys = list(L.LATENCY_COLUMNS)
     tabs = st.tabs([s(f"name_{k}") for k in keys])
     names = dict(y_title=s("axis_share"), requests=s("legend_requests"), estimate=s("legend_estimate"),
-                 budget=s("legend_budget"), percentile=s["percentile_mark"])
+                 estimate_range=s("legend_estimate_range"), budget=s("legend_budget"),
+                 within_budget=s("legend_within_budget"), percentile=s["percentile_mark"])
     for tab, key in zip(tabs, keys):
         with tab:
             if summ[f"{key}_n"] == 0:

@@ -26,6 +26,13 @@ def ecdf_points(values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     return v, np.arange(1, v.size + 1) / max(v.size, 1)
 
 
+def band_key(name: str, fill: str, edge: str) -> go.Scatter:
+    """A shaded band's entry in the legend: a square of its fill, edged so that a pale fill still shows (a
+    band drawn with `add_vrect` has none of its own; logs/measure trial: "what is the grey area?")."""
+    return go.Scatter(x=[None], y=[None], mode="markers", name=name, hoverinfo="skip",
+                      marker=dict(symbol="square", size=14, color=fill, line=dict(color=edge, width=1)))
+
+
 PERCENTILE_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "star")
 X_HEADROOM = 1.05
 """The x axis ends 5% past the largest value drawn (the curve's last rise, a marker, the band, the target), as the y
@@ -38,7 +45,8 @@ def ecdf_figure(values: Sequence[float], *, percentiles: Mapping[int, float], na
     """The share of requests at or under each latency, with p50/p90/p95/p99 marked, the estimator's
     figure as a line with its range as a band (estimate = (value, low, high)), and a budget line.
 
-    names: x_title, y_title, requests (legend), estimate, budget, percentile ("p{p}" template).
+    names: x_title, y_title, requests (legend), estimate, estimate_range, budget, within_budget, percentile
+    ("p{p}" template).
     """
     x, y = ecdf_points(values)
     fig = go.Figure()
@@ -47,10 +55,12 @@ def ecdf_figure(values: Sequence[float], *, percentiles: Mapping[int, float], na
         fig.add_vrect(x0=low, x1=high, fillcolor=ESTIMATE_BAND, line_width=0, layer="below")
         fig.add_trace(go.Scatter(x=[value, value], y=[0, 1], mode="lines", name=names["estimate"],
                                  line=dict(color=ESTIMATE_COLOR, width=3, dash="dash"), hoverinfo="name+x"))
+        fig.add_trace(band_key(names["estimate_range"], ESTIMATE_BAND, ESTIMATE_COLOR))
     if budget is not None:
         fig.add_vrect(x0=0, x1=budget, fillcolor=WITHIN_BUDGET_FILL, line_width=0, layer="below")
         fig.add_trace(go.Scatter(x=[budget, budget], y=[0, 1], mode="lines", name=names["budget"],
                                  line=dict(color=HIGHLIGHT, width=2), hoverinfo="name+x"))
+        fig.add_trace(band_key(names["within_budget"], WITHIN_BUDGET_FILL, HIGHLIGHT))
     fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line=dict(color=LOG_COLOR, width=2, shape="hv"),
                              name=names["requests"], hovertemplate="%{x:.3~g} · %{y:.0%}<extra></extra>"))
     # Each percentile a marker of its own shape, named in the legend: a "p95" written beside its point sat

@@ -10,7 +10,8 @@ import pandas as pd
 
 from latency.charts import logs as C
 
-NAMES = dict(x_title="X", y_title="Y", requests="R", estimate="E", budget="B", percentile="p{p}")
+NAMES = dict(x_title="X", y_title="Y", requests="R", estimate="E", estimate_range="ER", budget="B", within_budget="W",
+             percentile="p{p}")
 
 
 def test_ecdf_points_by_hand():
@@ -33,6 +34,9 @@ def test_ecdf_figure_marks_percentiles_estimate_and_budget():
     assert not [t for t in fig.data if "text" in (t.mode or "")] and not fig.layout.annotations
     bands = [(s.x0, s.x1) for s in fig.layout.shapes]
     assert (30.0, 60.0) in bands and (0, 90.0) in bands
+    # each band named in the legend in its own fill (logs trial: "what is the grey area?")
+    fills = {s.fillcolor for s in fig.layout.shapes}
+    assert {by_name["ER"].marker.color, by_name["W"].marker.color} == fills and by_name["W"].showlegend is not False
     assert fig.layout.xaxis.title.text == "X" and fig.layout.yaxis.title.text == "Y"
 
 
