@@ -85,6 +85,7 @@ def interactive() -> None:
     with left:
         values = scenario_inputs.show(s, *scenario_inputs.with_distance(s, data, f, lang, labels))
         sized, hw_entry, est = scenario.evaluate(data.catalog, values)
+        estimate_view.pinned(s, f, est)  # a phone: the two times stay in view while the inputs move
         estimate_view.headline(s, f, est, hw_entry, lang, values, data.catalog)
         estimate_view.int4_tradeoff(s, f, data.catalog, values, est)
         st.selectbox(s("use_case"), list(data.use_cases), key="use_case", format_func=lambda u: data.use_cases[u].label,

@@ -18,7 +18,17 @@ from latency.exploring.stages import handling_s, page_stages
 
 PAGE_QUERY_KEYS = tuple(k for k in KEYS if k not in ("budget_s", "measure", "device_scope"))  # the estimator's URL keys
 from latency.language.i18n import Strings, md
-from ui import charts
+from ui import charts, style
+
+
+def pinned(s: Strings, f, est) -> None:
+    """The two times in one line that stays at the bottom of a phone's screen while its reader moves the
+    inputs (ui/style.py: sticky at or below PHONE_PX, hidden wider). At 390 px the four figures stand about
+    2.5 screens below the sliders, so a slider moved changed nothing the learner could see (learner trial).
+    Drawn after the inputs, it takes its own place in the page once scrolled to, just above the figures."""
+    with st.container(key=style.PINNED_KEY):
+        st.markdown(s("pinned", ttft=f.seconds(est.ttft_s), total=f.seconds(est.total_s)) if est.fits
+                    else s("pinned_no_fit"))
 
 
 def headline(s: Strings, f, est, hw_entry, lang: str, values: dict, catalog=None) -> None:

@@ -71,6 +71,7 @@ NARROW_PX = 768  # Streamlit folds the sidebar away below this width
 WRAP_PILLS_KEY = "est_stops_"  # pills keyed est_stops_<input> wrap onto more lines (Streamlit scrolls them sideways, cut at the edge)
 TAP_LINKS_KEY = "tap_links_"  # a container keyed tap_links_<name>: its Markdown links are 44 px tall on a phone
 PHONE_PX = 640  # at or below this width the page is laid out for a phone: tap targets at least 44 px (the guide)
+PINNED_KEY = "est_pinned"  # the estimator's line of two times, pinned to a phone's screen bottom (estimate_view.pinned)
 SENTENCE_LINKS_KEY = "sentence_links_"  # a container keyed sentence_links_<name>: its page links are whole sentences, set at text weight; their bold "(switch to this set-up)" is link blue and underlined (the fourth newcomer try: "it looks like bold text, not a link")
 STACK_KEY = "stack_narrow_"  # a container keyed stack_narrow_<name>: its own column row stacks when it is narrow
 STACK_BELOW_PX = 800  # that container's width below which it stacks: 736 px at a 768 px tablet, 564 px at 1024 px beside the sidebar, 906 px at 1366
@@ -121,6 +122,12 @@ STYLESHEET = f"""<style>
 .st-key-arrival [data-testid="stButtonGroup"] button p {{ white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }}
 @media (max-width: 640px) {{ [class*="st-key-{WRAP_PILLS_KEY}"] button {{ min-height: 44px; }} }}
 [data-testid="stPopoverBody"] {{ max-height: min(75vh, 640px); overflow-y: auto; overscroll-behavior: contain; }}
+.st-key-{PINNED_KEY}, [data-testid="stLayoutWrapper"]:has(> .st-key-{PINNED_KEY}) {{ display: none; }}
+@media (max-width: {PHONE_PX}px) {{
+  [data-testid="stLayoutWrapper"]:has(> .st-key-{PINNED_KEY}) {{ display: block; position: sticky; bottom: 0; z-index: 3; }}
+  .st-key-{PINNED_KEY} {{ display: flex; background: #ffffff; border-top: 2px solid {FOCUS};
+    padding: 0.5rem 0 max(0.6rem, env(safe-area-inset-bottom)) !important; }}
+}}
 @media (max-width: {PHONE_PX}px) {{
   .stApp [data-testid="stMain"] button, .stApp [data-testid="stMain"] [role="tab"],
   .stApp [data-testid="stMain"] [data-testid="stPageLink"] a, .stApp [data-testid="stMain"] [data-testid="stExpander"] summary,

@@ -14,7 +14,7 @@ from latency.estimation.catalog import load_catalog
 from latency.estimation.sizing import size_steps
 from latency.language import i18n
 from tests.e2e.layout import main_text
-from ui import estimator_charts
+from ui import estimator_charts, style
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, MAIN, PHONE, open_app, shot, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -404,3 +404,33 @@ def test_the_answer_links_read_as_sentences_with_only_the_link_words_bold(page, 
     # the fourth try: "(이 설정 열기)" looked like bold text, not a link: it is underlined in the link blue (6.7:1)
     assert [w for w in weights[1] if int(w[1]) >= 600 and w[0] == "(이 설정으로 바꾸기)" and "underline" in w[2]
             and w[3] == "rgb(29, 78, 216)"], weights
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_a_phone_keeps_the_two_times_in_view_while_a_slider_moves(browser, app_url, width):
+    """Learner trial at 390 px: the figures stood about 2.5 screens below the sliders, so moving one changed
+    nothing on screen. On a phone a line with the first token and the whole answer stays at the screen's bottom
+    while the inputs are in view, and gives the tiles' own figures; wider, the figures sit beside the inputs and
+    the line is not drawn."""
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    try:
+        open_app(page, app_url, "estimator", lang="ko")
+        page.locator(".st-key-est_stops_model_size_b button", has_text="70.6B").click()
+        page.wait_for_url("**model_size_b=70.6**")
+        wait_idle(page)
+        line = page.locator(f".st-key-{style.PINNED_KEY}")
+        if width > 640:
+            expect(line).to_be_hidden()
+            return
+        slider = page.locator(".st-key-model_size_b input[type=range]")
+        slider.scroll_into_view_if_needed()
+        box, view = line.bounding_box(), page.viewport_size
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= view["height"] + 1, box
+        top = slider.bounding_box()["y"]
+        assert 0 <= top < box["y"], (top, box)  # the slider and the line on one screen, the line below
+        tiles = page.locator("[data-testid=stMetricValue]")
+        first, whole = tiles.nth(0).inner_text().strip(), tiles.nth(2).inner_text().strip()
+        assert first in line.inner_text() and whole in line.inner_text(), (first, whole, line.inner_text())
+    finally:
+        context.close()
