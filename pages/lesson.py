@@ -126,7 +126,7 @@ else:
                                   *(v for k, v in s.table.items() if k.startswith(widget_keys)),
                                   *(s(f"stage_{k}") for k in ("network", "queue", "prefill", "decode")),  # the chart's legend
                                   s("cost_metric"), s("scenario_line", model="", hardware="", devices="", distance="",
-                                                      prompt="", output="")])
+                                                      prompt="", output="", precision=lesson_steps.step_precisions(shown, data))])
     lesson_steps.step(s, shown, number, data)
 
 if present:

@@ -199,13 +199,28 @@ def chip_name(label: str) -> str:
     return re.sub(r" \d+GB$", "", re.sub(r"^(NVIDIA|Apple|AMD) (GeForce )?", "", lesson_chip(label)))
 
 
+def precision_label(sc: lesson.Scenario, d: Data) -> str:
+    """The weights' format the set-up runs in: the model's default where the step names none, so the 405B model
+    is FP8 where the 8B and 70B are FP16 (learner trial 2026-12-06: the calculator's 405B at FP16 needed 16 H100s
+    where the lesson said eight, and no screen of the lesson named the format)."""
+    return d.catalog.precisions[sc.values(d.catalog)["precision"]].label(d.lang)
+
+
+def step_precisions(step_: lesson.Step, d: Data) -> str:
+    """Every weights' format a step's set-ups can show, for the plain words above it (FP8 is named in the
+    scenario line when the 405B model is chosen)."""
+    scs = [lesson.vary(step_, o, d.catalog, d.stops) for o in step_.options] if lesson.VARIED.get(step_.widget) else []
+    return ", ".join(dict.fromkeys(precision_label(x, d) for x in [step_.scenario, *scs]))
+
+
 def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
-    """The example's set-up, every input named."""
+    """The example's set-up, every input named (the weights' format too: an input the chart does not show)."""
     stop = next((x for x in d.stops if x.id == sc.distance_stop), None)
     where = stop.label[d.lang] if stop else d.f.km(sc.distance_km)
     users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
     # projected: without "every number is this app's estimator's" (a line of a 768-line screen; the lesson says it)
     st.caption(s("scenario_line_projected" if d.present else "scenario_line", model=d.catalog.models[sc.model].label(d.lang),
+                 precision=precision_label(sc, d),
                  hardware=lesson_chip(d.catalog.hardware[sc.hardware].label(d.lang)),  # no "(HGX/DGX)", "(40-core GPU, 128GB)", "SXM"
                  devices=d.f.count(est.devices_needed, "devices"), distance=where + users,
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))
@@ -631,7 +646,8 @@ def vary_step(s: Strings, step_: lesson.Step, d: Data) -> None:
     with numbers(d):  # on the projected screen the cost stands in the times' row (one row less)
         times(s, est, d, more=[(s("cost_metric"), d.f.usd(cost))] if cost is not None and d.present else ())
         if est.devices_needed > 1:
-            st.caption(s("devices_note", n=d.f.count(est.devices_needed, "devices"), hardware=lesson_chip(hw.label(d.lang))))
+            st.caption(s("devices_note", n=d.f.count(est.devices_needed, "devices"), hardware=lesson_chip(hw.label(d.lang)),
+                         precision=precision_label(sc, d)))
         if cost is not None and not d.present:
             st.metric(s("cost_metric"), d.f.usd(cost))
     if cost is not None:  # where the cost comes from: under the times, or on the projected screen in the chart's column
@@ -731,7 +747,11 @@ SCORE_KEY = "lesson_score"
 # each answer a 44 px tap target (WCAG 2.2 target size; learner trial: the choices stood about 22 px apart)
 QUIZ_CSS = """<style>
 [data-testid="stForm"] [data-testid="stRadio"] [role="radiogroup"] label { min-height: 44px; display: flex; align-items: center; }
+[data-testid="stForm"] [data-testid="stRadio"] > [data-testid="stWidgetLabel"] { display: none !important; }
 </style>"""
+"""A question's radio keeps "Question N" as its group's name for a screen reader; Streamlit draws that "collapsed"
+label anyway, a grey "문제 1" under the bold "문제 1. ..." (learner trial 2026-12-06), so it is hidden as on a
+room's phone (room_phone.PHONE_CSS)."""
 
 
 def finish(s: Strings, les: lesson.Lesson, d: Data) -> None:

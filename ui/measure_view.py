@@ -159,22 +159,35 @@ def show_result(s: Strings, r: Result) -> None:
         s("col_range"): [formats.get(s.lang).range(lo * 1e3, hi * 1e3, "ms") for *_, (lo, hi), _ in rows],
         s("col_ratio"): [formats.get(s.lang).ratio(q) for *_, q in rows],
     })
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.table(table.set_index(s("col_metric")))  # wraps at 390 px, where a data grid cut "32.5–70.7 ms" at its edge
     for key, *_, ratio in rows:
         st.markdown(s(f"verdict_{M.Comparison.verdict(ratio)}", metric=s(key), ratio=formats.get(s.lang).ratio(ratio)))
     fig = C.compare_figure([s("metric_ttft"), s("metric_tpot")], [m.ttft_s * 1e3, m.tpot_s * 1e3],
                            [est.ttft_s * 1e3, est.tpot_s * 1e3], fmt=formats.get(s.lang).ms,
                            names=dict(measured=s("chart_measured"), predicted=s("chart_predicted"), y_title=s("chart_y")))
     charts.show(fig, key="ms_chart", table=False)  # its four numbers are the table above it
-    why(s, m, cmp)
+    why(s, m, cmp, r.hardware)
     st.download_button(s("download_button"), data=r.csv, file_name=f"measurement-{m.config.size_name.lower()}.csv", mime="text/csv",
                        key="ms_download", icon=":material/download:", on_click="ignore")
     st.caption(s("download_caption"))
     details(s, r)
 
 
-def why(s: Strings, m: M.Measurement, cmp: M.Comparison) -> None:
+def short_verdict(cmp: M.Comparison) -> str | None:
+    """The two figures' verdicts as one: slower if either is slower, else faster if either is faster, else agree
+    if one agrees (None when neither was measured)."""
+    verdicts = {M.Comparison.verdict(q) for q in (cmp.ttft_ratio, cmp.tpot_ratio)}
+    return next((v for v in ("slower", "faster", "agree") if v in verdicts), None)
+
+
+def why(s: Strings, m: M.Measurement, cmp: M.Comparison, hardware: str) -> None:
     st.markdown(f"**{s('why_header')}**")
+    f = formats.get(s.lang)
+    # the takeaway first, in plain words; the arithmetic after it (learner trial 2026-12-06: "written for engineers;
+    # the plain point, a small shared CPU server, is buried")
+    if verdict := short_verdict(cmp):
+        st.markdown(s(f"why_short_{verdict}", hardware=md(hardware), ttft_ratio=f.ratio(cmp.ttft_ratio),
+                      tpot_ratio=f.ratio(cmp.tpot_ratio)))
     bw, gflops = formats.get(s.lang).unit("gbs", num(m.probe.bandwidth_gbs)), s("unit_gflops", v=num(m.probe.matmul_gflops))
     st.markdown(s("why_decode", weights=fmt_gb(s, m.config.weights_gb), bw=bw, floor=fmt_ms(s, cmp.decode_floor_s),
                   tpot=fmt_ms(s, m.tpot_s)))

@@ -118,6 +118,12 @@ def test_walk_the_whole_lesson_and_quiz(tab, app_url, lang, size):
         # the quiz: answer every question with its first option, mark, read the score
         main = page.locator(MAIN)
         expect(main.get_by_role("heading", name=s("quiz_title"))).to_be_visible(timeout=T)
+        # each question's number once, in its bold line: the radio's own label is hidden and names its group
+        # (learner trial 2026-12-06: a grey "문제 1" under "문제 1. ...")
+        for k, q in enumerate(QUESTIONS, 1):
+            radio = main.locator("[data-testid=stRadio]").nth(k - 1)
+            expect(radio.locator("[data-testid=stWidgetLabel]")).to_be_hidden()
+            assert radio.get_by_role("radiogroup").get_attribute("aria-label") == s("quiz_number", n=k)
         for q in QUESTIONS:
             main.locator("[data-testid=stRadio]").nth(QUESTIONS.index(q)).get_by_text(
                 q.options[0].label[lang], exact=True).click()

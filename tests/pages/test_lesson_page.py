@@ -411,3 +411,17 @@ def test_a_stage_charts_table_names_its_rows_and_rounds_as_the_page_prints(lang)
         assert str(frame.loc[row].iloc[0]).startswith(sec(by_hand.breakdown[k])), (row, frame.loc[row].iloc[0])
     assert str(frame.loc[s(lang)("total")].iloc[0]) == sec(by_hand.total_s)
     assert "0.0299" not in text and "0.0949" not in text
+
+
+def test_the_model_step_names_the_weights_format_its_405b_runs_in(lang):
+    """Learner trial 2026-12-06: step 4 put the 405B model on eight H100s and the calculator, at its default
+    FP16, needed sixteen; the lesson ran it in the model's own FP8 and said so nowhere. The set-up line and the
+    devices note name the format, read here from the model's entry in content/models.yaml."""
+    k = next(i for i, x in enumerate(LESSON.steps, 1) if x.widget == "model")
+    at = run_page("lesson", lang, {"step": str(k)})
+    big = max(LESSON.steps[k - 1].options, key=lambda m: CATALOG.models[m].model.params_b)
+    assert at.session_state[f"lesson_w_{LESSON.steps[k - 1].id}"] == big  # the step opens on its largest model
+    fmt = CATALOG.precisions[CATALOG.models[big].default_precision].label(lang)
+    captions = [c.value for c in at.caption]
+    named = [c for c in captions if fmt in c]
+    assert len(named) >= 2, captions  # the devices note and the set-up line
