@@ -31,6 +31,9 @@ from ui.room_view import (DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, lettered, l
                           vote_now, where)
 
 COOKIE = "latency_room_{code}"
+LEFT_COOKIE = "latency_room_left_{code}"  # the token of the participant this phone was before leaving: joining again
+# with the same nickname is that participant again, answers and score with it (presenter trial 2026-12-06: a phone
+# that left at the results and came back as "민지" was told it had answered none of the 12 questions)
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 PHONE_CSS = f"""<style>
 .st-key-room_answers [data-testid="stElementContainer"], .st-key-room_answers [data-testid="stRadio"] {{ width: 100% !important; }}
@@ -83,11 +86,16 @@ def token_of(code: str) -> str | None:
     return st.session_state.get(f"room_token_{code}") or st.context.cookies.get(_cookie_name(code))
 
 
-def _cookie_js(code: str, token: str, max_age: int) -> str:
+def _cookie_js(code: str, token: str, max_age: int, name: str = COOKIE) -> str:
     if not codes.is_valid(code) or not _TOKEN.match(token):
         return ""
-    value = f"{_cookie_name(code)}={token}; path=/; max-age={max_age}; samesite=lax"
+    value = f"{name.format(code=code)}={token}; path=/; max-age={max_age}; samesite=lax"
     return f"<script>document.cookie = {json.dumps(value)};</script>"
+
+
+def left_token(code: str) -> str | None:
+    """The participant this phone was in the room before it left: this session's, else the browser's cookie."""
+    return st.session_state.get(f"room_left_token_{code}") or st.context.cookies.get(LEFT_COOKIE.format(code=code))
 
 
 def remember(code: str, token: str) -> None:
@@ -108,6 +116,8 @@ def _leave(c: Ctx) -> None:
     st.session_state[f"room_left_{c.room.code}"] = True
     st.session_state.pop(f"room_token_{c.room.code}", None)
     st.session_state["room_forget"] = (c.room.code, c.token or "")
+    if c.token:
+        st.session_state[f"room_left_token_{c.room.code}"] = c.token
 
 
 # --- entry ----------------------------------------------------------------------------------------
@@ -115,8 +125,10 @@ def phone_view(s: Strings, c: Ctx) -> None:
     head = st.container(key=style.SCRIPTS_KEY + "room_phone")  # style and scripts only: folded away, no gap above the page
     head.html(PHONE_CSS + RECONNECT_JS, unsafe_allow_javascript=True)  # constant: no content, no input
     forget = st.session_state.pop("room_forget", None)
-    if forget:
-        head.html(_cookie_js(forget[0], forget[1], 0) or "<span></span>", unsafe_allow_javascript=True)
+    if forget:  # the room's cookie goes; the participant it named is kept aside for joining again (LEFT_COOKIE)
+        ttl = int(room_store.ROOM_TTL.total_seconds())
+        head.html((_cookie_js(forget[0], forget[1], 0) + _cookie_js(forget[0], forget[1], ttl, LEFT_COOKIE))
+                  or "<span></span>", unsafe_allow_javascript=True)
     me = c.store.participant(c.room.code, token_of(c.room.code))
     if me is None:
         with st.container(key="room_phone_body"):
@@ -267,7 +279,9 @@ def _join(c: Ctx) -> None:
         st.session_state["room_nick_long"] = len(nick)
         return
     try:
-        me = c.store.join(c.room.code, nick or None)
+        before = c.store.participant(c.room.code, left_token(c.room.code))
+        again = before is not None and (before.nickname or "") == nick  # this phone, the same name: the same person
+        me = c.store.join(c.room.code, nick or None, token=before.token if again else None)
     except StoreDown:
         st.session_state[DOWN_KEY] = True
         return

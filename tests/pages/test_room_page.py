@@ -234,6 +234,37 @@ def test_who_leaves_the_room_is_no_longer_counted_as_here(lang):
     assert store().count_participants(code) == 2  # their answers stay in the room's results
 
 
+def _rejoin(at, nick: str):
+    at.text_input(key="room_nick").input(nick)
+    next(b for b in at.button if b.proto.is_form_submitter).click().run()
+    no_exception(at)
+
+
+@pytest.mark.parametrize("nick", ["민지", ""])
+def test_a_phone_that_leaves_and_comes_back_with_its_name_is_the_same_participant(lang, nick):
+    """Presenter trial 2026-12-06: the leave dialog said the answers stay and to type the code and nickname again;
+    a phone that did so started as a new participant ("answered none of the 12"), and the CSV counted three people
+    where two had come. On the same phone the same nickname (none, for one who gave none) is the same participant;
+    another nickname is a new one."""
+    presenter, code, _ = open_room(lang)
+    phone = join(lang, code, nick)
+    first = store().participant(code, phone.session_state[f"room_token_{code}"])
+    assert s(lang)("room_leave_confirm") and first is not None
+    phone.button(key="room_leave").click().run()
+    assert s(lang)("room_leave_confirm") in [w.value for w in phone.warning]
+    phone.button(key="room_leave_yes").click().run()
+    assert store().count_present(code) == 0
+    _rejoin(phone, nick)
+    again = store().participant(code, phone.session_state[f"room_token_{code}"])
+    assert again is not None and again.id == first.id
+    assert store().count_participants(code) == 1 and store().count_present(code) == 1
+    phone.button(key="room_leave").click().run()
+    phone.button(key="room_leave_yes").click().run()
+    _rejoin(phone, nick + "2")  # another name on the same phone: somebody else
+    other = store().participant(code, phone.session_state[f"room_token_{code}"])
+    assert other is not None and other.id != first.id and store().count_participants(code) == 2
+
+
 def test_the_nickname_box_says_what_the_name_is_for_and_holds_at_most_what_the_store_keeps(lang):
     _, code, _ = open_room(lang)
     box = run_page("lesson", lang, {"room": code}).text_input(key="room_nick")
