@@ -42,7 +42,7 @@ REVIEWED: dict[str, str] = {
     "q06-laptop-vs-datacenter": "66d5e3ad00e1",  # re-read 2026-12-04: "data centre" spelled as the vocabulary has it
     "q07-first-token-us-west": "00b51f9e2834",
     "q08-small-desktop-vs-big-cluster": "f1888d6f4d79",
-    "q09-how-long-405b": "e749c9029895",
+    "q09-how-long-405b": "598ba621c5f3",  # 2026-12-06: FP8 named in the question; the title still fits
     "q10-many-users-biggest-stage": "551d1d423e17",  # 2026-12-05: 서울~도쿄 -> 서울→도쿄; title still fits
     "q11-far-small-vs-near-big-first-token": "43aa5f0d8e87",
     "q12-long-answer-small-gpu": "f619b615b332",
