@@ -22,6 +22,7 @@ from latency.teaching import feel, lesson, quiz
 from latency.estimation.catalog import Catalog
 from latency.charts.lesson import stage_bars, widened
 from latency.charts.style import INK
+from latency.estimation import scenario as scenario_mod
 from latency.estimation.estimator import STAGES
 from latency.language.formats import Formats
 from latency.language.i18n import Strings, md
@@ -206,6 +207,15 @@ def precision_label(sc: lesson.Scenario, d: Data) -> str:
     return d.catalog.precisions[sc.values(d.catalog)["precision"]].label(d.lang)
 
 
+def unusual_precision(sc: lesson.Scenario, d: Data) -> str:
+    """" · FP8 (...)" after the model's name where the set-up's format is not the calculator's default, which the
+    reader would meet there (the 405B model's FP8); "" otherwise: the projected line wrapped at 1366 px with
+    "FP16 / BF16 (16-bit)" on every step (tests/e2e/test_room_fits.py)."""
+    if sc.values(d.catalog)["precision"] == scenario_mod.DEFAULTS["precision"]:
+        return ""
+    return f" · {precision_label(sc, d)}"
+
+
 def step_precisions(step_: lesson.Step, d: Data) -> str:
     """Every weights' format a step's set-ups can show, for the plain words above it (FP8 is named in the
     scenario line when the 405B model is chosen)."""
@@ -220,7 +230,7 @@ def scenario_caption(s: Strings, sc: lesson.Scenario, est, d: Data) -> None:
     users = s("scenario_users", users=d.f.count(sc.users, "users")) if sc.users > 1 else ""  # an input the chart does not show
     # projected: without "every number is this app's estimator's" (a line of a 768-line screen; the lesson says it)
     st.caption(s("scenario_line_projected" if d.present else "scenario_line", model=d.catalog.models[sc.model].label(d.lang),
-                 precision=precision_label(sc, d),
+                 precision=unusual_precision(sc, d),
                  hardware=lesson_chip(d.catalog.hardware[sc.hardware].label(d.lang)),  # no "(HGX/DGX)", "(40-core GPU, 128GB)", "SXM"
                  devices=d.f.count(est.devices_needed, "devices"), distance=where + users,
                  prompt=d.f.count(sc.prompt_tokens, "tokens"), output=d.f.count(sc.output_tokens, "tokens")))

@@ -203,14 +203,13 @@ def _back(c: Ctx, screen: str) -> None:
 
 
 def backward(c: Ctx, v: Vote) -> tuple[callable, tuple] | None:
-    """What "back" does now, forward's steps in reverse (a double press forward had revealed a question
-    nobody had answered yet, newcomer trial 2026-12-04): on a revealed question, ask before opening
-    its vote again (`confirm_reopen`); on the spread or the second vote, one step back on it (the
-    answers stay); else the screen before; None in the lobby."""
+    """What "back" does now: on the spread or the second vote of an unrevealed question, one step back on
+    it (the answers stay); else the screen before, a revealed question's vote left closed; None in the
+    lobby. Reopening a revealed vote is the menu's (`reopen_control`): back on a revealed question used to
+    ask about reopening, and the projector showed that question alone, the slide gone (presenter re-check
+    2026-12-06: "back looked as if it did nothing")."""
     q = v.question
-    if q is not None and q.id in c.room.revealed:  # the room has seen the answer: asked first (`confirm_reopen`)
-        return st.session_state.__setitem__, (CONFIRM_REOPEN, f"{c.room.code}/{q.id}")
-    if q is not None and c.room.phase(q.id) in (SPREAD, VOTE2):
+    if q is not None and q.id not in c.room.revealed and c.room.phase(q.id) in (SPREAD, VOTE2):
         return _act, (c.store.step_back, c.room.code, c.key or "", q.id)
     i = position(c, current(c))
     return (_back, (c, c.screens[i - 1])) if i > 0 else None
@@ -289,6 +288,20 @@ def confirm_reopen(s: Strings, c: Ctx) -> bool:
     return True
 
 
+def reopen_control(s: Strings, c: Ctx) -> None:
+    """In the menu, on a revealed question: open its vote again, asked first (`confirm_reopen`); the menu
+    closes so the question is put on the presenter's screen, not under the popover."""
+    q = question_of(c, current(c))
+    if q is not None and q.id in c.room.revealed:
+        st.button(s("room_reopen_menu"), key="room_reopen_menu", icon=":material/replay:", on_click=_ask_reopen,
+                  args=(c, q.id))
+
+
+def _ask_reopen(c: Ctx, question_id: str) -> None:
+    st.session_state[MENU_KEY] = False
+    st.session_state[CONFIRM_REOPEN] = f"{c.room.code}/{question_id}"
+
+
 def _leave_revealed(c: Ctx, screen: str) -> None:
     st.session_state.pop(CONFIRM_REOPEN, None)
     _move(c, screen)
@@ -344,6 +357,7 @@ def menu(s: Strings, c: Ctx) -> None:
                 return
             local_warning(s, short=c.d.present)
             st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
+            reopen_control(s, c)
             end_controls(s, c)
             st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
                          query_params={"step": "1", "lang": c.d.lang})

@@ -599,9 +599,9 @@ def test_every_clicker_press_counts(browser, app_url):
         # on to the first question (every remaining step at once). Nobody has answered it, so four quick presses
         # there reveal nothing: the first asks before showing the answer, the rest find no forward button
         # (presenter trial 2026-12-05: a double press revealed a question with 0 votes). "Show the answer anyway"
-        # reveals it; forward opens question 2, asks again, reveals it, and forward shows question 3; PageUp
-        # twice: back to question 2 (revealed), then, since the room has seen its answer, a question first;
-        # "open the vote again" opens it (answers kept)
+        # reveals it; forward opens question 2, asks again, reveals it, and forward shows question 3; PageUp:
+        # back to question 2 (revealed, its vote left closed); the menu's "open this question's vote again" asks
+        # first, since the room has seen its answer, and "open the vote again" opens it (answers kept)
         for _ in range(len(LESSON.steps)):
             presenter.keyboard.press("PageDown")
         q1, q2, q3 = QUESTIONS[:3]
@@ -634,8 +634,11 @@ def test_every_clicker_press_counts(browser, app_url):
         presenter.keyboard.press("PageDown")
         expect(presenter.locator(MAIN).get_by_role("heading", name=re.compile(re.escape(q3.question["en"][:30])))).to_be_visible(timeout=T)
         settled(presenter)
-        presenter.keyboard.press("PageUp")
-        presenter.keyboard.press("PageUp")
+        presenter.keyboard.press("PageUp")  # back to question 2, revealed: back does not reopen its vote
+        expect(presenter.locator(MAIN).get_by_role("heading", name=re.compile(re.escape(q2.question["en"][:30])))).to_be_visible(timeout=T)
+        settled(presenter)
+        presenter.locator(".st-key-room_menu_box button").first.click()  # reopening is the menu's, asked first
+        button(presenter, "room_reopen_menu").click()
         see(presenter, s("room_reopen_confirm"), T)
         settled(presenter)
         room = store.room(code)

@@ -98,7 +98,8 @@ def test_every_projected_room_screen_fits_and_reads_from_the_back(browser, app_u
                 store.reveal(code, key, q.id)
                 expect(page.locator(MAIN).get_by_text(s("room_chart_alt", rows=""), exact=False).first).to_be_visible(timeout=T)
                 check(f"question {n} revealed one vote", shoot=n == 2)
-                page.locator(".st-key-room_back button").click()  # reopening a revealed vote asks first
+                page.locator(".st-key-room_menu_box button").first.click()  # reopening a revealed vote: the menu's,
+                page.locator(".st-key-room_reopen_menu button").click()      # asked first
                 see(page, s("room_reopen_confirm"))
                 check(f"question {n} reopen asked", shoot=True)
                 page.locator(".st-key-room_reopen_stay button").click()

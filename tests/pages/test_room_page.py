@@ -837,9 +837,11 @@ def test_a_phone_that_skipped_the_first_vote_is_told_so_and_that_it_can_answer_t
     assert skipped not in all_text(two.run())  # (presenter trial 2026-12-05: it stayed above the saved answer)
 
 
-def test_back_on_a_revealed_question_can_go_to_the_screen_before_without_reopening_its_vote(lang):
-    """Presenter trial 2026-12-05: "back never goes back to the previous slide": on a revealed question back
-    only offered to reopen the vote. It now also offers the screen before, the vote left closed and revealed."""
+def test_back_on_a_revealed_question_goes_to_the_screen_before_and_the_menu_reopens_its_vote(lang):
+    """Presenter trials: back on a revealed question only offered to reopen the vote (2026-12-05), then asked first
+    and showed that question alone on the wall, the slide gone, so back looked as if it did nothing (re-check
+    2026-12-06). Back now goes to the screen before, the vote left closed and revealed; reopening is the menu's,
+    still asked first."""
     presenter, code, key = open_room(lang)
     q = QUESTIONS[1]
     before = f"q:{QUESTIONS[0].id}"  # the screen before question 2, from the quiz's order
@@ -847,12 +849,19 @@ def test_back_on_a_revealed_question_can_go_to_the_screen_before_without_reopeni
     store().reveal(code, key, q.id)
     presenter.run()
     presenter.button(key="room_back").click().run()
-    assert s(lang)("room_reopen_confirm") in [w.value for w in presenter.warning]
-    presenter.button(key="room_reopen_prev").click().run()
     no_exception(presenter)
     room = store().room(code)
     assert room.screen == before and q.id in room.revealed and not room.phase(q.id)
     assert s(lang)("room_reopen_confirm") not in [w.value for w in presenter.warning]
+    store().set_screen(code, key, f"q:{q.id}")
+    presenter.run()
+    presenter.button(key="room_reopen_menu").click().run()
+    assert s(lang)("room_reopen_confirm") in [w.value for w in presenter.warning]
+    assert q.id in store().room(code).revealed  # asked, not yet done
+    presenter.button(key="room_reopen_yes").click().run()
+    no_exception(presenter)
+    room = store().room(code)
+    assert room.screen == f"q:{q.id}" and q.id not in room.revealed and room.open_vote(q.id) == 1
 
 
 def room_on_step(lang: str, widget: str):
