@@ -42,7 +42,11 @@ def gain_line(s: Strings, c: Ctx, got: list[results.VoteScore]) -> str:
         return s("room_gain_none_ended" if c.room.ended else "room_gain_none")  # no "yet" once it ended
     if g.questions_twice:  # the whole room's first, then the discussed questions' gain (presenter trial 2026-12-05: the
         # gain alone, "0% -> 100% (questions voted twice: 1)", read as the room's score over every question)
-        return s("room_gain", all=_share(c, g.first_all), asked=len(got), first=_share(c, g.first_twice),
+        answered = sum(1 for x in got if x.answered1)  # the share is over these (presenter re-check 2026-12-06:
+        # "50% (12 questions asked)" where five had answers read as 50% of all twelve)
+        scope = s("room_gain_scope", asked=len(got)) if answered == len(got) else \
+            s("room_gain_scope_some", asked=len(got), n=answered)
+        return s("room_gain", all=_share(c, g.first_all), scope=scope, first=_share(c, g.first_twice),
                  second=_share(c, g.second_twice), n=g.questions_twice)
     answered = sum(1 for x in got if x.answered1)  # the share is over these; the others had no answer
     if answered == len(got):
@@ -130,6 +134,8 @@ def my_score(s: Strings, c: Ctx) -> None:
         st.subheader(s("room_my_score", right=right, total=len(qs)), anchor=False)
     else:  # the questions this phone left unanswered named as such, not counted as silently wrong
         st.subheader(s("room_my_score_some", right=right, answered=answered, total=len(qs)), anchor=False)
+    if answered and any(mine.get(q.id, (None, None))[1] is not None for q in qs):  # which vote counted (presenter
+        st.caption(s("room_my_score_final"))  # re-check 2026-12-06: the room's line is the first vote's, this one not)
 
 
 def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str, fill: bool = False) -> None:

@@ -397,7 +397,7 @@ def test_a_whole_room(browser, db, lang):
             button(presenter, "room_next").click()
             expect(heading(presenter, s("room_results_title"))).to_be_visible(timeout=FOLLOW_MS)
             # first votes right, by hand: question 1 none of 2; 2-12 phone one all 11, phone two the even ones (6): 17 of 24
-            see(presenter, s("room_gain", all="71%", asked=12, first="0%", second="50%", n=1), T)
+            see(presenter, s("room_gain", all="71%", scope=s("room_gain_scope", asked=12), first="0%", second="50%", n=1), T)
             settled(presenter)
             found += fits_problems(presenter, "results")
             shot(presenter, f"room-{db}-{lang}-projector-results", full_page=False)

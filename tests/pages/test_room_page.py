@@ -146,8 +146,11 @@ def test_a_whole_room_with_peer_instruction_on_the_first_question(lang):
     presenter.run()
     no_exception(presenter)
     # first votes: question 1 both wrong, question 2 both right: 2 of 4 over the 2 asked; question 1 again: 0% -> 50%
-    gain = s(lang)("room_gain", all="50%", asked=2, first="0%", second="50%", n=1)
+    gain = s(lang)("room_gain", all="50%", scope=s(lang)("room_gain_scope", asked=2), first="0%", second="50%", n=1)
     assert f"**{gain}**" in [m.value for m in presenter.markdown]
+    # phone one voted twice on question 1: its score says the second answer counted (presenter re-check 2026-12-06)
+    one.run()
+    assert s(lang)("room_my_score_final") in [x.value for x in one.caption]
     # the CSV: one row per question asked and option, counts per vote, which is right; nobody's name
     csv = presenter.get("download_button")[0]
     assert csv.proto.label == s(lang)("room_download_short")
