@@ -58,7 +58,7 @@ import json
 
 import streamlit as st
 
-from latency.charts.style import FOCUS, INK_MUTED, NOFIT
+from latency.charts.style import FOCUS, INK_MUTED, NOFIT, WHITE
 
 CONTROL_EDGE = NOFIT  # slate-500, 4.8:1 on white: an unchosen radio's ring (Streamlit's, its ink at 20 %, was 1.5:1)
 from ui.announce import STATUS_CLASS
@@ -125,7 +125,9 @@ STYLESHEET = f"""<style>
 .st-key-{PINNED_KEY}, [data-testid="stLayoutWrapper"]:has(> .st-key-{PINNED_KEY}) {{ display: none; }}
 @media (max-width: {PHONE_PX}px) {{
   [data-testid="stLayoutWrapper"]:has(> .st-key-{PINNED_KEY}) {{ display: block; position: sticky; bottom: 0; z-index: 3; }}
-  .st-key-{PINNED_KEY} {{ display: flex; background: #ffffff; border-top: 2px solid {FOCUS};
+  [data-testid="stMain"]:has(.st-key-{PINNED_KEY}) {{ scroll-padding-bottom: 6rem; }}  /* a control scrolled or tabbed to
+     stops above the line, not under it (WCAG 2.2 2.4.11, focus not obscured) */
+  .st-key-{PINNED_KEY} {{ display: flex; background: {WHITE}; border-top: 2px solid {FOCUS};
     padding: 0.5rem 0 max(0.6rem, env(safe-area-inset-bottom)) !important; }}
 }}
 @media (max-width: {PHONE_PX}px) {{

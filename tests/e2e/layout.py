@@ -29,8 +29,17 @@ _COLLECT = r"""
   // Hidden by a closed expander or scrolled under the header: not on screen, not checked.
   const headerEl = document.querySelector('[data-testid=stHeader]');
   const headerBottom = headerEl ? headerEl.getBoundingClientRect().bottom : 0;
+  // A layer drawn over the page on purpose (position sticky or fixed: the calculator's pinned line on a phone) covers
+  // what scrolls under it; neither its text nor what it covers is a collision.
+  const layered = (el) => {
+    for (let e = el; e && e !== main; e = e.parentElement) {
+      const p = getComputedStyle(e).position;
+      if (p === 'sticky' || p === 'fixed') return true;
+    }
+    return false;
+  };
   const shown = (el, r) => {
-    if (el.closest('details:not([open])') || el.closest('.st-key-app_lang_top')) return false;
+    if (el.closest('details:not([open])') || el.closest('.st-key-app_lang_top') || layered(el)) return false;
     if (r.bottom <= headerBottom + 1) return false;
     for (let e = el.parentElement; e && e !== main; e = e.parentElement) {
       const cs = getComputedStyle(e);
