@@ -419,7 +419,10 @@ the code (tests/e2e/test_room_fits.py; presenter re-check
 def who_line(s: Strings, nicks: Sequence[str | None], max_chars: int = WHO_CHARS) -> str:
     """Who is here, by nickname (as text: `md`), in joining order, as many as fit in `max_chars`
     characters (at most WHO_MAX); the rest counted, and those without a nickname counted."""
-    named = [n for n in nicks if n]
+    named, seen = [], {}
+    for n in (x for x in nicks if x):  # a second "민지" told apart: "민지 (2)" (presenter re-check 2026-12-06:
+        seen[n] = seen.get(n, 0) + 1   # "민지, 준호, 민지" on the lobby)
+        named.append(s("room_who_again", name=n, n=seen[n]) if seen[n] > 1 else n)
     shown, used = [], 0
     for n in named[:WHO_MAX]:
         if shown and used + len(n) > max_chars:

@@ -596,6 +596,9 @@ def test_the_lobby_lists_names_up_to_its_character_budget_and_counts_the_rest(la
         "room_who", names=", ".join(["x" * 60, words("room_who_more", n=1)]))
     assert who_line(words, ["Ana", None], max_chars=50) == words(
         "room_who", names=", ".join(["Ana", words("room_who_anon", n=1)]))
+    # the same nickname twice is told apart (presenter re-check 2026-12-06: "민지, 준호, 민지")
+    assert who_line(words, ["민지", "준호", "민지"], max_chars=50) == words(
+        "room_who", names=", ".join(["민지", "준호", words("room_who_again", name="민지", n=2)]))
 
 def test_the_phone_looking_back_opens_the_screen_at_its_top(lang):
     """Trial item 13: looking back kept the scroll position, the note and the title off screen."""
