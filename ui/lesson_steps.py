@@ -208,7 +208,7 @@ def precision_label(sc: lesson.Scenario, d: Data) -> str:
 
 
 def unusual_precision(sc: lesson.Scenario, d: Data) -> str:
-    """" · FP8 (...)" after the model's name where the set-up's format is not the calculator's default, which the
+    """After the model's name, " · " and the weights' format where it is not the calculator's default, which the
     reader would meet there (the 405B model's FP8); "" otherwise: the projected line wrapped at 1366 px with
     "FP16 / BF16 (16-bit)" on every step (tests/e2e/test_room_fits.py)."""
     if sc.values(d.catalog)["precision"] == scenario_mod.DEFAULTS["precision"]:

@@ -40,15 +40,14 @@ def gain_line(s: Strings, c: Ctx, got: list[results.VoteScore]) -> str:
     g = results.gain(got)
     if g.first_all is None:
         return s("room_gain_none_ended" if c.room.ended else "room_gain_none")  # no "yet" once it ended
+    answered = sum(1 for x in got if x.answered1)  # the share is over these; the others had no answer (presenter
+    # re-check 2026-12-06: "50% (12 questions asked)" where five had answers read as 50% of all twelve)
     if g.questions_twice:  # the whole room's first, then the discussed questions' gain (presenter trial 2026-12-05: the
         # gain alone, "0% -> 100% (questions voted twice: 1)", read as the room's score over every question)
-        answered = sum(1 for x in got if x.answered1)  # the share is over these (presenter re-check 2026-12-06:
-        # "50% (12 questions asked)" where five had answers read as 50% of all twelve)
         scope = s("room_gain_scope", asked=len(got)) if answered == len(got) else \
             s("room_gain_scope_some", asked=len(got), n=answered)
         return s("room_gain", all=_share(c, g.first_all), scope=scope, first=_share(c, g.first_twice),
                  second=_share(c, g.second_twice), n=g.questions_twice)
-    answered = sum(1 for x in got if x.answered1)  # the share is over these; the others had no answer
     if answered == len(got):
         return s("room_gain_once", first=_share(c, g.first_all), n=len(got))
     return s("room_gain_some", first=_share(c, g.first_all), n=answered, asked=len(got))
