@@ -10,6 +10,7 @@ presenter opens a room (?room=CODE): phones join it and follow the presenter (ui
 
 import contextlib
 import time
+from types import MappingProxyType
 
 import streamlit as st
 
@@ -28,7 +29,11 @@ s = shell.page_strings("lesson")
 lang = shell.current_lang()
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+# st.cache_resource, not cache_data, for the two loads below: every view of a room reruns this page about
+# once a second, sixty phones at once, and cache_data's unpickled copy of the lesson and the quiz was the
+# largest single cost of a phone's run (py-spy, 2026-12-06). Both are frozen dataclasses in tuples
+# (latency/teaching/lesson.py, quiz.py), so the one shared object cannot be changed by a caller.
+@st.cache_resource(show_spinner=False, max_entries=4)
 def load_lesson(signature: str):
     """Catalogs, distance stops and the checked steps; `signature` (content files and mtimes) is
     part of the key, so an edited file is reloaded while the app runs."""
@@ -36,12 +41,12 @@ def load_lesson(signature: str):
     return catalog, stops, lesson.load_lesson(catalog, stops)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@st.cache_resource(show_spinner=False, max_entries=4)
 def load_quiz(signature: str):
     """The questions and the estimator's answer to each, computed now (never read from the files)."""
     catalog, stops, les = load_lesson(signature)
     questions = quiz.load_quiz(catalog, stops, les)
-    return questions, {q.id: quiz.evaluate(q, catalog) for q in questions}
+    return questions, MappingProxyType({q.id: quiz.evaluate(q, catalog) for q in questions})
 
 
 signature = content.files_signature()

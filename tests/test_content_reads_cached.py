@@ -1,5 +1,5 @@
 """The Streamlit layer reads UI strings through `ui.shell.strings`, whose parsed tables are cached
-per file version (`st.cache_data` keyed by the file's mtime), never through the loaders that parse
+per file version (`st.cache_resource` keyed by the file's mtime: one shared read-only table per language), never through the loaders that parse
 the YAML again (`i18n.strings`, `i18n.load_area`, `errors.read_yaml`).
 
 Why it matters: one uncached `i18n.strings("common", ...)` on the room's path (pages/lesson.py)

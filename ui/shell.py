@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import urllib.parse
 from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Mapping
 
 import streamlit as st
 
@@ -101,10 +103,15 @@ def current_lang() -> str:
     return st.session_state.get("lang", i18n.DEFAULT_LANG)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _load_area(area: str, mtime_ns: int) -> dict[str, dict[str, str]]:
-    # mtime_ns is part of the cache key, so an edited file is reloaded while the app runs.
-    return i18n.load_area(area)
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _load_area(area: str, mtime_ns: int) -> Mapping[str, Mapping[str, str]]:
+    """The area's strings, one read-only table per language (mtime_ns is part of the key, so an edited
+    file is reloaded while the app runs). `st.cache_resource`, not `cache_data`: every run of every page
+    reads two or three areas, and cache_data hands each caller an unpickled copy; with sixty phones of a
+    room rerunning at once those copies were about a seventh of the server's time (py-spy, 2026-12-06).
+    The tables are read-only views, so no caller can change what another reads."""
+    table = i18n.load_area(area)
+    return MappingProxyType({lang: MappingProxyType({k: v[lang] for k, v in table.items()}) for lang in i18n.LANGS})
 
 
 def _mtime_ns(area: str) -> int:
@@ -120,9 +127,9 @@ def strings(area: str, lang: str | None = None) -> i18n.Strings:
     text's place (i18n.Strings.fallback); `python -m latency.content check` finds these before a
     user does."""
     lang = lang or current_lang()
-    table = _load_area(area, _mtime_ns(area))
+    table = _load_area(area, _mtime_ns(area))[lang]
     shown: set[str] = set()
-    return i18n.Strings(area=area, lang=lang, table={k: v[lang] for k, v in table.items()},
+    return i18n.Strings(area=area, lang=lang, table=table,
                         on_error=lambda err: _show_once(err, shown))
 
 

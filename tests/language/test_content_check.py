@@ -134,9 +134,11 @@ def drop_key(monkeypatch):
             return {k: v for k, v in table.items() if not (name == area and k == key)}
         monkeypatch.setattr(i18n, "load_area", load_area)
         st.cache_data.clear()
+        st.cache_resource.clear()  # the lesson, quiz and strings tables (cache_resource: shared, not copied)
 
     yield apply
     st.cache_data.clear()
+    st.cache_resource.clear()  # the lesson, quiz and strings tables (cache_resource: shared, not copied)
 
 
 def test_app_names_a_missing_page_key_and_keeps_working(drop_key, lang):

@@ -269,6 +269,7 @@ def test_a_broken_lesson_file_is_named_and_the_app_keeps_working(tmp_path, monke
     bad.write_text(lesson.LESSON_FILE.read_text(encoding="utf-8").replace("widget: feel", "widget: [feel"), encoding="utf-8")
     monkeypatch.setattr(lesson, "LESSON_FILE", bad)
     st.cache_data.clear()
+    st.cache_resource.clear()  # the lesson, quiz and strings tables (cache_resource: shared, not copied)
     try:
         at = run_page("lesson", lang, {"step": "2"})
         no_exception(at)
@@ -276,6 +277,7 @@ def test_a_broken_lesson_file_is_named_and_the_app_keeps_working(tmp_path, monke
         assert at.sidebar  # the shell (language switch, navigation) still runs
     finally:
         st.cache_data.clear()
+        st.cache_resource.clear()  # the lesson, quiz and strings tables (cache_resource: shared, not copied)
 
 
 def test_the_lessons_cost_is_the_estimators_for_the_same_set_up(lang):
