@@ -11,7 +11,7 @@ a temporary data directory, or LATENCY_DB_URL), opens a room through the store (
 "open a room" button does), joins the participants through the store and opens each one's session
 on /lesson?room=CODE with the participant's cookie (as the phone that joined sends it), spread over
 the servers, the presenter's on the first server with ?present=1&key=. Every session does what its
-browser does: it answers the server's `auto_rerun` (the room's st.fragment(run_every=1 s)) with a
+browser does: it answers the server's `auto_rerun` (the room's st.fragment(run_every=LIVE_S)) with a
 fragment rerun every interval. Then the presenter moves the room through one question as peer
 instruction runs it: the question opens (first vote), the spread is shown (the vote closes), the
 second vote opens, the answers are revealed. In each vote every participant, once the vote's radio

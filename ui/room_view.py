@@ -38,7 +38,7 @@ from latency.teaching import lesson, quiz
 from ui import lesson_steps
 
 log = logging.getLogger("latency.room")
-LIVE_S = 1.0   # how often every view asks the store for the room's state (issue 25: follow within 2 s)
+LIVE_S = 0.5   # how often every view asks the store for the room's state (issue 25: follow within 2 s; see docs/deploy.md)
 RETRY_S = 5.0  # how often a room page asks a database that is down whether it is back
 DOWN_KEY = "room_store_down"
 LOBBY, DONE = "lobby", "done"
