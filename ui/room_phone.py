@@ -160,6 +160,7 @@ def phone_view(s: Strings, c: Ctx) -> None:
         return
     welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)
     st.caption(welcome)  # one short line: the room and who this phone is
+    twin_note(s, c)
     own = st.session_state.get("room_own")
     screen = own if own in c.screens and position(c, own) < position(c, current(c)) else current(c)
     note = st.container()  # on every run, so the note comes and goes without moving the screen below it (`lesson_steps.style`)
@@ -290,6 +291,24 @@ def _join(c: Ctx) -> None:
     st.session_state[f"room_token_{c.room.code}"] = me.token
     st.session_state.pop(f"room_left_{c.room.code}", None)
     st.session_state["room_touched"] = 0.0
+    same = sum(1 for n in c.store.nicknames(c.room.code) if n and n == nick) if nick and not again else 0
+    if same > 1:  # the lobby shows this phone as "민지 (2)": the phone is told so (presenter re-check 2026-12-05)
+        st.session_state[TWIN_KEY] = (c.room.code, c.room.screen, nick, same)
+
+
+TWIN_KEY = "room_nick_twin"
+
+
+def twin_note(s: Strings, c: Ctx) -> None:
+    """Once a phone joined with a nickname already in the room: how the lists show it, and how to change
+    it; said on the screen it joined on, gone once the presenter moves on."""
+    twin = st.session_state.get(TWIN_KEY)
+    if not twin or twin[:2] != (c.room.code, c.room.screen):
+        st.session_state.pop(TWIN_KEY, None)
+        return
+    _, _, nick, n = twin
+    st.info(s("room_nick_twin", shown=md(s("room_who_again", name=nick, n=n)), leave=s("room_leave")),
+            icon=":material/badge:")
 
 
 def code_form(s: Strings, err: NoRoom, presenter: bool = False) -> None:

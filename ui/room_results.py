@@ -153,7 +153,8 @@ def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str,
     font = 24 if c.d.present else 14
     wrap = (14 if c.d.lang == "ko" else 24) if c.d.present else (12 if c.d.lang == "ko" else 22)
     fig = votes_figure(tuple(raw), tuple(first), tuple(second) if second else None, right,
-                       (s("room_vote_first"), s("room_vote_second")), font, wrap, None, fill, s("room_bar_count", n="{n}"))
+                       (s("room_vote_first"), s("room_vote_second")), font, wrap, None, fill, s("room_bar_count", n="{n}"),
+                       s("room_bar_count_one", n="{n}"))
     labels = [md(x) for x in lettered(q, c.d.lang)]
     if second is not None:
         rows = "; ".join(s("room_chart_row2", label=s("room_right_mark", label=lab) if i == right else lab, n=a, m=b)
@@ -178,7 +179,7 @@ def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str,
 @st.cache_data(show_spinner=False, max_entries=256)
 def votes_figure(labels: tuple[str, ...], first: tuple[int, ...], second: tuple[int, ...] | None, right: int | None,
                  names: tuple[str, str], font: int, wrap: int, height: int | None, fill: bool = False,
-                 count_text: str = "{n}") -> dict:
+                 count_text: str = "{n}", count_one: str | None = None) -> dict:
     """The votes chart as plain data (plotly's JSON): built once for every phone that shows the same
     counts and carried as it is (ui/charts.py Prebuilt); a figure built per phone cost 16 ms of the
     server's CPU, and 60 phones redraw at once when the presenter reveals."""
@@ -187,7 +188,7 @@ def votes_figure(labels: tuple[str, ...], first: tuple[int, ...], second: tuple[
     import plotly.io as pio
 
     fig = vote_bars(labels, list(first), list(second) if second else None, right=right, names=names,
-                    font_size=font, wrap=wrap, height=height, count_text=count_text)
+                    font_size=font, wrap=wrap, height=height, count_text=count_text, count_one=count_one)
     data = json.loads(pio.to_json(fig, validate=False))
     if fill:  # its height from the box it stands in
         data["layout"].pop("height", None)

@@ -33,10 +33,13 @@ def _wrap(text: str, width: int) -> str:
 
 def vote_bars(labels: Sequence[str], first: Sequence[int], second: Sequence[int] | None = None, *,
               right: int | None = None, names: tuple[str, str] = ("", ""), font_size: int = 14,
-              wrap: int = 22, height: int | None = None, count_text: str = "{n}") -> go.Figure:
+              wrap: int = 22, height: int | None = None, count_text: str = "{n}",
+              count_one: str | None = None) -> go.Figure:
     """One question's votes, one row per option (first on top), its count at the bar's end as
-    `count_text` writes it ("{n}명"; none on an empty bar, where a lone "0" read as an axis label on the
-    projector, presenter trial 2026-12-05: the caption under the chart gives every count). Without
+    `count_text` writes it ("{n}명", "{n} votes"; `count_one` for exactly one: "1 vote"). An empty bar
+    says "0명" too: without it the other bars' counts stood off their labels' centre and a row read as
+    unanswered (presenter re-check 2026-12-05); a bare "0" had read as an axis label, so the count
+    always carries its counter word. Without
     `second`: one bar per option, the right one green once `right` is given (the spread before the
     reveal has no right). With `second`: the first vote (slate) beside the second (blue), legend
     `names` above. Once `right` is given (the reveal), its row stands on a green band whatever its
@@ -45,7 +48,7 @@ def vote_bars(labels: Sequence[str], first: Sequence[int], second: Sequence[int]
     n = len(labels)
 
     def label(count: int) -> str:
-        return count_text.format(n=count) if count else ""
+        return (count_one if count == 1 and count_one else count_text).format(n=count)
 
     fig = go.Figure()
     text = dict(textposition="outside", cliponaxis=False, hoverinfo="skip",
@@ -72,7 +75,8 @@ def vote_bars(labels: Sequence[str], first: Sequence[int], second: Sequence[int]
         barmode="group", bargap=0.25, bargroupgap=0.05,
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0, traceorder="reversed",
                     font=dict(size=font_size, color=INK)),
-        xaxis=dict(visible=False, range=[0, top * 1.3], fixedrange=True),
+        # room after the longest bar for its count: "12명" needs less than "12 votes" (on a phone's narrow plot)
+        xaxis=dict(visible=False, range=[0, top * (1.3 if len(label(top)) <= 4 else 1.5)], fixedrange=True),
         yaxis=dict(fixedrange=True, automargin=True, tickfont=dict(size=font_size, color=INK)),
         margin=dict(l=10, r=10, t=10 + (font_size * 2 if second is not None else 0), b=10),
     )

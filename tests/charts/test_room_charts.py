@@ -8,9 +8,12 @@ from latency.charts.style import INK
 def test_the_spread_has_no_right_answer_and_the_reveal_marks_it():
     spread = room.vote_bars(["a", "b", "c"], [1, 2, 0])
     assert len(spread.data) == 1 and set(spread.data[0].marker.color) == {room.OTHER_COLOR}
-    assert list(spread.data[0].x) == [0, 2, 1] and list(spread.data[0].text) == ["", "2", "1"]  # first option on top
-    # each count with its counter; none at an empty bar (presenter trial 2026-12-05: a lone "0" read as an axis label)
-    assert list(room.vote_bars(["a", "b"], [1, 0], count_text="{n}명").data[0].text) == ["", "1명"]
+    assert list(spread.data[0].x) == [0, 2, 1] and list(spread.data[0].text) == ["0", "2", "1"]  # first option on top
+    # each count with its counter, an empty bar's too (presenter re-check 2026-12-05: "0명" asked for; a bare "0"
+    # had read as an axis label, so the page always passes a counter), and one for exactly one
+    assert list(room.vote_bars(["a", "b"], [1, 0], count_text="{n}명").data[0].text) == ["0명", "1명"]
+    assert list(room.vote_bars(["a", "b", "c"], [1, 0, 2], count_text="{n} votes", count_one="{n} vote").data[0].text) \
+        == ["2 votes", "0 votes", "1 vote"]
     reveal = room.vote_bars(["a", "b", "c"], [1, 2, 0], right=1)
     assert list(reveal.data[0].marker.color) == [room.OTHER_COLOR, room.RIGHT_COLOR, room.OTHER_COLOR]
 

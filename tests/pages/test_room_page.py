@@ -268,6 +268,24 @@ def test_a_phone_that_leaves_and_comes_back_with_its_name_is_the_same_participan
     assert other is not None and other.id != first.id and store().count_participants(code) == 2
 
 
+def test_a_phone_that_joins_with_a_nickname_already_in_the_room_is_told_how_it_is_listed(lang):
+    """Presenter re-check 2026-12-05: the lobby told two "민지" apart as "민지 (2)", and the second phone never
+    learnt it. It is told on the screen it joined on, with the leave button's own name; the first phone is not;
+    the note goes once the presenter moves on."""
+    presenter, code, key = open_room(lang)
+    first = join(lang, code, "민지")
+    second = join(lang, code, "민지")
+    note = s(lang)("room_nick_twin", shown=i18n.md(s(lang)("room_who_again", name="민지", n=2)), leave=s(lang)("room_leave"))
+    assert note in [i.value for i in second.info]
+    assert note not in [i.value for i in first.info] and not any("민지 (" in i.value for i in first.info)
+    other = join(lang, code, "준호")  # a name nobody has: no note
+    assert not any(s(lang)("room_leave") in i.value for i in other.info)
+    store().set_screen(code, key, "1")
+    second.run()
+    no_exception(second)
+    assert note not in [i.value for i in second.info]
+
+
 def test_the_nickname_box_says_what_the_name_is_for_and_holds_at_most_what_the_store_keeps(lang):
     _, code, _ = open_room(lang)
     box = run_page("lesson", lang, {"room": code}).text_input(key="room_nick")
