@@ -6,7 +6,7 @@ import streamlit as st
 
 from latency.language import i18n
 from latency.language.errors import ContentError
-from ui import shell, state, style
+from ui import room_view, shell, state, style
 
 # --- language: URL ?lang= on first load, then the switch; mirrored back into the URL ----------
 if "lang" not in st.session_state:
@@ -67,4 +67,6 @@ st.set_page_config(page_title=shell.document_title(page.title, title("app_title"
 style.declare_language(lang, common("help_for", label="{label}") if common is not None else "Help for {label}")  # cached strings: this runs on every rerun
 st.session_state[shell.ENTRY_MARK] = True  # the page's shell.page_strings() takes it back
 state.page_ran(page.url_path)  # a page arrived at, or the same page again (a link's note stays on its page)
+# A phone that joined a room and went to another page: the way back to the room, on top of whatever page it is
+room_view.joined_banner(lang, st.query_params.get("room") if page.url_path == "lesson" else None)
 page.run()

@@ -363,7 +363,7 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
         if first:
             st.caption(s("room_my_first", answer=_label(c, q, first)))
         elif second is None and not v.over:  # said until it answers (presenter trial 2026-12-05: it stayed after)
-            st.caption(s("room_my_first_none"))
+            st.caption(s("room_my_first_none_now"))  # the second vote is open: it can answer now (trial 2026-12-06)
     mine = first if vote == 1 else second
     ids = [o.id for o in q.options]
     labels = {o.id: md(x) for o, x in zip(q.options, lettered(q, c.d.lang))}

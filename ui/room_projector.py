@@ -149,9 +149,11 @@ def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None) -> None:
     """Forward on an open question reveals its answer, but asks first while nobody has answered the open
     vote (presenter trial 2026-12-05: PageDown twice by accident, 0.15-0.5 s apart, moved on to the next
     question and revealed it at once, with 0 votes, on the wall and every phone). Counted when pressed,
-    not when the button was drawn: answers arrive between the two."""
+    not when the button was drawn: answers arrive between the two. Any vote counts: a second vote nobody has
+    answered yet follows a first one the room has seen (presenter trial 2026-12-06: "nobody has answered yet" on
+    the wall with two first-vote answers in)."""
     try:
-        answered = sum(c.store.counts(c.room.code, question_id, vote or 1).values())
+        answered = answers_so_far(c, question_id, vote)
     except StoreDown:
         st.session_state[DOWN_KEY] = True
         return
@@ -159,6 +161,11 @@ def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None) -> None:
         _reveal_now(c, question_id)
     else:
         st.session_state[CONFIRM_REVEAL] = f"{c.room.code}/{question_id}"
+
+
+def answers_so_far(c: Ctx, question_id: str, vote: int | None) -> int:
+    """The answers given to the question in its votes up to `vote` (1 when none is open)."""
+    return sum(sum(c.store.counts(c.room.code, question_id, k).values()) for k in range(1, (vote or 1) + 1))
 
 
 def _reveal(c: Ctx, question_id: str) -> None:
@@ -174,8 +181,7 @@ def confirm_reveal(s: Strings, c: Ctx) -> bool:
     if q is None or q.id in c.room.revealed or st.session_state.get(CONFIRM_REVEAL) != f"{c.room.code}/{q.id}":
         st.session_state.pop(CONFIRM_REVEAL, None)
         return False
-    vote = c.room.open_vote(q.id) or 1
-    if sum(c.store.counts(c.room.code, q.id, vote).values()):  # an answer came in since: nothing to ask (re-check
+    if answers_so_far(c, q.id, c.room.open_vote(q.id)):  # an answer came in since: nothing to ask (re-check
         st.session_state.pop(CONFIRM_REVEAL, None)            # 2026-12-05: "nobody has answered" above "1 answered")
         return False
     ways = asking(s, "room_confirm_reveal_box", "room_reveal_confirm", "room_reveal_stay", CONFIRM_REVEAL)
@@ -297,6 +303,20 @@ def reopen_control(s: Strings, c: Ctx) -> None:
                   args=(c, q.id))
 
 
+def reveal_control(s: Strings, c: Ctx) -> None:
+    """In the menu, on the spread (the room's discussion): reveal the answer without a second vote (presenter
+    trials: forward opens the second vote, so revealing straight after a discussion took three presses)."""
+    q = question_of(c, current(c))
+    if q is not None and q.id not in c.room.revealed and c.room.phase(q.id) == SPREAD:
+        st.button(s("room_reveal_menu"), key="room_reveal_menu", icon=":material/visibility:", on_click=_reveal_from_menu,
+                  args=(c, q.id))
+
+
+def _reveal_from_menu(c: Ctx, question_id: str) -> None:
+    st.session_state[MENU_KEY] = False  # the menu closes: the answer is on the presenter's screen, not under it
+    _reveal(c, question_id)
+
+
 def _ask_reopen(c: Ctx, question_id: str) -> None:
     st.session_state[MENU_KEY] = False
     st.session_state[CONFIRM_REOPEN] = f"{c.room.code}/{question_id}"
@@ -355,8 +375,9 @@ def menu(s: Strings, c: Ctx) -> None:
                 st.page_link("pages/lesson.py", label=s("room_ended_leave"), icon=":material/logout:",
                              query_params={"step": "1", "lang": c.d.lang})
                 return
-            local_warning(s, short=c.d.present)
+            local_warning(s, short=c.d.present, c=c)
             st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
+            reveal_control(s, c)
             reopen_control(s, c)
             end_controls(s, c)
             st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
@@ -373,14 +394,18 @@ def join_address(c: Ctx | None = None) -> str:
     return codes.short_address(join_base())
 
 
-def local_warning(s: Strings, short: bool = False) -> bool:
+def local_warning(s: Strings, short: bool = False, c: Ctx | None = None) -> bool:
     """On the presenter's own screens once a room is open (never the projected one): the join address only
     works on this computer (localhost, 127.0.0.1), so phones cannot come in; what to do. True when shown.
     (Not before a room opens: every learner alone passes the start page's and the lesson's way in.)
     `short`: the projected screen's menu, open on the wall: that it cannot work, and that the notes view
     says how to fix it (presenter trial 2026-12-05: the whole fix, environment variable included, stood
-    on the wall in a large red box)."""
+    on the wall in a large red box). With the room `c`: not once a phone has joined it, which proves phones can
+    reach this address (presenter trial 2026-12-06: the menu and the notes kept "phones cannot come in" all
+    session, beside "3 here"; the projected lobby already dropped it)."""
     if not codes.is_loopback(join_base()):
+        return False
+    if c is not None and c.store.count_participants(c.room.code):
         return False
     show = st.error
     if short:
@@ -541,7 +566,7 @@ def notes_view(s: Strings, c: Ctx) -> None:
     """The presenter's laptop: what the room sees, the notes, the counts; the same controls."""
     st.html(NOTES_CSS)
     st.html(KEYS_JS, unsafe_allow_javascript=True)
-    local_warning(s)
+    local_warning(s, c=c)
     if c.room.ended:
         ended(s, c, projected=False)
         return

@@ -237,6 +237,34 @@ def held_rooms() -> list[str]:
     return out
 
 
+_JOINED = re.compile(r"room_token_(?P<code>[A-Z0-9]+)$")
+
+
+def joined_banner(lang: str, here: str | None) -> None:
+    """On every page but the room's own (app.py, before the page): the open room this phone joined and has not
+    left, with a button back to it (presenter trial 2026-12-06: a phone that opened the sidebar went to the
+    calculator, then "15-minute lesson", and stopped following the presenter with nothing saying where the room
+    was). `here`: the room the page shows now (None off the lesson page). Only a session that joined a room asks
+    the store, once a run; a phone in its room asks nothing."""
+    joined = sorted({m["code"] for name in list(st.session_state) if isinstance(name, str) and (m := _JOINED.match(name))
+                     and st.session_state.get(name) and codes.is_valid(m["code"])} - {codes.normalize(here) if here else ""})
+    if not joined:
+        return
+    from ui import shell
+
+    s = shell.strings("lesson", lang)
+    for code in joined:
+        try:
+            if get_store().room(code).ended:
+                continue
+        except (NoRoom, StoreDown):
+            continue
+        with st.container(border=True, horizontal=True, vertical_alignment="center", key=f"joined_return_{code}"):
+            st.markdown(s("room_joined_open", code=code))
+            if st.button(s("room_joined_return"), key=f"joined_return_{code}_go", type="primary", icon=":material/login:"):
+                st.switch_page("pages/lesson.py", query_params={"room": code, "lang": lang})
+
+
 def return_banner(s: Strings, lang: str, key: str) -> bool:
     """At the top of a page: each open room this browser presents, said, with a primary button back to its
     presenter screen (presenter re-check 2026-12-05: a grey link at the page's end, under the blue "open a room",

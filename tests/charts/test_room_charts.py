@@ -24,6 +24,8 @@ def test_two_votes_stand_side_by_side_with_a_legend():
     assert (first.name, list(first.x), first.marker.color) == ("First", [0, 2], room.OTHER_COLOR)
     assert (second.name, list(second.x), second.marker.color) == ("After", [1, 1], room.SECOND_COLOR)
     assert fig.layout.showlegend and fig.layout.legend.font.size == 24 and fig.layout.font.color == INK
+    # each count in its vote's colour, so an empty bar's count reads as that vote's (presenter trial 2026-12-06)
+    assert (first.textfont.color, second.textfont.color) == (room.OTHER_COLOR, room.SECOND_COLOR)
     assert "<b>" not in "".join(first.y)  # a label's tags are shown as text, never read by plotly
 
 
