@@ -599,11 +599,23 @@ def notes_view(s: Strings, c: Ctx) -> None:
         room_results.download(s, c)
     elif screen == LOBBY:
         st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
+        plan(s, c)
     else:
         st.markdown(md(c.les.steps[int(screen) - 1].notes[c.d.lang]))
+        if int(screen) == len(c.les.steps):
+            plan(s, c)
     with st.expander(s("room_key_other"), icon=":material/devices:"):
         st.caption(s("room_key_other_text"))
         st.code(c.key or "", language=None)
+
+
+def plan(s: Strings, c: Ctx) -> None:
+    """The session's length as the presenter plans it, on the notes view's lobby and last step (presenter trial
+    2026-12-06: "15-minute lesson", then "8/8" looked like the end, and twelve questions with two votes each
+    followed): the quiz's size, a vote's countdowns (`TIMERS_S`), and that ending the room shows the
+    results at any time."""
+    st.info(s("room_plan", steps=len(c.les.steps), questions=len(c.questions), shortest=TIMERS_S[0],
+              end=s("room_end")), icon=":material/schedule:")
 
 
 def take_over(s: Strings, room) -> None:

@@ -179,6 +179,25 @@ def test_the_projected_screen_never_shows_notes_the_notes_view_does(lang):
     assert i18n.md(LESSON.steps[2].notes[lang]) in all_text(run_page("lesson", lang, {"step": "3", "notes": "1"}))
 
 
+def test_the_notes_view_plans_the_session_on_the_lobby_and_the_last_step_never_on_the_wall(lang):
+    """Presenter trial 2026-12-06: "15-minute lesson", "8/8" read as the end, and twelve questions followed. The
+    notes view (the laptop) says how many questions follow, that each can have two votes with the shortest
+    countdown, and that ending the room shows the results at any time; the projected screen never does."""
+    from latency.room.store import TIMERS_S
+
+    presenter, code, key = open_room(lang)
+    plan = s(lang)("room_plan", steps=len(LESSON.steps), questions=len(QUESTIONS), shortest=TIMERS_S[0],
+                   end=s(lang)("room_end"))
+    assert str(len(QUESTIONS)) in plan and str(TIMERS_S[0]) in plan
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    assert plan in [i.value for i in notes.info]
+    store().set_screen(code, key, "1")
+    assert plan not in [i.value for i in notes.run().info]
+    store().set_screen(code, key, str(len(LESSON.steps)))
+    assert plan in [i.value for i in notes.run().info]
+    assert plan not in all_text(presenter.run())
+
+
 def test_a_wrong_key_is_a_participant_and_moves_nothing(lang):
     _, code, _ = open_room(lang)
     at = run_page("lesson", lang, {"room": code, "key": "guess", "present": "1"})
