@@ -158,7 +158,10 @@ def phone_view(s: Strings, c: Ctx) -> None:
         room_results.room_results(s, c, s("room_results_title"), present=False, chart=False)
         ways_out(s)  # a participant's phone had no way on from here (presenter trial 2026-12-05)
         return
-    welcome = s("room_welcome_nick", code=c.room.code, nick=md(me.nickname)) if me.nickname else s("room_welcome", code=c.room.code)
+    # the name as the presenter's list shows it: "민지 (2)" for a second "민지" (presenter re-check 2026-12-06)
+    twin = st.session_state.get(f"{TWIN_KEY}_{c.room.code}")
+    shown = s("room_who_again", name=me.nickname, n=twin[1]) if me.nickname and twin and twin[0] == me.nickname else me.nickname
+    welcome = s("room_welcome_nick", code=c.room.code, nick=md(shown)) if shown else s("room_welcome", code=c.room.code)
     st.caption(welcome)  # one short line: the room and who this phone is
     twin_note(s, c)
     own = st.session_state.get("room_own")
@@ -292,8 +295,11 @@ def _join(c: Ctx) -> None:
     st.session_state.pop(f"room_left_{c.room.code}", None)
     st.session_state["room_touched"] = 0.0
     same = sum(1 for n in c.store.nicknames(c.room.code) if n and n == nick) if nick and not again else 0
+    if not again:  # the same participant back keeps its place in the list, and its number there
+        st.session_state.pop(f"{TWIN_KEY}_{c.room.code}", None)
     if same > 1:  # the lobby shows this phone as "민지 (2)": the phone is told so (presenter re-check 2026-12-05)
         st.session_state[TWIN_KEY] = (c.room.code, c.room.screen, nick, same)
+        st.session_state[f"{TWIN_KEY}_{c.room.code}"] = (nick, same)
 
 
 TWIN_KEY = "room_nick_twin"
