@@ -135,6 +135,16 @@ def my_score(s: Strings, c: Ctx) -> None:
         st.subheader(s("room_my_score_some", right=right, answered=answered, total=len(qs)), anchor=False)
     if answered and any(mine.get(q.id, (None, None))[1] is not None for q in qs):  # which vote counted (presenter
         st.caption(s("room_my_score_final"))  # re-check 2026-12-06: the room's line is the first vote's, this one not)
+    if answered:  # which ones (presenter trial 2026-12-06: only the total, "4 of 12", and no way to see which), each by
+        # the title the room's results below use, so a question can be found there; "1\." as in that list
+        marks = {True: s("room_mine_row_right"), False: s("room_mine_row_wrong"), None: s("room_mine_row_none")}
+        rows = []
+        for q in qs:
+            final = results.final_answer(*mine.get(q.id, (None, None)))
+            mark = marks[None if final is None else final == c.outcomes[q.id].right]
+            rows.append(re.sub(r"^(\d+)\.", r"\1\\.", md(s("room_mine_row", title=short_title(s, c, q), mark=mark))))
+        with st.expander(s("room_mine_list"), icon=":material/checklist:"):
+            st.markdown("  \n".join(rows))
 
 
 def votes_chart(s: Strings, c: Ctx, q: quiz.Question, *, reveal: bool, key: str, fill: bool = False) -> None:

@@ -367,6 +367,43 @@ def answered_room(lang: str):
     return presenter, code, key, phone, q
 
 
+def test_a_phones_score_lists_each_question_right_wrong_or_unanswered_by_the_results_titles(lang):
+    """Presenter trial 2026-12-06: a phone's end screen said "4 of 12 right" and nothing said which. Under the
+    score each question asked is listed by its number and short title (the room's results use the same), with
+    right, wrong or not answered from the phone's own answers against the estimator's right answer (its final
+    answer: the second vote where it voted twice). Expected marks written here from what the test answered."""
+    from latency.language.i18n import md
+    from latency.teaching import quiz as quiz_module
+
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    q1, q2, q3 = QUESTIONS[:3]
+    wrong = next(o.id for o in q2.options if o.id != RIGHT[q2.id])
+    for q, first, second in ((q1, wrong_of(q1), RIGHT[q1.id]), (q2, wrong, None), (q3, None, None)):
+        store().set_screen(code, key, f"q:{q.id}")
+        phone.run()
+        if first:
+            phone.radio(key=f"room_q_{q.id}").set_value(first).run()
+        if second:
+            store().set_phase(code, key, q.id, room_store.SPREAD)
+            store().set_phase(code, key, q.id, room_store.VOTE2)
+            phone.run()
+            phone.radio(key=f"room_q2_{q.id}").set_value(second).run()
+        store().reveal(code, key, q.id)
+    store().end(code, key)
+    phone.run()
+    no_exception(phone)
+    title = lambda n, q: f"{n}\\. " + md(s(lang)(f"{quiz_module.ROOM_SHORT}{q.id}"))
+    expected = "  \n".join(s(lang)("room_mine_row", title=title(n, q), mark=s(lang)(mark)) for n, q, mark in
+                           ((1, q1, "room_mine_row_right"), (2, q2, "room_mine_row_wrong"), (3, q3, "room_mine_row_none")))
+    box = next(e for e in phone.expander if e.label == s(lang)("room_mine_list"))
+    assert expected in [m.value for m in box.markdown]
+
+
+def wrong_of(q) -> str:
+    return next(o.id for o in q.options if o.id != RIGHT[q.id])
+
+
 def test_the_presenter_ends_the_room_phones_see_the_results_nobody_new_joins(lang):
     presenter, code, key, phone, q = answered_room(lang)
     presenter.button(key="room_end").click().run()  # asks first (trial item 15: one click ended it)
