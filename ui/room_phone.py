@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import NamedTuple
 
 import streamlit as st
 
@@ -160,7 +161,7 @@ def phone_view(s: Strings, c: Ctx) -> None:
         return
     # the name as the presenter's list shows it: "민지 (2)" for a second "민지" (presenter re-check 2026-12-06)
     twin = st.session_state.get(f"{TWIN_KEY}_{c.room.code}")
-    shown = s("room_who_again", name=me.nickname, n=twin[1]) if me.nickname and twin and twin[0] == me.nickname else me.nickname
+    shown = s("room_who_again", name=me.nickname, n=twin.n) if me.nickname and twin and twin.nick == me.nickname else me.nickname
     welcome = s("room_welcome_nick", code=c.room.code, nick=md(shown)) if shown else s("room_welcome", code=c.room.code)
     st.caption(welcome)  # one short line: the room and who this phone is
     twin_note(s, c)
@@ -294,26 +295,39 @@ def _join(c: Ctx) -> None:
     st.session_state[f"room_token_{c.room.code}"] = me.token
     st.session_state.pop(f"room_left_{c.room.code}", None)
     st.session_state["room_touched"] = 0.0
-    same = sum(1 for n in c.store.nicknames(c.room.code) if n and n == nick) if nick and not again else 0
-    if not again:  # the same participant back keeps its place in the list, and its number there
-        st.session_state.pop(f"{TWIN_KEY}_{c.room.code}", None)
+    if again:  # the same participant back keeps its place in the list, and its number there
+        return
+    key = f"{TWIN_KEY}_{c.room.code}"
+    same = sum(1 for n in c.store.nicknames(c.room.code) if n and n == nick) if nick else 0
     if same > 1:  # the lobby shows this phone as "민지 (2)": the phone is told so (presenter re-check 2026-12-05)
-        st.session_state[TWIN_KEY] = (c.room.code, c.room.screen, nick, same)
-        st.session_state[f"{TWIN_KEY}_{c.room.code}"] = (nick, same)
+        st.session_state[key] = Twin(nick, same, c.room.screen)
+    else:
+        st.session_state.pop(key, None)
 
 
 TWIN_KEY = "room_nick_twin"
 
 
+class Twin(NamedTuple):
+    """A phone that joined with a nickname already in the room: the name, its number in the lists, and the
+    screen it joined on while its note is still to be shown there (None once the presenter moved on)."""
+
+    nick: str
+    n: int
+    note_on: str | None
+
+
 def twin_note(s: Strings, c: Ctx) -> None:
     """Once a phone joined with a nickname already in the room: how the lists show it, and how to change
     it; said on the screen it joined on, gone once the presenter moves on."""
-    twin = st.session_state.get(TWIN_KEY)
-    if not twin or twin[:2] != (c.room.code, c.room.screen):
-        st.session_state.pop(TWIN_KEY, None)
+    key = f"{TWIN_KEY}_{c.room.code}"
+    twin = st.session_state.get(key)
+    if not twin or twin.note_on is None:
         return
-    _, _, nick, n = twin
-    st.info(s("room_nick_twin", shown=md(s("room_who_again", name=nick, n=n)), leave=s("room_leave")),
+    if twin.note_on != c.room.screen:
+        st.session_state[key] = twin._replace(note_on=None)
+        return
+    st.info(s("room_nick_twin", shown=md(s("room_who_again", name=twin.nick, n=twin.n)), leave=s("room_leave")),
             icon=":material/badge:")
 
 

@@ -24,6 +24,13 @@ def short_title(s: Strings, c: Ctx, q: quiz.Question) -> str:
     return f"{c.questions.index(q) + 1}. {s(f'{quiz.ROOM_SHORT}{q.id}')}"
 
 
+def list_line(text: str) -> str:
+    """A line of a phone's list that starts with a question's number: "1\\." not "1.", since a line starting with
+    a number and a period is a Markdown ordered list, whose numbers hung past the phone's left edge from "10."
+    on (presenter trial, round 3)."""
+    return re.sub(r"^(\d+)\.", r"\1\\.", text)
+
+
 def _share(c: Ctx, x: float | None) -> str:
     """A share of a room's answers in whole percent: a room's counts are small, and "40% -> 9.1%" mixed two
     precisions in one sentence (newcomer trial 2026-12-05)."""
@@ -69,10 +76,8 @@ def room_results(s: Strings, c: Ctx, title: str, present: bool, height: int | No
     texts = [s("room_share_nobody") if not x.answered1 and not x.answered2
              else s("room_share_one", share=_share(c, x.share1)) if x.share2 is None
              else s("room_share_pair", first=_share(c, x.share1), second=_share(c, x.share2)) for x in got]
-    if not chart:  # a phone: the same numbers as a list, one line per question
-        # "1\." not "1.": a line starting with a number and a period is a Markdown ordered list, whose
-        # numbers hung past the phone's left edge from "10." on (presenter trial, round 3)
-        rows = (re.sub(r"^(\d+)\.", r"\1\\.", md(s("room_results_row", title=t, value=v))) for t, v in zip(titles, texts))
+    if not chart:  # a phone: the same numbers as a list, one line per question (`list_line`)
+        rows = (list_line(md(s("room_results_row", title=t, value=v))) for t, v in zip(titles, texts))
         st.markdown("  \n".join(rows))
         return
     st.caption(s("room_results_what"))
@@ -136,13 +141,13 @@ def my_score(s: Strings, c: Ctx) -> None:
     if answered and any(mine.get(q.id, (None, None))[1] is not None for q in qs):  # which vote counted (presenter
         st.caption(s("room_my_score_final"))  # re-check 2026-12-06: the room's line is the first vote's, this one not)
     if answered:  # which ones (presenter trial 2026-12-06: only the total, "4 of 12", and no way to see which), each by
-        # the title the room's results below use, so a question can be found there; "1\." as in that list
+        # the title the room's results below use, so a question can be found there
         marks = {True: s("room_mine_row_right"), False: s("room_mine_row_wrong"), None: s("room_mine_row_none")}
         rows = []
         for q in qs:
             final = results.final_answer(*mine.get(q.id, (None, None)))
             mark = marks[None if final is None else final == c.outcomes[q.id].right]
-            rows.append(re.sub(r"^(\d+)\.", r"\1\\.", md(s("room_mine_row", title=short_title(s, c, q), mark=mark))))
+            rows.append(list_line(md(s("room_mine_row", title=short_title(s, c, q), mark=mark))))
         with st.expander(s("room_mine_list"), icon=":material/checklist:"):
             st.markdown("  \n".join(rows))
 
