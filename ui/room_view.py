@@ -238,24 +238,28 @@ def held_rooms() -> list[str]:
 
 
 _JOINED = re.compile(r"room_token_(?P<code>[A-Z0-9]+)$")
+_JOINED_COOKIE = re.compile(r"latency_room_(?P<code>[A-Z0-9]+)$")  # room_phone.COOKIE (its "left" cookie has no match)
 
 
 def joined_banner(lang: str, here: str | None) -> None:
     """On every page but the room's own (app.py, before the page): the open room this phone joined and has not
     left, with a button back to it (presenter trial 2026-12-06: a phone that opened the sidebar went to the
     calculator, then "15-minute lesson", and stopped following the presenter with nothing saying where the room
-    was). `here`: the room the page shows now (None off the lesson page). Only a session that joined a room asks
-    the store, once a run; a phone in its room asks nothing."""
-    joined = sorted({m["code"] for name in list(st.session_state) if isinstance(name, str) and (m := _JOINED.match(name))
-                     and st.session_state.get(name) and codes.is_valid(m["code"])} - {codes.normalize(here) if here else ""})
+    was). The phone is known as the room page knows it (`room_phone.token_of`): this session's token, else the
+    room's cookie, so a page opened afresh (a reload, a typed address) offers the way back too. `here`: the room
+    the page shows now (None off the lesson page). Only a browser that joined a room asks the store; a phone in
+    its room asks nothing."""
+    from ui import room_phone, shell
+
+    found = {m["code"] for name in list(st.session_state) if isinstance(name, str) and (m := _JOINED.match(name))}
+    found |= {m["code"] for name in st.context.cookies if (m := _JOINED_COOKIE.match(name))}
+    joined = sorted(c for c in found - {codes.normalize(here) if here else ""} if codes.is_valid(c) and room_phone.token_of(c))
     if not joined:
         return
-    from ui import shell
-
     s = shell.strings("lesson", lang)
     for code in joined:
         try:
-            if get_store().room(code).ended:
+            if get_store().room(code).ended or get_store().participant(code, room_phone.token_of(code) or "") is None:
                 continue
         except (NoRoom, StoreDown):
             continue
