@@ -193,7 +193,8 @@ def engine_of(setup: Setup, params: dict | None = None, engine: str | None = Non
     bpp = float(setup.model.bytes_per_param)
     fmt = est.weight_format_of(setup.model, setup.hardware, family, bpp)
     ep = est._engine_values(family, setup.hardware.kind, bpp, params, server, fmt)
-    shape = est._shape(setup.model, setup.model.active_b, kv_bytes=est.kv_bytes_of(setup.model, fmt, server))
+    shape = est._shape(setup.model, setup.model.active_b, kv_bytes=est.kv_bytes_of(setup.model, fmt, server),
+                       moe_extra_s=est.moe_small_batch_extra_s(setup.model, setup.hardware, server, fmt))
     dev = est._device(setup.hardware, est._lowp(setup.model, setup.hardware, family, bpp, fmt), engine=family)
     n = float(setup.devices)
     tp = ep["tensor_parallel"]
@@ -213,7 +214,10 @@ def engine_of(setup: Setup, params: dict | None = None, engine: str | None = Non
         return est.pipeline_hops_s(n, tokens, shape.hidden, dev.interconnect_gbs, dev.link_latency_s)
 
     weights = est.weights_gb(shape.params_b, shape.bytes_per_param)
-    step = est.engine_step_fn(shape, rates, ep, weights, w, kv_gb, comm_s)
+    def moe_s(tokens):
+        return est.moe_small_batch_s(shape.moe_small_batch_s, shape.layers, shape.loops, tokens, n if tp else 1.0)
+
+    step = est.engine_step_fn(shape, rates, ep, weights, w, kv_gb, comm_s, moe_s)
     e = est.estimate(setup.model, setup.hardware, prompt_tokens=setup.prompt, output_tokens=setup.output,
                      devices=setup.devices, engine=engine, access="none", serving_api=False, params=params)
     cap = float(e.max_concurrent_requests)

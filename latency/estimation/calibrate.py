@@ -195,10 +195,11 @@ EXTRA_HARDWARE = {
     # Devices of long_context.csv and concurrency.csv, which hardware.csv does not list; the same
     # specs as content/hardware.yaml (ids dgx-spark and b200, sources there; tested).
     "NVIDIA DGX Spark": Hardware(name="NVIDIA DGX Spark (GB10)", kind="integrated_gpu", mem_bandwidth_gbs=273.0,
-                                 peak_tflops=62.5, memory_gb=128.0, lowp_speedup=2.0, fp8=True, fp4_speedup=4.0),
+                                 peak_tflops=62.5, memory_gb=128.0, lowp_speedup=2.0, fp8=True, fp4_speedup=4.0,
+                                 compute_capability=12.1),
     "NVIDIA HGX B200": Hardware(name="NVIDIA B200 (HGX)", kind="datacenter_gpu", mem_bandwidth_gbs=8000.0,
                                 peak_tflops=2250.0, memory_gb=180.0, lowp_speedup=2.0, interconnect_gbs=900.0,
-                                link_latency_s=7e-6, fp8=True, fp4_speedup=4.0),
+                                link_latency_s=7e-6, fp8=True, fp4_speedup=4.0, compute_capability=10.0),
 }
 
 MXFP4_BYTES_PER_PARAM = 4.25 / 8
@@ -260,9 +261,11 @@ MODEL_CONFIGS = [
     # Its QK norm spans all 48 heads, so under tensor parallelism vLLM all-reduces each token's q and k
     # variances across the ranks in every layer (minimax_m2.py: MiniMaxText01RMSNormTP.forward_qk), a
     # third all-reduce per layer beside Megatron's two: priced at its link latency (a few bytes a token).
+    # Its FP8 weights carry one scale per 128 x 128 block (config.json quantization_config: quant_method
+    # fp8, weight_block_size [128, 128]), the format vLLM runs on DeepGEMM (`moe_small_batch_extra_s`).
     ("MiniMax-M2.5", dict(active_params_b=10.0, layers=62, hidden_size=3072, heads=48, kv_heads=8, head_dim=128,
-                          extra_allreduces_per_layer=1),
-     "https://huggingface.co/MiniMaxAI/MiniMax-M2.5 (229B total, 10B active)"),
+                          extra_allreduces_per_layer=1, fp8_block_scaled=True),
+     "https://huggingface.co/MiniMaxAI/MiniMax-M2.5 (229B total, 10B active; config.json weight_block_size [128, 128])"),
 ]
 
 SERVING_BYTES_PER_PARAM = {"FP8": 1.0}
@@ -671,7 +674,8 @@ class RowSet:
         self.prompt = f(lambda r: r.prompt)
         self.output = f(lambda r: r.output)
         shapes = [est._shape(r.llm, r.llm.active_b, kv_bytes=est.kv_bytes_of(r.llm, fm, r.engine),
-                             window_extra_cells=est.window_extra_cells(r.engine, r.ubatch))
+                             window_extra_cells=est.window_extra_cells(r.engine, r.ubatch),
+                             moe_extra_s=est.moe_small_batch_extra_s(r.llm, r.hardware, r.engine, fm))
                   for r, fm in zip(rows, fmts)]
         assert all(sh.loop_kv_window is None for sh in shapes)
         self.shape = est.ModelShape(**{k: (None if k == "loop_kv_window" else np.array([getattr(sh, k) for sh in shapes], dtype=float))

@@ -221,13 +221,14 @@ def _unique(file: Path, top: str, ids: list[str]) -> None:
 _PRECISION_FIELDS = {"id", "label", "bytes_per_param", "family", "source", "note", "quality", "quality_source"}
 _HARDWARE_FIELDS = {"id", "name", "kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb", "lowp_speedup",
                     "interconnect_gbs", "link_latency_s", "max_devices", "fp8", "fp4_speedup", "fp16_acc_tflops",
+                    "compute_capability",
                     "price_usd_per_hour", "price_basis",
                     "price_source", "price_date", "source", "note", "device_class", "class_source", "about"}
 DEVICE_CLASSES = ("datacenter", "workstation", "desktop", "laptop", "phone")
 """Where a device runs, as the pages name it (content/hardware.yaml `device_class`, each with its source)."""
 _MODEL_FIELDS = {"id", "name", "params_b", "active_params_b", "architecture", "loops", "loop_kv_window", "layers",
                  "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim", "default_precision", "source",
-                 "assumption", "note", "file_gb"}
+                 "assumption", "note", "file_gb", "fp8_block_scaled"}
 
 
 def load_precisions(file: Path) -> dict[str, PrecisionEntry]:
@@ -259,7 +260,8 @@ def load_hardware(file: Path) -> dict[str, HardwareEntry]:
                      link_latency_s=e.number("link_latency_s", 0, 1, required=False),
                      max_devices=e.integer("max_devices", 1, 4096), fp8=_flag(e, "fp8"),
                      fp4_speedup=e.number("fp4_speedup", 0, 32, required=False),
-                     fp16_acc_tflops=e.number("fp16_acc_tflops", 0, 1e6, required=False))
+                     fp16_acc_tflops=e.number("fp16_acc_tflops", 0, 1e6, required=False),
+                     compute_capability=e.number("compute_capability", 1, 20, required=False))
         price = e.number("price_usd_per_hour", 0, 1e4, required=False)
         if price is not None:
             for key in ("price_basis", "price_source", "price_date"):
@@ -295,6 +297,7 @@ def load_models(file: Path, precisions: dict[str, PrecisionEntry]) -> dict[str, 
                         architecture=e.choice("architecture", ARCHITECTURES),
                         loops=e.integer("loops", 1, 64) or 1,
                         loop_kv_window=e.integer("loop_kv_window", 1, 10**7),
+                        fp8_block_scaled=bool(_flag(e, "fp8_block_scaled")),
                         **{k: e.integer(k, 1, 10**7) for k in
                            ("layers", "hidden_size", "heads", "kv_heads", "head_dim", "kv_dim")})
         implied = "looped" if model.loops > 1 else ("moe" if model.active_b < model.params_b else "dense")

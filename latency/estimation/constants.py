@@ -124,6 +124,28 @@ have a floor of 7.0 us each (aiconfigurator's B200 vLLM 0.24.0 gemm_perf.parquet
 at 1-64 rows minus the weight-read time at 8,000 GB/s, median of 483 shapes). 31 - 2 x 7 = 17 us.
 The dense MLP's floor is inside the engine's fitted per-layer overhead (`pass_overhead_of`)."""
 
+DEEPGEMM_MOE_EXTRA_S = {10: 76e-6}
+"""Fixed time one MoE layer adds, beyond MOE_LAYER_EXTRA_FLOOR_S, where the engine runs a
+block-scaled FP8 MoE (one scale per 128 x 128 weights, DeepSeek-V3 style) on DeepGEMM's grouped
+GEMMs, seconds per MoE layer per forward pass of a few tokens, by CUDA compute capability major.
+Measured, not fitted: aiconfigurator's B200 tables (read at 095f58a), TensorRT-LLM 1.3.0rc20's
+DeepGEMM MoE (systems/data/b200_sxm/moe/trtllm/1.3.0rc20/moe_perf.parquet, kernel_source "deepgemm")
+against vLLM 0.24.0's FlashInfer TensorRT-LLM FP8-block MoE (the kernels MOE_EXPERT_BW_EFF and
+MOE_LAYER_EXTRA_FLOOR_S are read from; .../vllm/0.24.0/moe_perf.parquet) at the same shape, tensor
+parallelism and token count, balanced routing: the median difference over the 265 pairs of 53 shapes
+(tensor parallel 1-32) at 1-16 tokens is 75.9 us (quartiles 48.9 and 109.4); MiniMax M2.5's shape
+at four-way tensor parallelism, 69-79 us. DeepGEMM's grouped GEMMs compute each expert's rows in
+blocks of 128, so a step of a few tokens pays for whole blocks and the kernels' fixed cost.
+Hopper (major 9) is absent: vLLM picks the same kernels there (vllm-project/recipes #120: on H100
+and H20 "DeepGEMM is faster for linear layers but slower for the grouped GEMM operations used in
+MoE experts"), but no published table times them, so the estimate adds nothing there."""
+
+DEEPGEMM_MOE_FADE_TOKENS = 2048.0
+"""Tokens in one forward pass at which DeepGEMM's extra MoE time (DEEPGEMM_MOE_EXTRA_S) has gone:
+it falls linearly from the full value at one token to none here. The same pairs: median 103 us
+at 1-256 tokens, 15 us at 257-2,048, and DeepGEMM ahead (-256 us) above 2,048 (a prefill chunk),
+where the straight line keeps it at none rather than crediting it."""
+
 LOWP_ACHIEVED_SHARE = 0.735
 """Share of the nominal low-precision tensor speed-up (a device's `lowp_speedup`, FP8/INT8 tensor rate
 over FP16: 2 on Hopper and Blackwell) that a serving engine's FP8 matmuls reach over its BF16

@@ -23,7 +23,8 @@ themselves (the defaults are also what NVIDIA's aiconfigurator models, `ai-dynam
   request preempted and recomputed when they run out (vLLM's PagedAttention, Kwon et al. 2023,
   SOSP, sec. 4.5; SGLang's radix cache);
 * the token budget of one step and the most requests it runs (`serving.token_budget_tokens`);
-* the achieved bandwidth of weight-only low-bit formats (dequantisation in the matmul kernel).
+* the achieved bandwidth of weight-only low-bit formats (dequantisation in the matmul kernel);
+* which kernels run a block-scaled FP8 mixture-of-experts (`deepgemm_block_fp8_moe`).
 
 Every number is beside its source; the ones that are assumptions say so.
 """
@@ -74,6 +75,9 @@ class EngineProfile:
     """KV cells a sliding-window layer keeps per sequence beyond its window (0: what falls out of
     the window is freed: vLLM's hybrid KV-cache manager, TensorRT-LLM's cyclic cache, SGLang's
     sliding-window pool; estimator.window_kv_cache_gb)."""
+    deepgemm_block_fp8_moe: bool = False
+    """True: a block-scaled FP8 MoE (Model.fp8_block_scaled) runs on DeepGEMM's grouped GEMMs by
+    default, except at eight-way tensor parallelism (`estimator.moe_small_batch_extra_s`)."""
 
 
 # Activation coefficients: aiconfigurator's TensorRT-LLM backend, ACTIVATION_COEFFICIENTS["LLAMA"]
@@ -132,11 +136,19 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
     # llm-compressor kv_cache_scheme) run an FP8 cache (vLLM docs, "Quantized KV Cache"); blocks
     # are allocated as tokens arrive and the newest running request is preempted and recomputed
     # when none is free (Kwon et al. 2023, sec. 4.5; vLLM V1 scheduler, PreemptionMode RECOMPUTE).
+    # Block-scaled FP8 MoE on DeepGEMM: VLLM_USE_DEEP_GEMM and VLLM_MOE_USE_DEEP_GEMM default on
+    # (vllm-project/vllm #28422, Nov 2025: "VLLM_MOE_USE_DEEP_GEMM=1 => DEEPGEMM", else CUTLASS
+    # block-scaled grouped GEMM), off by default at tensor parallel 8 only (#29346, Nov 2025: "DeepGEMM
+    # MoE is disabled by default when TP size is 8"), as in v0.12 (the calibration's B200 benchmark);
+    # DeepGEMM ships in vLLM's container image (tools/install_deepgemm.sh, "used both in Docker builds
+    # and by users locally"). Later releases prefer FlashInfer's kernels on Blackwell (aiconfigurator's
+    # vLLM 0.24.0 B200 tables time FlashInfer TensorRT-LLM FP8-block MoE, not DeepGEMM).
     "vllm": EngineProfile(
         name="vllm", family="optimized", label="vLLM", request_overhead_s=None, overhead_origin="fitted",
         memory_fraction=0.9, fraction_of_free=False, runtime_gib=RUNTIME_GIB, activation_tokens=8192.0,
         activation_coeff=_TRT_ACT, fp8_kv_with_low_bit_float_weights=True, reserves_whole_request=False,
-        weight_only_bw_eff={"int8": WEIGHT_ONLY_INT8_BW_EFF, "int4": WEIGHT_ONLY_INT4_BW_EFF}),
+        weight_only_bw_eff={"int8": WEIGHT_ONLY_INT8_BW_EFF, "int4": WEIGHT_ONLY_INT4_BW_EFF},
+        deepgemm_block_fp8_moe=True),
     # TensorRT-LLM (trtllm-serve, Triton, NIM): free_gpu_memory_fraction 0.9 of the memory FREE
     # after weights and runtime (KvCacheConfig; aiconfigurator trtllm_backend.py
     # TRTLLM_DEFAULT_FREE_GPU_MEMORY_FRACTION, plus KV_CACHE_MEMORY_RESERVED_FRACTION 0.015 for the

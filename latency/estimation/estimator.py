@@ -69,6 +69,8 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     LOWP_ACHIEVED_SHARE,
     MOE_EXPERT_BW_EFF,
     MOE_LAYER_EXTRA_FLOOR_S,
+    DEEPGEMM_MOE_EXTRA_S,
+    DEEPGEMM_MOE_FADE_TOKENS,
     MAX_DISTANCE_KM,
     NODE_SIZE,
     PARAMS_PER_LAYER_D2,
@@ -204,6 +206,9 @@ class Hardware:
     peak_tflops (GeForce cards: twice the FP32-accumulate figure, NVIDIA's Ampere GA10x and Ada
     whitepapers; RTX 4090 330.3 against 165.2): llama.cpp's cuBLAS matmuls run at it
     (`compute_peak_tflops`).
+    compute_capability: an NVIDIA GPU's CUDA compute capability (NVIDIA's CUDA GPUs list: A100
+    8.0, H100/H200 9.0, B200 10.0, RTX 4090 8.9, GB10 12.1; None: not an NVIDIA GPU or not
+    given): which kernels a serving engine picks there (`moe_small_batch_extra_s`).
     """
 
     name: str
@@ -218,9 +223,12 @@ class Hardware:
     fp8: bool | None = None
     fp4_speedup: float | None = None
     fp16_acc_tflops: float | None = None
+    compute_capability: float | None = None
 
     def __post_init__(self) -> None:
         _choice("kind", self.kind, KINDS)
+        if self.compute_capability is not None:
+            _real("compute_capability", self.compute_capability, lo=1, hi=20, lo_open=False)
         if self.fp8 not in (None, True, False):
             raise ValueError(f"fp8 must be None, True or False, got {self.fp8!r}")
         if self.fp4_speedup is not None:
@@ -285,6 +293,10 @@ class Model:
     storage where it differs from the rest (gpt-oss ships MXFP4 experts beside 16-bit attention and
     output layer; an 8-bit GGUF of it keeps the experts MXFP4); bytes_per_param stays the file's
     average, so the rest is stored at (file - experts) / (params - expert_params).
+    fp8_block_scaled: the model's FP8 checkpoint keeps one scale per 128 x 128 block of weights
+    (config.json quantization_config weight_block_size [128, 128]: DeepSeek-V3, Qwen3's FP8
+    releases, MiniMax M2), not one per tensor (ModelOpt FP8); serving engines pick other MoE
+    kernels for it (`moe_small_batch_extra_s`).
     """
 
     name: str
@@ -312,9 +324,12 @@ class Model:
     expert_params_b: float | None = None
     expert_active_b: float | None = None
     expert_bytes_per_param: float | None = None
+    fp8_block_scaled: bool = False
 
     def __post_init__(self) -> None:
         _real("params_b", self.params_b, lo=0, hi=1e5)
+        if self.fp8_block_scaled not in (True, False):
+            raise ValueError(f"fp8_block_scaled must be True or False, got {self.fp8_block_scaled!r}")
         _real("recurrent_state_gb", self.recurrent_state_gb, lo=0, hi=100, lo_open=False)
         _real("extra_allreduces_per_layer", self.extra_allreduces_per_layer, lo=0, hi=8, lo_open=False)
         if self.file_gb is not None:
@@ -864,6 +879,32 @@ def moe_kernel_rates(rates: "Rates", m, tensor_parallel) -> "Rates":
         pass_overhead_s=rates.pass_overhead_s + moe * MOE_LAYER_EXTRA_FLOOR_S * m.layers * m.loops)
 
 
+def moe_small_batch_extra_s(model: "Model", hardware: "Hardware", server: str, fmt: str) -> float:
+    """Fixed time each MoE layer adds on engines that run a block-scaled FP8 MoE on DeepGEMM's
+    grouped GEMMs (EngineProfile.deepgemm_block_fp8_moe: vLLM), seconds per layer, as measured on
+    the device's compute capability (DEEPGEMM_MOE_EXTRA_S: B200, 76 us); 0 for dense models, other
+    weight formats, per-tensor FP8 checkpoints, other engines and devices without a measurement.
+    `moe_small_batch_s` fades it with the tokens a pass carries and drops it at eight-way tensor
+    parallelism, where vLLM does not pick DeepGEMM."""
+    if not (eng.profile(server).deepgemm_block_fp8_moe and model.fp8_block_scaled and fmt == "fp8"
+            and model.active_b < model.params_b and hardware.compute_capability is not None):
+        return 0.0
+    return DEEPGEMM_MOE_EXTRA_S.get(int(hardware.compute_capability), 0.0)
+
+
+def moe_small_batch_s(extra_per_layer_s, layers, loops, tokens, devices):
+    """What `moe_small_batch_extra_s` adds to one forward pass of `tokens` tokens, seconds:
+
+        extra x layers x loops x max(0, 1 - tokens / DEEPGEMM_MOE_FADE_TOKENS)
+
+    and nothing at eight-way tensor parallelism (vLLM's default there is its Triton MoE,
+    vllm-project/vllm #29346). DeepGEMM's grouped GEMMs compute each expert's rows in blocks of
+    128, so a decode step of a few tokens pays the most; at a prefill chunk of thousands of tokens
+    the kernel tables show it no slower (DEEPGEMM_MOE_FADE_TOKENS)."""
+    fade = nm.maximum(0.0, 1.0 - tokens / DEEPGEMM_MOE_FADE_TOKENS)
+    return extra_per_layer_s * layers * loops * fade * nm.as_float(devices != 8.0)
+
+
 def first_token_compute_share(streams, whole_batch_first):
     """The part of a shared prefill's compute one user waits for before the first token: all of it
     when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
@@ -913,6 +954,7 @@ class ModelShape(NamedTuple):
     window_layers: Any = 0.0  # sliding-window layers (Model.window_layers)
     window_cells: Any = 0.0  # KV cells each keeps per sequence (`window_kv_cache_gb`)
     extra_allreduces: Any = 0.0  # all-reduces per layer beyond two, latency-bound (Model.extra_allreduces_per_layer)
+    moe_small_batch_s: Any = 0.0  # per MoE layer at one token, fading with the pass's tokens (`moe_small_batch_extra_s`)
 
 
 class Device(NamedTuple):
@@ -994,7 +1036,7 @@ def engine_rates(ep: dict, dev: Device, parallel_devices, combine: str, streams=
                  combine=combine)
 
 
-def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, kv_gb, comm_s):
+def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, kv_gb, comm_s, moe_s=None):
     """One serving-engine step as a function of what it carries, seconds:
 
         step_s(decode_requests d, prefill_tokens p, prefill_requests n_p)
@@ -1044,6 +1086,8 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
         t_memory = weights_s * touched + (decode_kv_s * decode_requests + prefill_kv_s * prefill_requests) / kv_share
         bound = nm.maximum(t_compute, t_memory) if combine_max else t_compute + t_memory
         t = bound + fixed_s + (decode_requests + prefill_requests) * rates.stream_overhead_s + comm1 * tokens
+        if moe_s is not None:
+            t = t + moe_s(tokens)
         if draft is not None:
             t = t + nm.as_float(decode_requests > 0.0) * w.spec_tokens * draft_step_s(
                 draft, decode_context, nm.maximum(decode_requests, 1.0), m.layers, rates)
@@ -1114,12 +1158,16 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
                                        m.extra_allreduces),
                         pipeline_hops_s(n, tokens, m.hidden, dev.interconnect_gbs, dev.link_latency_s))
 
+    def moe_s(tokens):
+        # DeepGEMM's MoE time at small batch (vLLM, block-scaled FP8 MoE; 0 elsewhere).
+        return moe_small_batch_s(m.moe_small_batch_s, m.layers, m.loops, tokens, n)
+
     # 3. Prefill: the B prompts in one pass; cached context costs attention, not prefill tokens.
     prefill_tokens = streams * w.prompt
     flops = prefill_flops(m.active_b, m.loops, streams, w.prompt, m.attention_layers, m.attn_dim, w.context)
     always, routed, share = touched_split(m)
     weights_read = weights * weights_touched_fraction(always, routed, share, prefill_tokens) * m.loops
-    prefill_comm = comm_s(prefill_tokens)
+    prefill_comm = comm_s(prefill_tokens) + moe_s(prefill_tokens)  # the pass's fixed time beside the roofline
     batch_prefill, prefill_compute_bound = prefill_s(flops, weights_read, prefill_comm, rates)
     prefill, _ = prefill_s(flops, weights_read, prefill_comm, rates,
                            first_token_compute_share(streams, ep["whole_batch_first"]))
@@ -1133,7 +1181,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     tpot, decode_compute_bound = decode_step_s(
         decode_flops(m.active_b, m.loops, streams, mean_context, m.attention_layers, m.attn_dim) * verify,
         weights * weights_touched_fraction(always, routed, share, streams * verify) * m.loops,
-        kv_traffic_gb(mean_context, streams), streams, comm_s(streams * verify), rates)
+        kv_traffic_gb(mean_context, streams), streams, comm_s(streams * verify) + moe_s(streams * verify), rates)
     spec = (w.spec_tokens > 0.0) if nm.is_scalar(w.spec_tokens) else bool(np.any(np.asarray(w.spec_tokens) > 0))
     if spec:
         draft = draft_shape(m, w.spec_draft_b)
@@ -1161,7 +1209,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     #    steady state (latency.estimation.serving), selected where `steady` and more than one user.
     steady = w.steady * nm.as_float(w.users > 1.0)
     if (steady > 0.0) if nm.is_scalar(steady) else bool(np.any(steady > 0.0)):
-        step_s = engine_step_fn(m, rates, ep, weights, w, kv_traffic_gb, comm_s)
+        step_s = engine_step_fn(m, rates, ep, weights, w, kv_traffic_gb, comm_s, moe_s)
         optimized = nm.as_float(tensor_parallel) + 0.0 * n
         budget = token_budget_tokens(optimized > 0.0, dev.memory_gb + 0.0 * n)
         cap = max_running_requests(optimized > 0.0, dev.memory_gb + 0.0 * n, capacity)
@@ -1417,7 +1465,7 @@ def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str
 
 
 def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes=None,
-           window_extra_cells=0.0) -> ModelShape:
+           window_extra_cells=0.0, moe_extra_s=0.0) -> ModelShape:
     kv_dim = model.kv_dim
     if kv_dim is None and model.kv_heads and model.head_dim:
         kv_dim = model.kv_heads * model.head_dim
@@ -1433,7 +1481,7 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes
         state_gb=float(model.recurrent_state_gb),
         window_layers=float(model.window_layers or 0),
         window_cells=float(model.window_tokens or 0) + (float(window_extra_cells) if model.window_tokens else 0.0),
-        extra_allreduces=float(model.extra_allreduces_per_layer),
+        extra_allreduces=float(model.extra_allreduces_per_layer), moe_small_batch_s=float(moe_extra_s),
         **({"routed_share": active_b / (float(model.params_b) if params_b is None else params_b)}
            | _split_fields(model, bytes_per_param)))
 
@@ -1550,7 +1598,8 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     net = params["network"]
     net_s = network_s(dist, access_rtt_s(access), SETUP_ROUND_TRIPS[connection],
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
-    r = request_times(_shape(model, model.active_b, kv_bytes=kv_bytes_of(model, fmt, server), window_extra_cells=extra),
+    r = request_times(_shape(model, model.active_b, kv_bytes=kv_bytes_of(model, fmt, server), window_extra_cells=extra,
+                             moe_extra_s=moe_small_batch_extra_s(model, hardware, server, fmt)),
                       _device(hardware, _lowp(model, hardware, engine, bpp, fmt), engine=engine),
                       ep, params.get("combine", "max"),
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
@@ -1694,7 +1743,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
     net_s = network_s(d, access_rtt_s(access), SETUP_ROUND_TRIPS[connection], net["fixed_ms"],
                       net["route_inflation"], nm.as_float(d > 0))
     r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"], kv_bytes_of(model, fmt, server),
-                             window_extra_cells=extra),
+                             window_extra_cells=extra, moe_extra_s=moe_small_batch_extra_s(model, hardware, server, fmt)),
                       _device(hardware, _lowp(model, hardware, engine, bpp0, fmt), a["mem_bandwidth_gbs"],
                               a["peak_tflops"], engine=engine),
                       ep, params.get("combine", "max"),

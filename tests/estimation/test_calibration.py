@@ -202,7 +202,7 @@ def test_new_calibration_devices_match_the_catalog():
     hw = catalog.load_catalog().hardware
     for key, cid in (("NVIDIA DGX Spark", "dgx-spark"), ("NVIDIA HGX B200", "b200")):
         spec, entry = calibrate.EXTRA_HARDWARE[key], hw[cid].hardware
-        for f in ("kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb"):
+        for f in ("kind", "mem_bandwidth_gbs", "peak_tflops", "memory_gb", "fp8", "fp4_speedup", "compute_capability"):
             assert getattr(spec, f) == getattr(entry, f), (cid, f)
 
 

@@ -288,8 +288,10 @@ def test_fp8_uses_the_tensor_speed_up_fp8_matmuls_measure_on_the_optimized_engin
     t16 = estimate(fp16, H100, **long).breakdown["prefill"]
     t8 = estimate(fp8, H100, **long).breakdown["prefill"]
     # compute-bound: the H100's nominal 2x FP8 tensor rate reaches 1.47x over BF16 in aiconfigurator's
-    # GEMM tables (0.735 x 2), less the fixed overhead and the attention that stays in 16 bits
-    assert 1.3 < t16 / t8 < 1.47
+    # GEMM tables (0.735 x 2), less the fixed overhead; the calibration's "sum" roofline adds the one
+    # weight read (7 GB at FP16 over 3.35 TB/s: ~2.5 ms of ~90), which halves too, so the whole prefill
+    # may gain a little more than 1.47x, and far less than the nominal 2x would give (~1.95x)
+    assert 1.3 < t16 / t8 < 1.5
     no_fp8 = replace(H100, lowp_speedup=1.0)
     assert estimate(fp8, no_fp8, **long).breakdown["prefill"] > 1.3 * t8
     # llama.cpp runs 8-bit formats through FP16 kernels: no speed-up.

@@ -620,13 +620,14 @@ def test_a_passing_set_up_is_offered_a_lower_precision_on_fewer_devices(lang):
     """PM try: 70.6B in FP16 on four H100s passes at 200 users; FP8 on four cost the same ('no saving'), so nothing
     cheaper was offered, while FP8 on two passes for half. The precision suggestion now names both changes. Pass and
     cost worked out here: the page's pass rule by hand (tests/exploring/test_launch.passes_rule), 2 H100s x the
-    catalog's price x 730 h."""
+    catalog's price x 730 h. At 150 users: since round 4's tenth pass FP8 on two H100s sits at the edge at 200 (its
+    95%-of-users first token up to 1.07 s against the 1 s target), so the case is asked where it clearly passes."""
     from tests.exploring.test_launch import passes_rule
     s, _, _ = strings(lang)
-    base = dict(DEFAULT, model_size_b=70.6, devices=4, concurrency=200, requests_per_day=50000)
+    base = dict(DEFAULT, model_size_b=70.6, devices=4, concurrency=150, requests_per_day=50000)
     half = dict(base, precision="fp8", devices=2)
     assert passes_rule(base) and passes_rule(half)  # the case
-    at = page(lang, model_size_b="70.6", devices="4", concurrency="200", requests_per_day="50000")
+    at = page(lang, model_size_b="70.6", devices="4", concurrency="150", requests_per_day="50000")
     monthly = launch_view_money(lang, 2 * CAT.hardware["h100-sxm"].price_usd_per_hour * 730)
     links = [p for p in at.get("page_link") if "precision=fp8" in p.proto.page + p.proto.query_string
              or "fp8" in str(p.proto)]
@@ -650,8 +651,9 @@ def test_a_passing_set_up_with_nothing_cheaper_does_not_promise_cheaper_set_ups(
 
 def test_a_precision_suggestions_quality_source_is_a_link(lang):
     """PM try: the FP8 quality source 'https://docs.vllm.ai/...' was plain text that could not be opened. It is a link
-    named by its site, as the price source is. The URL is the catalog's (content/precisions.yaml)."""
-    at = page(lang, model_size_b="70.6", devices="2", concurrency="200", requests_per_day="50000")
+    named by its site, as the price source is. The URL is the catalog's (content/precisions.yaml). 150 users: where
+    FP8 on the same two devices passes (at 200 it is at the edge since round 4's tenth pass)."""
+    at = page(lang, model_size_b="70.6", devices="2", concurrency="150", requests_per_day="50000")
     url = CAT.precisions["fp8"].quality_source
     assert url.startswith("https://")
     assert any(f"[docs.vllm.ai]({url})" in c.value for c in at.caption), [c.value[:80] for c in at.caption]
@@ -678,9 +680,10 @@ def test_a_borderline_verdict_whose_typical_range_straddles_names_the_95_percent
 def test_at_the_same_monthly_cost_the_change_that_keeps_the_model_comes_first(lang):
     """PM re-check: at 200 users on two H100s, '1. smaller model (70.6B -> 47B) ... $4,365' with 'quality may be lower'
     came above '2. FP8 ... $4,365' whose quality note reads 'almost the same as FP16'. Same cost (two H100s, worked
-    out here), so the lower precision, which keeps the model, is listed first."""
+    out here), so the lower precision, which keeps the model, is listed first. Asked at 150 users, where FP8 on two
+    passes (at 200 it is at the edge since round 4's tenth pass)."""
     s, _, _ = strings(lang)
-    at = page(lang, model_size_b="70.6", devices="2", concurrency="200", requests_per_day="50000")
+    at = page(lang, model_size_b="70.6", devices="2", concurrency="150", requests_per_day="50000")
     monthly = launch_view_money(lang, 2 * CAT.hardware["h100-sxm"].price_usd_per_hour * 730)
     labels = [p.proto.label.replace("\\$", "$") for p in at.get("page_link")]
     fp8 = next(i for i, l in enumerate(labels) if "FP8" in l and monthly in l)
