@@ -24,7 +24,7 @@ import streamlit as st
 
 from latency.language.i18n import Strings, md
 from latency.room import codes
-from latency.room.store import SPREAD, TIMERS_S, VOTE2, StoreDown
+from latency.room.store import SPREAD, TIMERS_S, VOTE2, NoRoom, StoreDown
 from latency.teaching import quiz
 from ui import lesson_steps, room_results
 from ui.room_view import (CONFIRM_REVEAL, DONE, DOWN_KEY, KEYS_JS, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_now,
@@ -364,9 +364,10 @@ def notes_url(c: Ctx) -> str:
 MENU_KEY = "room_menu_open"  # the menu's open state (a stateful popover): ending the room closes it
 
 
-def menu(s: Strings, c: Ctx) -> None:
+def menu(s: Strings, c: Ctx, picker: bool = True) -> None:
     """The presenter's own controls, folded in a popover so the projected screen never shows them.
-    An ended room's menu holds only what still applies: the notes view (its results and CSV) and the way out."""
+    An ended room's menu holds only what still applies: the notes view (its results and CSV) and the way out.
+    `picker`: the quiz's questions to ask, folded (the notes view has them open on its page instead)."""
     with st.container(key="room_menu_box", width="content"):
         # no tooltip: it would show on the projector
         with st.popover(s("room_menu"), icon=":material/more_vert:", key=MENU_KEY, on_change="rerun"):
@@ -379,6 +380,8 @@ def menu(s: Strings, c: Ctx) -> None:
             st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
             reveal_control(s, c)
             reopen_control(s, c)
+            if picker:
+                question_picker(s, c, "menu")
             end_controls(s, c)
             st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
                          query_params={"step": "1", "lang": c.d.lang})
@@ -579,7 +582,7 @@ def notes_view(s: Strings, c: Ctx) -> None:
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
         controls(s, c, v, back)
-        menu(s, c)
+        menu(s, c, picker=False)
     confirm_lobby(s, c)
     confirm_reopen(s, c)
     confirm_reveal(s, c)
@@ -600,13 +603,66 @@ def notes_view(s: Strings, c: Ctx) -> None:
     elif screen == LOBBY:
         st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
         plan(s, c)
+        question_picker(s, c, "notes")
     else:
         st.markdown(md(c.les.steps[int(screen) - 1].notes[c.d.lang]))
         if int(screen) == len(c.les.steps):
             plan(s, c)
+            question_picker(s, c, "notes")
     with st.expander(s("room_key_other"), icon=":material/devices:"):
         st.caption(s("room_key_other_text"))
         st.code(c.key or "", language=None)
+
+
+PICK_ONE_KEY = "room_pick_one_left"  # set when the presenter tried to untick the last question
+
+
+def question_picker(s: Strings, c: Ctx, where: str) -> None:
+    """Which quiz questions this room asks (presenter trial 2026-12-06: a 15-minute session could only run all
+    twelve): a box per question, ticked by default, until the first question opens (`Store.set_skipped`).
+    `where` keeps the notes view's boxes apart from the menu's. Each box is set from the room on every run, so
+    a change made on the other screen shows here too."""
+    if c.room.asked or not c.quiz_all or current(c) == DONE:
+        return
+    title = s("room_pick_title", n=len(c.questions), total=len(c.quiz_all))  # its name: room_pick
+    if where == "menu":  # folded: twelve boxes pushed "end the room" below a projected menu's fold
+        with st.expander(title, icon=":material/checklist:"):
+            _picker_boxes(s, c, where)
+    else:
+        st.markdown(f"**{md(title)}**")
+        _picker_boxes(s, c, where)
+
+
+def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
+    st.caption(s("room_pick_help"))
+    if st.session_state.pop(PICK_ONE_KEY, False):
+        st.warning(s("room_pick_one"), icon=":material/warning:")
+    kept = {q.id for q in c.questions}
+    for i, q in enumerate(c.quiz_all, start=1):
+        key = f"room_pick_{where}_{q.id}"
+        st.session_state[key] = q.id in kept
+        # "2번: …", not "2. …": a label starting "2." is a Markdown list that Streamlit unwraps to its text, and
+        # the escaped "2\\." stood in the box's accessible name (a screen reader read the backslash)
+        label = s("room_pick_item", n=i, title=md(s(f"{quiz.ROOM_SHORT}{q.id}")))
+        st.checkbox(label, key=key, on_change=_pick, args=(c, q.id, key))
+
+
+def _pick(c: Ctx, question_id: str, key: str) -> None:
+    """A box ticked or unticked: the room's left-out questions, from the room as the store has it now (the
+    other screen may have changed them); never all of them."""
+    try:
+        room = c.store.room(c.room.code)
+    except StoreDown:
+        st.session_state[DOWN_KEY] = True
+        return
+    except NoRoom:
+        return
+    ids = {q.id for q in c.quiz_all}
+    skipped = (set(room.skipped) - {question_id}) if st.session_state.get(key) else (set(room.skipped) | {question_id})
+    if not ids - skipped:
+        st.session_state[PICK_ONE_KEY] = True
+        return
+    _act(c.store.set_skipped, c.room.code, c.key or "", skipped & ids)
 
 
 def plan(s: Strings, c: Ctx) -> None:
@@ -615,7 +671,7 @@ def plan(s: Strings, c: Ctx) -> None:
     followed): the quiz's size, a vote's countdowns (`TIMERS_S`), and that ending the room shows the
     results at any time."""
     st.info(s("room_plan", steps=len(c.les.steps), questions=len(c.questions), shortest=TIMERS_S[0],
-              end=s("room_end")), icon=":material/schedule:")
+              end=s("room_end"), pick=s("room_pick")), icon=":material/schedule:")
 
 
 def take_over(s: Strings, room) -> None:

@@ -70,6 +70,7 @@ class Ctx:
     screens: tuple[str, ...]
     key: str | None            # the presenter's key (None on a phone)
     token: str | None          # the participant's token (None for the presenter)
+    quiz_all: tuple[quiz.Question, ...] = ()  # the whole quiz; `questions` is what this room asks (Room.skipped)
 
     def with_token(self, token: str) -> "Ctx":
         return replace(self, token=token)
@@ -78,6 +79,13 @@ class Ctx:
 def screens(les: lesson.Lesson, questions: Sequence[quiz.Question]) -> tuple[str, ...]:
     """A room's screens in order: the lobby, the lesson's steps, one screen per question, the results."""
     return (LOBBY, *(str(k) for k in range(1, len(les.steps) + 1)), *(f"q:{q.id}" for q in questions), DONE)
+
+
+def in_room(questions: Sequence[quiz.Question], room: room_store.Room) -> tuple[quiz.Question, ...]:
+    """The questions this room asks: the quiz less those the presenter left out (`Room.skipped`); every one
+    when that would leave none (a quiz whose ids changed while the room was open)."""
+    kept = tuple(q for q in questions if q.id not in room.skipped)
+    return kept or tuple(questions)
 
 
 def position(c: Ctx, screen: str) -> int:
@@ -368,7 +376,9 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
         elif not presenter:
             d = replace(d, follow=room.choices)
         st.session_state[CHOICES_DRAWN] = dict(room.choices)
-        c = Ctx(les, tuple(questions), outcomes, d, store, room, screens(les, questions), key if presenter else None, None)
+        kept = in_room(questions, room)
+        c = Ctx(les, kept, outcomes, d, store, room, screens(les, kept), key if presenter else None, None,
+                tuple(questions))
         if presenter:
             # no toast on opening: the lobby on the wall is the room opened, and a toast stood over its join
             # address for its first seconds (presenter trial 2026-12-05)

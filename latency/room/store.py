@@ -69,6 +69,7 @@ rooms = sa.Table(
     sa.Column("timer_ends", sa.DateTime(timezone=True), nullable=True),
     sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("choices", sa.String(CHOICES_MAX), nullable=False, server_default="{}"),
+    sa.Column("skipped", sa.Text, nullable=False, server_default=""),
 )
 participants = sa.Table(
     "participants", metadata,
@@ -160,6 +161,7 @@ class Room:
     timer_ends: datetime | None = None
     ended_at: datetime | None = None
     choices: Mapping[str, Any] = field(default_factory=dict)  # lesson step id -> the presenter's choice
+    skipped: frozenset[str] = frozenset()  # question ids the presenter left out of this room's quiz
 
     @property
     def ended(self) -> bool:
@@ -169,7 +171,7 @@ class Room:
     def state(self) -> tuple:
         """What every view draws from: when it changes, the views rerun (ui/room_view.py live)."""
         return (self.screen, self.revealed, tuple(sorted(self.phases.items())), self.timer_for, self.timer_ends,
-                self.ended_at, self.lang)
+                self.ended_at, self.lang, tuple(sorted(self.skipped)))
 
     def phase(self, question_id: str) -> str | None:
         return self.phases.get(question_id)
@@ -309,7 +311,7 @@ class Store:
         return Room(row.code, row.screen, frozenset(row.revealed.split()), _aware(row.expires_at), row.lang,
                     tuple(row.asked.split()), phases, row.timer_for,
                     _aware(row.timer_ends) if row.timer_ends else None, _aware(row.ended_at) if row.ended_at else None,
-                    _choices(row.choices))
+                    _choices(row.choices), frozenset(row.skipped.split()))
 
     def is_presenter(self, code: str, key: str | None) -> bool:
         with self._read() as conn:
@@ -360,6 +362,23 @@ class Store:
                 return {}
             choices[step_id] = value
             return {"choices": json.dumps(choices, sort_keys=True, ensure_ascii=False)}
+
+        self._presenter_update(code, key, change)
+
+    def set_skipped(self, code: str, key: str, question_ids: Iterable[str]) -> None:
+        """The quiz questions this room leaves out (the rest are asked, in the quiz's order). Only before the
+        first question opens: a room that has asked one keeps its quiz (PermissionError), and an id that is
+        not one is refused (ValueError)."""
+        ids = sorted(set(question_ids))
+        if not all(_STEP_ID.fullmatch(str(q)) for q in ids):
+            raise ValueError(f"not question ids: {ids!r}")
+
+        def change(row) -> dict:
+            if row.asked.split():
+                log.warning("room %s: questions left out after the quiz began was refused", code)
+                raise PermissionError(code)
+            text = " ".join(ids)
+            return {} if text == row.skipped else {"skipped": text}
 
         self._presenter_update(code, key, change)
 

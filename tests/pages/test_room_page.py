@@ -165,7 +165,8 @@ def test_the_projected_screen_never_shows_notes_the_notes_view_does(lang):
     store().set_screen(code, key, "1")
     presenter.run()
     notes_text = i18n.md(LESSON.steps[0].notes[lang])
-    assert notes_text not in all_text(presenter) and not presenter.expander
+    pick = s(lang)("room_pick_title", n=len(QUESTIONS), total=len(QUESTIONS))  # the menu's question picker, folded
+    assert notes_text not in all_text(presenter) and not [e for e in presenter.expander if e.label != pick]
     notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
     no_exception(notes)
     assert notes_text in all_text(notes)
@@ -187,7 +188,7 @@ def test_the_notes_view_plans_the_session_on_the_lobby_and_the_last_step_never_o
 
     presenter, code, key = open_room(lang)
     plan = s(lang)("room_plan", steps=len(LESSON.steps), questions=len(QUESTIONS), shortest=TIMERS_S[0],
-                   end=s(lang)("room_end"))
+                   end=s(lang)("room_end"), pick=s(lang)("room_pick"))
     assert str(len(QUESTIONS)) in plan and str(TIMERS_S[0]) in plan
     notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
     assert plan in [i.value for i in notes.info]
@@ -196,6 +197,52 @@ def test_the_notes_view_plans_the_session_on_the_lobby_and_the_last_step_never_o
     store().set_screen(code, key, str(len(LESSON.steps)))
     assert plan in [i.value for i in notes.run().info]
     assert plan not in all_text(presenter.run())
+
+
+def test_a_presenter_asks_fewer_questions_and_the_room_counts_only_those(lang):
+    """Presenter trial 2026-12-06: a 15-minute session could only run all twelve questions. On the notes view's
+    lobby the presenter unticks questions; the time plan, the phones' "question n of m", forward from the last
+    kept question and the results then count only the kept ones. Expected counts by hand from what the test
+    keeps; the last box cannot be unticked; once a question opens the choice is gone from both screens."""
+    from latency.room.store import TIMERS_S
+
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    keep = [QUESTIONS[0], QUESTIONS[2]]
+    assert s(lang)("room_pick_title", n=len(QUESTIONS), total=len(QUESTIONS)) in all_text(notes)
+    for q in QUESTIONS:
+        if q not in keep:
+            notes.checkbox(key=f"room_pick_notes_{q.id}").uncheck().run()
+            no_exception(notes)
+    assert store().room(code).skipped == {q.id for q in QUESTIONS if q not in keep}
+    plan = s(lang)("room_plan", steps=len(LESSON.steps), questions=2, shortest=TIMERS_S[0],
+                   end=s(lang)("room_end"), pick=s(lang)("room_pick"))
+    assert plan in [i.value for i in notes.info]
+    assert s(lang)("room_pick_title", n=2, total=len(QUESTIONS)) in all_text(notes)
+    # the menu on the projected screen shows the same choice (it follows the store, not its own boxes)
+    presenter.run()
+    assert presenter.checkbox(key=f"room_pick_menu_{QUESTIONS[1].id}").value is False
+    assert presenter.checkbox(key=f"room_pick_menu_{QUESTIONS[2].id}").value is True
+    # the last two: one may go, the last one stays, with a message
+    notes.checkbox(key=f"room_pick_notes_{QUESTIONS[0].id}").uncheck().run()
+    notes.checkbox(key=f"room_pick_notes_{QUESTIONS[2].id}").uncheck().run()
+    assert s(lang)("room_pick_one") in [w.value for w in notes.warning]
+    assert {q.id for q in QUESTIONS} - store().room(code).skipped == {QUESTIONS[2].id}
+    notes.checkbox(key=f"room_pick_notes_{QUESTIONS[0].id}").check().run()
+    assert {q.id for q in QUESTIONS} - store().room(code).skipped == {q.id for q in keep}
+    # the quiz: question 1 of 2, then question 2 of 2 is the third question of the quiz
+    store().set_screen(code, key, f"q:{keep[0].id}")
+    assert s(lang)("room_question_kicker", n=1, total=2) in all_text(phone.run())
+    phone.radio(key=f"room_q_{keep[0].id}").set_value(RIGHT[keep[0].id]).run()
+    store().set_screen(code, key, f"q:{keep[1].id}")
+    assert s(lang)("room_question_kicker", n=2, total=2) in all_text(phone.run())
+    store().reveal(code, key, keep[1].id)
+    presenter.run()
+    assert not [c for c in presenter.checkbox if c.key.startswith("room_pick_")]  # the quiz began: no more choosing
+    presenter.button(key="room_next").click().run()  # forward from the last kept question: the results
+    assert store().room(code).screen == "done"
+    assert s(lang)("room_my_score_some", total=2, answered=1, right=1) in all_text(phone.run())  # the two asked
 
 
 def test_a_wrong_key_is_a_participant_and_moves_nothing(lang):

@@ -124,6 +124,7 @@ def test_a_database_of_the_previous_migration_upgrades_with_its_answers(backend_
     room = s.room("CFHKMN")
     assert (room.screen, room.lang, room.asked, room.ended) == ("q:q2", "ko", ("q1", "q2"), False)
     assert room.choices == {}  # 0004: no step's choice kept yet
+    assert room.skipped == frozenset()  # 0005: every question asked
     assert s.tallies("CFHKMN") == {("q1", 1): {"fast": 1}, ("q2", 1): {"fast": 1}}
     assert s.answer("CFHKMN", "t", "q2", "slow", CHOICES) == room_store.ANSWER_CHANGED
     s.engine.dispose()
@@ -183,3 +184,22 @@ def test_a_steps_choice_is_kept_for_the_phones_by_the_presenter_only(store):
     with pytest.raises(PermissionError):
         store.set_choice(code, key, "users", 8)
     assert store.room(code).choices["users"] == 32
+
+
+def test_a_presenter_leaves_questions_out_until_the_first_one_opens(store):
+    """Presenter trial 2026-12-06: a 15-minute session could only run all twelve questions. The presenter's key
+    leaves some out (the views ask the rest); only before the first question opens; ids checked."""
+    code, key = store.open_room()
+    store.set_skipped(code, key, ["q2", "q3", "q2"])
+    assert store.room(code).skipped == frozenset({"q2", "q3"})
+    before = store.room(code).state
+    store.set_skipped(code, key, ["q3"])
+    assert store.room(code).skipped == frozenset({"q3"}) and store.room(code).state != before  # phones redraw
+    with pytest.raises(PermissionError):
+        store.set_skipped(code, "not the key", [])
+    with pytest.raises(ValueError):
+        store.set_skipped(code, key, ["q 1; drop table rooms"])
+    store.set_screen(code, key, "q:q1")
+    with pytest.raises(PermissionError):  # the quiz began: its questions stay
+        store.set_skipped(code, key, [])
+    assert store.room(code).skipped == frozenset({"q3"})
