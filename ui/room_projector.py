@@ -361,6 +361,11 @@ def notes_url(c: Ctx) -> str:
     return codes.join_url(st.context.url, c.room.code, extra={"notes": "1", "lang": c.d.lang})
 
 
+def present_url(c: Ctx) -> str:
+    """The room's presenter screen (presenter mode): no key in it, as `notes_url`."""
+    return codes.join_url(st.context.url, c.room.code, extra={"present": "1", "lang": c.d.lang})
+
+
 MENU_KEY = "room_menu_open"  # the menu's open state (a stateful popover): ending the room closes it
 
 
@@ -610,46 +615,53 @@ def notes_view(s: Strings, c: Ctx) -> None:
             plan(s, c)
             question_picker(s, c, "notes")
     with st.expander(s("room_key_other"), icon=":material/devices:"):
+        # the addresses themselves (newcomer trial 2026-12-06: "open this room's presenter screen" said not where,
+        # and the notes link opened on another browser showed the audience's join form)
         st.caption(s("room_key_other_text"))
+        st.code(present_url(c), language=None)
+        st.code(notes_url(c), language=None)
         st.code(c.key or "", language=None)
-
-
-PICK_ONE_KEY = "room_pick_one_left"  # set when the presenter tried to untick the last question
 
 
 def question_picker(s: Strings, c: Ctx, where: str) -> None:
     """Which quiz questions this room asks (presenter trial 2026-12-06: a 15-minute session could only run all
-    twelve): a box per question, ticked by default, until the first question opens (`Store.set_skipped`).
-    `where` keeps the notes view's boxes apart from the menu's. Each box is set from the room on every run, so
-    a change made on the other screen shows here too."""
+    twelve): a box per question, ticked by default, with "all" and "none" for the quick cases, until the first
+    question opens (`Store.set_skipped`). None at all is a lesson without a quiz: forward from the last step
+    shows the results. `where` keeps the notes view's boxes apart from the menu's. Each box is set from the room
+    on every run, so a change made on the other screen shows here too."""
     if c.room.asked or not c.quiz_all or current(c) == DONE:
         return
-    title = s("room_pick_title", n=len(c.questions), total=len(c.quiz_all))  # its name: room_pick
-    if where == "menu":  # folded: twelve boxes pushed "end the room" below a projected menu's fold
-        with st.expander(title, icon=":material/checklist:"):
+    if where == "menu":  # folded; its label never changes, or each click's rerun folded it again (newcomer
+        # trial 2026-12-06: nine unticks took eighteen clicks)
+        with st.expander(s("room_pick"), key=f"room_pick_{where}_box"):  # no icon: the projected menu draws text at 24 px, an icon stayed 16
             _picker_boxes(s, c, where)
     else:
-        st.markdown(f"**{md(title)}**")
         _picker_boxes(s, c, where)
 
 
 def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
+    st.markdown(f"**{md(s('room_pick_title', n=len(c.questions), total=len(c.quiz_all)))}**")
     st.caption(s("room_pick_help"))
-    if st.session_state.pop(PICK_ONE_KEY, False):
-        st.warning(s("room_pick_one"), icon=":material/warning:")
+    ids = [q.id for q in c.quiz_all]
+    with st.container(horizontal=True, gap="small"):
+        st.button(s("room_pick_all"), key=f"room_pick_{where}_all", on_click=_pick_set, args=(c, ()),
+                  disabled=len(c.questions) == len(ids))
+        st.button(s("room_pick_none"), key=f"room_pick_{where}_none", on_click=_pick_set, args=(c, ids),
+                  disabled=not c.questions)
     kept = {q.id for q in c.questions}
     for i, q in enumerate(c.quiz_all, start=1):
         key = f"room_pick_{where}_{q.id}"
         st.session_state[key] = q.id in kept
         # "2번: …", not "2. …": a label starting "2." is a Markdown list that Streamlit unwraps to its text, and
-        # the escaped "2\\." stood in the box's accessible name (a screen reader read the backslash)
+        # the escaped "2\\." stood in the box's accessible name (a screen reader read the backslash). The
+        # question itself in the box's help (newcomer trial 2026-12-06: the short titles alone left the choice blind)
         label = s("room_pick_item", n=i, title=md(s(f"{quiz.ROOM_SHORT}{q.id}")))
-        st.checkbox(label, key=key, on_change=_pick, args=(c, q.id, key))
+        st.checkbox(label, key=key, on_change=_pick, args=(c, q.id, key), help=md(q.question[c.d.lang]))
 
 
 def _pick(c: Ctx, question_id: str, key: str) -> None:
     """A box ticked or unticked: the room's left-out questions, from the room as the store has it now (the
-    other screen may have changed them); never all of them."""
+    other screen may have changed them)."""
     try:
         room = c.store.room(c.room.code)
     except StoreDown:
@@ -657,12 +669,13 @@ def _pick(c: Ctx, question_id: str, key: str) -> None:
         return
     except NoRoom:
         return
-    ids = {q.id for q in c.quiz_all}
     skipped = (set(room.skipped) - {question_id}) if st.session_state.get(key) else (set(room.skipped) | {question_id})
-    if not ids - skipped:
-        st.session_state[PICK_ONE_KEY] = True
-        return
-    _act(c.store.set_skipped, c.room.code, c.key or "", skipped & ids)
+    _act(c.store.set_skipped, c.room.code, c.key or "", skipped & {q.id for q in c.quiz_all})
+
+
+def _pick_set(c: Ctx, skipped) -> None:
+    """"All" (nothing left out) or "none" (every question left out: the lesson alone)."""
+    _act(c.store.set_skipped, c.room.code, c.key or "", skipped)
 
 
 def plan(s: Strings, c: Ctx) -> None:
@@ -670,6 +683,9 @@ def plan(s: Strings, c: Ctx) -> None:
     2026-12-06: "15-minute lesson", then "8/8" looked like the end, and twelve questions with two votes each
     followed): the quiz's size, a vote's countdowns (`TIMERS_S`), and that ending the room shows the
     results at any time."""
+    if not c.questions:  # the presenter left every question out
+        st.info(s("room_plan_no_quiz", steps=len(c.les.steps), pick=s("room_pick")), icon=":material/schedule:")
+        return
     st.info(s("room_plan", steps=len(c.les.steps), questions=len(c.questions), shortest=TIMERS_S[0],
               end=s("room_end"), pick=s("room_pick")), icon=":material/schedule:")
 

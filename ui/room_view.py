@@ -82,10 +82,9 @@ def screens(les: lesson.Lesson, questions: Sequence[quiz.Question]) -> tuple[str
 
 
 def in_room(questions: Sequence[quiz.Question], room: room_store.Room) -> tuple[quiz.Question, ...]:
-    """The questions this room asks: the quiz less those the presenter left out (`Room.skipped`); every one
-    when that would leave none (a quiz whose ids changed while the room was open)."""
-    kept = tuple(q for q in questions if q.id not in room.skipped)
-    return kept or tuple(questions)
+    """The questions this room asks: the quiz less those the presenter left out (`Room.skipped`; all of them:
+    the lesson alone). An id the quiz no longer has leaves nothing out."""
+    return tuple(q for q in questions if q.id not in room.skipped)
 
 
 def position(c: Ctx, screen: str) -> int:
@@ -389,8 +388,10 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
                 if not d.present:  # the projected screen always in presenter mode's large type
                     lesson_steps.present_style()
                 room_projector.projected_view(s, c)
-        elif wants_presenter and not notes and st.query_params.get("present") == "1" and not in_url:
-            room_projector.take_over(s, room)  # presenter mode on a browser without the key
+        elif wants_presenter and not in_url:
+            # presenter mode or the notes view on a browser without the key: the key opens it here (the notes view
+            # showed the audience's join form: newcomer trial 2026-12-06)
+            room_projector.take_over(s, room)
         else:
             room_phone.phone_view(s, c)
         return True

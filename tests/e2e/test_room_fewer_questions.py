@@ -68,11 +68,21 @@ def test_a_presenter_keeps_two_questions_and_the_phone_counts_two(browser, app_u
         wait_idle(projected)
         projected.locator(MAIN).get_by_role("button", name=re.compile(s("room_menu"))).click()
         pop = projected.locator("[data-testid=stPopoverBody]")
-        pop.get_by_text(s("room_pick_title", n=2, total=len(QUESTIONS))).click()  # folded in the menu: unfold it
+        pop.get_by_text(s("room_pick"), exact=True).click()  # folded in the menu: unfold it
+        expect(pop.get_by_text(s("room_pick_title", n=2, total=len(QUESTIONS)))).to_be_visible(timeout=T)
         first = s("room_pick_item", n=1, title=s(f"{quiz.ROOM_SHORT}{keep[0].id}"))
         second = s("room_pick_item", n=2, title=s(f"{quiz.ROOM_SHORT}{QUESTIONS[1].id}"))
         expect(pop.get_by_role("checkbox", name=first, exact=True)).to_be_checked()
         expect(pop.get_by_role("checkbox", name=second, exact=True)).not_to_be_checked()
+        # a click in the menu keeps it unfolded (its label never changes; newcomer trial: it folded on every click)
+        third = s("room_pick_item", n=3, title=s(f"{quiz.ROOM_SHORT}{QUESTIONS[2].id}"))
+        pop.get_by_role("checkbox", name=third, exact=True).check(force=True)
+        wait_idle(projected)
+        expect(pop.get_by_text(s("room_pick_title", n=3, total=len(QUESTIONS)))).to_be_visible(timeout=T)
+        expect(pop.get_by_role("checkbox", name=third, exact=True)).to_be_checked()
+        pop.get_by_role("checkbox", name=third, exact=True).uncheck(force=True)
+        wait_idle(projected)
+        expect(pop.get_by_text(s("room_pick_title", n=2, total=len(QUESTIONS)))).to_be_visible(timeout=T)
         shot(projected, f"room-pick-{lang}-menu-1920", full_page=False)
 
         # the quiz: the phone counts the two kept questions

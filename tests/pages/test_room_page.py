@@ -165,7 +165,7 @@ def test_the_projected_screen_never_shows_notes_the_notes_view_does(lang):
     store().set_screen(code, key, "1")
     presenter.run()
     notes_text = i18n.md(LESSON.steps[0].notes[lang])
-    pick = s(lang)("room_pick_title", n=len(QUESTIONS), total=len(QUESTIONS))  # the menu's question picker, folded
+    pick = s(lang)("room_pick")  # the menu's question picker, folded
     assert notes_text not in all_text(presenter) and not [e for e in presenter.expander if e.label != pick]
     notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
     no_exception(notes)
@@ -224,13 +224,18 @@ def test_a_presenter_asks_fewer_questions_and_the_room_counts_only_those(lang):
     presenter.run()
     assert presenter.checkbox(key=f"room_pick_menu_{QUESTIONS[1].id}").value is False
     assert presenter.checkbox(key=f"room_pick_menu_{QUESTIONS[2].id}").value is True
-    # the last two: one may go, the last one stays, with a message
-    notes.checkbox(key=f"room_pick_notes_{QUESTIONS[0].id}").uncheck().run()
-    notes.checkbox(key=f"room_pick_notes_{QUESTIONS[2].id}").uncheck().run()
-    assert s(lang)("room_pick_one") in [w.value for w in notes.warning]
-    assert {q.id for q in QUESTIONS} - store().room(code).skipped == {QUESTIONS[2].id}
-    notes.checkbox(key=f"room_pick_notes_{QUESTIONS[0].id}").check().run()
+    # "clear all": the lesson alone, said so in the plan; "select all" brings every question back
+    notes.button(key="room_pick_notes_none").click().run()
+    assert store().room(code).skipped == {q.id for q in QUESTIONS}
+    assert s(lang)("room_plan_no_quiz", steps=len(LESSON.steps), pick=s(lang)("room_pick")) in [i.value for i in notes.info]
+    notes.button(key="room_pick_notes_all").click().run()
+    assert store().room(code).skipped == frozenset()
+    for q in QUESTIONS:
+        if q not in keep:
+            notes.checkbox(key=f"room_pick_notes_{q.id}").uncheck().run()
     assert {q.id for q in QUESTIONS} - store().room(code).skipped == {q.id for q in keep}
+    # each box carries its question's wording (the short title alone left the choice blind: newcomer trial)
+    assert notes.checkbox(key=f"room_pick_notes_{keep[1].id}").help == i18n.md(keep[1].question[lang])
     # the quiz: question 1 of 2, then question 2 of 2 is the third question of the quiz
     store().set_screen(code, key, f"q:{keep[0].id}")
     assert s(lang)("room_question_kicker", n=1, total=2) in all_text(phone.run())
@@ -243,6 +248,41 @@ def test_a_presenter_asks_fewer_questions_and_the_room_counts_only_those(lang):
     presenter.button(key="room_next").click().run()  # forward from the last kept question: the results
     assert store().room(code).screen == "done"
     assert s(lang)("room_my_score_some", total=2, answered=1, right=1) in all_text(phone.run())  # the two asked
+
+
+def test_a_lesson_without_a_quiz_goes_from_its_last_step_to_the_results(lang):
+    """"Clear all" in the picker: the room is the lesson alone; forward from its last step shows the results on the
+    wall and on a phone, with nothing asked (newcomer trial 2026-12-06 asked for a quick way to clear the boxes)."""
+    presenter, code, key = open_room(lang)
+    phone = join(lang, code, "Ana")
+    store().set_skipped(code, key, [q.id for q in QUESTIONS])
+    store().set_screen(code, key, str(len(LESSON.steps)))
+    presenter.run()
+    presenter.button(key="room_next").click().run()
+    no_exception(presenter)
+    assert store().room(code).screen == "done"
+    assert s(lang)("room_results_title") in all_text(presenter)
+    phone.run()
+    no_exception(phone)
+
+
+def test_the_notes_link_on_another_device_asks_for_the_key_not_for_a_nickname(lang):
+    """Newcomer trial 2026-12-06: the notes view opened on another browser showed the audience's join form, while
+    "present from another device" said it would ask for the key. It asks; the key opens the notes view there."""
+    presenter, code, key = open_room(lang)
+    other = run_page("lesson", lang, {"notes": "1", "room": code})
+    no_exception(other)
+    assert s(lang)("room_take_over_title") in all_text(other)
+    assert not [t for t in other.text_input if t.key == "room_nick"]
+    other.text_input(key="room_take_over_key").input(key)
+    next(b for b in other.button if b.proto.is_form_submitter).click().run()
+    no_exception(other)
+    assert s(lang)("room_notes_title", where=s(lang)("room_where_lobby")) in [h.value for h in other.header]
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    shown = [c.value for c in notes.code]
+    assert any("present=1" in v and f"room={code}" in v and "key" not in v for v in shown)  # the addresses, no key
+    assert any("notes=1" in v and f"room={code}" in v and "key" not in v for v in shown)
+    assert key in shown
 
 
 def test_a_wrong_key_is_a_participant_and_moves_nothing(lang):
