@@ -369,10 +369,11 @@ def present_url(c: Ctx) -> str:
 MENU_KEY = "room_menu_open"  # the menu's open state (a stateful popover): ending the room closes it
 
 
-def menu(s: Strings, c: Ctx, picker: bool = True) -> None:
+def menu(s: Strings, c: Ctx, in_notes: bool = False) -> None:
     """The presenter's own controls, folded in a popover so the projected screen never shows them.
     An ended room's menu holds only what still applies: the notes view (its results and CSV) and the way out.
-    `picker`: the quiz's questions to ask, folded (the notes view has them open on its page instead)."""
+    `in_notes`: drawn on the notes view, which has the question picker open on its page and needs no link to
+    itself (newcomer re-check 2026-12-06: its menu offered "open the speaker notes")."""
     with st.container(key="room_menu_box", width="content"):
         # no tooltip: it would show on the projector
         with st.popover(s("room_menu"), icon=":material/more_vert:", key=MENU_KEY, on_change="rerun"):
@@ -382,10 +383,11 @@ def menu(s: Strings, c: Ctx, picker: bool = True) -> None:
                              query_params={"step": "1", "lang": c.d.lang})
                 return
             local_warning(s, short=c.d.present, c=c)
-            st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
+            if not in_notes:
+                st.link_button(s("notes_open"), notes_url(c), icon=":material/speaker_notes:")
             reveal_control(s, c)
             reopen_control(s, c)
-            if picker:
+            if not in_notes:
                 question_picker(s, c, "menu")
             end_controls(s, c)
             st.page_link("pages/lesson.py", label=s("room_close"), icon=":material/logout:",
@@ -587,7 +589,7 @@ def notes_view(s: Strings, c: Ctx) -> None:
     with st.container(horizontal=True, vertical_alignment="center", gap="medium", key=BAR_KEY):
         back = st.container(width="content")
         controls(s, c, v, back)
-        menu(s, c, picker=False)
+        menu(s, c, in_notes=True)
     confirm_lobby(s, c)
     confirm_reopen(s, c)
     confirm_reveal(s, c)
@@ -656,7 +658,11 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
         # the escaped "2\\." stood in the box's accessible name (a screen reader read the backslash). The
         # question itself in the box's help (newcomer trial 2026-12-06: the short titles alone left the choice blind)
         label = s("room_pick_item", n=i, title=md(s(f"{quiz.ROOM_SHORT}{q.id}")))
-        st.checkbox(label, key=key, on_change=_pick, args=(c, q.id, key), help=md(q.question[c.d.lang]))
+        wording = md(q.question[c.d.lang])
+        st.checkbox(label, key=key, on_change=_pick, args=(c, q.id, key), help=wording)
+        if where == "notes":  # the laptop has room for the question itself and its choices, without hovering
+            # (newcomer re-check 2026-12-06: a tooltip needs a mouse, and "답변이 먼저 완료되는 쪽은?" names no side)
+            st.caption(f"{wording}  \n" + " · ".join(md(line) for line in lettered(q, c.d.lang)))
 
 
 def _pick(c: Ctx, question_id: str, key: str) -> None:

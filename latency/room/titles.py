@@ -43,7 +43,7 @@ REVIEWED: dict[str, str] = {
     "q07-first-token-us-west": "00b51f9e2834",
     "q08-small-desktop-vs-big-cluster": "f1888d6f4d79",
     "q09-how-long-405b": "598ba621c5f3",  # 2026-12-06: FP8 named in the question; the title still fits
-    "q10-many-users-biggest-stage": "551d1d423e17",  # 2026-12-05: 서울~도쿄 -> 서울→도쿄; title still fits
+    "q10-many-users-biggest-stage": "4269565b9baa",  # 2026-12-06: "가장 큰 단계" -> "시간이 가장 많이 드는 단계" (newcomer re-check); title reworded to match
     "q11-far-small-vs-near-big-first-token": "43aa5f0d8e87",
     "q12-long-answer-small-gpu": "f619b615b332",
 }
