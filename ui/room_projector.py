@@ -582,7 +582,6 @@ def notes_view(s: Strings, c: Ctx) -> None:
         return
     screen = current(c)
     v = vote_now(c)
-    i = position(c, screen)
     st.header(s("room_notes_title", where=where(s, c, screen)), anchor=False)
     if question_of(c, screen) is None and screen not in (LOBBY, DONE):
         st.caption(s("notes_screen", title=screen_title(s, c, screen)))
@@ -650,10 +649,12 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
                   disabled=len(c.questions) == len(ids))
         st.button(s("room_pick_none"), key=f"room_pick_{where}_none", on_click=_pick_set, args=(c, ids),
                   disabled=not c.questions)
-    kept = {q.id for q in c.questions}
+    # every box from the room on every run: a box the script left to the browser started unticked when the run that
+    # set it never reached the browser (the projected page's first runs); a click sent while the previous click's
+    # run is still drawing can come back undone under heavy load (seen once in a full test run): clicked again, it sticks
     for i, q in enumerate(c.quiz_all, start=1):
         key = f"room_pick_{where}_{q.id}"
-        st.session_state[key] = q.id in kept
+        st.session_state[key] = q.id not in c.room.skipped
         # "2번: …", not "2. …": a label starting "2." is a Markdown list that Streamlit unwraps to its text, and
         # the escaped "2\\." stood in the box's accessible name (a screen reader read the backslash). The
         # question itself in the box's help (newcomer trial 2026-12-06: the short titles alone left the choice blind)
@@ -670,17 +671,18 @@ def _pick(c: Ctx, question_id: str, key: str) -> None:
     other screen may have changed them)."""
     try:
         room = c.store.room(c.room.code)
+        skipped = set(room.skipped) - {question_id} if st.session_state.get(key) else set(room.skipped) | {question_id}
+        skipped &= {q.id for q in c.quiz_all}
+        c.store.set_skipped(c.room.code, c.key or "", skipped)
     except StoreDown:
         st.session_state[DOWN_KEY] = True
         return
-    except NoRoom:
+    except (NoRoom, PermissionError):  # the room expired, ended, or its quiz began meanwhile: the next run shows it
         return
-    skipped = (set(room.skipped) - {question_id}) if st.session_state.get(key) else (set(room.skipped) | {question_id})
-    _act(c.store.set_skipped, c.room.code, c.key or "", skipped & {q.id for q in c.quiz_all})
 
 
 def _pick_set(c: Ctx, skipped) -> None:
-    """"All" (nothing left out) or "none" (every question left out: the lesson alone)."""
+    """"All" (nothing left out) or "none" (every question left out: the lesson alone); the boxes then follow."""
     _act(c.store.set_skipped, c.room.code, c.key or "", skipped)
 
 

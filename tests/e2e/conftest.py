@@ -142,6 +142,17 @@ def open_app(page, app_url: str, path: str = "", **query: str) -> None:
     wait_idle(page)
 
 
+def join_room(page, app_url: str, code: str, lang: str, nick: str, welcome: str, timeout: int = 30_000) -> None:
+    """A phone joins a room by its link with a nickname and sees `welcome` (the page's greeting)."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{app_url}/lesson?room={code}&lang={lang}")
+    wait_idle(page)
+    page.locator(MAIN).locator("input[type=text]").first.fill(nick)
+    page.keyboard.press("Enter")
+    expect(page.locator(MAIN).get_by_text(welcome)).to_be_visible(timeout=timeout)
+
+
 def shot(page, name: str, full_page: bool = True) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

@@ -16,7 +16,7 @@ from latency.language import i18n
 from latency.room import store as room_store
 from latency.room.store import TIMERS_S, Store
 from latency.teaching import lesson, quiz
-from tests.e2e.conftest import MAIN, shot, wait_idle
+from tests.e2e.conftest import MAIN, join_room, shot, wait_idle
 from tests.e2e.test_room import T
 
 CATALOG, STOPS = load_catalog(), load_stops()
@@ -38,16 +38,13 @@ def test_a_presenter_keeps_two_questions_and_the_phone_counts_two(browser, app_u
     for p in (notes, projected, mobile):
         p.set_default_timeout(T)
     try:
-        mobile.goto(f"{app_url}/lesson?room={code}&lang={lang}")
-        wait_idle(mobile)
-        mobile.locator(MAIN).locator("input[type=text]").first.fill("Ana")
-        mobile.keyboard.press("Enter")
-        expect(mobile.locator(MAIN).get_by_text(s("room_welcome_nick", code=code, nick="Ana"))).to_be_visible(timeout=T)
+        join_room(mobile, app_url, code, lang, "Ana", s("room_welcome_nick", code=code, nick="Ana"), T)
 
         notes.goto(f"{app_url}/lesson?room={code}&notes=1&key={key}&lang={lang}")
         wait_idle(notes)
         main = notes.locator(MAIN)
         expect(main.get_by_text(s("room_pick_title", n=len(QUESTIONS), total=len(QUESTIONS)))).to_be_visible(timeout=T)
+        chosen = len(QUESTIONS)
         for i, q in enumerate(QUESTIONS, start=1):
             if q in keep:
                 continue
@@ -55,6 +52,9 @@ def test_a_presenter_keeps_two_questions_and_the_phone_counts_two(browser, app_u
             box = main.get_by_role("checkbox", name=label, exact=True)
             expect(box).to_be_checked(timeout=T)
             box.uncheck(force=True)  # Streamlit's checkbox input is visually hidden behind its label
+            chosen -= 1
+            # at a person's pace: the count under the title says the click was taken before the next one
+            expect(main.get_by_text(s("room_pick_title", n=chosen, total=len(QUESTIONS)))).to_be_visible(timeout=T)
             wait_idle(notes)
         expect(main.get_by_text(s("room_pick_title", n=2, total=len(QUESTIONS)))).to_be_visible(timeout=T)
         assert {q.id for q in QUESTIONS} - store.room(code).skipped == {q.id for q in keep}
@@ -72,14 +72,14 @@ def test_a_presenter_keeps_two_questions_and_the_phone_counts_two(browser, app_u
         expect(pop.get_by_text(s("room_pick_title", n=2, total=len(QUESTIONS)))).to_be_visible(timeout=T)
         first = s("room_pick_item", n=1, title=s(f"{quiz.ROOM_SHORT}{keep[0].id}"))
         second = s("room_pick_item", n=2, title=s(f"{quiz.ROOM_SHORT}{QUESTIONS[1].id}"))
-        expect(pop.get_by_role("checkbox", name=first, exact=True)).to_be_checked()
-        expect(pop.get_by_role("checkbox", name=second, exact=True)).not_to_be_checked()
+        expect(pop.get_by_role("checkbox", name=first, exact=True)).to_be_checked(timeout=T)
+        expect(pop.get_by_role("checkbox", name=second, exact=True)).not_to_be_checked(timeout=T)
         # a click in the menu keeps it unfolded (its label never changes; newcomer trial: it folded on every click)
         third = s("room_pick_item", n=3, title=s(f"{quiz.ROOM_SHORT}{QUESTIONS[2].id}"))
         pop.get_by_role("checkbox", name=third, exact=True).check(force=True)
         wait_idle(projected)
         expect(pop.get_by_text(s("room_pick_title", n=3, total=len(QUESTIONS)))).to_be_visible(timeout=T)
-        expect(pop.get_by_role("checkbox", name=third, exact=True)).to_be_checked()
+        expect(pop.get_by_role("checkbox", name=third, exact=True)).to_be_checked(timeout=T)
         pop.get_by_role("checkbox", name=third, exact=True).uncheck(force=True)
         wait_idle(projected)
         expect(pop.get_by_text(s("room_pick_title", n=2, total=len(QUESTIONS)))).to_be_visible(timeout=T)
@@ -94,7 +94,7 @@ def test_a_presenter_keeps_two_questions_and_the_phone_counts_two(browser, app_u
         # once a question has opened, the choice is gone from the notes view
         notes.reload()
         wait_idle(notes)
-        expect(notes.locator(MAIN).get_by_role("checkbox")).to_have_count(0)
+        expect(notes.locator(MAIN).get_by_role("checkbox")).to_have_count(0, timeout=T)
     finally:
         for ctx in (laptop, wall, phone):
             ctx.close()

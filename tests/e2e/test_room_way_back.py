@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from latency.language import i18n
 from latency.room import store as room_store
 from latency.room.store import Store
-from tests.e2e.conftest import MAIN, shot, wait_idle
+from tests.e2e.conftest import MAIN, join_room, shot, wait_idle
 from tests.e2e.test_room import T
 
 
@@ -24,11 +24,7 @@ def test_a_phone_on_another_page_opened_afresh_is_shown_the_way_back_to_its_room
     page = context.new_page()
     page.set_default_timeout(T)
     try:
-        page.goto(f"{app_url}/lesson?room={code}&lang={lang}")
-        wait_idle(page)
-        page.locator(MAIN).locator("input[type=text]").first.fill("Ana")
-        page.keyboard.press("Enter")
-        expect(page.locator(MAIN).get_by_text(s("room_welcome_nick", code=code, nick="Ana"))).to_be_visible(timeout=T)
+        join_room(page, app_url, code, lang, "Ana", s("room_welcome_nick", code=code, nick="Ana"), T)
         page.goto(f"{app_url}/estimator?lang={lang}")  # a new session: only the room's cookie says who this is
         wait_idle(page)
         note = page.locator(MAIN).get_by_text(s("room_joined_open", code=code))
