@@ -17,7 +17,7 @@ from latency.room import store as room_store
 from latency.room.store import TIMERS_S, Store
 from latency.teaching import lesson, quiz
 from tests.e2e.conftest import MAIN, join_room, shot, wait_idle
-from tests.e2e.test_room import T
+from tests.e2e.test_room import T, settled
 
 CATALOG, STOPS = load_catalog(), load_stops()
 LESSON = lesson.load_lesson(CATALOG, STOPS)
@@ -41,7 +41,7 @@ def test_a_presenter_keeps_two_questions_and_the_phone_counts_two(browser, app_u
         join_room(mobile, app_url, code, lang, "Ana", s("room_welcome_nick", code=code, nick="Ana"), T)
 
         notes.goto(f"{app_url}/lesson?room={code}&notes=1&key={key}&lang={lang}")
-        wait_idle(notes)
+        settled(notes)
         main = notes.locator(MAIN)
         expect(main.get_by_text(s("room_pick_title", n=len(QUESTIONS), total=len(QUESTIONS)))).to_be_visible(timeout=T)
         chosen = len(QUESTIONS)
@@ -51,10 +51,20 @@ def test_a_presenter_keeps_two_questions_and_the_phone_counts_two(browser, app_u
             label = s("room_pick_item", n=i, title=s(f"{quiz.ROOM_SHORT}{q.id}"))
             box = main.get_by_role("checkbox", name=label, exact=True)
             expect(box).to_be_checked(timeout=T)
-            box.uncheck(force=True)  # Streamlit's checkbox input is visually hidden behind its label
             chosen -= 1
-            # at a person's pace: the count under the title says the click was taken before the next one
-            expect(main.get_by_text(s("room_pick_title", n=chosen, total=len(QUESTIONS)))).to_be_visible(timeout=T)
+            count = main.get_by_text(s("room_pick_title", n=chosen, total=len(QUESTIONS)))
+            # at a person's pace: the count under the title says the click was taken before the next one. Under the
+            # full run's load a click right after a run can come back undone (closing note of 2026-12-06); a person
+            # then clicks again, and so does this test, once
+            for attempt in (1, 2):
+                box.uncheck(force=True)  # Streamlit's checkbox input is visually hidden behind its label
+                try:
+                    expect(count).to_be_visible(timeout=10_000 if attempt == 1 else T)
+                    break
+                except AssertionError:
+                    if attempt == 2:
+                        raise
+                    wait_idle(notes)
             wait_idle(notes)
         expect(main.get_by_text(s("room_pick_title", n=2, total=len(QUESTIONS)))).to_be_visible(timeout=T)
         assert {q.id for q in QUESTIONS} - store.room(code).skipped == {q.id for q in keep}
