@@ -124,6 +124,32 @@ have a floor of 7.0 us each (aiconfigurator's B200 vLLM 0.24.0 gemm_perf.parquet
 at 1-64 rows minus the weight-read time at 8,000 GB/s, median of 483 shapes). 31 - 2 x 7 = 17 us.
 The dense MLP's floor is inside the engine's fitted per-layer overhead (`pass_overhead_of`)."""
 
+MOE_COMPUTE_SHARE = 0.40
+"""Rate at which a serving engine's routed-expert grouped GEMMs do their FLOPs, as a share of the rate
+of its dense GEMMs of the same precision on the same GPU, once a pass carries a prefill chunk.
+Measured, not fitted: aiconfigurator's kernel tables (aiconfigurator_core 0.12.0, systems/data/
+{b200_sxm,h100_sxm}/{moe,gemm}/{vllm/0.24.0,trtllm/1.3.0rc20,sglang/0.5.14}/*_perf.parquet), BF16,
+FP8 and block-scaled FP8, balanced routing, no expert parallelism. For each of the 1,353 MoE series
+(kernel x shape x tensor parallelism) the marginal rate is the inverse slope of its latency over its
+FLOPs (tokens x experts per token x 2 x 3 x hidden x expert width / tensor parallelism) at 2,048 to
+16,384 tokens, where every expert is touched and the weight read is fixed; the dense rate is the
+median of the same table set's GEMMs of that precision at 2,048-8,192 rows (n x k >= 4,096^2, the
+rows of LOWP_ACHIEVED_SHARE). Median share 0.40 (quartiles 0.23-0.68; per engine and GPU 0.26-0.82:
+few tokens per expert fill a GEMM tile poorly, and the tokens are gathered and scattered by
+expert). The routed experts' FLOPs therefore count 1 / 0.40 = 2.5 times in a serving engine's
+compute time (`estimator.moe_compute_active_b`); the rest of the model (attention, shared experts,
+router, output layer) runs at the dense rate."""
+
+
+ROUTED_ACTIVE_SHARE = 0.65
+"""Share of an MoE's active parameters per token that sit in its routed experts, for a model given
+without its card's split (Model.expert_active_b): the median of eight model cards, experts per token x
+the expert's matrices over the active parameters (config.json of each): Mixtral 8x7B 11.27/12.9 = 0.87,
+Qwen3-30B-A3B 1.81/3.3 = 0.55, Qwen3-235B-A22B 14.19/22 = 0.65, DeepSeek-V3 20.46/37 = 0.55,
+gpt-oss-120b 3.58/5.13 = 0.70, gpt-oss-20b 2.39/3.61 = 0.66, Nemotron 3 Nano 1.38/3.5 = 0.39, MiniMax M2.5
+7.02/10 = 0.70. The rest (attention, shared experts, router, output layer) runs at the dense rate
+(MOE_COMPUTE_SHARE)."""
+
 DEEPGEMM_MOE_EXTRA_S = {10: 76e-6}
 """Fixed time one MoE layer adds, beyond MOE_LAYER_EXTRA_FLOOR_S, where the engine runs a
 block-scaled FP8 MoE (one scale per 128 x 128 weights, DeepSeek-V3 style) on DeepGEMM's grouped

@@ -69,6 +69,8 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     LOWP_ACHIEVED_SHARE,
     MOE_EXPERT_BW_EFF,
     MOE_LAYER_EXTRA_FLOOR_S,
+    MOE_COMPUTE_SHARE,
+    ROUTED_ACTIVE_SHARE,
     DEEPGEMM_MOE_EXTRA_S,
     DEEPGEMM_MOE_FADE_TOKENS,
     MAX_DISTANCE_KM,
@@ -289,7 +291,10 @@ class Model:
     token, from its model card; the rest of active_params_b (attention, router, output layer,
     shared experts) is read by every token, so a step of n tokens reads it once and the experts'
     share 1 - (1 - expert_active/expert_params)^n (`weights_touched_fraction`). None: the whole
-    model counts as routed experts, share active/total. expert_bytes_per_param: the experts'
+    model counts as routed experts, share active/total. On a serving engine a prefill computes the
+    routed experts' share of the active parameters (expert_active_b / active_params_b; without the
+    split ROUTED_ACTIVE_SHARE, the median of eight model cards) at MOE_COMPUTE_SHARE of the dense
+    rate (`moe_compute_active_b`). expert_bytes_per_param: the experts'
     storage where it differs from the rest (gpt-oss ships MXFP4 experts beside 16-bit attention and
     output layer; an 8-bit GGUF of it keeps the experts MXFP4); bytes_per_param stays the file's
     average, so the rest is stored at (file - experts) / (params - expert_params).
@@ -879,6 +884,15 @@ def moe_kernel_rates(rates: "Rates", m, tensor_parallel) -> "Rates":
         pass_overhead_s=rates.pass_overhead_s + moe * MOE_LAYER_EXTRA_FLOOR_S * m.layers * m.loops)
 
 
+def moe_compute_active_b(active_b, expert_active_b, tensor_parallel):
+    """Parameters per prompt token as a serving engine's prefill spends compute on them, billions: the
+    routed experts' grouped GEMMs run at MOE_COMPUTE_SHARE of the rate of the engine's dense GEMMs of
+    the same precision, so their FLOPs (expert_active_b, `routed_active_share` of the active ones)
+    count 1 / MOE_COMPUTE_SHARE times. llama.cpp (its MoE rows are in its own fit) and dense models
+    (expert_active_b 0) are unchanged."""
+    return active_b + nm.as_float(tensor_parallel) * expert_active_b * (1.0 / MOE_COMPUTE_SHARE - 1.0)
+
+
 def moe_small_batch_extra_s(model: "Model", hardware: "Hardware", server: str, fmt: str) -> float:
     """Fixed time each MoE layer adds on engines that run a block-scaled FP8 MoE on DeepGEMM's
     grouped GEMMs (EngineProfile.deepgemm_block_fp8_moe: vLLM), seconds per layer, as measured on
@@ -955,6 +969,7 @@ class ModelShape(NamedTuple):
     window_cells: Any = 0.0  # KV cells each keeps per sequence (`window_kv_cache_gb`)
     extra_allreduces: Any = 0.0  # all-reduces per layer beyond two, latency-bound (Model.extra_allreduces_per_layer)
     moe_small_batch_s: Any = 0.0  # per MoE layer at one token, fading with the pass's tokens (`moe_small_batch_extra_s`)
+    expert_active_b: Any = 0.0  # routed experts' parameters per token (Model.expert_active_b; `moe_compute_active_b`)
 
 
 class Device(NamedTuple):
@@ -1056,9 +1071,12 @@ def engine_step_fn(m: ModelShape, rates: Rates, ep: dict, weights, w: Workload, 
     # so the per-request and per-token costs are computed once and a step is a few operations:
     # the closed form calls it hundreds of times per scenario.
     par, peak, lowp = rates.parallel_devices, rates.peak_tflops, rates.lowp_speedup
+    # Prompt tokens' routed experts at the grouped GEMMs' rate in a prefill chunk (MOE_COMPUTE_SHARE);
+    # a decode token's experts are read, not computed, at any batch the tables time (MOE_EXPERT_BW_EFF).
+    flop_b = moe_compute_active_b(m.active_b, m.expert_active_b, ep["tensor_parallel"])
     decode_compute_s = compute_s(decode_flops(m.active_b, m.loops, 1.0, decode_context, m.attention_layers, m.attn_dim),
                                  par, peak, lowp, rates.compute_frac)
-    prefill_compute_s = compute_s(m.loops * (FLOPS_PER_PARAM_PER_TOKEN * m.active_b * GIGA
+    prefill_compute_s = compute_s(m.loops * (FLOPS_PER_PARAM_PER_TOKEN * flop_b * GIGA
                                              + 4.0 * m.attention_layers * prefill_context * m.attn_dim),
                                   par, peak, lowp, rates.prefill_compute_frac)
     weights_s = memory_read_s(weights * m.loops, par, rates.mem_bandwidth_gbs, rates.bw_frac)
@@ -1164,7 +1182,9 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
 
     # 3. Prefill: the B prompts in one pass; cached context costs attention, not prefill tokens.
     prefill_tokens = streams * w.prompt
-    flops = prefill_flops(m.active_b, m.loops, streams, w.prompt, m.attention_layers, m.attn_dim, w.context)
+    # A prefill's routed experts at the grouped GEMMs' rate (MOE_COMPUTE_SHARE; serving engines).
+    flop_b = moe_compute_active_b(m.active_b, m.expert_active_b, tensor_parallel)
+    flops = prefill_flops(flop_b, m.loops, streams, w.prompt, m.attention_layers, m.attn_dim, w.context)
     always, routed, share = touched_split(m)
     weights_read = weights * weights_touched_fraction(always, routed, share, prefill_tokens) * m.loops
     prefill_comm = comm_s(prefill_tokens) + moe_s(prefill_tokens)  # the pass's fixed time beside the roofline
@@ -1482,8 +1502,18 @@ def _shape(model: Model, active_b, bytes_per_param=None, params_b=None, kv_bytes
         window_layers=float(model.window_layers or 0),
         window_cells=float(model.window_tokens or 0) + (float(window_extra_cells) if model.window_tokens else 0.0),
         extra_allreduces=float(model.extra_allreduces_per_layer), moe_small_batch_s=float(moe_extra_s),
+        expert_active_b=active_b * routed_active_share(model),
         **({"routed_share": active_b / (float(model.params_b) if params_b is None else params_b)}
            | _split_fields(model, bytes_per_param)))
+
+
+def routed_active_share(model: Model) -> float:
+    """Share of a model's active parameters that sit in its routed experts: from the card's split
+    (Model.expert_active_b / active_params_b) where given, ROUTED_ACTIVE_SHARE for an MoE given
+    without it, 0 for a dense model."""
+    if model.expert_active_b is not None:
+        return float(model.expert_active_b) / model.active_b if model.active_b > 0 else 0.0
+    return ROUTED_ACTIVE_SHARE if model.active_b < model.params_b else 0.0
 
 
 def _split_fields(model: Model, bytes_per_param=None) -> dict:

@@ -109,7 +109,10 @@ def test_moe_decode_follows_active_params_and_memory_follows_total(hw, req, tota
         assert dense_active.tpot_s <= moe.tpot_s
         assert moe.tpot_s <= dense_active.tpot_s / 0.76 + 17e-6 * layers * (1 + 1e-9)
         if share <= 0.5:
-            assert moe.tpot_s <= dense_total.tpot_s
+            # Fewer bytes than the dense model of its total size, but the same fixed time per MoE
+            # layer: on a device whose memory is fast enough for that floor to dominate (tens of TB/s),
+            # a small MoE can be that much slower than the dense total.
+            assert moe.tpot_s <= dense_total.tpot_s + 17e-6 * layers * (1 + 1e-9)
     else:
         assert math.isclose(moe.tpot_s, dense_active.tpot_s, rel_tol=1e-9)
         assert moe.tpot_s <= dense_total.tpot_s
