@@ -469,10 +469,12 @@ def load_concurrency(cal_dir: Path) -> tuple[list[Row], list[str]]:
         sent = _prompts_sent(m.name, r["notes"], c) or c
         common.update(users=users, prompt=int(r["input_tokens"]), output=int(r["output_tokens"]), api=True,
                       arrival="steady" if sent >= STEADY_MIN_WAVES * users else "burst")
+        # Every figure as the benchmark ran it: the level's cached prompts cost only their uncached
+        # tail (cold_shares). Decode reads the same KV cache either way, but the answers of a burst
+        # share their steps with the prompts still being computed (`estimator.burst_overlap_s`).
         if r["itl_ms"]:
-            rows.append(Row(target="decode", measured=1000.0 / float(r["itl_ms"]), **common))
-        # TTFT and output throughput as the benchmark ran them: the level's cached prompts cost only
-        # their uncached tail (cold_shares); decode reads the same KV cache either way.
+            rows.append(Row(target="decode", measured=1000.0 / float(r["itl_ms"]),
+                            cold_share=cold[m.name][c], **common))
         if r["ttft_ms"]:
             rows.append(Row(target="ttft", measured=float(r["ttft_ms"]) / 1000.0, fitted=False,
                             cold_share=cold[m.name][c], **common))
@@ -629,11 +631,13 @@ def predict(row: Row, params: dict) -> float:
                         context_tokens=context, devices=row.devices, params=params, serving_api=row.api,
                         arrival=row.arrival, ubatch_tokens=row.ubatch)
     e = run(row.prompt, row.context)
-    if row.cold_share < 1.0 and row.target in ("ttft", "throughput"):
+    if row.cold_share < 1.0 and row.target in ("ttft", "throughput", "decode"):
         u = uncached_tokens(row.prompt)
         w = run(u, row.context + row.prompt - u)
         if row.target == "ttft":
             return row.cold_share * e.ttft_s + (1.0 - row.cold_share) * w.ttft_s
+        if row.target == "decode":
+            return 1.0 / (row.cold_share * e.tpot_s + (1.0 - row.cold_share) * w.tpot_s)
         cycle = row.cold_share / e.server_tokens_per_s + (1.0 - row.cold_share) / w.server_tokens_per_s
         return 1.0 / cycle
     if row.target == "decode":
@@ -690,7 +694,7 @@ class RowSet:
                                      api=f(lambda r: float(r.api)),
                                      steady=0.0 if steady_apart else f(lambda r: float(r.arrival == "steady")),
                                      think_s=0.0)
-        self.cold_share = f(lambda r: r.cold_share if r.target in ("ttft", "throughput") else 1.0)
+        self.cold_share = f(lambda r: r.cold_share if r.target in ("ttft", "throughput", "decode") else 1.0)
         self.warm = bool(np.any(self.cold_share < 1.0))
         if self.warm:
             u = np.array([uncached_tokens(r.prompt) for r in rows], dtype=float)
@@ -726,7 +730,8 @@ class RowSet:
         if self.warm:  # serving rows with cached prompts: mix the cold and the cached request
             w, cs = self.run(params, self.warm_workload, params_list=params_list), self.cold_share
             out = dict(out, ttft_s=cs * out["ttft_s"] + (1 - cs) * w["ttft_s"],
-                       server_tokens_per_s=1.0 / (cs / out["server_tokens_per_s"] + (1 - cs) / w["server_tokens_per_s"]))
+                       server_tokens_per_s=1.0 / (cs / out["server_tokens_per_s"] + (1 - cs) / w["server_tokens_per_s"]),
+                       decode_tokens_per_s=1.0 / (cs / out["decode_tokens_per_s"] + (1 - cs) / w["decode_tokens_per_s"]))
         pred = np.select([self.target == "decode", self.target == "prefill", self.target == "ttft"],
                          [out["decode_tokens_per_s"], out["prefill_tokens_per_s"], out["ttft_s"]],
                          out["server_tokens_per_s"])

@@ -919,6 +919,30 @@ def moe_small_batch_s(extra_per_layer_s, layers, loops, tokens, devices):
     return extra_per_layer_s * layers * loops * fade * nm.as_float(devices != 8.0)
 
 
+def burst_overlap_s(batch_prefill_s, streams, prompt_tokens, output_tokens, budget_tokens):
+    """Time the later prompts of a burst add, on average, to one answer, seconds: a serving engine
+    runs the B prompts of a burst first come, first served in chunks of its token budget T, and
+    every answer already streaming decodes in those steps. The burst's prefill is S = B x prompt / T
+    steps of batch_prefill_s / max(S, 1) each. The k-th prompt completes in step ceil(k S / B) (on
+    average half a step past k S / B), so its answer overlaps x_k = S (B - k) / B - 1/2 of them, at
+    least none and at most its own output - 1 steps; with k spread evenly, x is uniform on
+    [-1/2, b], b = S (B - 1) / B - 1/2, and N = output - 1:
+
+        mean overlap (steps) = (min(max(b, 0), N)^2 / 2 + max(b - N, 0) x N) / (b + 1/2)
+        shared = mean overlap x batch_prefill_s / max(S, 1)
+
+    0 for one request (nothing comes after it) and for a burst whose prompts fit one step. Checked
+    against the discrete-event simulation of the same engine running one burst (benchmarks/
+    sim_serving.py; tests/estimation/test_steady_state.py)."""
+    steps = streams * prompt_tokens / budget_tokens
+    b = steps * (streams - 1.0) / streams - 0.5
+    n_dec = nm.maximum(output_tokens - 1.0, 0.0)
+    inside = nm.minimum(nm.maximum(b, 0.0), n_dec)
+    area = inside * inside / 2.0 + nm.maximum(b - n_dec, 0.0) * n_dec
+    mean_steps = area / nm.maximum(b + 0.5, 1e-12)
+    return mean_steps * batch_prefill_s / nm.maximum(steps, 1.0)
+
+
 def first_token_compute_share(streams, whole_batch_first):
     """The part of a shared prefill's compute one user waits for before the first token: all of it
     when the engine prefills the batch's prompts together (llama.cpp), (B + 1) / (2 B) of it on
@@ -1208,6 +1232,16 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
         tpot = (tpot + w.spec_tokens * draft_step_s(draft, mean_context, streams, m.layers, rates)) / \
             tokens_per_verification(w.spec_tokens, w.spec_accept)
     decode = (w.output - 1.0) * tpot
+    # A burst on a serving engine: the prompts are computed first come, first served in chunks of
+    # the token budget, and every answer already streaming shares those steps (`burst_overlap_s`).
+    # Each user's time per token and the time a request holds its slot carry it; the server's
+    # rate does not (the wave's last answer starts after its last prompt and runs decode steps alone).
+    step_tpot, wave_decode = tpot, decode
+    chunked = nm.as_float(ep["whole_batch_first"] < 0.5)
+    burst_budget = token_budget_tokens(nm.as_float(tensor_parallel) + 0.0 * n > 0.0, dev.memory_gb + 0.0 * n)
+    shared = chunked * burst_overlap_s(batch_prefill, streams, w.prompt, w.output, burst_budget)
+    tpot = tpot + shared / nm.maximum(w.output - 1.0, 1.0)
+    decode = (w.output - 1.0) * tpot
 
     # 5. Queue: waiting for other users only (0 with one user at utilisation 0).
     service = prefill + decode
@@ -1216,13 +1250,13 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     # request to the scheduler; `request_overhead_s` of the engine, latency.estimation.engines):
     # part of the prefill stage, before the first token, whoever else is using the server.
     overhead = w.api * ep.get("request_overhead_s", 0.0)
-    throughput = streams / tpot
+    throughput = streams / step_tpot  # all streams in a decode step (a burst's chunks are the prompts')
     # Output tokens of all streams over whole requests (the prefill included). A stream never
     # delivers faster on average than its own streaming speed: where the first token (a short
     # prompt's prefill) comes quicker than the answer's mean inter-token time (taken at the answer's
     # mean context), it is counted at that time, so the whole-server rate stays at most streams x
     # the per-user speed (test_whole_server_rate_over_whole_requests_...).
-    server_tps = streams * w.output / nm.maximum(batch_prefill + decode, w.output * tpot)
+    server_tps = streams * w.output / nm.maximum(batch_prefill + wave_decode, w.output * tpot)
     running = streams
 
     # 6. Steady use (concurrent users in a closed loop, not a burst): the serving engine's steps in
@@ -1275,7 +1309,9 @@ class Estimate:
     Per user: ttft_s, tpot_s, total_s, decode_tokens_per_s (= 1 / tpot_s, one user's stream).
     Whole server: server_tokens_per_s (output tokens per second of all running_batch streams over
     their prefill and decode, the figure serving benchmarks call "output throughput"),
-    throughput_tokens_per_s (all streams during decode, = running_batch / tpot_s),
+    throughput_tokens_per_s (all streams during a decode step, = running_batch / the step's time:
+    tpot_s in steady use and alone; a burst's tpot_s on a serving engine also carries the steps it
+    shares with the later prompts, `burst_overlap_s`),
     prefill_tokens_per_s (prompt tokens of the whole batch per second of its prefill).
     running_batch: streams decoded together (min(concurrent_users, max_concurrent_requests), at
     least `batch`); max_concurrent_requests: requests whose KV cache fits beside the weights on

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from benchmarks.sim_serving import LLAMA8Q, LLAMA70, RTX4090, H100, Setup, compare
+from benchmarks.sim_serving import LLAMA8, LLAMA8Q, LLAMA70, RTX4090, H100, Setup, compare, engine_of, simulate
 from latency import estimate
 
 SETUPS = {
@@ -117,3 +117,43 @@ def test_bad_arrival_and_think_time_are_named():
         estimate(LLAMA70, H100, concurrent_users=5, think_s=-1)
     with pytest.raises(ValueError, match="think_s"):
         estimate(LLAMA70, H100, concurrent_users=5, think_s=math.nan)
+
+
+BURSTS = [("70B FP8 on 2 H100", 8), ("70B FP8 on 2 H100", 32),
+          ("8B FP16 on 1 H100", 8), ("8B FP16 on 1 H100", 32), ("8B FP16 on 1 H100", 128)]
+BURST_SETUPS = {"70B FP8 on 2 H100": Setup("70B", LLAMA70, H100, 5000, 500, 2),
+                "8B FP16 on 1 H100": Setup("8B", LLAMA8, H100, 1000, 300, 1)}
+
+
+@pytest.mark.parametrize("name, users", BURSTS)
+def test_a_bursts_answers_share_the_steps_of_its_later_prompts_as_the_simulation_does(name, users):
+    """All users send at once (arrival="burst") to a serving engine: the prompts run first come,
+    first served in chunks of the token budget, and every answer already streaming decodes in those
+    steps (`estimator.burst_overlap_s`). The simulation runs the one burst step by step with the same
+    step physics. Before the overlap was counted, the mean time per token was the decode step alone:
+    12-32% short of the simulation for the 70B with 5,000-token prompts, 8-19% for the 8B at 32-128
+    users; now within 1% on every case (3% allowed)."""
+    setup = BURST_SETUPS[name]
+    step, budget, _cap, kv_tokens, whole, seqs = engine_of(setup)
+    sim = simulate(users, 1e9, setup.prompt, setup.output, int(budget), int(seqs), step, requests=users,
+                   warmup=0.0, spread_s=0.0, kv_tokens=kv_tokens, reserve_whole=whole)
+    e = estimate(setup.model, setup.hardware, prompt_tokens=setup.prompt, output_tokens=setup.output,
+                 devices=setup.devices, access="none", serving_api=False, concurrent_users=users, arrival="burst")
+    assert e.tpot_s == pytest.approx(sim.itl_s, rel=0.03)
+    # the pure decode step alone falls short wherever the burst's prefill is long against its answers
+    if name.startswith("70B") or users >= 32:
+        assert step(float(users), 0.0, 0.0) < 0.93 * sim.itl_s
+
+
+def test_burst_overlap_by_hand():
+    """`burst_overlap_s` on numbers small enough to count: 4 prompts of 4,096 tokens, a budget of
+    8,192 (S = 2 steps), 101 tokens each, a 1 s batch prefill (0.5 s a step). b = 2 x 3/4 - 1/2 = 1;
+    the overlap x is uniform on [-1/2, 1]: mean clip(x, 0, 100) = (1/2) / 1.5 = 1/3 step = 1/6 s.
+    One request: nothing after it. Prompts that fit one step: b = 1 x 1/2 - 1/2 = 0, nothing."""
+    from latency.estimation.estimator import burst_overlap_s
+    assert burst_overlap_s(1.0, 4.0, 4096.0, 101.0, 8192.0) == pytest.approx(1.0 / 6.0)
+    assert burst_overlap_s(1.0, 1.0, 4096.0, 101.0, 8192.0) == 0.0
+    assert burst_overlap_s(1.0, 2.0, 4096.0, 101.0, 8192.0) == 0.0
+    # answers shorter than the prefill: capped at output - 1 steps. S = 40, b = 40 x 3/4 - 1/2 = 29.5,
+    # N = 10: area = 10^2 / 2 + 19.5 x 10 = 245 over 30 -> 8.1667 steps x 1 s / 40 steps
+    assert burst_overlap_s(1.0, 4.0, 81920.0, 11.0, 8192.0) == pytest.approx(245.0 / 30.0 / 40.0)
