@@ -1238,8 +1238,9 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     # rate does not (the wave's last answer starts after its last prompt and runs decode steps alone).
     step_tpot, wave_decode = tpot, decode
     chunked = nm.as_float(ep["whole_batch_first"] < 0.5)
-    burst_budget = token_budget_tokens(nm.as_float(tensor_parallel) + 0.0 * n > 0.0, dev.memory_gb + 0.0 * n)
-    shared = chunked * burst_overlap_s(batch_prefill, streams, w.prompt, w.output, burst_budget)
+    optimized = nm.as_float(tensor_parallel) + 0.0 * n
+    budget = token_budget_tokens(optimized > 0.0, dev.memory_gb + 0.0 * n)  # the engine's tokens per step
+    shared = chunked * burst_overlap_s(batch_prefill, streams, w.prompt, w.output, budget)
     tpot = tpot + shared / nm.maximum(w.output - 1.0, 1.0)
     decode = (w.output - 1.0) * tpot
 
@@ -1264,8 +1265,6 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     steady = w.steady * nm.as_float(w.users > 1.0)
     if (steady > 0.0) if nm.is_scalar(steady) else bool(np.any(steady > 0.0)):
         step_s = engine_step_fn(m, rates, ep, weights, w, kv_traffic_gb, comm_s, moe_s)
-        optimized = nm.as_float(tensor_parallel) + 0.0 * n
-        budget = token_budget_tokens(optimized > 0.0, dev.memory_gb + 0.0 * n)
         cap = max_running_requests(optimized > 0.0, dev.memory_gb + 0.0 * n, capacity)
         ss = steady_state(w.users, w.think_s, w.prompt, w.output, budget, cap, step_s,
                           tokens_per_step=tokens_per_verification(w.spec_tokens, w.spec_accept),
