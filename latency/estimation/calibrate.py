@@ -751,7 +751,8 @@ class RowSet:
                            ("tensor_parallel", None), ("whole_batch_first", None), ("overhead_per_layer", 0.0),
                            ("request_overhead_s", 0.0), ("mem_fraction", None), ("fraction_of_free", None),
                            ("runtime_gb", None), ("act_tokens", None), ("act_c1", None), ("act_c2", None),
-                           ("act_c4", None), ("act_c8", None), ("reserve_whole", None), ("dequant_ops_per_byte", 0.0)):
+                           ("act_c4", None), ("act_c8", None), ("reserve_whole", None), ("dequant_ops_per_byte", 0.0),
+                           ("front_end_s_per_token", 0.0)):
             ep[k] = np.array([[e[k] if default is None else e.get(k, default) for e in eps]
                               for eps in table])[self.copies, self.key_index]
         ep["kv_cap_gbs"] = np.array([[est.kv_cap_of(e) for e in eps] for eps in table])[self.copies, self.key_index]

@@ -188,3 +188,27 @@ FP4_ACHIEVED_SHARE = 0.55
 """The same for NVFP4 matmuls (a device's `fp4_speedup`, 4 on the B200): aiconfigurator's B200 GEMM
 tables (TensorRT-LLM 1.3.0rc20, vLLM 0.24.0; the shapes and rows of LOWP_ACHIEVED_SHARE) put NVFP4
 at 1.94-2.38 times BF16, median 2.21 = 0.55 x 4."""
+
+TOKENIZER_BYTES_PER_S = 1.74e6
+"""Text a Hugging Face fast tokenizer turns into tokens on one CPU thread, bytes per second:
+tiktoken's published comparison (openai/tiktoken README, perf.svg: 1 GB of text, the GPT-2
+tokeniser, GPT2TokenizerFast from tokenizers 0.13.2 and transformers 4.24.0), its one-thread bar
+12 units high on an axis of 69 units per 10 MB/s = 1.74 MB/s (6.4 MB/s for tiktoken; 5.8 MB/s for
+the Hugging Face tokenizer on 8 threads). The serving engines' front ends run it on ONE thread:
+vLLM's AsyncMicrobatchTokenizer ("A single-thread ThreadPoolExecutor is used so the event loop
+stays responsive", vllm/utils/async_utils.py)."""
+
+BYTES_PER_TOKEN = 4.0
+"""Bytes of text per token: OpenAI's rule of thumb, "one token generally corresponds to ~4
+characters of text for common English text" (OpenAI Help Center, "What are tokens and how to count
+them?"), one byte a character."""
+
+FRONT_END_S_PER_TOKEN = BYTES_PER_TOKEN / TOKENIZER_BYTES_PER_S
+"""A serving engine's front end: seconds of its one CPU thread per prompt token it tokenises,
+2.3 us (4.7 ms for a 2,048-token prompt). Requests that arrive together are tokenised one after
+another, so the k-th of a burst reaches the scheduler k of these later (`estimator.front_end_wait_s`).
+Derived from the two sources above, not fitted. Checked against the calibration's only bursts whose
+prompts cost the GPU next to nothing (Nemotron Super 49B on a B200, vLLM, 16-50 users sending 2,048-
+token prompts already in the prefix cache at once): their first token comes 4.6-7.3 ms later per
+request ahead in the burst than the estimate without it gave (in-sample), the 4.7 ms here at the low
+end."""

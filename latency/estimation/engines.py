@@ -34,6 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from .constants import FRONT_END_S_PER_TOKEN
+
 FAMILIES = ("llama.cpp", "optimized")
 
 GIB_GB = 2**30 / 1e9
@@ -75,6 +77,11 @@ class EngineProfile:
     """KV cells a sliding-window layer keeps per sequence beyond its window (0: what falls out of
     the window is freed: vLLM's hybrid KV-cache manager, TensorRT-LLM's cyclic cache, SGLang's
     sliding-window pool; estimator.window_kv_cache_gb)."""
+    front_end_s_per_token: float = 0.0
+    """Seconds of the front end's one tokenising thread per prompt token (constants.FRONT_END_S_PER_TOKEN
+    for the Python front ends of vLLM, SGLang and TensorRT-LLM's trtllm-serve; 0 for llama.cpp, whose
+    server tokenises in C++ in the slot that runs the request): requests that arrive together wait for
+    the ones ahead of them (`estimator.front_end_wait_s`)."""
     deepgemm_block_fp8_moe: bool = False
     """True: a block-scaled FP8 MoE (Model.fp8_block_scaled) runs on DeepGEMM's grouped GEMMs by
     default, except at eight-way tensor parallelism (`estimator.moe_small_batch_extra_s`)."""
@@ -148,7 +155,7 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
         memory_fraction=0.9, fraction_of_free=False, runtime_gib=RUNTIME_GIB, activation_tokens=8192.0,
         activation_coeff=_TRT_ACT, fp8_kv_with_low_bit_float_weights=True, reserves_whole_request=False,
         weight_only_bw_eff={"int8": WEIGHT_ONLY_INT8_BW_EFF, "int4": WEIGHT_ONLY_INT4_BW_EFF},
-        deepgemm_block_fp8_moe=True),
+        deepgemm_block_fp8_moe=True, front_end_s_per_token=FRONT_END_S_PER_TOKEN),
     # TensorRT-LLM (trtllm-serve, Triton, NIM): free_gpu_memory_fraction 0.9 of the memory FREE
     # after weights and runtime (KvCacheConfig; aiconfigurator trtllm_backend.py
     # TRTLLM_DEFAULT_FREE_GPU_MEMORY_FRACTION, plus KV_CACHE_MEMORY_RESERVED_FRACTION 0.015 for the
@@ -165,7 +172,8 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
         overhead_origin="assumption", memory_fraction=0.9 * (1 - 0.015), fraction_of_free=True,
         runtime_gib=RUNTIME_GIB, activation_tokens=8192.0, activation_coeff=_TRT_ACT,
         fp8_kv_with_low_bit_float_weights=True, reserves_whole_request=True,
-        weight_only_bw_eff={"int8": WEIGHT_ONLY_INT8_BW_EFF, "int4": WEIGHT_ONLY_INT4_BW_EFF}),
+        weight_only_bw_eff={"int8": WEIGHT_ONLY_INT8_BW_EFF, "int4": WEIGHT_ONLY_INT4_BW_EFF},
+        front_end_s_per_token=FRONT_END_S_PER_TOKEN),
     # SGLang: mem_fraction_static 0.88 fallback of TOTAL memory (python/sglang/srt/server_args.py,
     # aiconfigurator sglang_backend.py SGLANG_FALLBACK_MEM_FRACTION_STATIC; on >60 GB GPUs at least
     # 10 GiB is kept back), higher activation and runtime overheads than TensorRT-LLM
@@ -178,7 +186,8 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
         memory_fraction=0.88, fraction_of_free=False, runtime_gib=RUNTIME_GIB * 1.2, activation_tokens=8192.0,
         activation_coeff={k: v * 1.15 for k, v in _SGL_ACT.items()}, fp8_kv_with_low_bit_float_weights=True,
         reserves_whole_request=False,
-        weight_only_bw_eff={"int8": WEIGHT_ONLY_INT8_BW_EFF, "int4": WEIGHT_ONLY_INT4_BW_EFF}),
+        weight_only_bw_eff={"int8": WEIGHT_ONLY_INT8_BW_EFF, "int4": WEIGHT_ONLY_INT4_BW_EFF},
+        front_end_s_per_token=FRONT_END_S_PER_TOKEN),
     # llama.cpp (llama-server, llama-bench, Ollama): allocates what it needs at load and fails
     # otherwise (no reserved share: fraction 1); KV cache F16 whatever the weights (-ctk/-ctv
     # default f16, tools/server README); one slot's context is reserved per parallel user (-np);

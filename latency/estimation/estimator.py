@@ -952,6 +952,20 @@ def first_token_compute_share(streams, whole_batch_first):
     return nm.where(whole_batch_first, 1.0, (streams + 1.0) / (2.0 * streams))
 
 
+def front_end_wait_s(streams, front_end_s, batch_prefill_s):
+    """Mean wait of a burst's requests for the ones ahead of them in the serving engine's front end,
+    seconds. The front end tokenises requests one after another on one thread (`front_end_s` each:
+    prompt tokens x constants.FRONT_END_S_PER_TOKEN), so the k-th of B requests that arrive together
+    reaches the scheduler k x front_end_s after the first; the engine computes the prompts first
+    come, first served at p = batch_prefill_s / B each. Two stages in a row, each taking a fixed time
+    per request: the k-th prompt is done at p + k x max(front_end_s, p) (the slower stage sets the
+    pace), so over the B requests the mean first token comes (B - 1) / 2 x max(front_end_s - p, 0)
+    later than the prefill alone gives (`first_token_compute_share`). 0 for one request, and while
+    the GPU's prefill is the slower stage (a front end that keeps ahead of it costs no one a wait)."""
+    per_prompt_s = batch_prefill_s / nm.maximum(streams, 1.0)
+    return nm.maximum(streams - 1.0, 0.0) / 2.0 * nm.maximum(front_end_s - per_prompt_s, 0.0)
+
+
 def queue_s(service_s, utilization, concurrent_users, slots):
     """Waiting time before the server starts the request ("busy kitchen"), seconds.
 
@@ -1244,9 +1258,14 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     tpot = tpot + shared / nm.maximum(w.output - 1.0, 1.0)
     decode = (w.output - 1.0) * tpot
 
-    # 5. Queue: waiting for other users only (0 with one user at utilisation 0).
+    # 5. Queue: waiting for other users only (0 with one user at utilisation 0). A burst through a
+    #    serving engine's API also waits for the front end to tokenise the requests ahead of it, one
+    #    at a time (`front_end_wait_s`), and the wave's last prompt starts no earlier than that.
     service = prefill + decode
-    queue = queue_s(service, w.utilization, w.users, streams)
+    front_end = w.api * ep.get("front_end_s_per_token", 0.0) * (w.context + w.prompt)
+    queue = queue_s(service, w.utilization, w.users, streams) + front_end_wait_s(streams, front_end, batch_prefill)
+    wave_prefill = nm.maximum(batch_prefill, nm.maximum(streams - 1.0, 0.0) * front_end
+                              + batch_prefill / nm.maximum(streams, 1.0))
     # The serving engine's own per-request time (API front end: HTTP, tokenising, handing the
     # request to the scheduler; `request_overhead_s` of the engine, latency.estimation.engines):
     # part of the prefill stage, before the first token, whoever else is using the server.
@@ -1257,7 +1276,7 @@ def request_times(m: ModelShape, dev: Device, ep: dict, combine: str, w: Workloa
     # prompt's prefill) comes quicker than the answer's mean inter-token time (taken at the answer's
     # mean context), it is counted at that time, so the whole-server rate stays at most streams x
     # the per-user speed (test_whole_server_rate_over_whole_requests_...).
-    server_tps = streams * w.output / nm.maximum(batch_prefill + wave_decode, w.output * tpot)
+    server_tps = streams * w.output / nm.maximum(wave_prefill + wave_decode, w.output * tpot)
     running = streams
 
     # 6. Steady use (concurrent users in a closed loop, not a burst): the serving engine's steps in
@@ -1510,6 +1529,7 @@ def _engine_values(engine: str, kind: str, bpp: float, params: dict, server: str
     for tp in (1, 2, 4, 8):
         ep[f"act_c{tp}"] = prof.activation_coeff.get(tp, 0.0)
     ep["reserve_whole"] = 1.0 if prof.reserves_whole_request else 0.0
+    ep["front_end_s_per_token"] = prof.front_end_s_per_token
     ep.setdefault("prefill_compute_scale", 1.0)
     # Serving engines: the fitted pass overhead is that of a model of OVERHEAD_REFERENCE_LAYERS layers
     # and grows with the layers a pass runs (`pass_overhead_of`); llama.cpp's is one per pass.
@@ -1628,7 +1648,9 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
     `request_overhead_s` (latency.estimation.engines: vLLM's fitted, TensorRT-LLM's, SGLang's;
     llama.cpp none) to the prefill stage, reported as `Estimate.overhead_s`. False:
     engine-internal timing, as in TensorRT-LLM's own batch-1 benchmark tables. The queue stage is
-    only the wait for other users: 0 with one user at utilization 0.
+    only the wait for other users: 0 with one user at utilization 0; with arrival="burst" and
+    serving_api it includes the wait for the front end to tokenise the requests ahead
+    (`front_end_wait_s`; engines with a Python front end).
     spec_tokens (k, 0 = off), spec_accept (a, in [0, 1]), spec_draft_b (optional): speculative
     decoding: a draft proposes k tokens per step, each accepted with chance a, and the target verifies
     them in one pass, yielding (1 - a^(k+1)) / (1 - a) tokens per step (`tokens_per_verification`).
