@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -288,7 +289,15 @@ def test_a_clicked_choice_gives_the_arrows_to_the_clicker_too(browser, app_url, 
                   else page.locator(f"{MAIN} [data-testid=stButtonGroup] button").first)
         choice.click()
         settled(page)
-        picked = store.room(code).choices.get(LESSON.steps[k - 1].id)
+        # the click reaches the store when the step's own rerun has kept it; the page can look settled a moment
+        # before (a CI run read the step's earlier choice here, then found the clicked one at the end)
+        # (the radio's first label is its question, so the click is on the first myth, 0)
+        step_id, want = LESSON.steps[k - 1].id, (0 if widget == "myths" else LESSON.steps[k - 1].options[0])
+        deadline = time.monotonic() + T / 1000
+        while store.room(code).choices.get(step_id) != want and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        picked = store.room(code).choices.get(step_id)
+        assert picked == want, store.room(code)
         page.keyboard.press("ArrowRight")
         expect(heading(page, LESSON.steps[k].title["en"]) if k < len(LESSON.steps)
                else page.locator(MAIN).get_by_role("heading", name=re.compile(re.escape(QUESTIONS[0].question["en"][:30])))
