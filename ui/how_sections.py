@@ -142,6 +142,7 @@ def queue_tab(s: Strings, params: Mapping[str, Any]) -> None:
         st.info(m(s, "queue_example", items=items), icon=":material/calculate:")
         formulas_of(explain.formulas(params)["queue"], s("queue_legend"))
         st.caption(m(s, "queue_arrival_formulas"))
+        constants_table(s, explain.stage_constants(params)["queue"])
         st.caption(m(s, "queue_no_constants", t0=t0))
 
 

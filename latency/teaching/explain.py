@@ -110,7 +110,9 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
             Constant("access_5g", acc["5g"], "ms", "assumption"),
             Constant("setup_cold", network.SETUP_ROUND_TRIPS["cold"], "round_trips", "cited"),
         ],
-        "queue": [],
+        "queue": [  # a burst through a serving engine's API waits for its front end (estimator.front_end_wait_s)
+            Constant("front_end_token", engines.ENGINE_PROFILES["vllm"].front_end_s_per_token * 1e6, "us", "cited"),
+        ],
         "prefill": [
             Constant("flops_per_param", flops_per_param, "flops", "cited"),
             Constant("params_per_layer", estimator.PARAMS_PER_LAYER_D2, "plain", "cited"),

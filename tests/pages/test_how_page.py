@@ -126,6 +126,8 @@ def test_constants_table_values_come_from_the_code(pages):
     fixed = estimator.load_params()["network"]["fixed_ms"]
     assert shown[s("const_fixed_ms")] == f"{explain.fmt(fixed)} ms"
     assert shown[s("const_fibre_speed")] == f"{explain.fmt(explain.network.FIBRE_KM_PER_MS)} km/ms"
+    # the queue stage's one constant (a burst's front end): 4 bytes a token at 1.74 MB/s on one thread
+    assert shown[s("const_front_end_token")] == "2.3 µs"
     n = sum(len(v) for v in explain.stage_constants().values())
     assert len(shown) == n
 
