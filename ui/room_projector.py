@@ -649,18 +649,22 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
                   disabled=len(c.questions) == len(ids))
         st.button(s("room_pick_none"), key=f"room_pick_{where}_none", on_click=_pick_set, args=(c, ids),
                   disabled=not c.questions)
-    # every box from the room on every run: a box the script left to the browser started unticked when the run that
-    # set it never reached the browser (the projected page's first runs); a click sent while the previous click's
-    # run is still drawing can come back undone under heavy load (seen once in a full test run): clicked again, it sticks
+    # each box shows the room: its default is the room's value, so a box the browser draws afresh is right even when
+    # the run that set it never reached the browser (the projected page's first runs), and the script sets a box only
+    # where the browser's value (what the run's request carried) differs from the room: another screen changed it, or
+    # the click's write failed. Set on every run, each run sent every box's value again, and a run still drawing the
+    # last click's answer set back a box clicked meanwhile (the full test runs of 2026-12-06: clicks came back undone)
     for i, q in enumerate(c.quiz_all, start=1):
         key = f"room_pick_{where}_{q.id}"
-        st.session_state[key] = q.id not in c.room.skipped
+        ticked = q.id not in c.room.skipped
+        if key in st.session_state and st.session_state[key] != ticked:
+            st.session_state[key] = ticked
         # "2번: …", not "2. …": a label starting "2." is a Markdown list that Streamlit unwraps to its text, and
         # the escaped "2\\." stood in the box's accessible name (a screen reader read the backslash). The
         # question itself in the box's help (newcomer trial 2026-12-06: the short titles alone left the choice blind)
         label = s("room_pick_item", n=i, title=md(s(f"{quiz.ROOM_SHORT}{q.id}")))
         wording = md(q.question[c.d.lang])
-        st.checkbox(label, key=key, on_change=_pick, args=(c, q.id, key), help=wording)
+        st.checkbox(label, value=ticked, key=key, on_change=_pick, args=(c, q.id, key), help=wording)
         if where == "notes":  # the laptop has room for the question itself and its choices, without hovering
             # (newcomer re-check 2026-12-06: a tooltip needs a mouse, and "답변이 먼저 완료되는 쪽은?" names no side)
             st.caption(f"{wording}  \n" + " · ".join(md(line) for line in lettered(q, c.d.lang)))

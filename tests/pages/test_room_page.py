@@ -199,6 +199,28 @@ def test_the_notes_view_plans_the_session_on_the_lobby_and_the_last_step_never_o
     assert plan not in all_text(presenter.run())
 
 
+def test_a_question_box_is_sent_to_the_browser_only_when_the_room_changed_it(lang):
+    """The race of the full test runs (2026-12-06): every run set every box from the room, so a run still drawing
+    one click's answer sent every box's value again and set back a box clicked meanwhile. A box now carries the
+    room's value as its default (right when drawn afresh) and is set (`set_value`, which overrides what the browser
+    shows) only where the browser's value differs from the room: here, a change made on another screen."""
+    presenter, code, key = open_room(lang)
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    first, second = QUESTIONS[1], QUESTIONS[2]
+    box = lambda q: notes.checkbox(key=f"room_pick_notes_{q.id}")  # noqa: E731
+    assert box(first).value is True and box(first).proto.default is True
+    notes.run()
+    assert not [c.key for c in notes.checkbox if c.key.startswith("room_pick_notes") and c.proto.set_value]
+    box(second).uncheck().run()  # this screen's own click: taken, and no box is sent back over the browser's
+    assert store().room(code).skipped == {second.id}
+    assert not [c.key for c in notes.checkbox if c.key.startswith("room_pick_notes") and c.proto.set_value]
+    assert box(second).value is False and box(second).proto.default is False
+    store().set_skipped(code, key, {first.id, second.id})  # the projected screen's menu unticks another one
+    notes.run()
+    assert [c.key for c in notes.checkbox if c.proto.set_value] == [f"room_pick_notes_{first.id}"]
+    assert box(first).value is False and box(second).value is False
+
+
 def test_a_presenter_asks_fewer_questions_and_the_room_counts_only_those(lang):
     """Presenter trial 2026-12-06: a 15-minute session could only run all twelve questions. On the notes view's
     lobby the presenter unticks questions; the time plan, the phones' "question n of m", forward from the last
