@@ -165,7 +165,7 @@ def test_feel_it_streams_the_answer(page, app_url):
 def test_side_by_side_streams_both_at_once(browser, app_url, viewport):
     context = browser.new_context(viewport=DESKTOP if viewport == "desktop" else PHONE, locale="ko-KR")
     pg = context.new_page()
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(60_000)  # the race streams in real time; a fresh-clone run's load stretched it past 30 s
     try:
         open_app(pg, app_url, "estimator", lang="ko")
         pg.locator(".st-key-est_race_open summary").click()
@@ -174,7 +174,7 @@ def test_side_by_side_streams_both_at_once(browser, app_url, viewport):
         # while the slow side still waits for its first token, the fast side is already streaming
         pg.get_by_text("추론 지연 시간은 네 부분", exact=False).first.wait_for()
         assert pg.get_by_text("첫 토큰을 기다리는 중", exact=False).count() >= 1
-        pg.get_by_text("첫 토큰을 기다리는 중", exact=False).first.wait_for(state="detached", timeout=30_000)
+        pg.get_by_text("첫 토큰을 기다리는 중", exact=False).first.wait_for(state="detached", timeout=60_000)
         wait_idle(pg)
         boxes = pg.get_by_text("추론 지연 시간은 네 부분", exact=False)
         assert boxes.count() == 2

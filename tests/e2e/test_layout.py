@@ -216,9 +216,10 @@ def test_every_device_name_fits_the_drop_down_box(browser, app_url, path, lang):
             box = page.locator(".st-key-hardware input[role=combobox]")
             box.scroll_into_view_if_needed()
             option = page.locator("[role=listbox] [role=option]").first
-            for _ in range(3):  # opens the list (as test_keyboard.py does); a key pressed mid-rerun can be lost
+            for attempt in range(4):  # opens the list (as test_keyboard.py does); a key pressed mid-rerun can be lost
+                wait_idle(page)  # so open it once the page is still (a fresh-clone run's three quick tries all missed)
                 box.focus()
-                page.keyboard.press("ArrowDown")
+                page.keyboard.press("ArrowDown") if attempt % 2 == 0 else box.click()
                 try:
                     option.wait_for(timeout=5_000)
                     break
