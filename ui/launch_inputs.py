@@ -8,6 +8,7 @@ pages and in the URL. The users' place and the server region set the distance (`
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Mapping, Sequence
 
@@ -29,8 +30,26 @@ GRID_KEY = style.STACK_KEY + "launch_inputs"
 
 def steps(data) -> dict[str, Sequence[float]]:
     """Values the page's drop-downs offer for numeric keys (a URL value between them is snapped and named)."""
-    return dict(model_size_b=data.sizes, min_model_b=data.sizes, prefix_share=PREFIX_SHARES, spec_tokens=SPEC_TOKENS,
-                spec_accept=SPEC_ACCEPTS)
+    return dict(model_size_b=data.sizes, min_model_b=data.sizes, **option_steps())
+
+
+def option_steps() -> dict[str, Sequence[float]]:
+    """The drop-downs of shares and counts that the launch check sets and the estimator takes unseen (the shared
+    prompt part, speculative decoding): a link's value is snapped to the same option on both pages."""
+    return dict(prefix_share=PREFIX_SHARES, spec_tokens=SPEC_TOKENS, spec_accept=SPEC_ACCEPTS)
+
+
+def within_options(specs: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's specs with the range of each drop-down of shares and counts (`PREFIX_SHARES`, `SPEC_TOKENS`,
+    `SPEC_ACCEPTS`) narrowed to the options it offers, so an address value beyond them is named once with the
+    range this page allows ("outside 0% to 95%, so 95%"), not clamped to the scenario's range (99%) and then named
+    a second time for the step (the estimator and the launch check quoted different ranges for one link)."""
+    out = dict(specs)
+    for key, options in option_steps().items():
+        spec = out[key]
+        out[key] = dataclasses.replace(spec, min_value=max(spec.min_value, min(options)),
+                                       max_value=min(spec.max_value, max(options)))
+    return out
 
 
 def pair_for(distance_km: float, users: str, places: Sequence[Place]) -> tuple[str, str] | None:

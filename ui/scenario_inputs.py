@@ -403,6 +403,18 @@ def hardware_class(catalog, lang: str, hid: str) -> str:
     return device_class(catalog.hardware[hid], lang).split(":")[0]
 
 
+def launch_value_text(f, lang: str, key: str, value: Any) -> str:
+    """A value of the launch check's inputs that the explorer pages take unseen (`scenario.LAUNCH_ESTIMATE_KEYS`), as
+    the launch check shows it: shares in percent (a link's notice read "0.99" on one page and "99%" on another)."""
+    if key in ("prefix_share", "spec_accept"):
+        return f.percent(float(value))
+    if key == "prefix_cache":
+        return shell.strings("launch", lang)(f"prefix_cache_{value}") if value in scenario.PREFIX_CACHE else str(value)
+    if key == "spec_tokens":
+        return shell.strings("launch", lang)("spec_off") if not value else f.count(value, "tokens")
+    return str(value)
+
+
 def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
     """How an input's value reads on screen (options, notices, preset lines): names, never ids."""
     if key == "model_size_b":
@@ -446,6 +458,8 @@ def option_text(s: Strings, data, f, lang: str, key: str, value: Any) -> str:
         return f.size_b(value)
     if key == "monthly_budget_usd":
         return f.usd(value)
+    if key in scenario.LAUNCH_ESTIMATE_KEYS:
+        return launch_value_text(f, lang, key, value)
     if key == "requests_per_day":
         return f"{int(value):,}"
     if key == "view" and f"tab_{value}" in s.table:

@@ -20,7 +20,7 @@ from latency.language.i18n import Strings, md
 from latency.estimation.places import DistanceStop
 from latency.estimation.places import load_places, pair_over_stop, steps_with
 from ui import shell, state, style
-from ui.scenario_inputs import hardware_caption, hardware_choice, launch_items, network_caption, on_hardware
+from ui.scenario_inputs import hardware_caption, hardware_choice, launch_items, launch_value_text, network_caption, on_hardware
 
 KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision", "prompt_tokens", "document_tokens",
         "output_tokens", "context_tokens", "concurrency", "arrival", "use_case", "budget_s", "measure", "device_scope")
@@ -122,7 +122,8 @@ class Formats:
                  "use_case": self.case, "concurrency": self.users, "view": lambda v: self.s(f"tab_{v}"), "prompt_tokens": self.tokens,
                  "document_tokens": self.tokens,
                  "output_tokens": self.tokens, "context_tokens": self.tokens,
-                 "devices": lambda d: self.names("devices_auto") if d == scenario.DEVICES_AUTO else self.f.count(d, "devices")}.get(key)
+                 "devices": lambda d: self.names("devices_auto") if d == scenario.DEVICES_AUTO else self.f.count(d, "devices"),
+                 **{k: functools.partial(launch_value_text, self.f, self.lang, k) for k in scenario.LAUNCH_ESTIMATE_KEYS}}.get(key)
         try:
             return shown(v) if shown else scenario.url_value(v)
         except (KeyError, ValueError, TypeError):
