@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import datetime
 import json
 import math
@@ -109,6 +110,7 @@ class Spec:
     context: int = 0
     devices: int = 1
     cold_share: float = 1.0
+    sent: int = 0                            # serving benchmark: prompts the level sent (calibrate.last_wave_users)
     hw: dict = field(default_factory=dict)   # mem_bandwidth_gbs, peak_tflops, memory_gb, kind, interconnect_gbs
     estimator: float = math.nan              # this estimator, in-sample
     estimator_loo: float = math.nan          # this estimator, leave-one-device-out
@@ -170,6 +172,7 @@ def load_specs(cal_dir: Path | None = None) -> list[Spec]:
             measured=float(r.measured), device=r.device, model=r.model, precision=r.precision,
             engine=_engine_of(r, meas, conc), prompt=int(r.prompt), output=int(r.output), batch=int(r.batch),
             users=int(users), context=int(r.context), devices=int(r.devices), cold_share=float(r.cold_share),
+            sent=int(getattr(r, "sent", None) or 0),
             hw={"mem_bandwidth_gbs": h.mem_bandwidth_gbs, "peak_tflops": h.peak_tflops, "memory_gb": h.memory_gb,
                 "kind": h.kind, "interconnect_gbs": getattr(h, "interconnect_gbs", None)},
             estimator=float(cal.predict(r, None)), estimator_loo=float(loo.get(key, math.nan))))
@@ -680,33 +683,49 @@ def predict_all(specs: list[Spec], py: Path, peers=PEERS, say=print) -> tuple[di
     """Map every row for every peer, run the peers, and turn their outputs into the rows' figures.
     Returns predictions {peer: {id: value}}, skips {peer: {kind: {reason: n}}}, approximations
     {peer: {note: n}} and versions {peer: text}."""
+    from latency.estimation import calibrate as cal
     preds, skips, approx, versions = {}, {}, {}, {}
     for peer in peers:
         mapped, jobs = {}, []
         skips[peer], approx[peer] = {}, {}
         for s in specs:
+            # A level that ended on a partial wave: the peer is asked for its full waves and for the last one,
+            # and the two are put together as the estimator's are (calibrate.over_waves): the same reading of
+            # how the benchmark ran, for every tool.
+            tail = cal.partial_wave(s.sent, s.users)
+            last = dataclasses.replace(s, users=tail, sent=0) if tail else None
             try:
                 calls, notes = MAPPERS[peer](s)
+                last_calls = MAPPERS[peer](last)[0] if last else []
             except Skip as e:
                 skips[peer].setdefault(s.kind, {}).setdefault(str(e), 0)
                 skips[peer][s.kind][str(e)] += 1
                 continue
-            mapped[s.id] = (s, calls, notes)
+            mapped[s.id] = (s, calls, last, last_calls, notes)
             for j, c in enumerate(calls):
                 jobs.append({"id": f"{s.id}.{j}", "call": c["call"]})
+            for j, c in enumerate(last_calls):
+                jobs.append({"id": f"{s.id}.last{j}", "call": c["call"]})
         say(f"{peer}: {len(mapped)} rows, {len(jobs)} calls ...")
         out = run_adapter(py, peer, jobs) if jobs else {"version": "?", "results": {}}
         versions[peer] = out.get("version", "?")
         preds[peer] = {}
-        for sid, (s, calls, notes) in mapped.items():
+        for sid, (s, calls, last, last_calls, notes) in mapped.items():
             raws = [out["results"].get(f"{sid}.{j}", {"error": "no result"}) for j in range(len(calls))]
-            err = next((r["error"] for r in raws if "error" in r), None)
+            last_raws = [out["results"].get(f"{sid}.last{j}", {"error": "no result"}) for j in range(len(last_calls))]
+            err = next((r["error"] for r in raws + last_raws if "error" in r), None)
             if err:
                 reason = f"{peer} raised: {err.splitlines()[0][:140]}"
                 skips[peer].setdefault(s.kind, {}).setdefault(reason, 0)
                 skips[peer][s.kind][reason] += 1
                 continue
             preds[peer][sid] = combine(s, [(c["weight"], value_from_raw(s, peer, r)) for c, r in zip(calls, raws)])
+            if last is not None:
+                notes = notes + ["a level that ended on a partial wave: its full waves and its last one, put together "
+                                 "as calibrate.over_waves does for the estimator"]
+                preds[peer][sid] = cal.over_waves(s.target, s.sent, s.users, last.users, preds[peer][sid],
+                                                  combine(last, [(c["weight"], value_from_raw(last, peer, r))
+                                                                 for c, r in zip(last_calls, last_raws)]))
             for n in notes + [n for r in raws for n in r.get("notes", [])]:
                 approx[peer][n] = approx[peer].get(n, 0) + 1
     return preds, skips, approx, versions

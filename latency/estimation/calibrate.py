@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import hashlib
 import json
 import math
@@ -108,6 +109,7 @@ class Row:
     api: bool = False        # through a serving engine's API (the vLLM benchmark); TensorRT-LLM rows: engine-internal
     arrival: str = "burst"   # serving benchmark: "steady" where the level sent STEADY_MIN_WAVES prompts per client
     ubatch: int | None = None  # llama.cpp's -ub where the source states it (None: its default)
+    sent: int | None = None  # serving benchmark: prompts the level sent (`last_wave_users`)
 
 
 def _read(path: Path) -> list[dict]:
@@ -468,7 +470,7 @@ def load_concurrency(cal_dir: Path) -> tuple[list[Row], list[str]]:
         users = min(c, _prompts_in_run(r["notes"], c) or c)
         sent = _prompts_sent(m.name, r["notes"], c) or c
         common.update(users=users, prompt=int(r["input_tokens"]), output=int(r["output_tokens"]), api=True,
-                      arrival="steady" if sent >= STEADY_MIN_WAVES * users else "burst")
+                      arrival="steady" if sent >= STEADY_MIN_WAVES * users else "burst", sent=sent)
         # Every figure as the benchmark ran it: the level's cached prompts cost only their uncached
         # tail (cold_shares). Decode reads the same KV cache either way, but the answers of a burst
         # share their steps with the prompts still being computed (`estimator.burst_overlap_s`).
@@ -621,10 +623,50 @@ def uncached_tokens(prompt):
     return prompt - PREFIX_BLOCK_TOKENS * ((prompt - 1) // PREFIX_BLOCK_TOKENS)
 
 
+def last_wave_users(row: Row) -> int:
+    """Requests in a serving-benchmark level's last, partial wave; 0 where there is none. `vllm bench
+    serve --max-concurrency c` with n prompts of one fixed length keeps c requests in flight: they
+    start together and end together (same prompt, same answer length), so the level runs n // c waves
+    of c requests and then one of n mod c. Its figures are over all n requests: the output throughput
+    is n x output / the whole run, the mean first token and time per token are means over requests.
+    Checked on the measured rows alone before the estimator saw it: Nemotron Super (50 prompts) at
+    c=8, 16 and 32 gives 571, 1,067 and 2,116 tok/s from its own TTFT and TPOT against 570, 1,054
+    and 2,120 measured; one wave of c, as a steady server would run, gives 642, 1,405 and 2,693."""
+    return partial_wave(row.sent, row.users)
+
+
+def partial_wave(sent: int | None, users: int) -> int:
+    """`last_wave_users` from the prompts a level sent and its clients (benchmarks/peers.py uses it too)."""
+    if not sent or users <= 1 or sent <= users:
+        return 0
+    return sent % users
+
+
+def over_waves(target: str, sent, users, tail, full_value, tail_value):
+    """A level's figure over its waves (`last_wave_users`): sent // users waves at `full_value` and
+    one of `tail` requests at `tail_value`. Throughput: sent / the run's time, each wave taking its
+    requests / its throughput (x output, which cancels); first token: the mean over requests; decode
+    (tok/s per stream): 1 / the mean time per token over requests."""
+    full = (sent - tail) / sent  # share of the requests in the full waves
+    if target == "throughput":
+        return sent / ((sent - tail) / full_value + tail / tail_value)
+    if target == "ttft":
+        return full * full_value + (1.0 - full) * tail_value
+    if target == "decode":
+        return 1.0 / (full / full_value + (1.0 - full) / tail_value)
+    return full_value
+
+
 def predict(row: Row, params: dict) -> float:
     """One row through the public `estimate` (used for the reports and the consistency test). A
     serving row whose level found some prompts in the prefix cache (cold_share < 1) mixes the cold
-    and the cached request: cached = prompt minus its uncached tail moved to context_tokens."""
+    and the cached request: cached = prompt minus its uncached tail moved to context_tokens. A level
+    that ended on a partial wave (`last_wave_users`) is the mean over its waves (`over_waves`)."""
+    tail = last_wave_users(row)
+    if tail:
+        last = dataclasses.replace(row, users=tail, arrival="burst", sent=None)
+        return over_waves(row.target, row.sent, row.users, tail, predict(dataclasses.replace(row, sent=None), params),
+                          predict(last, params))
     def run(prompt, context):
         return estimate(row.llm, row.hardware, prompt_tokens=prompt, output_tokens=row.output, batch=row.batch,
                         distance_km=0.0, engine=row.engine, access="none", concurrent_users=row.users,
@@ -664,7 +706,7 @@ class RowSet:
         # costs far more per row than the stage formulas: they are computed as a set of their own.
         steady = [r.arrival == "steady" and r.users > 1 for r in rows]
         self.steady_index = np.flatnonzero(steady) if steady_apart else np.array([], dtype=int)
-        self.steady_rows = (RowSet([r for r, k in zip(rows, steady) if k], steady_apart=False,
+        self.steady_rows = (RowSet([dataclasses.replace(r, sent=None) for r, k in zip(rows, steady) if k], steady_apart=False,
                                    copies=self.copies[self.steady_index])
                             if self.steady_index.size else None)
         self.params_b = f(lambda r: r.llm.params_b)
@@ -701,6 +743,14 @@ class RowSet:
             self.warm_workload = self.workload._replace(prompt=u, context=self.workload.context + self.prompt - u)
         self.measured = f(lambda r: r.measured)
         self.target = np.array([r.target for r in rows])
+        # Levels that ended on a partial wave (`last_wave_users`): that wave's rows, a set of their own.
+        tails = [last_wave_users(r) for r in rows]
+        self.tail_index = np.flatnonzero(tails)
+        self.tail_rows = (RowSet([dataclasses.replace(rows[i], users=tails[i], arrival="burst", sent=None)
+                                  for i in self.tail_index], copies=self.copies[self.tail_index])
+                          if self.tail_index.size else None)
+        self.sent = f(lambda r: r.sent or 0)
+        self.tail = np.array(tails, dtype=float)
         self.is_decode = self.target == "decode"
         self.is_prefill = self.target == "prefill"
         keys = [(r.engine, r.kind, r.llm.bytes_per_param, fm, r.llm.low_precision_compute is False)
@@ -737,6 +787,11 @@ class RowSet:
                          out["server_tokens_per_s"])
         if self.steady_rows is not None:
             pred[self.steady_index] = self.steady_rows.predict(params, params_list=params_list)
+        if self.tail_rows is not None:
+            i = self.tail_index
+            last = self.tail_rows.predict(params, params_list=params_list)
+            pred[i] = [over_waves(tg, n, u, k, a, b) for tg, n, u, k, a, b in
+                       zip(self.target[i], self.sent[i], self.workload.users[i], self.tail[i], pred[i], last)]
         return pred
 
     def run(self, params: dict, workload=None, params_list: list[dict] | None = None) -> dict:
