@@ -16,8 +16,7 @@ from latency.language import formats
 from latency.estimation import scenario
 from latency.exploring import tradeoffs
 from latency.language.errors import ContentError
-from ui import (estimate_view, estimator_charts, feel_player, launch_inputs, plain_words, scenario_inputs, shell, state, style,
-                tradeoff_inputs)
+from ui import estimate_view, estimator_charts, feel_player, plain_words, scenario_inputs, shell, state, style, tradeoff_inputs
 
 s = shell.page_strings("estimator")
 lang = shell.current_lang()
@@ -48,9 +47,8 @@ except ContentError as err:
 
 # --- the scenario: URL values the app did not write win, else the saved copy, else the default ----
 PAGE_KEYS = tuple(k for k in scenario.KEYS if k not in ("budget_s", "measure", "device_scope"))
-specs = launch_inputs.within_options(data.specs)  # the launch check's inputs as it allows them: one link, one set-up
-state.restore(PAGE_KEYS, specs, data.default, steps={"model_size_b": data.sizes, "distance_km": data.distances,
-                                                     **launch_inputs.option_steps()},
+state.restore(PAGE_KEYS, data.specs, data.default, steps={"model_size_b": data.sizes, "distance_km": data.distances,
+                                                          **scenario.OPTION_STEPS},  # the launch check's, unseen here
               known=(state.VIEW,), implied=lambda from_url: scenario.implied_by_use_case(from_url, data.use_cases),
               exact={"distance_km": scenario_inputs.place_pair_km()})  # the launch check's places, as it gave them
 view = state.requested_view(estimator_charts.TABS + ("timeline", "feel"))  # a glossary link may ask for one
@@ -77,7 +75,7 @@ plain_words.show(shell.strings("plain_words"), plain_words.ESTIMATOR_TERMS)
 def interactive() -> None:
     state.hold(PAGE_KEYS)  # a fragment rerun sends every input's value again (ui/state.py `hold`)
     for n in st.session_state.get(state.NOTICES, []):
-        st.warning(state.notice_text(sc, n, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v), specs))
+        st.warning(state.notice_text(sc, n, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v), data.specs))
     if switched := state.switched_text(sc, lambda k, v: scenario_inputs.option_text(s, data, f, lang, k, v)):
         st.info(switched, icon=":material/swap_horiz:")  # what an answer's "(switch to this set-up)" changed
     results = preset_results(lang, signature)

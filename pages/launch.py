@@ -52,7 +52,7 @@ except ContentError as err:
 
 # --- the scenario: URL values the app did not write win, else the saved copy, else the default -----
 KEYS = scenario.KEYS
-specs = launch_inputs.within_options(scenario.specs(data.catalog, data.default, list(data.use_cases), [p.id for p in places]))
+specs = scenario.specs(data.catalog, data.default, list(data.use_cases), [p.id for p in places])
 
 
 def implied(from_url):

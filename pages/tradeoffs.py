@@ -18,7 +18,7 @@ from latency.exploring import tradeoffs as T
 from latency.estimation.catalog import load_catalog
 from latency.language.errors import ContentError
 from latency.language.i18n import md
-from ui import launch_inputs, plain_words, scenario_inputs, shell, state
+from ui import plain_words, scenario_inputs, shell, state
 from ui import tradeoff_inputs as inputs
 from ui import tradeoff_sections as sections
 
@@ -52,9 +52,9 @@ except ContentError as err:
     shell.show_content_error(err)
     st.stop()
 default = scenario.defaults(stops, cases, page="tradeoffs")  # opens on a real boundary (scenario.PAGE_DEFAULTS)
-specs = launch_inputs.within_options(scenario.specs(catalog, default, list(cases)))  # one link, one set-up on every page
+specs = scenario.specs(catalog, default, list(cases))
 steps = dict(model_size_b=sizing.size_steps(catalog), distance_km=places.distance_steps(stops))
-state.restore(inputs.KEYS, specs, default, {**steps, **launch_inputs.option_steps()}, known=(state.VIEW,),
+state.restore(inputs.KEYS, specs, default, {**steps, **scenario.OPTION_STEPS}, known=(state.VIEW,),  # one link, one set-up
               implied=lambda from_url: scenario.implied_by_use_case(from_url, cases),
               exact={"distance_km": scenario_inputs.place_pair_km()})  # the launch check's places, as it gave them
 view = state.requested_view(T.TABS)  # a glossary link may ask for a tab

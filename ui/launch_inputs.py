@@ -8,7 +8,6 @@ pages and in the URL. The users' place and the server region set the distance (`
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any, Mapping, Sequence
 
@@ -21,35 +20,14 @@ from latency.estimation.sizing import snap
 from latency.language.i18n import Strings
 from ui import scenario_inputs, state, style
 
-PREFIX_SHARES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
-SPEC_TOKENS = (0, 2, 3, 4, 5, 6, 8)
-SPEC_ACCEPTS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+PREFIX_SHARES, SPEC_TOKENS, SPEC_ACCEPTS = scenario.PREFIX_SHARES, scenario.SPEC_TOKEN_CHOICES, scenario.SPEC_ACCEPTS
 MEASURES = ("ttft", "total")
 GRID_KEY = style.STACK_KEY + "launch_inputs"
 
 
 def steps(data) -> dict[str, Sequence[float]]:
     """Values the page's drop-downs offer for numeric keys (a URL value between them is snapped and named)."""
-    return dict(model_size_b=data.sizes, min_model_b=data.sizes, **option_steps())
-
-
-def option_steps() -> dict[str, Sequence[float]]:
-    """The drop-downs of shares and counts that the launch check sets and the estimator takes unseen (the shared
-    prompt part, speculative decoding): a link's value is snapped to the same option on both pages."""
-    return dict(prefix_share=PREFIX_SHARES, spec_tokens=SPEC_TOKENS, spec_accept=SPEC_ACCEPTS)
-
-
-def within_options(specs: Mapping[str, Any]) -> dict[str, Any]:
-    """The page's specs with the range of each drop-down of shares and counts (`PREFIX_SHARES`, `SPEC_TOKENS`,
-    `SPEC_ACCEPTS`) narrowed to the options it offers, so an address value beyond them is named once with the
-    range this page allows ("outside 0% to 95%, so 95%"), not clamped to the scenario's range (99%) and then named
-    a second time for the step (the estimator and the launch check quoted different ranges for one link)."""
-    out = dict(specs)
-    for key, options in option_steps().items():
-        spec = out[key]
-        out[key] = dataclasses.replace(spec, min_value=max(spec.min_value, min(options)),
-                                       max_value=min(spec.max_value, max(options)))
-    return out
+    return dict(model_size_b=data.sizes, min_model_b=data.sizes, **scenario.OPTION_STEPS)
 
 
 def pair_for(distance_km: float, users: str, places: Sequence[Place]) -> tuple[str, str] | None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from latency.estimation.catalog import DEVICE_CLASSES, Catalog
 from latency.estimation.estimator import (
-    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, SPEC_TOKENS_MAX, estimate,
+    ACCESS_NETWORKS, ARCHITECTURES, ARRIVALS, CONNECTIONS, DEFAULT_ENGINE, ENGINES, KINDS, estimate,
     estimate_sweep,
 )
 from latency.estimation.places import DEFAULT_STOP, DISTANCE_MAX_KM, DistanceStop, load_places
@@ -70,9 +70,15 @@ KEYS = ("model_size_b", "hardware", "devices", "distance_km", "arch", "precision
 PLACE_CUSTOM = "custom"          # server_place when the distance is set on its own (a link from another page)
 REQUESTS_PER_DAY_MAX = 10**9
 MONTHLY_BUDGET_MAX_USD = 10**8
-PREFIX_SHARE_MAX = 0.99          # at least one token of the prompt is new (the question itself)
 PREFIX_CACHE = ("off", "on")
-SPEC_ACCEPT_MAX = 0.99
+PREFIX_SHARES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)  # below 1: the question itself is new
+SPEC_TOKEN_CHOICES = (0, 2, 3, 4, 5, 6, 8)
+SPEC_ACCEPTS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+OPTION_STEPS = dict(prefix_share=PREFIX_SHARES, spec_tokens=SPEC_TOKEN_CHOICES, spec_accept=SPEC_ACCEPTS)
+"""The values the launch check's drop-downs offer for the shared prompt part and speculative decoding, which
+the estimator and the trade-off page take unseen: each page's range is theirs (`specs`) and a link's value
+between them is snapped to one (`ui.state.restore` steps), so one link gives one set-up on every page (a link's
+prefix_share=90 once read 99% on the estimator and 95% on the launch check)."""
 LAUNCH_DEFAULTS = dict(requests_per_day=10000, monthly_budget_usd=0.0, min_model_b=SIZE_MIN_B, users_place="seoul",
                        server_place="tokyo", prefix_share=0.0, prefix_cache="off", spec_tokens=0, spec_accept=0.7)
 """The launch check's defaults: 10,000 answers a day (an example figure, stated beside the cost), no cost
@@ -175,10 +181,10 @@ def launch_specs(default: Mapping[str, Any], place_ids: Sequence[str] | None = N
         min_model_b=NumberParam(d["min_model_b"], SIZE_MIN_B, SIZE_MAX_B),
         users_place=ChoiceParam(d["users_place"], places),
         server_place=ChoiceParam(d["server_place"], places + (PLACE_CUSTOM,)),
-        prefix_share=NumberParam(d["prefix_share"], 0.0, PREFIX_SHARE_MAX),
+        prefix_share=NumberParam(d["prefix_share"], min(PREFIX_SHARES), max(PREFIX_SHARES)),
         prefix_cache=ChoiceParam(d["prefix_cache"], PREFIX_CACHE),
-        spec_tokens=NumberParam(d["spec_tokens"], 0, SPEC_TOKENS_MAX, integer=True),
-        spec_accept=NumberParam(d["spec_accept"], 0.0, SPEC_ACCEPT_MAX),
+        spec_tokens=NumberParam(d["spec_tokens"], min(SPEC_TOKEN_CHOICES), max(SPEC_TOKEN_CHOICES), integer=True),
+        spec_accept=NumberParam(d["spec_accept"], min(SPEC_ACCEPTS), max(SPEC_ACCEPTS)),
     )
 
 
