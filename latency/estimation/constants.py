@@ -76,17 +76,22 @@ INTERNODE_GBS = 50.0
 """Per-GPU bandwidth between nodes, one direction: 400 Gb/s InfiniBand NDR (ConnectX-7) = 50 GB/s
 (NVIDIA DGX H100 datasheet: 8 x 400 Gb/s compute fabric ports)."""
 
-ALLREDUCE_BUS_EFFICIENCY = 0.32
+ALLREDUCE_BUS_EFFICIENCY = 0.62
 """Share of a link's one-direction bandwidth that a serving engine's tensor-parallel all-reduce
-achieves inside a node (its bus bandwidth: 2 (n-1)/n x message over the time the message adds),
+achieves inside a node (its bus bandwidth: 2 (n-1)/n x message bytes over the time the message adds),
 measured, not fitted: aiconfigurator's kernel tables of vLLM 0.24.0's all-reduce in a CUDA graph
-(aiconfigurator_core/systems/data/{b200_sxm,h100_sxm}/comm/vllm/0.24.0/custom_allreduce_perf.parquet),
-the slope of latency against message size between 2 and 16 MB and between 8 and 64 MB on 2, 4 and 8
-GPUs: B200 (NVLink 5, 900 GB/s) 247-309 GB/s, 0.27-0.34; H100 SXM (NVLink 4, 450 GB/s)
-108-212 GB/s, 0.24-0.47; the median of the 12 is 0.32. A ring all-reduce of a few MB is a chain of
-small transfers and reductions: it never streams at the link's rate. The messages of a serving
-step are that size (2,000 tokens x 2,688 x 2 bytes = 11 MB for Nemotron Nano); one token's (5-16
-KB) costs the latency alone (`link_latency_s`)."""
+(aiconfigurator_core/systems/data/{b200_sxm,h100_sxm}/comm/vllm/0.24.0/custom_allreduce_perf.parquet).
+Their `message_size` counts bfloat16 ELEMENTS, not bytes: the collector all-reduces
+`torch.ones([size // 4096, 4096], dtype=bfloat16)` (aiconfigurator collector/collect_all_reduce.py,
+`get_input_shape_and_comm_size`), and its NCCL table times an int8 message of the same size in about
+0.6x the half-precision time. The slope of latency against message bytes between 2 and 16 MB and
+between 8 and 64 MB (1-8 M and 4-32 M elements) on 2, 4 and 8 GPUs: B200 (NVLink 5, 900 GB/s)
+458-611 GB/s, 0.51-0.68; H100 SXM (NVLink 4, 450 GB/s) 213-352 GB/s, 0.47-0.78; the median of the
+12 is 0.62 (two GPUs: 0.47-0.62; TensorRT-LLM's own all-reduce on H100 and H200: 0.47-0.95, the
+same order). Until 2026-12-06 this read the sizes as bytes and gave 0.32, half the measured rate.
+A ring all-reduce of a few MB is a chain of small transfers and reductions: it never streams at the
+link's rate. The messages of a serving step are that size (2,000 tokens x 2,688 x 2 bytes = 11 MB
+for Nemotron Nano); one token's (5-16 KB) costs the latency alone (`link_latency_s`)."""
 
 INTERNODE_LATENCY_S = 20e-6
 """Latency of one small all-reduce across nodes over InfiniBand: an ASSUMPTION (order of magnitude;

@@ -676,14 +676,16 @@ def test_recurrent_state_is_held_per_request_and_read_and_written_every_step():
 
 def test_tensor_parallel_all_reduce_of_megabytes_matches_vllms_measured_all_reduce():
     """vLLM 0.24.0's all-reduce in a CUDA graph on B200 (aiconfigurator's measured table,
-    b200_sxm/comm/vllm/0.24.0/custom_allreduce_perf.parquet, latency in us by GPUs and message size):
-    a ring all-reduce of megabytes moves at about a third of NVLink 5's 900 GB/s, not at all of it."""
+    b200_sxm/comm/vllm/0.24.0/custom_allreduce_perf.parquet, latency in us by GPUs and message size
+    in M bfloat16 elements, so 2 bytes each: its collector all-reduces a [size // 4096, 4096] bfloat16
+    tensor): a ring all-reduce of 32-512 MB moves at about 0.6 of NVLink 5's 900 GB/s, not at all of it.
+    Read as bytes (until 2026-12-06) the table gave half that rate; this test carried the same misreading."""
     from latency.estimation.estimator import tp_allreduce_s
     measured_us = {(2, 16): 87.2, (4, 16): 119.0, (8, 16): 111.3, (2, 64): 280.4, (4, 64): 352.9,
                    (8, 64): 442.4, (2, 256): 1004.7, (4, 256): 1291.2, (8, 256): 1337.4}
     hidden = 8192
-    for (gpus, mb), us in measured_us.items():
-        tokens = mb * 2**20 / (2 * hidden)  # a message of tokens x hidden x 2 bytes
+    for (gpus, m_elements), us in measured_us.items():
+        tokens = m_elements * 2**20 / hidden  # a message of tokens x hidden bfloat16 elements
         # one layer's two all-reduces, one loop
         one_s = tp_allreduce_s(float(gpus), 1.0, 1.0, tokens, hidden, 900.0, 7e-6) / 2
         assert 0.7 < one_s * 1e6 / us < 1.3, (gpus, mb)

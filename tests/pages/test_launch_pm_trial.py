@@ -25,6 +25,9 @@ PLACES = places.load_places()
 DEFAULT = dict(DATA.default)
 H100 = CAT.hardware["h100-sxm"].price_usd_per_hour
 FIFTY = dict(DEFAULT, model_size_b=70.6, devices=2, precision="fp8", concurrency=50, prompt_tokens=5000)
+# The PM's set-up with more users than one server of 8 H100s holds (50 did until the all-reduce ran at its
+# measured rate, round 4's fifteenth pass): meeting the target takes several servers.
+MANY = dict(FIFTY, concurrency=120)
 """Issue 33's fifty users of a 70B model on two H100s: one server is not enough for the target."""
 BUSY = busy_setup()
 """Many users at once in steady use (found by busy_setup): the typical first token's range is within 1 s, the 95% figure's is not."""
@@ -75,12 +78,12 @@ def servers_for_traffic(values: dict) -> int:
 @pytest.mark.parametrize("lang", LANGS)
 def test_cost_per_month_is_the_set_up_as_entered_and_meeting_the_target_is_its_own_figure(lang):
     s, _, f = strings(lang)
-    at = page(lang, FIFTY)
-    entered = servers_for_traffic(FIFTY) * 2 * H100 * 730.0  # the 2 H100s entered, kept on for 730 h
+    at = page(lang, MANY)
+    entered = servers_for_traffic(MANY) * 2 * H100 * 730.0  # the 2 H100s entered, kept on for 730 h
     assert metric(at, s("m_monthly")).value == f.usd(entered)
     to_pass = metric(at, s("m_pass_cost"))
     assert to_pass.value != f.usd(entered)
-    # what passing takes: as many servers of 2 H100s as keep 50 users within the target (the metric's small print)
+    # what passing takes: as many servers of 2 H100s as keep 120 users within the target (the metric's small print)
     # what passing takes: servers of some device count per server (the cheapest: test_cost_to_meet_the_target_...)
     servers, per = (int(x.split()[0].replace(",", "")) for x in to_pass.proto.delta.split(" × ")) if lang == "en" else (None, None)
     if servers is not None:
@@ -332,8 +335,8 @@ def test_the_users_line_says_the_rule_behind_the_counts(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_what_to_change_offers_more_servers_with_the_device_count(lang):
     s, _, f = strings(lang)
-    at = page(lang, FIFTY, view="change")
-    cost, servers, per = cheapest_by_hand(FIFTY)
+    at = page(lang, MANY, view="change")
+    cost, servers, per = cheapest_by_hand(MANY)
     links = [p for p in at.get("page_link") if s("lever_servers") in p.proto.label]
     assert len(links) == 1, [p.proto.label for p in at.get("page_link")]
     label = links[0].proto.label.replace("\\$", "$")
