@@ -48,7 +48,7 @@ def errors() -> list[float]:
     return [per_gpu(d, i, o, n) / published - 1.0 for d, i, o, n, published in PUBLISHED]
 
 
-def test_each_published_row_within_25_percent_and_never_above_it():
+def test_each_published_row_within_25_percent_below_and_at_most_2_percent_above_it():
     """Where the estimate stands (2026-12-06, round 4's fifteenth pass): from 18% below the published
     figures to 1% above, median 10.05% (16% before the all-reduce's measured rate), so a PM is told a
     server does about what NVIDIA measured or a little less, never clearly more. The issue's goal
