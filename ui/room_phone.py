@@ -346,6 +346,7 @@ def code_form(s: Strings, err: NoRoom, presenter: bool = False) -> None:
 
 # --- one screen -----------------------------------------------------------------------------------
 def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
+    st.session_state.pop(ANSWER_DRAWN, None)  # set again where an open vote's options are drawn
     q = question_of(c, screen)
     if q is not None:
         question(s, c, q, v if screen == current(c) else vote_for(c, q))
@@ -389,10 +390,13 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
     labels = {o.id: md(x) for o, x in zip(q.options, lettered(q, c.d.lang))}
     if v.over:  # said once, the options still there (greyed) with the answer saved
         st.warning(s("room_timer_over"), icon=":material/timer_off:")
+    else:
+        mine = settle(c, q, vote or 1, mine)
+        st.session_state[ANSWER_DRAWN] = (answer_key(q, vote or 1), mine)
     with st.container(key="room_answers"):  # its label, "Question N", is drawn though "collapsed" and repeated the
         # "Question N of 12" above (presenter re-check): hidden (PHONE_CSS); the radiogroup keeps it as its aria-label
         st.radio(s("quiz_number", n=c.questions.index(q) + 1), ids, index=ids.index(mine) if mine in ids else None,
-                 format_func=labels.get, key=f"room_q{'' if vote == 1 else '2'}_{q.id}{'_over' if v.over else ''}",
+                 format_func=labels.get, key=f"{answer_key(q, vote or 1)}{'_over' if v.over else ''}",
                  on_change=_answer, args=(c, q, vote or 1), label_visibility="collapsed", disabled=v.over)
     if v.over:
         if mine:
@@ -406,8 +410,55 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
     st.caption(s("room_wait_reveal"))
 
 
+ANSWER_DRAWN = "room_answer_drawn"
+"""(the open vote's answer key, the answer the page drew under it): `room_view.live` compares the
+browser's choice with it."""
+ANSWER_TRIED = "room_answer_tried"
+ANSWER_ASKED = "room_answer_asked"
+
+
+def answer_key(q: quiz.Question, vote: int) -> str:
+    return f"room_q{'' if vote == 1 else '2'}_{q.id}"
+
+
+def pending_answer() -> bool:
+    """Whether the browser holds a choice on the open vote that the page did not draw as saved, and that
+    the page has neither tried to save (`settle`) nor been asked to: `room_view.live` then reruns the page,
+    whose run saves it. True once per choice."""
+    drawn = st.session_state.get(ANSWER_DRAWN)
+    if not drawn:
+        return False
+    key, mine = drawn
+    chosen = st.session_state.get(key)
+    if chosen is None or chosen == mine or (key, chosen) in (st.session_state.get(ANSWER_TRIED),
+                                                               st.session_state.get(ANSWER_ASKED)):
+        return False
+    st.session_state[ANSWER_ASKED] = (key, chosen)  # one run asked per choice, whoever draws first
+    return True
+
+
+def settle(c: Ctx, q: quiz.Question, vote: int, mine: str | None) -> str | None:
+    """The answer to draw on an open vote. A choice the browser holds that the store does not (its click's
+    callback never ran: a full CI run, 2026-12-06, left a phone 30 s with its option checked and no "saved";
+    the likeliest cause, a run ended by the half-second poll's before its callbacks, is not proven) is saved
+    here, once per choice; returns what the store then holds."""
+    key = answer_key(q, vote)
+    chosen = st.session_state.get(key)
+    if chosen is None or chosen == mine or chosen not in {o.id for o in q.options} \
+            or st.session_state.get(ANSWER_TRIED) == (key, chosen):
+        return mine
+    _answer(c, q, vote)
+    st.session_state[ANSWER_TRIED] = (key, chosen)
+    if st.session_state.get("room_answer_result") in (room_store.ANSWER_SAVED, room_store.ANSWER_CHANGED,
+                                                      room_store.ANSWER_SAME):
+        return chosen
+    return mine
+
+
 def _answer(c: Ctx, q: quiz.Question, vote: int) -> None:
-    choice = st.session_state.get(f"room_q{'' if vote == 1 else '2'}_{q.id}")
+    for marker in (ANSWER_TRIED, ANSWER_ASKED):  # a choice saved its own way: a later lost one is tried again
+        st.session_state.pop(marker, None)
+    choice = st.session_state.get(answer_key(q, vote))
     if choice is None:
         return
     try:

@@ -528,6 +528,10 @@ def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, 
         if room.state != c.room.state or (v.over and not drawn_over) or \
                 dict(room.choices) != st.session_state.get(CHOICES_DRAWN, dict(c.room.choices)):
             st.rerun()
+        if c.token and not counts:
+            from ui import room_phone
+            if room_phone.pending_answer():
+                st.rerun()  # a choice the page did not draw as saved: the page's run saves it (room_phone.settle)
         now = c.store.clock().timestamp()
         if c.token and now - st.session_state.get("room_touched", 0.0) >= room_store.TOUCH_S:
             st.session_state["room_touched"] = now

@@ -108,7 +108,16 @@ def test_twenty_quick_arrow_presses_on_the_logs_size_slider_leave_the_other_boxe
     wait_idle(page)
     info = page.locator("[data-testid=stAlertContentInfo]", has_text="Estimator (")
     info.wait_for(timeout=120_000)
-    boxes = lambda: [page.locator(f".st-key-{k}").inner_text() for k in ("lg_precision", "lg_hardware", "lg_distance")]
+    keys = ["lg_precision", "lg_hardware", "lg_distance"]
+
+    def boxes():
+        # every box drawn before it is read: a full CI run (2026-12-06) read the precision box while it was being
+        # drawn again, '' for 'Precision', and took that for the value to keep
+        wait_idle(page)
+        page.wait_for_function("keys => keys.every(k => (document.querySelector('.st-key-' + k)?.innerText || '').trim())",
+                               arg=keys)
+        return [page.locator(f".st-key-{k}").inner_text() for k in keys]
+
     before = boxes()
     thumb = page.locator(".st-key-lg_size input[type=range]")
     thumb.focus()

@@ -1350,3 +1350,26 @@ def test_a_presenter_who_leaves_the_room_open_finds_the_way_back_until_it_ends(l
     presenter.query_params.update({"step": "1", "lang": lang})
     presenter.run()
     assert back not in [label for label, _ in links(presenter)] and back not in [b.label for b in presenter.button]
+
+
+def test_a_choice_whose_callback_was_lost_is_saved_by_the_next_run_once(lang):
+    """A full CI run (2026-12-06) saw a phone with its option checked and no "saved" for 30 s: the click reached
+    the browser, and its callback (`_answer`) never saved it (likeliest: a run ended by the half-second poll's
+    before its callbacks; not proven). The browser's choice without its callback: the page's next run saves it
+    and says so (`room_phone.settle`), once per choice, and the poll asks for that run (`room_phone.pending_answer`)."""
+    from ui import room_phone
+
+    presenter, code, key = open_room(lang)
+    one = join(lang, code)
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    one.run()
+    token = one.session_state[f"room_token_{code}"]
+    assert store().my_answers(code, token).get(q.id, (None, None))[0] is None
+    one.session_state[f"room_q_{q.id}"] = RIGHT[q.id]  # the browser's value, no widget event: no callback
+    one.run()
+    no_exception(one)
+    assert store().my_answers(code, token)[q.id][0] == RIGHT[q.id]
+    assert s(lang)("room_your_answer", answer=labels_of(q, lang)[RIGHT[q.id]]) in [x.value for x in one.success]
+    assert one.session_state[room_phone.ANSWER_DRAWN] == (f"room_q_{q.id}", RIGHT[q.id])
+    assert one.session_state[room_phone.ANSWER_TRIED] == (f"room_q_{q.id}", RIGHT[q.id])
