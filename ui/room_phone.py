@@ -17,6 +17,7 @@ asked.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import NamedTuple
 
@@ -30,6 +31,8 @@ from latency.teaching import quiz
 from ui import lesson_steps, room_results, style
 from ui.room_view import (DONE, DOWN_KEY, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_for,
                           vote_now, where)
+
+log = logging.getLogger("latency.room")
 
 COOKIE = "latency_room_{code}"
 LEFT_COOKIE = "latency_room_left_{code}"  # the token of the participant this phone was before leaving: joining again
@@ -151,6 +154,10 @@ def phone_view(s: Strings, c: Ctx) -> None:
         lesson_steps.scroll_top_if_asked(head)  # in the folded-away head: nothing below it moves
     v = vote_now(c)
     reconnecting(s, c, v)
+    # what the last run drew goes before the poll runs inline here: the poll compares the browser's choice with it
+    # between runs only (kept, it asked this run, which had just saved a click, for a second run: every answer
+    # cost the phone two runs). Set again where an open vote's options are drawn
+    st.session_state.pop(ANSWER_DRAWN, None)
     live(c, s, counts=False, drawn_over=v.over)
     if c.room.ended:
         st.header(s("room_ended_title"), anchor=False)
@@ -346,7 +353,6 @@ def code_form(s: Strings, err: NoRoom, presenter: bool = False) -> None:
 
 # --- one screen -----------------------------------------------------------------------------------
 def body(s: Strings, c: Ctx, screen: str, v: Vote) -> None:
-    st.session_state.pop(ANSWER_DRAWN, None)  # set again where an open vote's options are drawn
     q = question_of(c, screen)
     if q is not None:
         question(s, c, q, v if screen == current(c) else vote_for(c, q))
@@ -413,42 +419,48 @@ def question(s: Strings, c: Ctx, q: quiz.Question, v: Vote) -> None:
 ANSWER_DRAWN = "room_answer_drawn"
 """(the open vote's answer key, the answer the page drew under it): `room_view.live` compares the
 browser's choice with it."""
-ANSWER_TRIED = "room_answer_tried"
-ANSWER_ASKED = "room_answer_asked"
+ANSWER_TRIES = "room_answer_tries"
+"""{"<answer key>/<choice>": saves tried by `settle`}: a choice the store refused or could not take is
+tried SAVE_TRIES times, not in a loop."""
+SAVE_TRIES = 3
 
 
 def answer_key(q: quiz.Question, vote: int) -> str:
     return f"room_q{'' if vote == 1 else '2'}_{q.id}"
 
 
+def _tries(key: str, chosen: str) -> int:
+    return st.session_state.get(ANSWER_TRIES, {}).get(f"{key}/{chosen}", 0)
+
+
 def pending_answer() -> bool:
-    """Whether the browser holds a choice on the open vote that the page did not draw as saved, and that
-    the page has neither tried to save (`settle`) nor been asked to: `room_view.live` then reruns the page,
-    whose run saves it. True once per choice."""
+    """Whether the browser holds a choice on the open vote that the page's last run did not draw as saved,
+    and that `settle` has not yet tried SAVE_TRIES times: `room_view.live` then reruns the page, whose run
+    saves it. Read between runs only (the page's run takes ANSWER_DRAWN away before the poll runs inline)."""
     drawn = st.session_state.get(ANSWER_DRAWN)
     if not drawn:
         return False
     key, mine = drawn
     chosen = st.session_state.get(key)
-    if chosen is None or chosen == mine or (key, chosen) in (st.session_state.get(ANSWER_TRIED),
-                                                               st.session_state.get(ANSWER_ASKED)):
-        return False
-    st.session_state[ANSWER_ASKED] = (key, chosen)  # one run asked per choice, whoever draws first
-    return True
+    return chosen is not None and chosen != mine and _tries(key, chosen) < SAVE_TRIES
 
 
 def settle(c: Ctx, q: quiz.Question, vote: int, mine: str | None) -> str | None:
     """The answer to draw on an open vote. A choice the browser holds that the store does not (its click's
-    callback never ran: a full CI run, 2026-12-06, left a phone 30 s with its option checked and no "saved";
-    the likeliest cause, a run ended by the half-second poll's before its callbacks, is not proven) is saved
-    here, once per choice; returns what the store then holds."""
+    callback never ran or its save failed: full CI runs, 2026-12-06 and -07, left a phone 30 s with its option
+    checked and no "saved"; the cause is not proven) is saved here, up to SAVE_TRIES times per choice (a store
+    that is down, a refusal); returns what the store then holds."""
     key = answer_key(q, vote)
     chosen = st.session_state.get(key)
-    if chosen is None or chosen == mine or chosen not in {o.id for o in q.options} \
-            or st.session_state.get(ANSWER_TRIED) == (key, chosen):
+    if chosen is None or chosen == mine or chosen not in {o.id for o in q.options}:
         return mine
-    _answer(c, q, vote)
-    st.session_state[ANSWER_TRIED] = (key, chosen)
+    n = _tries(key, chosen)
+    if n >= SAVE_TRIES:
+        return mine
+    st.session_state[ANSWER_TRIES] = {**st.session_state.get(ANSWER_TRIES, {}), f"{key}/{chosen}": n + 1}
+    log.warning("room %s: question %s vote %d: the browser's choice was not saved by its click; saving it (try %d)",
+                c.room.code, q.id, vote, n + 1)
+    _save(c, q, vote)
     if st.session_state.get("room_answer_result") in (room_store.ANSWER_SAVED, room_store.ANSWER_CHANGED,
                                                       room_store.ANSWER_SAME):
         return chosen
@@ -456,8 +468,12 @@ def settle(c: Ctx, q: quiz.Question, vote: int, mine: str | None) -> str | None:
 
 
 def _answer(c: Ctx, q: quiz.Question, vote: int) -> None:
-    for marker in (ANSWER_TRIED, ANSWER_ASKED):  # a choice saved its own way: a later lost one is tried again
-        st.session_state.pop(marker, None)
+    """The options' callback: a click saves its choice, and a later choice whose click is lost is tried afresh."""
+    st.session_state.pop(ANSWER_TRIES, None)
+    _save(c, q, vote)
+
+
+def _save(c: Ctx, q: quiz.Question, vote: int) -> None:
     choice = st.session_state.get(answer_key(q, vote))
     if choice is None:
         return
@@ -465,6 +481,7 @@ def _answer(c: Ctx, q: quiz.Question, vote: int) -> None:
         st.session_state["room_answer_result"] = c.store.answer(c.room.code, c.token or "", q.id, choice,
                                                                 [o.id for o in q.options], vote=vote)
     except StoreDown:
+        st.session_state.pop("room_answer_result", None)
         st.session_state[DOWN_KEY] = True
 
 

@@ -18,6 +18,7 @@ the right answer and its why before the reveal, the same controls and counts, th
 
 from __future__ import annotations
 
+import logging
 import time
 
 import streamlit as st
@@ -29,6 +30,8 @@ from latency.teaching import quiz
 from ui import lesson_steps, room_results
 from ui.room_view import (CONFIRM_REVEAL, DONE, DOWN_KEY, KEYS_JS, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_now,
                           where)
+
+log = logging.getLogger("latency.room")
 
 BAR_KEY = "room_bar"
 QUESTION_COUNT_KEY = "room_question_count"  # "문제 3/12" on the projected screen, drawn at the step count's 32 px (ROOM_CSS)
@@ -429,6 +432,7 @@ def local_warning(s: Strings, short: bool = False, c: Ctx | None = None) -> bool
 
 # --- the projected screen ---------------------------------------------------------------------------
 def projected_view(s: Strings, c: Ctx) -> None:
+    picks_drawn_before()
     style()
     if c.d.lang != c.room.lang and not c.room.ended:
         _act(c.store.set_lang, c.room.code, c.key or "", c.d.lang)  # phones that join by the code follow it
@@ -574,6 +578,7 @@ would double the arrow icons (presenter mode's stylesheet hides it the same way)
 
 def notes_view(s: Strings, c: Ctx) -> None:
     """The presenter's laptop: what the room sees, the notes, the counts; the same controls."""
+    picks_drawn_before()
     st.html(NOTES_CSS)
     st.html(KEYS_JS, unsafe_allow_javascript=True)
     local_warning(s, c=c)
@@ -653,12 +658,32 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
     # the run that set it never reached the browser (the projected page's first runs), and the script sets a box only
     # where the browser's value (what the run's request carried) differs from the room: another screen changed it, or
     # the click's write failed. Set on every run, each run sent every box's value again, and a run still drawing the
-    # last click's answer set back a box clicked meanwhile (the full test runs of 2026-12-06: clicks came back undone)
+    # last click's answer set back a box clicked meanwhile (the full test runs of 2026-12-06: clicks came back undone).
+    # A box whose browser value differs from what the last run drew was clicked here: if the room does not have it
+    # yet, its callback never ran (a full test run, 2026-12-06: Q7 unticked on the screen, counted by the room for
+    # 30 s); the click is taken now, once (`pending_pick` asks the poll for this run)
+    prev = st.session_state.get(PICK_PREV, {})
+    lost = {}
+    for q in c.quiz_all:
+        key = f"room_pick_{where}_{q.id}"
+        browser, drawn = st.session_state.get(key), prev.get(key)
+        if browser is not None and drawn is not None and browser != drawn and browser != (q.id not in c.room.skipped):
+            lost[key] = q.id
+    if lost:
+        log.warning("room %s: %d question box(es) clicked without their callback; taken now", c.room.code, len(lost))
+        for key, question_id in lost.items():
+            _pick(c, question_id, key)
+        # what the browser shows is now taken as drawn: a click the room refused (its quiz began, the store is
+        # down) is set back to the room's value by the next run, not taken again
+        st.session_state[PICK_PREV] = {**prev, **{key: st.session_state.get(key) for key in lost}}
+        st.rerun()  # the count above and every box from the room as it now is
+    drawn_now = {}
     for i, q in enumerate(c.quiz_all, start=1):
         key = f"room_pick_{where}_{q.id}"
         ticked = q.id not in c.room.skipped
         if key in st.session_state and st.session_state[key] != ticked:
             st.session_state[key] = ticked
+        drawn_now[key] = ticked
         # "2번: …", not "2. …": a label starting "2." is a Markdown list that Streamlit unwraps to its text, and
         # the escaped "2\\." stood in the box's accessible name (a screen reader read the backslash). The
         # question itself in the box's help (newcomer trial 2026-12-06: the short titles alone left the choice blind)
@@ -668,6 +693,38 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
         if where == "notes":  # the laptop has room for the question itself and its choices, without hovering
             # (newcomer re-check 2026-12-06: a tooltip needs a mouse, and "답변이 먼저 완료되는 쪽은?" names no side)
             st.caption(f"{wording}  \n" + " · ".join(md(line) for line in lettered(q, c.d.lang)))
+    st.session_state[PICK_DRAWN] = drawn_now
+    st.session_state.pop(PICK_ASKED, None)
+
+
+PICK_DRAWN = "room_pick_drawn"
+"""{box key: the value the page's last run drew}: the poll (`pending_pick`) compares the browser's boxes with it."""
+PICK_PREV = "room_pick_prev"
+"""PICK_DRAWN as the page's run found it, moved aside before the poll runs inline (`picks_drawn_before`)."""
+PICK_ASKED = "room_pick_asked"
+
+
+def picks_drawn_before() -> None:
+    """At the top of a presenter view's run: what the picker last drew goes aside for `_picker_boxes`, so the poll,
+    which runs inline in this run, does not compare this run's boxes with the last run's drawing (it asked the run
+    that had just taken a click for a second run)."""
+    if PICK_DRAWN in st.session_state:
+        st.session_state[PICK_PREV] = st.session_state.pop(PICK_DRAWN)
+
+
+def pending_pick() -> bool:
+    """Whether a question box in the browser differs from what the page's last run drew: a click whose callback
+    never ran. `room_view.live` then reruns the page, whose run takes it (`_picker_boxes`). Once per box value."""
+    drawn = st.session_state.get(PICK_DRAWN)
+    if not drawn:
+        return False
+    asked = st.session_state.get(PICK_ASKED, {})
+    for key, value in drawn.items():
+        browser = st.session_state.get(key)
+        if browser is not None and browser != value and asked.get(key) != browser:
+            st.session_state[PICK_ASKED] = {**asked, key: browser}
+            return True
+    return False
 
 
 def _pick(c: Ctx, question_id: str, key: str) -> None:

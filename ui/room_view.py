@@ -532,6 +532,10 @@ def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, 
             from ui import room_phone
             if room_phone.pending_answer():
                 st.rerun()  # a choice the page did not draw as saved: the page's run saves it (room_phone.settle)
+        if counts:
+            from ui import room_projector
+            if room_projector.pending_pick():
+                st.rerun()  # a question box clicked without its callback: the page's run takes it (_picker_boxes)
         now = c.store.clock().timestamp()
         if c.token and now - st.session_state.get("room_touched", 0.0) >= room_store.TOUCH_S:
             st.session_state["room_touched"] = now

@@ -44,6 +44,29 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+SERVER_LINE = re.compile(r"^room \w+: |latency\.room|WARNING|ERROR|Traceback|Error:")  # the store logs "room CODE: ..."
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test carries what the app servers logged while it ran (the room store's warnings: a
+    refused or lost answer, a store that was down), so a failure seen only in CI says what the server saw."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    since = time.time() - max(report.duration, 0) - 5
+    lines = []
+    for log in sorted(ARTIFACTS.glob("streamlit*.log")):
+        if log.stat().st_mtime < since:
+            continue
+        hits = [line.rstrip() for line in log.read_text(errors="replace").splitlines() if SERVER_LINE.search(line)]
+        if hits:
+            lines += [f"--- {log.name} ---", *hits[-40:]]
+    if lines:
+        report.sections.append(("server log (warnings)", "\n".join(lines)))
+
+
 @contextlib.contextmanager
 def streamlit_server(log_name: str = "streamlit.log", env: dict[str, str] | None = None):
     """Start `streamlit run app.py` on a free loopback port; yield its URL once healthy. `env`:

@@ -221,6 +221,62 @@ def test_a_question_box_is_sent_to_the_browser_only_when_the_room_changed_it(lan
     assert box(first).value is False and box(second).value is False
 
 
+def test_a_question_box_clicked_without_its_callback_is_taken_by_the_next_run(lang):
+    """A full test run (2026-12-06) left Q7 unticked on the notes view while the room still counted it, 30 s:
+    the click reached the browser and its callback never ran. Then the next run set the box back to the room's
+    value, undoing the click. A box whose browser value differs from what the last run drew is a click here:
+    the run takes it (`_picker_boxes`), and the count and the store follow. Simulated as the phone's lost answer
+    is: the browser's value set with no widget event, so no callback."""
+    presenter, code, key = open_room(lang)
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    q = QUESTIONS[6]
+    notes.session_state[f"room_pick_notes_{q.id}"] = False  # the browser's value, no widget event: no callback
+    notes.run()
+    no_exception(notes)
+    assert store().room(code).skipped == {q.id}
+    assert notes.checkbox(key=f"room_pick_notes_{q.id}").value is False
+    assert s(lang)("room_pick_title", n=len(QUESTIONS) - 1, total=len(QUESTIONS)) in all_text(notes)
+
+
+def test_a_lost_box_click_the_room_refuses_is_set_back_not_taken_again(lang, monkeypatch):
+    """The lost click taken by the next run, when the store refuses it (here: down): the box goes back to the
+    room's value on the run after, and the store is asked once, not on every run."""
+    presenter, code, key = open_room(lang)
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    q = QUESTIONS[6]
+    calls = []
+
+    def down(self, *a, **kw):
+        calls.append(a)
+        raise room_store.StoreDown("the test's store is down")
+
+    monkeypatch.setattr(Store, "set_skipped", down)
+    notes.session_state[f"room_pick_notes_{q.id}"] = False
+    for _ in range(3):
+        notes.run()
+        no_exception(notes)
+    assert len(calls) == 1
+    assert store().room(code).skipped == frozenset()
+    assert notes.checkbox(key=f"room_pick_notes_{q.id}").value is True
+
+
+def test_a_box_click_taken_by_its_callback_costs_the_notes_view_one_run(lang, monkeypatch):
+    """The poll that asks for a lost click's run (`pending_pick`) runs inline in the page's own run: compared with
+    the last run's drawing there, it would ask the run that had just taken a click for a second one. Counted by
+    a call the notes view makes once per run (`controls`)."""
+    from ui import room_projector
+
+    presenter, code, key = open_room(lang)
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    runs = []
+    real = room_projector.controls
+    monkeypatch.setattr(room_projector, "controls", lambda *a, **kw: (runs.append(1), real(*a, **kw))[1])
+    notes.checkbox(key=f"room_pick_notes_{QUESTIONS[6].id}").uncheck().run()
+    no_exception(notes)
+    assert store().room(code).skipped == {QUESTIONS[6].id}
+    assert len(runs) == 1, runs
+
+
 def test_a_presenter_asks_fewer_questions_and_the_room_counts_only_those(lang):
     """Presenter trial 2026-12-06: a 15-minute session could only run all twelve questions. On the notes view's
     lobby the presenter unticks questions; the time plan, the phones' "question n of m", forward from the last
@@ -1372,4 +1428,56 @@ def test_a_choice_whose_callback_was_lost_is_saved_by_the_next_run_once(lang):
     assert store().my_answers(code, token)[q.id][0] == RIGHT[q.id]
     assert s(lang)("room_your_answer", answer=labels_of(q, lang)[RIGHT[q.id]]) in [x.value for x in one.success]
     assert one.session_state[room_phone.ANSWER_DRAWN] == (f"room_q_{q.id}", RIGHT[q.id])
-    assert one.session_state[room_phone.ANSWER_TRIED] == (f"room_q_{q.id}", RIGHT[q.id])
+    assert one.session_state[room_phone.ANSWER_TRIES] == {f"room_q_{q.id}/{RIGHT[q.id]}": 1}
+
+
+def test_a_lost_choice_the_store_cannot_take_is_tried_three_times_then_left(lang, monkeypatch):
+    """The CI run of 2026-12-07 left a phone 30 s with its option checked and no "saved" although the run that
+    saves a lost choice existed (a2ec049): it tried once, and a save that failed once was never tried again. A
+    store that is down now gets SAVE_TRIES tries, each asked for by the poll (`pending_answer`), then none: no
+    loop of reruns. The store is counted, not the helper: three calls to `Store.answer`."""
+    from ui import room_phone
+
+    presenter, code, key = open_room(lang)
+    one = join(lang, code)
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    one.run()
+    calls = []
+
+    def down(self, *a, **kw):
+        calls.append(a)
+        raise room_store.StoreDown("the test's store is down")
+
+    monkeypatch.setattr(Store, "answer", down)
+    one.session_state[f"room_q_{q.id}"] = RIGHT[q.id]  # the browser's value, no widget event: no callback
+    for _ in range(room_phone.SAVE_TRIES + 1):
+        one.run()
+        no_exception(one)
+    assert len(calls) == room_phone.SAVE_TRIES
+    assert s(lang)("room_down") in [e.value for e in one.error]  # the phone says why nothing is saved
+    one.run()
+    assert len(calls) == room_phone.SAVE_TRIES
+    assert one.session_state[room_phone.ANSWER_TRIES] == {f"room_q_{q.id}/{RIGHT[q.id]}": room_phone.SAVE_TRIES}
+
+
+def test_a_click_saved_by_its_callback_costs_the_phone_one_run(lang, monkeypatch):
+    """The poll runs inline in the page's own run; it compared the browser's choice with what the LAST run drew,
+    so the run that had just saved a click asked for a second run: every answer cost each phone two runs (seen
+    in the server log of 2026-12-07: the poll's marker set on every answer). Counted by a call the phone's view
+    makes once per run (`reconnecting`), not by the helper under test."""
+    from ui import room_phone
+
+    presenter, code, key = open_room(lang)
+    one = join(lang, code)
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    one.run()
+    runs = []
+    real = room_phone.reconnecting
+    monkeypatch.setattr(room_phone, "reconnecting", lambda *a, **kw: (runs.append(1), real(*a, **kw)))
+    one.radio(key=f"room_q_{q.id}").set_value(RIGHT[q.id]).run()
+    no_exception(one)
+    token = one.session_state[f"room_token_{code}"]
+    assert store().my_answers(code, token)[q.id][0] == RIGHT[q.id]
+    assert len(runs) == 1, runs
