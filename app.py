@@ -64,7 +64,8 @@ if unknown:
 page = st.navigation(pages)
 # Each page its own browser-tab title in the reader's language (WCAG 2.4.2), and <html lang> to match.
 st.set_page_config(page_title=shell.document_title(page.title, title("app_title")))
-style.declare_language(lang, common("help_for", label="{label}") if common is not None else "Help for {label}")  # cached strings: this runs on every rerun
+style.declare_language(lang, common("help_for", label="{label}") if common is not None else "Help for {label}",  # cached strings: this runs on every rerun
+                       {key: common(key) for _, _, key in style.CHROME} if common is not None else None)
 st.session_state[shell.ENTRY_MARK] = True  # the page's shell.page_strings() takes it back
 state.page_ran(page.url_path)  # a page arrived at, or the same page again (a link's note stays on its page)
 # A phone that joined a room and went to another page: the way back to the room, on top of whatever page it is

@@ -171,20 +171,39 @@ def apply() -> None:
 #
 # Streamlit names a widget's (?) button "Help for <label>" in English on every page, so a screen reader
 # read "Help for 모델 크기" on a Korean page (WCAG 3.1.2): each such button is renamed from the page's own
-# words (common.yaml help_for, set in window.__latencyHelpFor by `declare_language` on every run).
+# words (common.yaml help_for, set in window.__latencyHelpFor by `declare_language` on every run). The same
+# for Streamlit's frame (CHROME): its sidebar buttons, region and navigation, and its skip link, named in English
+# on a Korean page ("Expand sidebar"), take the page's words (common.yaml chrome_*, window.__latencyChrome).
 HIDE_ICONS_JS = """if (!window.__latencyHideIcons) { window.__latencyHideIcons = true;
   const hide = () => { document.querySelectorAll('[data-testid=stMarkdownContainer] [role=img][translate=no]:not([aria-hidden]), [data-testid=stCaptionContainer] [role=img][translate=no]:not([aria-hidden])')
     .forEach(e => e.setAttribute('aria-hidden', 'true'));
     document.querySelectorAll('[data-testid=stTooltipIcon] [data-testid=stTooltipHoverTarget] > button[aria-label^="Help for "]').forEach(e => {
       const word = window.__latencyHelpFor || 'Help for {label}';
-      if (word !== 'Help for {label}') e.setAttribute('aria-label', word.replace('{label}', e.getAttribute('aria-label').slice(9))); }); };
+      if (word !== 'Help for {label}') e.setAttribute('aria-label', word.replace('{label}', e.getAttribute('aria-label').slice(9))); });
+    for (const [selector, how, name] of (window.__latencyChrome || [])) {
+      document.querySelectorAll(selector).forEach(e => {
+        if (how === 'text') { if (e.textContent !== name) e.textContent = name; }
+        else if (e.getAttribute(how) !== name) e.setAttribute(how, name); }); } };
   let queued = false;
   new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; hide(); }); } })
     .observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label']});
   hide(); }"""
 
 
-def declare_language(lang: str, help_for: str = "Help for {label}") -> None:
+def _js(value) -> str:
+    """A value as a JavaScript literal inside <script>: JSON, with "<" escaped so no text can close the tag."""
+    return json.dumps(value).replace("<", "\\u003c")
+
+
+CHROME = (("[data-testid=stSkipToContent]", "text", "chrome_skip"),
+          ("section[data-testid=stSidebar]", "aria-label", "chrome_side"),
+          ("[data-testid=stSidebarNav]", "aria-label", "chrome_pages"),
+          ("[data-testid=stExpandSidebarButton]", "aria-label", "chrome_open"),
+          ("[data-testid=stSidebarCollapseButton] button", "aria-label", "chrome_close"))
+"""(selector, attribute or "text", common.yaml key): the parts of Streamlit's frame that carry English names."""
+
+
+def declare_language(lang: str, help_for: str = "Help for {label}", chrome: dict[str, str] | None = None) -> None:
     """Set `<html lang>` to the page's language, so screen readers pick the right voice and the
     browser does not offer to translate Korean "from English" (WCAG 3.1.1); and hide Markdown icons'
     English names from assistive technology (`HIDE_ICONS_JS`).
@@ -193,5 +212,7 @@ def declare_language(lang: str, help_for: str = "Help for {label}") -> None:
     constant apart from that code. st.html runs it (unsafe_allow_javascript, public API); its
     body changes with the language, so Streamlit mounts it afresh, and the script runs, on a switch."""
     with st.container(key=HEAD_KEY):
-        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};\nwindow.__latencyHelpFor = {json.dumps(help_for)};\n"
+        names = [[selector, how, chrome[key]] for selector, how, key in CHROME if chrome and key in chrome]
+        st.html(f"<script>document.documentElement.lang = {_js(lang)};\nwindow.__latencyHelpFor = {_js(help_for)};\n"
+                f"window.__latencyChrome = {_js(names)};\n"
                 f"{HIDE_ICONS_JS}</script>", unsafe_allow_javascript=True)

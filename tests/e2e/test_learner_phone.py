@@ -11,6 +11,7 @@ Screenshots: test-artifacts/phone-*.png (look at them), and the entry at 1366 px
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from latency.language import i18n
 from tests.e2e.conftest import MAIN, PHONE, open_app, shot, wait_idle
@@ -60,6 +61,28 @@ def test_the_menu_button_and_the_menus_links_are_44_px_on_a_phone(phone, app_url
     box = closer.bounding_box()
     assert round(box["width"]) >= 44 and round(box["height"]) >= 44, box
     shot(phone, "phone-ko-menu-open", full_page=False)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_streamlits_frame_is_named_in_the_pages_language(phone, app_url, lang):
+    """Streamlit names its own frame in English on every page: a screen reader on a Korean phone read "Expand
+    sidebar", region "Sidebar", navigation "App pages" and "Skip to main content" (the CI page snapshot of
+    2026-12-07 showed the opener; WCAG 3.1.2). Each takes the page's words from content/ui/common.yaml, read
+    here from the content file, not from the app's table, and the names follow a switch of language."""
+    words = i18n.strings("common", lang)
+    open_app(phone, app_url, "", lang=lang)
+    opener = phone.locator("[data-testid=stExpandSidebarButton]")
+    expect(opener).to_have_attribute("aria-label", words("chrome_open"))
+    expect(phone.locator("section[data-testid=stSidebar]")).to_have_attribute("aria-label", words("chrome_side"))
+    expect(phone.locator("[data-testid=stSidebarNav]")).to_have_attribute("aria-label", words("chrome_pages"))
+    expect(phone.locator("[data-testid=stSkipToContent]")).to_have_text(words("chrome_skip"))
+    opener.tap()
+    expect(phone.locator("[data-testid=stSidebarCollapseButton] button")).to_have_attribute("aria-label", words("chrome_close"))
+    other = "en" if lang == "ko" else "ko"
+    phone.locator("[data-testid=stSidebar]").get_by_text(words(f"lang_name_{other}"), exact=True).tap()
+    wait_idle(phone)
+    expect(phone.locator("[data-testid=stSidebarNav]")).to_have_attribute(
+        "aria-label", i18n.strings("common", other)("chrome_pages"))
 
 
 def _settled_height(page, locator) -> float:
