@@ -1408,6 +1408,16 @@ def test_a_presenter_who_leaves_the_room_open_finds_the_way_back_until_it_ends(l
     assert back not in [label for label, _ in links(presenter)] and back not in [b.label for b in presenter.button]
 
 
+def phone_on_first_question(lang: str):
+    """A room on its first question with one phone joined and drawn: (the phone's AppTest, the code, the question)."""
+    presenter, code, key = open_room(lang)
+    one = join(lang, code)
+    q = QUESTIONS[0]
+    store().set_screen(code, key, f"q:{q.id}")
+    one.run()
+    return one, code, q
+
+
 def test_a_choice_whose_callback_was_lost_is_saved_by_the_next_run_once(lang):
     """A full CI run (2026-12-06) saw a phone with its option checked and no "saved" for 30 s: the click reached
     the browser, and its callback (`_answer`) never saved it (likeliest: a run ended by the half-second poll's
@@ -1415,11 +1425,7 @@ def test_a_choice_whose_callback_was_lost_is_saved_by_the_next_run_once(lang):
     and says so (`room_phone.settle`), once per choice, and the poll asks for that run (`room_phone.pending_answer`)."""
     from ui import room_phone
 
-    presenter, code, key = open_room(lang)
-    one = join(lang, code)
-    q = QUESTIONS[0]
-    store().set_screen(code, key, f"q:{q.id}")
-    one.run()
+    one, code, q = phone_on_first_question(lang)
     token = one.session_state[f"room_token_{code}"]
     assert store().my_answers(code, token).get(q.id, (None, None))[0] is None
     one.session_state[f"room_q_{q.id}"] = RIGHT[q.id]  # the browser's value, no widget event: no callback
@@ -1438,11 +1444,7 @@ def test_a_lost_choice_the_store_cannot_take_is_tried_three_times_then_left(lang
     loop of reruns. The store is counted, not the helper: three calls to `Store.answer`."""
     from ui import room_phone
 
-    presenter, code, key = open_room(lang)
-    one = join(lang, code)
-    q = QUESTIONS[0]
-    store().set_screen(code, key, f"q:{q.id}")
-    one.run()
+    one, code, q = phone_on_first_question(lang)
     calls = []
 
     def down(self, *a, **kw):
@@ -1468,11 +1470,7 @@ def test_a_click_saved_by_its_callback_costs_the_phone_one_run(lang, monkeypatch
     makes once per run (`reconnecting`), not by the helper under test."""
     from ui import room_phone
 
-    presenter, code, key = open_room(lang)
-    one = join(lang, code)
-    q = QUESTIONS[0]
-    store().set_screen(code, key, f"q:{q.id}")
-    one.run()
+    one, code, q = phone_on_first_question(lang)
     runs = []
     real = room_phone.reconnecting
     monkeypatch.setattr(room_phone, "reconnecting", lambda *a, **kw: (runs.append(1), real(*a, **kw)))
