@@ -199,7 +199,8 @@ CHROME = (("[data-testid=stSkipToContent]", "text", "chrome_skip"),
           ("section[data-testid=stSidebar]", "aria-label", "chrome_side"),
           ("[data-testid=stSidebarNav]", "aria-label", "chrome_pages"),
           ("[data-testid=stExpandSidebarButton]", "aria-label", "chrome_open"),
-          ("[data-testid=stSidebarCollapseButton] button", "aria-label", "chrome_close"))
+          ("[data-testid=stSidebarCollapseButton] button", "aria-label", "chrome_close"),
+          ("[data-testid=stHeaderActionElements] a[href^='#']", "aria-label", "chrome_anchor"))
 """(selector, attribute or "text", common.yaml key): the parts of Streamlit's frame that carry English names."""
 
 

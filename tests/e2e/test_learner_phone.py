@@ -66,9 +66,10 @@ def test_the_menu_button_and_the_menus_links_are_44_px_on_a_phone(phone, app_url
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_streamlits_frame_is_named_in_the_pages_language(phone, app_url, lang):
     """Streamlit names its own frame in English on every page: a screen reader on a Korean phone read "Expand
-    sidebar", region "Sidebar", navigation "App pages" and "Skip to main content" (the CI page snapshot of
-    2026-12-07 showed the opener; WCAG 3.1.2). Each takes the page's words from content/ui/common.yaml, read
-    here from the content file, not from the app's table, and the names follow a switch of language."""
+    sidebar", region "Sidebar", navigation "App pages", "Skip to main content" and "Link to heading" (the CI
+    page snapshot of 2026-12-07 showed the opener; WCAG 3.1.2). Each takes the page's words from
+    content/ui/common.yaml, read here from the content file, not from the app's table, and the names follow a
+    switch of language."""
     words = i18n.strings("common", lang)
     open_app(phone, app_url, "", lang=lang)
     opener = phone.locator("[data-testid=stExpandSidebarButton]")
@@ -78,6 +79,11 @@ def test_streamlits_frame_is_named_in_the_pages_language(phone, app_url, lang):
     expect(phone.locator("[data-testid=stSkipToContent]")).to_have_text(words("chrome_skip"))
     opener.tap()
     expect(phone.locator("[data-testid=stSidebarCollapseButton] button")).to_have_attribute("aria-label", words("chrome_close"))
+    open_app(phone, app_url, "join", lang=lang)  # its title keeps Streamlit's heading link ("Link to heading")
+    expect(phone.locator(f"{MAIN} h1 [data-testid=stHeaderActionElements] a").first).to_have_attribute(
+        "aria-label", words("chrome_anchor"))
+    if opener.is_visible():  # the page list as the phone left it (Streamlit keeps it open across pages)
+        opener.tap()
     other = "en" if lang == "ko" else "ko"
     phone.locator("[data-testid=stSidebar]").get_by_text(words(f"lang_name_{other}"), exact=True).tap()
     wait_idle(phone)
