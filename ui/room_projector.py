@@ -662,10 +662,11 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
     # A box whose browser value differs from what the last run drew was clicked here: if the room does not have it
     # yet, its callback never ran (a full test run, 2026-12-06: Q7 unticked on the screen, counted by the room for
     # 30 s); the click is taken now, once (`pending_pick` asks the poll for this run)
+    box_key = f"room_pick_{where}_{{}}".format
     prev = st.session_state.get(PICK_PREV, {})
     lost = {}
     for q in c.quiz_all:
-        key = f"room_pick_{where}_{q.id}"
+        key = box_key(q.id)
         browser, drawn = st.session_state.get(key), prev.get(key)
         if browser is not None and drawn is not None and browser != drawn and browser != (q.id not in c.room.skipped):
             lost[key] = q.id
@@ -679,7 +680,7 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
         st.rerun()  # the count above and every box from the room as it now is
     drawn_now = {}
     for i, q in enumerate(c.quiz_all, start=1):
-        key = f"room_pick_{where}_{q.id}"
+        key = box_key(q.id)
         ticked = q.id not in c.room.skipped
         if key in st.session_state and st.session_state[key] != ticked:
             st.session_state[key] = ticked
