@@ -25,7 +25,7 @@ import streamlit as st
 
 from latency.language.i18n import Strings, md
 from latency.room import codes
-from latency.room.store import SPREAD, TIMERS_S, VOTE2, NoRoom, StoreDown
+from latency.room.store import SPREAD, TIMERS_S, VOTE2, NoRoom, StalePress, StoreDown
 from latency.teaching import quiz
 from ui import lesson_steps, room_results
 from ui.room_view import (CONFIRM_REVEAL, DONE, DOWN_KEY, KEYS_JS, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_now,
@@ -90,10 +90,12 @@ def _act(change, *args) -> None:
         st.session_state[DOWN_KEY] = True
     except PermissionError:
         pass  # the room ended meanwhile (another tab): the next run shows it
+    except StalePress as press:
+        log.warning("%s", press)  # the next run draws the room as it is
 
 
 def _move(c: Ctx, screen: str) -> None:
-    _act(c.store.set_screen, c.room.code, c.key or "", screen)
+    _act(c.store.set_screen, c.room.code, c.key or "", screen, c.room.screen)
     lesson_steps.ask_scroll_top()
 
 
@@ -219,7 +221,7 @@ def backward(c: Ctx, v: Vote) -> tuple[callable, tuple] | None:
     2026-12-06: "back looked as if it did nothing")."""
     q = v.question
     if q is not None and q.id not in c.room.revealed and c.room.phase(q.id) in (SPREAD, VOTE2):
-        return _act, (c.store.step_back, c.room.code, c.key or "", q.id)
+        return _act, (c.store.step_back, c.room.code, c.key or "", q.id, c.room.stage(q.id))
     i = position(c, current(c))
     return (_back, (c, c.screens[i - 1])) if i > 0 else None
 
@@ -332,7 +334,7 @@ def _leave_revealed(c: Ctx, screen: str) -> None:
 
 def _reopen(c: Ctx, question_id: str) -> None:
     st.session_state.pop(CONFIRM_REOPEN, None)
-    _act(c.store.step_back, c.room.code, c.key or "", question_id)
+    _act(c.store.step_back, c.room.code, c.key or "", question_id, c.room.stage(question_id))
 
 
 def _to_lobby(c: Ctx) -> None:

@@ -127,12 +127,14 @@ def asked(c: Ctx) -> list[quiz.Question]:
     return [q for q in c.questions if q.id in c.room.asked]
 
 
-# Clickers send PageDown / PageUp; the arrows are the buttons' own `shortcut`s. A constant script (no
-# content, no input), listening before anything else on the page (capture phase): PageDown/PageUp
-# anywhere outside a text box, and the arrows on a step's choice the presenter clicked (a slider, a radio,
-# a choice button: a focused slider or radio took them for itself, so a clicker moved the choice instead of
-# the slide, and a focused choice button swallowed them; newcomer re-check 2026-12-05), click the forward or
+# Clickers send PageDown / PageUp; a laptop's presenter the arrows. A constant script (no content, no
+# input), listening before anything else on the page (capture phase): PageDown/PageUp and the arrows
+# anywhere outside a text box, also on a step's choice the presenter clicked (a slider, a radio, a choice
+# button: a focused slider or radio took them for itself, so a clicker moved the choice instead of the
+# slide, and a focused choice button swallowed them; newcomer re-check 2026-12-05), click the forward or
 # back button of the room (room_next/room_back) or, without a room, of presenter mode (lesson_next/lesson_back).
+# The buttons' own `shortcut`s (← →) clicked at once, mid-run too: an arrow pressed while the page was
+# redrawn was lost (room test 2026-12-07: the room stayed on step 3), so the arrows queue here as well.
 # A choice reached by keyboard (Tab, and no pointer press since) keeps its arrows (presenter trial
 # 2026-12-05: the arrow keys moved the room, not the focused slider).
 # Every press counts, one screen each, in order: a press waits until the run before it has finished and
@@ -176,8 +178,8 @@ if (!window.__roomKeys) {
     const dir = {PageDown: 1, PageUp: -1, ArrowRight: 1, ArrowLeft: -1}[e.key];
     // a step's choice: a slider, a radio (the myths) or a choice button (segmented control)
     const choice = t.closest('input[type=range], [role=slider], input[type=radio], [role=radio], [data-testid=stButtonGroup] button');
-    if (!dir || (e.key.startsWith('Arrow') && !choice)) return;
-    if (e.key.startsWith('Arrow') && !pointerFocus) return;  // a choice reached by keyboard: its own arrows
+    if (!dir || (e.key.startsWith('Arrow') && t.closest('[role=tab], [role=option], [role=menuitem], [role=listbox]'))) return;
+    if (e.key.startsWith('Arrow') && choice && !pointerFocus) return;  // a choice reached by keyboard: its own arrows
     if (!pending.length && !running() && !find(dir)) return;  // nothing to move: the key keeps its own use
     e.preventDefault(); e.stopPropagation();
     pending.push({dir: dir, at: Date.now()});

@@ -50,6 +50,7 @@ TOUCH_S = 10               # how often a phone says it is still there (a write p
 TIMERS_S = (30, 60, 90)    # the countdowns a presenter may give a vote
 CHOICES_MAX = 4000  # rooms.choices: the lesson steps' shared choices as JSON (a dozen steps need ~300)
 SPREAD, VOTE2 = "spread", "vote2"   # a question's peer-instruction phases (none: the first vote is open)
+OPEN, REVEALED = "open", "revealed"  # a question's stage besides its phases (`Room.stage`): first vote open; answer shown
 MIGRATIONS = Path(__file__).with_name("migrations")
 APP_DIR = "latency-explainer"
 
@@ -119,8 +120,20 @@ def _choices(text: str | None) -> dict[str, Any]:
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, (int, float, str))} \
         if isinstance(value, dict) else {}
 
+def _stage(row, question_id: str) -> str:
+    """`Room.stage` read from a rooms row."""
+    return REVEALED if question_id in row.revealed.split() else _phases(row.phases).get(question_id) or OPEN
+
+
 class StoreDown(Exception):
     """The database cannot be reached or refused the statement (the page names it)."""
+
+
+class StalePress(Exception):
+    """A presenter's press drawn on a room that has since changed (`since`): it changes nothing."""
+
+    def __init__(self, code: str, what: str) -> None:
+        super().__init__(f"room {code}: a press from a stale screen changed nothing ({what})")
 
 
 class ValueTooLong(ValueError):
@@ -175,6 +188,10 @@ class Room:
 
     def phase(self, question_id: str) -> str | None:
         return self.phases.get(question_id)
+
+    def stage(self, question_id: str) -> str:
+        """Where the question stands: REVEALED, VOTE2, SPREAD or OPEN (its first vote)."""
+        return REVEALED if question_id in self.revealed else self.phase(question_id) or OPEN
 
     def open_vote(self, question_id: str) -> int | None:
         """Which vote on this question is open in the room's phase (1, 2), or None (revealed,
@@ -335,11 +352,18 @@ class Store:
             fits(rooms, values)
             conn.execute(rooms.update().where(rooms.c.code == code).values(**values))
 
-    def set_screen(self, code: str, key: str, screen: str) -> None:
-        """The presenter moved: every participant follows to `screen`; a question opened counts as asked."""
+    def set_screen(self, code: str, key: str, screen: str, since: str | None = None) -> None:
+        """The presenter moved: every participant follows to `screen`; a question opened counts as asked.
+        `since`: the screen the presenter's press was drawn on. A press from another screen than the room's
+        moves nothing (`StalePress`): a click delivered twice, or the room moved meanwhile from another
+        device. Room test 2026-12-07: the forward button's callback ran twice for one PageDown (the second
+        time with the room already moved; cause not found), and with a back press between them the room
+        skipped a step."""
         fits(rooms, {"screen": screen})
 
         def change(row) -> dict:
+            if since is not None and row.screen != since:
+                raise StalePress(code, f"screen {since} -> {screen}, the room on {row.screen}")
             values = {"screen": screen}
             asked = row.asked.split()
             if screen.startswith("q:") and screen[2:] not in asked:
@@ -392,24 +416,32 @@ class Store:
 
     def set_phase(self, code: str, key: str, question_id: str, phase: str) -> None:
         """Peer instruction: SPREAD closes the first vote and shows the room's spread without the
-        right answer (the room discusses); VOTE2 opens the second vote."""
+        right answer (the room discusses); VOTE2 opens the second vote. Each from the stage before it
+        only (`StalePress` otherwise): the same press delivered twice, after a step back between,
+        would undo that step back."""
         if phase not in (SPREAD, VOTE2):
             raise ValueError(phase)
 
         def change(row) -> dict:
             phases = _phases(row.phases)
+            now = _stage(row, question_id)
+            if now != (OPEN if phase == SPREAD else SPREAD):
+                raise StalePress(code, f"{question_id}: {phase} from {now}")
             phases[question_id] = phase
             return {"phases": _phases_text(phases)}
 
         self._presenter_update(code, key, change)
 
-    def step_back(self, code: str, key: str, question_id: str) -> None:
+    def step_back(self, code: str, key: str, question_id: str, since: str | None = None) -> None:
         """Back on a question, one build at a time, as forward went (a clicker's PageUp after a press
         too many): revealed -> its last vote open again; the second vote -> the spread; the spread ->
         the first vote. Its countdown goes (one that ran out would keep the reopened vote closed);
-        every answer stays."""
+        every answer stays. `since`: the question's stage (`Room.stage`) the press was drawn on; from
+        another stage nothing changes (`StalePress`: one press delivered twice stepped back twice)."""
 
         def change(row) -> dict:
+            if since is not None and _stage(row, question_id) != since:
+                raise StalePress(code, f"{question_id}: back from {since}, the question at {_stage(row, question_id)}")
             values = {}
             revealed = row.revealed.split()
             phases = _phases(row.phases)

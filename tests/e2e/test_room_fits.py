@@ -276,6 +276,28 @@ def test_a_slider_reached_by_keyboard_keeps_its_arrows_and_a_clicked_one_gives_t
 
 
 
+def test_an_arrow_pressed_while_the_page_is_redrawn_counts_as_one_more_screen(browser, app_url):
+    """Room test 2026-12-07: → with nothing focused was the forward button's own shortcut, clicked at once, so
+    pressed while a run redrew the page it clicked the screen being left or was lost (the room stayed on step 3).
+    The arrows queue as PageDown does: PageDown then → at once move the room two steps, → then ← back one."""
+    with room_at(browser, "1") as (store, code, key, page):
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
+        settled(page)
+        assert page.evaluate("() => document.activeElement === document.body")
+        page.keyboard.press("PageDown")
+        page.keyboard.press("ArrowRight")  # at once: step 2's run has not drawn its page yet
+        expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
+        settled(page)
+        assert store.room(code).screen == "3"
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
+        settled(page)
+        page.wait_for_timeout(300)  # a last click's run would start within this
+        settled(page)
+        assert store.room(code).screen == "3"
+
+
 @pytest.mark.parametrize("widget", ["timeline", "myths"])
 def test_a_clicked_choice_gives_the_arrows_to_the_clicker_too(browser, app_url, widget):
     """Newcomer re-check 2026-12-05: after the presenter clicked a choice on the wall, → picked the next myth

@@ -802,6 +802,25 @@ def test_back_from_step_1_asks_before_sending_every_phone_to_the_lobby(lang):
     assert store().room(code).screen == "lobby"
 
 
+def test_a_forward_press_drawn_on_a_screen_the_room_has_left_moves_nothing(lang, caplog):
+    """Room test 2026-12-07: the forward button's callback ran a second time for one PageDown, the room
+    already moved; with a back press between, the room skipped a step. A press drawn on step 2 after
+    another device took the room back to step 1 leaves it there; the next run draws step 1, whose
+    forward goes to step 2 (the steps are "1", "2", ... in the lesson's order)."""
+    presenter, code, key = open_room(lang)
+    presenter.button(key="room_next").click().run()  # lobby -> step 1
+    presenter.button(key="room_next").click().run()  # -> step 2: its forward points at step 3
+    assert store().room(code).screen == "2"
+    store().set_screen(code, key, "1")  # the notes view on the laptop went back meanwhile
+    with caplog.at_level("WARNING", logger="latency.room"):
+        presenter.button(key="room_next").click().run()
+    no_exception(presenter)
+    assert store().room(code).screen == "1"  # not step 3
+    assert any("stale screen" in r.getMessage() for r in caplog.records)
+    presenter.button(key="room_next").click().run()  # drawn on step 1 now
+    assert store().room(code).screen == "2"
+
+
 def test_the_notes_view_counts_screens_as_the_lesson_does(lang):
     """Trial item 8: "화면 6 / 22" in the notes against "3단계" on the phone and "1 / 10" in the lesson."""
     _, code, key = open_room(lang)

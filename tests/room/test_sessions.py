@@ -162,6 +162,40 @@ def test_back_on_a_question_steps_back_through_what_forward_did(store, clock):
         store.step_back(code, "guess", "q1")
 
 
+def test_a_press_counts_only_on_the_screen_or_stage_it_was_drawn_on(store):
+    """Room test 2026-12-07: the forward button's callback ran a second time for one PageDown, the room
+    already moved on; with a back press between, the room skipped a step. Each move names the screen
+    (a question's stage) it was drawn on, and from any other it changes nothing. Counted by hand."""
+    code, key = store.open_room()
+    store.set_screen(code, key, "1", since="lobby")
+    store.set_screen(code, key, "2", since="1")    # PageDown on step 1
+    store.set_screen(code, key, "1", since="2")    # PageUp on step 2
+    with pytest.raises(room_store.StalePress):
+        store.set_screen(code, key, "3", since="2")  # step 2's forward once more, the room back on step 1
+    assert store.room(code).screen == "1"
+    store.set_screen(code, key, "q:q1", since="1")
+    assert store.room(code).screen == "q:q1" and store.room(code).asked == ("q1",)
+    with pytest.raises(room_store.StalePress):
+        store.set_screen(code, key, "q:q2", since="1")  # a second device's step-1 press, the room moved on
+    assert store.room(code).asked == ("q1",)  # a refused move opens no question
+    # a question's builds: each from the stage before it; back from the stage it was pressed on
+    assert store.room(code).stage("q1") == room_store.OPEN
+    with pytest.raises(room_store.StalePress):
+        store.set_phase(code, key, "q1", VOTE2)  # the second vote before the spread
+    store.set_phase(code, key, "q1", SPREAD)
+    with pytest.raises(room_store.StalePress):
+        store.set_phase(code, key, "q1", SPREAD)  # the same press again
+    store.set_phase(code, key, "q1", VOTE2)
+    store.step_back(code, key, "q1", since=VOTE2)  # -> the spread
+    with pytest.raises(room_store.StalePress):
+        store.step_back(code, key, "q1", since=VOTE2)  # the same back press again: it stays on the spread
+    assert store.room(code).stage("q1") == SPREAD
+    store.reveal(code, key, "q1")
+    assert store.room(code).stage("q1") == room_store.REVEALED
+    store.step_back(code, key, "q1", since=room_store.REVEALED)  # reopened: back to the spread it came from
+    assert store.room(code).stage("q1") == SPREAD
+
+
 def test_a_steps_choice_is_kept_for_the_phones_by_the_presenter_only(store):
     """The presenter's choice on a lesson step (presenter re-check 2026-12-05: the wall showed 8B, the
     phones 405B): kept per step, written only with the presenter's key, refused when it is no choice or
