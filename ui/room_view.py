@@ -35,7 +35,7 @@ from latency.language.i18n import Strings, md
 from latency.room import codes, store as room_store
 from latency.room.store import NoRoom, Store, StoreDown
 from latency.teaching import lesson, quiz
-from ui import lesson_steps
+from ui import lesson_steps, style
 
 log = logging.getLogger("latency.room")
 LIVE_S = 0.5   # how often every view asks the store for the room's state (issue 25: follow within 2 s; see docs/deploy.md)
@@ -187,6 +187,46 @@ if (!window.__roomKeys) {
   }, true);
 }
 </script>"""
+
+
+# A view that stops polling stops following the room: Streamlit keeps a fragment's `run_every` as a
+# timer in the browser, and a full CI run once left a phone on step 7 for 30 s while the presenter was
+# on step 8 (2026-12-06), the store already moved. A constant script (no content, no input) watches the
+# page's run state; when no run, the poll's or any other, has started for WAKE_S while the page is
+# connected, it clicks the hidden `wake` button: that full run draws the room as it is and sets the
+# poll's timer again. A connected page polls every LIVE_S, so this only fires once the poll is lost
+# (or the tab slept, as a locked phone's does).
+WAKE_S = 8.0
+WAKE_KEY = "room_wake"
+WAKE_JS = """<script>
+if (!window.__roomWake) {
+  let last = Date.now(), watched = null;
+  const observer = new MutationObserver(() => {
+    if (watched && watched.getAttribute('data-test-script-state') === 'running') last = Date.now();
+  });
+  window.__roomWake = setInterval(() => {
+    const app = document.querySelector('[data-testid=stApp]');
+    if (!app) return;
+    if (app !== watched) {
+      observer.disconnect();
+      observer.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+      watched = app; last = Date.now();
+    }
+    if (app.getAttribute('data-test-script-state') === 'running'
+        || app.getAttribute('data-test-connection-state') !== 'CONNECTED') { last = Date.now(); return; }
+    if (Date.now() - last < WAKE_MS) return;
+    const button = document.querySelector('.st-key-WAKE_KEY button');
+    if (button) { last = Date.now(); button.click(); }
+  }, 1000);
+}
+</script>""".replace("WAKE_MS", str(int(WAKE_S * 1000))).replace("WAKE_KEY", WAKE_KEY)
+
+
+def wake(s: Strings, container) -> None:
+    """The watchdog above, and its button, in `container`: a scripts-only container, folded away (no
+    screen reader or tap reaches the button; only the script clicks it)."""
+    container.html(WAKE_JS, unsafe_allow_javascript=True)
+    container.button(s("room_wake"), key=WAKE_KEY)
 
 
 # --- the presenter's key: never in the address once the room is open ----------------------------
@@ -513,9 +553,17 @@ def vote_now(c: Ctx, room: room_store.Room | None = None) -> Vote:
     return vote_for(c, question_of(c, current(c)), room)
 
 
-@st.fragment(run_every=LIVE_S)
 def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, names: bool = False,
          while_nobody=None) -> None:
+    """The poll (`_poll`, every LIVE_S) and its watchdog (`wake`): only a view that polls has one (a join
+    form's typing is never rerun by it)."""
+    wake(s, st.container(key=style.SCRIPTS_KEY + "room_wake_box"))
+    _poll(c, s, counts, drawn_over, big, names, while_nobody)
+
+
+@st.fragment(run_every=LIVE_S)
+def _poll(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, names: bool = False,
+          while_nobody=None) -> None:
     """Ask the store for the room; rerun the page when its state changed or the countdown on the
     open vote ran out since the page was drawn (`drawn_over`). With `counts` (the presenter's
     views), the people here and, on a question with a vote open, how many answered. A countdown

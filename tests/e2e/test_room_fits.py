@@ -26,7 +26,8 @@ from latency.room.store import SPREAD, VOTE2, Store
 from tests.e2e.conftest import MAIN, shot
 from tests.e2e.test_accessibility import axe_ready  # noqa: F401  (the fixture: axe-core installed)
 from tests.e2e.test_presenter_readable import MIN_PX
-from tests.e2e.test_room import CATALOG, LESSON, QUESTIONS, RIGHT, T, fits_problems, heading, lab, settled
+from tests.e2e.test_room import CATALOG, LESSON, PHONE, QUESTIONS, RIGHT, T, fits_problems, heading, lab, settled
+from ui import room_view
 
 pytestmark = pytest.mark.e2e
 SIZES = {"1920": {"width": 1920, "height": 1080}, "1366": {"width": 1366, "height": 768}}
@@ -274,6 +275,36 @@ def test_a_slider_reached_by_keyboard_keeps_its_arrows_and_a_clicked_one_gives_t
         expect(heading(page, LESSON.steps[k].title["en"])).to_be_visible(timeout=T)
         assert store.room(code).screen == str(k + 1)
 
+
+
+KILL_POLL_JS = """() => {  // every timer the page holds but the watchdog's: as if the poll's timer had been lost
+  const top = setTimeout(() => {}, 0);
+  for (let i = 1; i <= top; i++) { if (i !== window.__roomWake) clearInterval(i); }
+}"""
+
+
+@pytest.mark.parametrize("view", ["phone", "projected"])
+def test_a_view_whose_poll_was_lost_follows_the_room_again_within_the_watchdogs_time(browser, app_url, view):
+    """A full CI run once left a phone on step 7 for 30 s while the room was on step 8 (2026-12-06): a view
+    follows the room only while its poll's timer (Streamlit's `run_every`, kept in the browser) runs. With every
+    timer but the watchdog's cleared, the room moved from outside, the view shows the new step within
+    `WAKE_S` (8 s) and a margin; the watchdog's button is never shown."""
+    with room_at(browser, "1", viewport=PHONE if view == "phone" else None) as (store, code, key, page):
+        if view == "phone":
+            page.goto(f"{app_url}/lesson?room={code}&lang=en")
+            page.locator(".st-key-room_nick input").fill("Ana")
+            page.locator("[data-testid=stFormSubmitButton] button").first.click()
+        else:
+            page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
+        expect(heading(page, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
+        settled(page)
+        expect(page.locator(".st-key-room_wake button")).to_be_hidden()
+        page.evaluate(KILL_POLL_JS)
+        store.set_screen(code, key, "2")
+        expect(heading(page, LESSON.steps[1].title["en"])).to_be_visible(timeout=(room_view.WAKE_S + 7) * 1000)
+        expect(page.locator(".st-key-room_wake button")).to_be_hidden()
+        store.set_screen(code, key, "3")  # the poll runs again: the next move follows at the poll's pace
+        expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=4000)
 
 
 def test_an_arrow_pressed_while_the_page_is_redrawn_counts_as_one_more_screen(browser, app_url):

@@ -821,6 +821,19 @@ def test_a_forward_press_drawn_on_a_screen_the_room_has_left_moves_nothing(lang,
     assert store().room(code).screen == "2"
 
 
+def test_the_polls_watchdog_is_on_every_view_that_polls_and_never_on_the_join_form(lang):
+    """The watchdog (room_view.WAKE_JS) reruns a page whose poll stopped. On the join form there is no poll,
+    so it would rerun the page every WAKE_S under a phone typing its nickname: it is not there."""
+    presenter, code, key = open_room(lang)
+    form = run_page("lesson", lang, {"room": code})
+    assert form.text_input(key="room_nick") is not None
+    assert "room_wake" not in [b.key for b in form.button]
+    phone = join(lang, code, "Ana")
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    for view in (presenter, phone, notes):
+        assert [b.key for b in view.button].count("room_wake") == 1
+
+
 def test_the_notes_view_counts_screens_as_the_lesson_does(lang):
     """Trial item 8: "화면 6 / 22" in the notes against "3단계" on the phone and "1 / 10" in the lesson."""
     _, code, key = open_room(lang)
