@@ -222,11 +222,13 @@ if (!window.__roomWake) {
 </script>""".replace("WAKE_MS", str(int(WAKE_S * 1000))).replace("WAKE_KEY", WAKE_KEY)
 
 
-def wake(s: Strings, container) -> None:
+def wake(s: Strings, container, code: str) -> None:
     """The watchdog above, and its button, in `container`: a scripts-only container, folded away (no
-    screen reader or tap reaches the button; only the script clicks it)."""
+    screen reader or tap reaches the button; only the script clicks it). A click is logged: a failed
+    browser test's report carries it (tests/e2e/conftest.py)."""
     container.html(WAKE_JS, unsafe_allow_javascript=True)
-    container.button(s("room_wake"), key=WAKE_KEY)
+    if container.button(s("room_wake"), key=WAKE_KEY):
+        log.warning("room %s: a view's poll had stopped for %.0f s; its page was run again", code, WAKE_S)
 
 
 # --- the presenter's key: never in the address once the room is open ----------------------------
@@ -557,7 +559,7 @@ def live(c: Ctx, s: Strings, counts: bool, drawn_over: bool, big: bool = False, 
          while_nobody=None) -> None:
     """The poll (`_poll`, every LIVE_S) and its watchdog (`wake`): only a view that polls has one (a join
     form's typing is never rerun by it)."""
-    wake(s, st.container(key=style.SCRIPTS_KEY + "room_wake_box"))
+    wake(s, st.container(key=style.SCRIPTS_KEY + "room_wake_box"), c.room.code)
     _poll(c, s, counts, drawn_over, big, names, while_nobody)
 
 
