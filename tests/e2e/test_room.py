@@ -444,10 +444,34 @@ def test_a_whole_room(browser, db, lang):
             assert ways.count() == 2 and all(ways.nth(i).bounding_box()["height"] >= 44 for i in range(2))  # tap targets
             shot(late, f"room-{db}-{lang}-phone-late-ended", full_page=False)
             assert not found, "\n".join(found[:30])
+        except Exception:
+            print(pages_now([contexts[0], *contexts[1:3]], ("presenter", "phone one", "phone two"), store))
+            raise
         finally:
             for c in contexts:
                 c.close()
             store.engine.dispose()
+
+
+PAGE_STATE_JS = """() => { const app = document.querySelector('[data-testid=stApp]') || {getAttribute: () => null};
+  return [app.getAttribute('data-test-script-state'), app.getAttribute('data-test-connection-state')].join(' / '); }"""
+
+
+def pages_now(contexts, names, store) -> str:
+    """What each page showed when a whole-room test failed, for its report (CI keeps no screenshots): the
+    address, the run and connection state, the room in the store, the main area's text."""
+    lines = []
+    for name, context in zip(names, contexts):
+        for page in context.pages:
+            try:
+                code = parse_qs(urlsplit(page.url).query).get("room", [None])[0]
+                room = store.room(code) if code else None
+                lines += [f"--- {name}: {page.url} ({page.evaluate(PAGE_STATE_JS)}); the store: "
+                          f"{(room.screen, sorted(room.revealed), dict(room.phases)) if room else None}",
+                          page.locator(MAIN).inner_text(timeout=2000)[:1200]]
+            except Exception as err:  # the page itself may be what broke
+                lines.append(f"--- {name}: {err!r}"[:300])
+    return "\n".join(lines)
 
 
 def phone_vote_checks(one, two, presenter, s, q, right, wrong, lang: str, db: str, found: list[str]) -> None:
