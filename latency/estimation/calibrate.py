@@ -110,6 +110,8 @@ class Row:
     arrival: str = "burst"   # serving benchmark: "steady" where the level sent STEADY_MIN_WAVES prompts per client
     ubatch: int | None = None  # llama.cpp's -ub where the source states it (None: its default)
     sent: int | None = None  # serving benchmark: prompts the level sent (`last_wave_users`)
+    server: str | None = None  # the serving engine where the source names one other than the family's
+                               # default (measurements.csv: "tensorrt-llm"); None: `engine`'s default
 
 
 def _read(path: Path) -> list[dict]:
@@ -152,14 +154,16 @@ def load_rows(cal_dir: Path) -> tuple[list[Row], list[str], list[dict]]:
         peak = float(r["peak_tflops_fp16"])
         hw[r["hardware"]] = Hardware(name=r["hardware"], kind=r["kind"], mem_bandwidth_gbs=float(r["mem_bw_gbs"]),
                                      peak_tflops=peak, memory_gb=float(r["mem_gb"]),
-                                     fp16_acc_tflops=peak * GEFORCE_FP16_ACC if _geforce(r["hardware"]) else None)
+                                     fp16_acc_tflops=peak * GEFORCE_FP16_ACC if _geforce(r["hardware"]) else None,
+                                     compute_capability=compute_capability_of(r["hardware"]))
     rows, excluded = [], []
     for i, r in enumerate(_read(cal_dir / "measurements.csv"), start=2):
         h = hw[r["hardware"]]
         engine = "llama.cpp" if "llama.cpp" in r["software"] else "optimized"
+        server = "tensorrt-llm" if "TensorRT-LLM" in r["software"] else None
         m = Model(name=r["model"], params_b=float(r["params_b"]), bytes_per_param=float(r["bytes_per_param"]))
         common = dict(device=r["hardware"], model=r["model"], precision=r["precision"], engine=engine,
-                      kind=h.kind, hardware=h, llm=m)
+                      kind=h.kind, hardware=h, llm=m, server=server)
         if r["decode_tok_s"]:
             rows.append(Row(target="decode", measured=float(r["decode_tok_s"]), prompt=1,
                             output=int(r["output_tokens"]), **common))
@@ -188,6 +192,17 @@ rate."""
 
 def _geforce(name: str) -> bool:
     return "GeForce" in name
+
+
+COMPUTE_CAPABILITY = {"A100": 8.0, "RTX 30": 8.6, "RTX 40": 8.9, "H100": 9.0}
+"""CUDA compute capability of hardware.csv's NVIDIA devices, which the CSV does not give (NVIDIA's
+CUDA GPUs list, developer.nvidia.com/cuda-gpus: A100 8.0, GeForce RTX 30 series 8.6, RTX 40 series
+8.9, H100 9.0; the same values as content/hardware.yaml): which kernels an engine runs there
+(`estimator.fp8_matmul_speedup`)."""
+
+
+def compute_capability_of(name: str) -> float | None:
+    return next((cc for key, cc in COMPUTE_CAPABILITY.items() if key in name), None)
 
 
 GIB_GB = 2**30 / 1e9
@@ -669,7 +684,7 @@ def predict(row: Row, params: dict) -> float:
                           predict(last, params))
     def run(prompt, context):
         return estimate(row.llm, row.hardware, prompt_tokens=prompt, output_tokens=row.output, batch=row.batch,
-                        distance_km=0.0, engine=row.engine, access="none", concurrent_users=row.users,
+                        distance_km=0.0, engine=row.server or row.engine, access="none", concurrent_users=row.users,
                         context_tokens=context, devices=row.devices, params=params, serving_api=row.api,
                         arrival=row.arrival, ubatch_tokens=row.ubatch)
     e = run(row.prompt, row.context)
@@ -715,13 +730,13 @@ class RowSet:
         self.peak = f(lambda r: r.hardware.peak_tflops * est.compute_peak_scale(r.hardware, r.engine))
         self.mem = f(lambda r: r.hardware.memory_gb)
         fmts = [est.weight_format_of(r.llm, r.hardware, r.engine) for r in rows]
-        self.lowp = np.array([est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param, fm)
+        self.lowp = np.array([est._lowp(r.llm, r.hardware, r.engine, r.llm.bytes_per_param, fm, r.server)
                               for r, fm in zip(rows, fmts)], dtype=float)
         self.prompt = f(lambda r: r.prompt)
         self.output = f(lambda r: r.output)
-        shapes = [est._shape(r.llm, r.llm.active_b, kv_bytes=est.kv_bytes_of(r.llm, fm, r.engine),
-                             window_extra_cells=est.window_extra_cells(r.engine, r.ubatch),
-                             moe_extra_s=est.moe_small_batch_extra_s(r.llm, r.hardware, r.engine, fm))
+        shapes = [est._shape(r.llm, r.llm.active_b, kv_bytes=est.kv_bytes_of(r.llm, fm, r.server or r.engine),
+                             window_extra_cells=est.window_extra_cells(r.server or r.engine, r.ubatch),
+                             moe_extra_s=est.moe_small_batch_extra_s(r.llm, r.hardware, r.server or r.engine, fm))
                   for r, fm in zip(rows, fmts)]
         assert all(sh.loop_kv_window is None for sh in shapes)
         self.shape = est.ModelShape(**{k: (None if k == "loop_kv_window" else np.array([getattr(sh, k) for sh in shapes], dtype=float))
@@ -753,7 +768,7 @@ class RowSet:
         self.tail = np.array(tails, dtype=float)
         self.is_decode = self.target == "decode"
         self.is_prefill = self.target == "prefill"
-        keys = [(r.engine, r.kind, r.llm.bytes_per_param, fm, r.llm.low_precision_compute is False)
+        keys = [(r.engine, r.kind, r.llm.bytes_per_param, fm, r.llm.low_precision_compute is False, r.server or "")
                 for r, fm in zip(rows, fmts)]
         self.keys = sorted(set(keys))
         self.key_index = np.array([self.keys.index(k) for k in keys], dtype=int)
@@ -797,7 +812,7 @@ class RowSet:
     def run(self, params: dict, workload=None, params_list: list[dict] | None = None) -> dict:
         """The estimator's stage functions on all rows; engine values looked up once per
         (engine, kind, bytes per parameter) and parameter set, and spread to the rows."""
-        table = [[est._engine_values(e, k, b, p, None, fm, wo) for e, k, b, fm, wo in self.keys]
+        table = [[est._engine_values(e, k, b, p, sv or None, fm, wo) for e, k, b, fm, wo, sv in self.keys]
                  for p in (params_list or [params])]
         ep = {}
         for k, default in (("bw_frac", None), ("compute_frac", None), ("q_bw", None), ("q_compute", None),

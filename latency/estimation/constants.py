@@ -185,9 +185,30 @@ matmuls. Measured, not fitted: aiconfigurator's GEMM tables (aiconfigurator_core
 gemm_perf.parquet, read at 095f58a), the BF16 time over the FP8 time of the same shape at 2,048,
 4,096 and 8,192 rows (a prefill chunk), median over the 183 shapes of n x k >= 4,096^2 in each:
 TensorRT-LLM H100 1.43-1.53, H200 1.48-1.58, B200 1.39-1.51; vLLM H100 1.28-1.55, B200 1.21-1.27;
-the median of the 15 is 1.47 = 0.735 x 2. On the H100 an FP8 GEMM reaches 56-59% of its 1,979
+the median of the 15 is 1.47 = 0.735 x 2. Used where FP8_MATMUL_SPEEDUP has no measurement for the
+engine and architecture (FP8 on an L4, L40S, RTX 40 or MI300X; INT8 W8A8 everywhere); the median of
+that table's six pooled values is the same 1.47. On the H100 an FP8 GEMM reaches 56-59% of its 1,979
 TFLOPS where a BF16 GEMM reaches 77-79% of its 989 (the TensorRT-LLM table at 2,048-8,192 rows):
 the scaling and the narrower inputs do not double the matmul's speed."""
+
+FP8_MATMUL_SPEEDUP = {
+    ("tensorrt-llm", 9): 1.493, ("tensorrt-llm", 10): 1.462,
+    ("vllm", 9): 1.433, ("vllm", 10): 1.238,
+    ("sglang", 9): 1.537, ("sglang", 10): 1.403,
+}
+"""FP8 matmul speed over BF16 on one engine and GPU architecture, keyed (engine, CUDA compute
+capability major: 9 Hopper, H100/H200; 10 Blackwell, B200): where aiconfigurator's tables time that
+engine there, the estimate uses this instead of LOWP_ACHIEVED_SHARE x `lowp_speedup`
+(`estimator.fp8_matmul_speedup`). Measured, not fitted: the same tables, shapes and rows as
+LOWP_ACHIEVED_SHARE (aiconfigurator_core 0.12.0, systems/data/{h100_sxm,h200_sxm,b200_sxm}/gemm/
+{trtllm/1.3.0rc20, vllm/0.24.0, sglang/0.5.14 and, on the H100, 0.5.6.post2}/gemm_perf.parquet; m
+2,048, 4,096 and 8,192, n x k >= 4,096^2), the median of BF16 time over FP8 time pooled over the
+architecture's tables (Hopper: 1,098 shape x row pairs for TensorRT-LLM and for vLLM, 1,542 for
+SGLang; Blackwell: 549 each). Per table: TensorRT-LLM H100 1.481, H200 1.516, B200 1.462; vLLM H100
+1.351, H200 1.541, B200 1.238; SGLang H100 1.503 and 1.494, H200 1.623, B200 1.403. The H100 and H200
+are one chip, so their tables are pooled; their spread (vLLM 1.35 against 1.54) is the tables' own
+noise. vLLM's FP8 GEMMs on the B200 gain least: 0.43 of the 4,500 FP8 TFLOPS, where its BF16 GEMMs
+reach 0.69 of 2,250 (TensorRT-LLM's 0.47 and 0.66)."""
 
 FP4_ACHIEVED_SHARE = 0.55
 """The same for NVFP4 matmuls (a device's `fp4_speedup`, 4 on the B200): aiconfigurator's B200 GEMM

@@ -1475,12 +1475,25 @@ def weight_format_of(model: Model, hardware: Hardware, engine: str, bpp=None) ->
     return "int4" if b < W8A8_BYTES_PER_PARAM[0] else "int8"
 
 
-def _lowp(model: Model, hardware: Hardware, engine: str, bpp, fmt: str | None = None) -> float:
+def fp8_matmul_speedup(hardware: Hardware, server: str) -> float | None:
+    """FP8 matmul speed over BF16 that this engine's kernel tables measure on this GPU's architecture
+    (EngineProfile.fp8_matmul_speedup, constants.FP8_MATMUL_SPEEDUP: vLLM 1.24 on a B200, TensorRT-LLM
+    1.49 on an H100 or H200); None where none is measured (other engines, devices without a compute
+    capability)."""
+    if hardware.compute_capability is None:
+        return None
+    return eng.profile(server).fp8_matmul_speedup.get(int(hardware.compute_capability))
+
+
+def _lowp(model: Model, hardware: Hardware, engine: str, bpp, fmt: str | None = None,
+          server: str | None = None) -> float:
     """Tensor speed-up of low-precision compute on the optimized engine: FP8/INT8 weights run as
-    W8A8 at the share of `lowp_speedup` FP8 matmuls reach (LOWP_ACHIEVED_SHARE: 1.47, not the
-    nominal 2, on Hopper and Blackwell) unless the model says weight-only
-    (low_precision_compute False); FP4 weights (NVFP4) at FP4_ACHIEVED_SHARE x `fp4_speedup` (2.2 on
-    a B200, not 4); everything else at 1."""
+    W8A8 unless the model says weight-only (low_precision_compute False); FP8 at the speed-up the
+    engine's own FP8 matmuls measure on the device's architecture (`fp8_matmul_speedup`), elsewhere
+    (and INT8) at the share of `lowp_speedup` FP8 matmuls reach across engines (LOWP_ACHIEVED_SHARE:
+    1.47, not the nominal 2, on Hopper and Blackwell); FP4 weights (NVFP4) at FP4_ACHIEVED_SHARE x
+    `fp4_speedup` (2.2 on a B200, not 4); everything else at 1. `server`: the serving engine (None:
+    the family's default engine)."""
     if engine != "optimized":
         return 1.0
     fmt = fmt or weight_format_of(model, hardware, engine, bpp)
@@ -1489,7 +1502,10 @@ def _lowp(model: Model, hardware: Hardware, engine: str, bpp, fmt: str | None = 
         return max(1.0, float(hardware.fp4_speedup or 1.0) * FP4_ACHIEVED_SHARE)
     if lp is None:
         lp = W8A8_BYTES_PER_PARAM[0] <= bpp <= W8A8_BYTES_PER_PARAM[1] and fmt in ("fp8", "int8")
-    return max(1.0, hardware.resolved("lowp_speedup") * LOWP_ACHIEVED_SHARE) if lp else 1.0
+    if not lp:
+        return 1.0
+    measured = fmt == "fp8" and fp8_matmul_speedup(hardware, server or engine)
+    return max(1.0, measured or hardware.resolved("lowp_speedup") * LOWP_ACHIEVED_SHARE)
 
 
 def kv_bytes_of(model: Model, fmt: str, server: str) -> float:
@@ -1687,7 +1703,7 @@ def estimate(model: Model, hardware: Hardware, prompt_tokens=512, output_tokens=
                       net["fixed_ms"], net["route_inflation"], 1.0 if dist > 0 else 0.0)
     r = request_times(_shape(model, model.active_b, kv_bytes=kv_bytes_of(model, fmt, server), window_extra_cells=extra,
                              moe_extra_s=moe_small_batch_extra_s(model, hardware, server, fmt)),
-                      _device(hardware, _lowp(model, hardware, engine, bpp, fmt), engine=engine),
+                      _device(hardware, _lowp(model, hardware, engine, bpp, fmt, server), engine=engine),
                       ep, params.get("combine", "max"),
                       Workload(prompt=prompt, output=output, context=context, batch=b, users=users,
                                utilization=util, network_s=net_s, forced_devices=forced,
@@ -1831,7 +1847,7 @@ def estimate_sweep(model: Model, hardware: Hardware, *, params_b=None, bytes_per
                       net["route_inflation"], nm.as_float(d > 0))
     r = request_times(_shape(model, active, a["bytes_per_param"], a["params_b"], kv_bytes_of(model, fmt, server),
                              window_extra_cells=extra, moe_extra_s=moe_small_batch_extra_s(model, hardware, server, fmt)),
-                      _device(hardware, _lowp(model, hardware, engine, bpp0, fmt), a["mem_bandwidth_gbs"],
+                      _device(hardware, _lowp(model, hardware, engine, bpp0, fmt, server), a["mem_bandwidth_gbs"],
                               a["peak_tflops"], engine=engine),
                       ep, params.get("combine", "max"),
                       Workload(prompt=a["prompt_tokens"], output=a["output_tokens"], context=a["context_tokens"],

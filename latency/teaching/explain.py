@@ -118,6 +118,7 @@ def stage_constants(params: Mapping[str, Any] | None = None) -> dict[str, list[C
             Constant("params_per_layer", estimator.PARAMS_PER_LAYER_D2, "plain", "cited"),
             Constant("aspect_ratio", estimator.ASPECT_RATIO, "plain", "cited"),
             Constant("lowp_speedup", dc["lowp_speedup"], "x", "cited"),
+            Constant("fp8_achieved", dc["lowp_speedup"] * estimator.LOWP_ACHIEVED_SHARE, "x", "cited"),
             Constant("quant_compute_eff", llama["quant_compute_eff"], "pct", "fitted"),
             Constant("pass_overhead_llama", llama["pass_overhead_s"] * 1e3, "ms", "fitted"),
             Constant("pass_overhead_optimized", opt["pass_overhead_s"] * 1e3, "ms", "fitted"),

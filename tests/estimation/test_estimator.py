@@ -306,6 +306,36 @@ def test_fp8_uses_the_tensor_speed_up_fp8_matmuls_measure_on_the_optimized_engin
         0.9 * estimate(fp16, H100, engine="llama.cpp", **long).breakdown["prefill"]
 
 
+def test_fp8_matmuls_run_at_the_speed_up_each_engines_kernel_tables_measure_on_its_gpu_generation():
+    """aiconfigurator's GEMM tables (constants.FP8_MATMUL_SPEEDUP): on a B200, vLLM 0.24's FP8 matmuls
+    run 1.24x its BF16 ones and TensorRT-LLM's 1.46x; on Hopper 1.43x and 1.49x. A compute-bound
+    prefill keeps that ratio between the engines, up to the fixed overhead and the weights' one read
+    that `sum` adds (a few percent here); a GPU without a measured generation (no compute capability,
+    an L40S at 8.9) keeps the cross-engine 1.47x, and an FP16 model runs the same on both engines."""
+    m = Model(name="70B", params_b=70.6, bytes_per_param=1.0, layers=80, hidden_size=8192, kv_heads=8, head_dim=128)
+    long = dict(prompt_tokens=8192, output_tokens=1, access="none", serving_api=False, devices=1)
+    b200 = Hardware(name="B200", kind="datacenter_gpu", mem_bandwidth_gbs=8000, peak_tflops=2250, memory_gb=180,
+                    fp8=True, compute_capability=10.0)
+
+    def prefill_s(hw, engine, model=m):
+        e = estimate(model, hw, engine=engine, **long)
+        assert e.bottleneck["prefill"] == "compute"
+        return e.breakdown["prefill"]
+
+    on_b200 = prefill_s(b200, "vllm") / prefill_s(b200, "tensorrt-llm")
+    assert 1.462 / 1.238 * 0.93 < on_b200 < 1.462 / 1.238 * 1.01  # 1.18; 1.0 before (one share for all)
+    hopper = replace(b200, name="H200", mem_bandwidth_gbs=4800, peak_tflops=989.4, memory_gb=141, compute_capability=9.0)
+    on_hopper = prefill_s(hopper, "vllm") / prefill_s(hopper, "tensorrt-llm")
+    assert 1.493 / 1.433 * 0.97 < on_hopper < 1.493 / 1.433 * 1.01  # 1.04
+    unknown = replace(hopper, compute_capability=None)
+    assert prefill_s(unknown, "vllm") == pytest.approx(prefill_s(unknown, "tensorrt-llm"), rel=1e-9)
+    fp16 = replace(m, bytes_per_param=2.0)
+    big = replace(b200, memory_gb=400)
+    assert prefill_s(big, "vllm", fp16) == pytest.approx(prefill_s(big, "tensorrt-llm", fp16), rel=1e-9)
+    # The default engine of the "optimized" family is vLLM: its speed-up, not TensorRT-LLM's.
+    assert prefill_s(b200, "optimized") == pytest.approx(prefill_s(b200, "vllm"), rel=1e-9)
+
+
 def test_batching_trades_per_user_speed_for_throughput():
     rates = [estimate(L8B, H100, batch=b) for b in (1, 8, 64, 256)]
     per_user = [e.decode_tokens_per_s for e in rates]
@@ -782,3 +812,17 @@ def test_experts_stored_narrower_than_the_rest_make_each_token_read_more():
 def test_bad_expert_split_is_refused(fields, message):
     with pytest.raises(ValueError, match=message):
         replace(DESK_MOE, **fields)
+
+
+def test_the_how_pages_fp8_source_quotes_the_measured_range():
+    """The how-it-works page's source for the FP8 speed-up engines reach names the range of
+    constants.FP8_MATMUL_SPEEDUP in both languages, so a new measurement cannot leave it stale."""
+    import yaml
+    from pathlib import Path
+
+    from latency.estimation.constants import FP8_MATMUL_SPEEDUP
+
+    ui = yaml.safe_load((Path(__file__).resolve().parents[2] / "content" / "ui" / "how.yaml").read_text(encoding="utf-8"))
+    lo, hi = min(FP8_MATMUL_SPEEDUP.values()), max(FP8_MATMUL_SPEEDUP.values())
+    assert f"{lo:.2f}-{hi:.2f}x" in ui["src_fp8_achieved"]["en"]
+    assert f"{lo:.2f}~{hi:.2f}배" in ui["src_fp8_achieved"]["ko"]
