@@ -196,15 +196,34 @@ if (!window.__roomKeys) {
 # connected, it clicks the hidden `wake` button: that full run draws the room as it is and sets the
 # poll's timer again. A connected page polls every LIVE_S, so this only fires once the poll is lost
 # (or the tab slept, as a locked phone's does).
+# A view can also go blank: a full CI run (2026-12-07) left the presenter's page without its main area
+# for 30 s after "next" on a revealed question, its script alive, the store and both phones on the next
+# screen. Streamlit's frontend throws on a delta for a place its page no longer has ("Cannot set a node
+# at a delta path"), and its whole view then unmounts, button and all. So the same script reloads a page
+# whose main area has been missing for WAKE_S, with WOKE_PARAM in its address: the room is in the store and
+# the presenter's key and a phone's place in cookies, so the reload draws the room as it is, and its run
+# logs the reload and takes the parameter out (`note_reload`).
 WAKE_S = 8.0
 WAKE_KEY = "room_wake"
+WOKE_PARAM = "woke"
 WAKE_JS = """<script>
 if (!window.__roomWake) {
   let last = Date.now(), watched = null;
   const observer = new MutationObserver(() => {
     if (watched && watched.getAttribute('data-test-script-state') === 'running') last = Date.now();
   });
+  let blank = null;
   window.__roomWake = setInterval(() => {
+    if (!document.querySelector('[data-testid=stMain]')) {
+      blank = blank ?? Date.now();
+      if (Date.now() - blank >= WAKE_MS) {
+        const address = new URL(window.location.href);
+        address.searchParams.set('WOKE_PARAM', '1');
+        window.location.replace(address.toString());
+      }
+      return;
+    }
+    blank = null;
     const app = document.querySelector('[data-testid=stApp]');
     if (!app) return;
     if (app !== watched) {
@@ -219,7 +238,15 @@ if (!window.__roomWake) {
     if (button) { last = Date.now(); button.click(); }
   }, 1000);
 }
-</script>""".replace("WAKE_MS", str(int(WAKE_S * 1000))).replace("WAKE_KEY", WAKE_KEY)
+</script>""".replace("WAKE_MS", str(int(WAKE_S * 1000))).replace("WAKE_KEY", WAKE_KEY).replace("WOKE_PARAM", WOKE_PARAM)
+
+
+def note_reload(code: str) -> None:
+    """A view the watchdog reloaded because it had gone blank (WAKE_JS): logged, so a failed browser test's
+    report says so, and the parameter taken out of the address."""
+    if st.query_params.get(WOKE_PARAM) is not None:
+        del st.query_params[WOKE_PARAM]
+        log.warning("room %s: a view had gone blank for %.0f s; the browser reloaded it", code, WAKE_S)
 
 
 def wake(s: Strings, container, code: str) -> None:
@@ -398,6 +425,7 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
     if st.session_state.pop(DOWN_KEY, False):
         down_message(s)
     code = codes.normalize(raw_code)
+    note_reload(code)
     key, in_url = presenter_key(code)
     wants_presenter = in_url or notes or st.query_params.get("present") == "1"
     try:

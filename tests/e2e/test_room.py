@@ -463,15 +463,26 @@ def pages_now(contexts, names, store) -> str:
     lines = []
     for name, context in zip(names, contexts):
         for page in context.pages:
-            try:
-                code = parse_qs(urlsplit(page.url).query).get("room", [None])[0]
-                room = store.room(code) if code else None
-                lines += [f"--- {name}: {page.url} ({page.evaluate(PAGE_STATE_JS)}); the store: "
-                          f"{(room.screen, sorted(room.revealed), dict(room.phases)) if room else None}",
-                          page.locator(MAIN).inner_text(timeout=2000)[:1200]]
-            except Exception as err:  # the page itself may be what broke
-                lines.append(f"--- {name}: {err!r}"[:300])
+            lines.append(f"--- {name}: {page.url}")
+            for what, read in (("state", lambda: page.evaluate(PAGE_STATE_JS)),
+                               ("the store", lambda: _stored(store, page.url)),
+                               ("page errors", lambda: [str(e)[:300] for e in page.page_errors()][-5:]),
+                               ("console errors", lambda: [m.text[:300] for m in page.console_messages()
+                                                           if m.type == "error"][-5:]),
+                               ("main", lambda: page.locator(MAIN).inner_text(timeout=2000)[:1200]),
+                               ("body, the main area missing", lambda: page.locator("body").inner_text(timeout=2000)[:600]
+                                if not page.locator(MAIN).count() else "")):
+                try:  # each on its own: the page itself may be what broke (the main area missing, 2026-12-07)
+                    lines.append(f"{what}: {read()}")
+                except Exception as err:
+                    lines.append(f"{what}: {err!r}"[:300])
     return "\n".join(lines)
+
+
+def _stored(store, url: str):
+    code = parse_qs(urlsplit(url).query).get("room", [None])[0]
+    room = store.room(code) if code else None
+    return (room.screen, sorted(room.revealed), dict(room.phases)) if room else None
 
 
 def phone_vote_checks(one, two, presenter, s, q, right, wrong, lang: str, db: str, found: list[str]) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 import re
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -304,6 +305,40 @@ def test_a_view_whose_poll_was_lost_follows_the_room_again_within_the_watchdogs_
         expect(heading(page, LESSON.steps[1].title["en"])).to_be_visible(timeout=(room_view.WAKE_S + 7) * 1000)
         expect(page.locator(".st-key-room_wake button")).to_be_hidden()
         store.set_screen(code, key, "3")  # the poll runs again: the next move follows at the poll's pace
+        expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=4000)
+
+
+BLANK_JS = """() => {  // as when Streamlit's view unmounts on a delta it cannot place: the page's script lives on
+  document.querySelector('[data-testid=stApp]').remove();
+}"""
+
+
+@pytest.mark.parametrize("view", ["phone", "projected"])
+def test_a_view_gone_blank_is_reloaded_on_the_rooms_screen_within_the_watchdogs_time(browser, app_url, view):
+    """A full CI run (2026-12-07) left the presenter's page without its main area for 30 s after "next": the
+    store and both phones had moved on. With the app's view taken off the page, the view is back on the room's
+    screen within `WAKE_S` (8 s) and a reload, as the same person (the phone's nickname, the presenter's
+    controls), and the reload's marker is out of the address again."""
+    with room_at(browser, "1", viewport=PHONE if view == "phone" else None) as (store, code, key, page):
+        if view == "phone":
+            page.goto(f"{app_url}/lesson?room={code}&lang=en")
+            page.locator(".st-key-room_nick input").fill("Ana")
+            page.locator("[data-testid=stFormSubmitButton] button").first.click()
+        else:
+            page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
+        expect(heading(page, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
+        settled(page)
+        store.set_screen(code, key, "2")
+        page.evaluate(BLANK_JS)
+        expect(heading(page, LESSON.steps[1].title["en"])).to_be_visible(timeout=(room_view.WAKE_S + 12) * 1000)
+        settled(page)
+        assert room_view.WOKE_PARAM not in parse_qs(urlsplit(page.url).query), page.url
+        if view == "phone":
+            expect(page.locator(MAIN).get_by_text("Ana")).to_be_visible(timeout=T)  # the same place in the room
+            assert store.count_participants(code) == 1  # not a second participant
+        else:
+            expect(page.locator(".st-key-room_next button")).to_be_visible(timeout=T)  # still the presenter
+        store.set_screen(code, key, "3")  # and it follows the room again at the poll's pace
         expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=4000)
 
 

@@ -20,6 +20,7 @@ from latency.teaching import lesson, quiz
 from latency.estimation.catalog import load_catalog
 from latency.estimation.places import load_stops
 from tests.conftest import all_text, run_page
+from ui import room_view
 
 CATALOG, STOPS = load_catalog(), load_stops()
 LESSON = lesson.load_lesson(CATALOG, STOPS)
@@ -832,6 +833,22 @@ def test_the_polls_watchdog_is_on_every_view_that_polls_and_never_on_the_join_fo
     notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
     for view in (presenter, phone, notes):
         assert [b.key for b in view.button].count("room_wake") == 1
+
+
+def test_a_view_the_watchdog_reloaded_logs_it_and_takes_the_marker_out_of_the_address(lang, caplog):
+    """The watchdog reloads a view gone blank with room_view.WOKE_PARAM in its address: the page's run logs it
+    (a failed browser test's report carries the line) and the address is the room's own again; a view
+    opened without the marker logs nothing."""
+    _, code, key = open_room(lang)
+    with caplog.at_level("WARNING", logger="latency.room"):
+        plain = run_page("lesson", lang, {"room": code, "key": key, "present": "1"})
+    assert not any("reloaded" in r.getMessage() for r in caplog.records)
+    with caplog.at_level("WARNING", logger="latency.room"):
+        woke = run_page("lesson", lang, {"room": code, "key": key, "present": "1", room_view.WOKE_PARAM: "1"})
+    assert room_view.WOKE_PARAM not in woke.query_params and room_view.WOKE_PARAM not in plain.query_params
+    assert [r.getMessage() for r in caplog.records if "reloaded" in r.getMessage()] == \
+        [f"room {code}: a view had gone blank for {room_view.WAKE_S:.0f} s; the browser reloaded it"]
+    assert "room_next" in [b.key for b in woke.button]  # the presenter's screen, as before the reload
 
 
 def test_the_notes_view_counts_screens_as_the_lesson_does(lang):
