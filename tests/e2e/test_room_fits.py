@@ -284,6 +284,18 @@ KILL_POLL_JS = """() => {  // every timer the page holds but the watchdog's: as 
 }"""
 
 
+def open_view(page, app_url: str, view: str, code: str, key: str) -> None:
+    """A phone joined as "Ana", or the projected screen, on the room's first step."""
+    if view == "phone":
+        page.goto(f"{app_url}/lesson?room={code}&lang=en")
+        page.locator(".st-key-room_nick input").fill("Ana")
+        page.locator("[data-testid=stFormSubmitButton] button").first.click()
+    else:
+        page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
+    expect(heading(page, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
+    settled(page)
+
+
 @pytest.mark.parametrize("view", ["phone", "projected"])
 def test_a_view_whose_poll_was_lost_follows_the_room_again_within_the_watchdogs_time(browser, app_url, view):
     """A full CI run once left a phone on step 7 for 30 s while the room was on step 8 (2026-12-06): a view
@@ -291,14 +303,7 @@ def test_a_view_whose_poll_was_lost_follows_the_room_again_within_the_watchdogs_
     timer but the watchdog's cleared, the room moved from outside, the view shows the new step within
     `WAKE_S` (8 s) and a margin; the watchdog's button is never shown."""
     with room_at(browser, "1", viewport=PHONE if view == "phone" else None) as (store, code, key, page):
-        if view == "phone":
-            page.goto(f"{app_url}/lesson?room={code}&lang=en")
-            page.locator(".st-key-room_nick input").fill("Ana")
-            page.locator("[data-testid=stFormSubmitButton] button").first.click()
-        else:
-            page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
-        expect(heading(page, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
-        settled(page)
+        open_view(page, app_url, view, code, key)
         expect(page.locator(".st-key-room_wake button")).to_be_hidden()
         page.evaluate(KILL_POLL_JS)
         store.set_screen(code, key, "2")
@@ -320,14 +325,7 @@ def test_a_view_gone_blank_is_reloaded_on_the_rooms_screen_within_the_watchdogs_
     screen within `WAKE_S` (8 s) and a reload, as the same person (the phone's nickname, the presenter's
     controls), and the reload's marker is out of the address again."""
     with room_at(browser, "1", viewport=PHONE if view == "phone" else None) as (store, code, key, page):
-        if view == "phone":
-            page.goto(f"{app_url}/lesson?room={code}&lang=en")
-            page.locator(".st-key-room_nick input").fill("Ana")
-            page.locator("[data-testid=stFormSubmitButton] button").first.click()
-        else:
-            page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
-        expect(heading(page, LESSON.steps[0].title["en"])).to_be_visible(timeout=T)
-        settled(page)
+        open_view(page, app_url, view, code, key)
         store.set_screen(code, key, "2")
         page.evaluate(BLANK_JS)
         expect(heading(page, LESSON.steps[1].title["en"])).to_be_visible(timeout=(room_view.WAKE_S + 12) * 1000)
