@@ -199,7 +199,7 @@ FP8_MATMUL_SPEEDUP = {
 """FP8 matmul speed over BF16 on one engine and GPU architecture, keyed (engine, CUDA compute
 capability major: 9 Hopper, H100/H200; 10 Blackwell, B200): where aiconfigurator's tables time that
 engine there, the estimate uses this instead of LOWP_ACHIEVED_SHARE x `lowp_speedup`
-(`estimator.fp8_matmul_speedup`). Measured, not fitted: the same tables, shapes and rows as
+(`estimator.fp8_matmul_speedup`, by the engine's own name). Measured, not fitted: the same tables, shapes and rows as
 LOWP_ACHIEVED_SHARE (aiconfigurator_core 0.12.0, systems/data/{h100_sxm,h200_sxm,b200_sxm}/gemm/
 {trtllm/1.3.0rc20, vllm/0.24.0, sglang/0.5.14 and, on the H100, 0.5.6.post2}/gemm_perf.parquet; m
 2,048, 4,096 and 8,192, n x k >= 4,096^2), the median of BF16 time over FP8 time pooled over the

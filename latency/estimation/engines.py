@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .constants import FP8_MATMUL_SPEEDUP, FRONT_END_S_PER_TOKEN
+from .constants import FRONT_END_S_PER_TOKEN
 
 FAMILIES = ("llama.cpp", "optimized")
 
@@ -85,13 +85,6 @@ class EngineProfile:
     deepgemm_block_fp8_moe: bool = False
     """True: a block-scaled FP8 MoE (Model.fp8_block_scaled) runs on DeepGEMM's grouped GEMMs by
     default, except at eight-way tensor parallelism (`estimator.moe_small_batch_extra_s`)."""
-    fp8_matmul_speedup: Mapping[int, float] = field(default_factory=dict)
-    """FP8 matmul speed over BF16 by CUDA compute capability major, where aiconfigurator's tables time
-    this engine's GEMMs there (constants.FP8_MATMUL_SPEEDUP; `estimator.fp8_matmul_speedup`)."""
-
-
-def _fp8_speedups(engine: str) -> dict[int, float]:
-    return {cc: v for (name, cc), v in FP8_MATMUL_SPEEDUP.items() if name == engine}
 
 
 # Activation coefficients: aiconfigurator's TensorRT-LLM backend, ACTIVATION_COEFFICIENTS["LLAMA"]
@@ -158,7 +151,7 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
     # and by users locally"). Later releases prefer FlashInfer's kernels on Blackwell (aiconfigurator's
     # vLLM 0.24.0 B200 tables time FlashInfer TensorRT-LLM FP8-block MoE, not DeepGEMM).
     "vllm": EngineProfile(
-        name="vllm", family="optimized", fp8_matmul_speedup=_fp8_speedups("vllm"), label="vLLM", request_overhead_s=None, overhead_origin="fitted",
+        name="vllm", family="optimized", label="vLLM", request_overhead_s=None, overhead_origin="fitted",
         memory_fraction=0.9, fraction_of_free=False, runtime_gib=RUNTIME_GIB, activation_tokens=8192.0,
         activation_coeff=_TRT_ACT, fp8_kv_with_low_bit_float_weights=True, reserves_whole_request=False,
         weight_only_bw_eff={"int8": WEIGHT_ONLY_INT8_BW_EFF, "int4": WEIGHT_ONLY_INT4_BW_EFF},
@@ -175,7 +168,7 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
     # i.e. well under 1 ms for a 5,000-token prompt); TensorRT-LLM's own batch-1 tables in the
     # calibration data are engine-internal and show none.
     "tensorrt-llm": EngineProfile(
-        name="tensorrt-llm", family="optimized", fp8_matmul_speedup=_fp8_speedups("tensorrt-llm"), label="TensorRT-LLM", request_overhead_s=0.005,
+        name="tensorrt-llm", family="optimized", label="TensorRT-LLM", request_overhead_s=0.005,
         overhead_origin="assumption", memory_fraction=0.9 * (1 - 0.015), fraction_of_free=True,
         runtime_gib=RUNTIME_GIB, activation_tokens=8192.0, activation_coeff=_TRT_ACT,
         fp8_kv_with_low_bit_float_weights=True, reserves_whole_request=True,
@@ -189,7 +182,7 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
     # requests when they run out. Front end: a Python HTTP server with tokenizer and detokenizer
     # processes over ZMQ, as vLLM's: vLLM's fitted time carried over (prior).
     "sglang": EngineProfile(
-        name="sglang", family="optimized", fp8_matmul_speedup=_fp8_speedups("sglang"), label="SGLang", request_overhead_s=None, overhead_origin="prior",
+        name="sglang", family="optimized", label="SGLang", request_overhead_s=None, overhead_origin="prior",
         memory_fraction=0.88, fraction_of_free=False, runtime_gib=RUNTIME_GIB * 1.2, activation_tokens=8192.0,
         activation_coeff={k: v * 1.15 for k, v in _SGL_ACT.items()}, fp8_kv_with_low_bit_float_weights=True,
         reserves_whole_request=False,

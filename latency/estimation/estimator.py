@@ -66,6 +66,7 @@ from latency.estimation.constants import (  # noqa: F401  (re-exported: other mo
     INTERNODE_GBS,
     INTERNODE_LATENCY_S,
     KV_TENSORS,
+    FP8_MATMUL_SPEEDUP,
     LOWP_ACHIEVED_SHARE,
     MOE_EXPERT_BW_EFF,
     MOE_LAYER_EXTRA_FLOOR_S,
@@ -1477,12 +1478,12 @@ def weight_format_of(model: Model, hardware: Hardware, engine: str, bpp=None) ->
 
 def fp8_matmul_speedup(hardware: Hardware, server: str) -> float | None:
     """FP8 matmul speed over BF16 that this engine's kernel tables measure on this GPU's architecture
-    (EngineProfile.fp8_matmul_speedup, constants.FP8_MATMUL_SPEEDUP: vLLM 1.24 on a B200, TensorRT-LLM
-    1.49 on an H100 or H200); None where none is measured (other engines, devices without a compute
-    capability)."""
+    (FP8_MATMUL_SPEEDUP, keyed by the engine's own name, so an alias such as "nim" finds TensorRT-LLM's:
+    vLLM 1.24 on a B200, TensorRT-LLM 1.49 on an H100 or H200); None where none is measured (other
+    engines, devices without a compute capability)."""
     if hardware.compute_capability is None:
         return None
-    return eng.profile(server).fp8_matmul_speedup.get(int(hardware.compute_capability))
+    return FP8_MATMUL_SPEEDUP.get((eng.profile(server).name, int(hardware.compute_capability)))
 
 
 def _lowp(model: Model, hardware: Hardware, engine: str, bpp, fmt: str | None = None,
