@@ -199,28 +199,48 @@ if (!window.__roomKeys) {
 # A view can also go blank: a full CI run (2026-12-07) left the presenter's page without its main area
 # for 30 s after "next" on a revealed question, its script alive, the store and both phones on the next
 # screen. Streamlit's frontend throws on a delta for a place its page no longer has ("Cannot set a node
-# at a delta path"), and its whole view then unmounts, button and all. So the same script reloads a page
-# whose main area has been missing for WAKE_S, with WOKE_PARAM in its address: the room is in the store and
-# the presenter's key and a phone's place in cookies, so the reload draws the room as it is, and its run
-# logs the reload and takes the parameter out (`note_reload`).
+# at a delta path", streamlit/streamlit#15084: a `run_every` fragment's timer firing for a fragment the page
+# no longer draws), and its whole view then unmounts, button and all. Or it can be torn: the next full CI run
+# (2026-12-07, question 11) left the presenter's page with the new run's top row ("next", where the question
+# was revealed) over the old run's body (the open question, its count, no chart) for 30 s, every poll content;
+# the old run's elements were never cleared (streamlit/streamlit#16708 is a frontend cleanup scoped to the wrong
+# run). So each full run of a room view writes its number at the view's top and at its end (`mark_run`), and
+# the same script reloads a page, with WOKE_PARAM in its address saying why (WOKE_REASONS), when
+# - its main area has been missing for WAKE_S ("blank");
+# - it holds two runs' marks after its last run ended, for TORN_S, or for 2 x WAKE_S however long a run
+#   takes ("torn": a run under load draws its top seconds before its end, and the marks differ meanwhile);
+# - Streamlit's frontend throws on a delta path ("error").
+# The room is in the store and the presenter's key and a phone's place in cookies, so the reload draws the
+# room as it is, and its run logs the reload and takes the parameter out (`note_reload`).
 WAKE_S = 8.0
+TORN_S = 3.0
 WAKE_KEY = "room_wake"
 WOKE_PARAM = "woke"
+WOKE_REASONS = {"blank": "had gone blank for {wake:.0f} s",
+                "torn": "showed two runs at once (its top from one, its body from an older one)",
+                "error": "met a frontend error on a delta path"}
+RUN_KEY = "room_full_run"  # this session's count of full runs of a room view (`mark_run`)
 WAKE_JS = """<script>
 if (!window.__roomWake) {
   let last = Date.now(), watched = null;
   const observer = new MutationObserver(() => {
     if (watched && watched.getAttribute('data-test-script-state') === 'running') last = Date.now();
   });
-  let blank = null;
+  let blank = null, torn = null, tornIdle = null, leaving = false;
+  const reload = (why) => {
+    if (leaving) return;
+    leaving = true;
+    const address = new URL(window.location.href);
+    address.searchParams.set('WOKE_PARAM', why);
+    window.location.replace(address.toString());
+  };
+  const deltaPath = (text) => /delta path/i.test(String(text || ''));
+  window.addEventListener('error', (e) => { if (deltaPath(e.message) || deltaPath(e.error && e.error.message)) reload('error'); });
+  window.addEventListener('unhandledrejection', (e) => { if (deltaPath(e.reason && e.reason.message) || deltaPath(e.reason)) reload('error'); });
   window.__roomWake = setInterval(() => {
     if (!document.querySelector('[data-testid=stMain]')) {
       blank = blank ?? Date.now();
-      if (Date.now() - blank >= WAKE_MS) {
-        const address = new URL(window.location.href);
-        address.searchParams.set('WOKE_PARAM', '1');
-        window.location.replace(address.toString());
-      }
+      if (Date.now() - blank >= WAKE_MS) reload('blank');
       return;
     }
     blank = null;
@@ -231,22 +251,44 @@ if (!window.__roomWake) {
       observer.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
       watched = app; last = Date.now();
     }
-    if (app.getAttribute('data-test-script-state') === 'running'
-        || app.getAttribute('data-test-connection-state') !== 'CONNECTED') { last = Date.now(); return; }
+    const running = app.getAttribute('data-test-script-state') === 'running';
+    const connected = app.getAttribute('data-test-connection-state') === 'CONNECTED';
+    const marks = new Set(Array.from(document.querySelectorAll('[data-room-run]'), (e) => e.getAttribute('data-room-run')));
+    if (marks.size > 1 && connected) {
+      torn = torn ?? Date.now();
+      tornIdle = running ? null : (tornIdle ?? Date.now());
+      if (Date.now() - torn >= 2 * WAKE_MS || (tornIdle !== null && Date.now() - tornIdle >= TORN_MS)) reload('torn');
+    } else {
+      torn = null; tornIdle = null;
+    }
+    if (running || !connected) { last = Date.now(); return; }
     if (Date.now() - last < WAKE_MS) return;
     const button = document.querySelector('.st-key-WAKE_KEY button');
     if (button) { last = Date.now(); button.click(); }
   }, 1000);
 }
-</script>""".replace("WAKE_MS", str(int(WAKE_S * 1000))).replace("WAKE_KEY", WAKE_KEY).replace("WOKE_PARAM", WOKE_PARAM)
+</script>""".replace("TORN_MS", str(int(TORN_S * 1000))).replace("WAKE_MS", str(int(WAKE_S * 1000))) \
+    .replace("WAKE_KEY", WAKE_KEY).replace("WOKE_PARAM", WOKE_PARAM)
 
 
 def note_reload(code: str) -> None:
-    """A view the watchdog reloaded because it had gone blank (WAKE_JS): logged, so a failed browser test's
-    report says so, and the parameter taken out of the address."""
-    if st.query_params.get(WOKE_PARAM) is not None:
+    """A view the watchdog reloaded (WAKE_JS): logged with its reason, so a failed browser test's report says
+    so, and the parameter taken out of the address. A reason the app does not know (a hand-edited address) is
+    logged as such, never echoed."""
+    why = st.query_params.get(WOKE_PARAM)
+    if why is not None:
         del st.query_params[WOKE_PARAM]
-        log.warning("room %s: a view had gone blank for %.0f s; the browser reloaded it", code, WAKE_S)
+        what = WOKE_REASONS.get(str(why), "was reloaded for a reason this app does not know").format(wake=WAKE_S)
+        log.warning("room %s: a view %s; the browser reloaded it", code, what)
+
+
+def mark_run(where: str) -> None:
+    """This full run's number, at the room view's top ("top": counted there) and its end ("end"), in a
+    folded scripts container: the watchdog (WAKE_JS) reloads a page that keeps two runs' marks."""
+    n = st.session_state.get(RUN_KEY, 0) + (where == "top")
+    st.session_state[RUN_KEY] = n
+    with st.container(key=f"{style.SCRIPTS_KEY}room_run_{where}"):
+        st.html(f'<span data-room-run="{int(n)}"></span>')
 
 
 def wake(s: Strings, container, code: str) -> None:
@@ -426,6 +468,7 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
         down_message(s)
     code = codes.normalize(raw_code)
     note_reload(code)
+    mark_run("top")
     key, in_url = presenter_key(code)
     wants_presenter = in_url or notes or st.query_params.get("present") == "1"
     try:
@@ -466,6 +509,7 @@ def show(s: Strings, les: lesson.Lesson, questions: Sequence[quiz.Question], out
             room_projector.take_over(s, room)
         else:
             room_phone.phone_view(s, c)
+        mark_run("end")
         return True
     except StoreDown as exc:
         log.error("room store down: %s", exc)

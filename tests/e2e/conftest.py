@@ -55,16 +55,21 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.when != "call" or not report.failed:
         return
-    since = time.time() - max(report.duration, 0) - 5
+    lines = server_warnings(time.time() - max(report.duration, 0) - 5)
+    if lines:
+        report.sections.append(("server log (warnings)", "\n".join(lines)))
+
+
+def server_warnings(since: float, pattern: re.Pattern = SERVER_LINE, last: int = 40) -> list[str]:
+    """The app servers' log lines that match `pattern`, the last `last` of each log written since `since`."""
     lines = []
     for log in sorted(ARTIFACTS.glob("streamlit*.log")):
         if log.stat().st_mtime < since:
             continue
-        hits = [line.rstrip() for line in log.read_text(errors="replace").splitlines() if SERVER_LINE.search(line)]
+        hits = [line.rstrip() for line in log.read_text(errors="replace").splitlines() if pattern.search(line)]
         if hits:
-            lines += [f"--- {log.name} ---", *hits[-40:]]
-    if lines:
-        report.sections.append(("server log (warnings)", "\n".join(lines)))
+            lines += [f"--- {log.name} ---", *hits[-last:]]
+    return lines
 
 
 @contextlib.contextmanager

@@ -35,7 +35,8 @@ from latency.language import i18n
 from latency.room import store as room_store
 from latency.room.store import Store
 from latency.teaching import lesson, quiz
-from tests.e2e.conftest import ARTIFACTS, HANGUL, IN_CI, MAIN, PHONE, shot, streamlit_server, wait_idle
+from tests.e2e.conftest import (ARTIFACTS, HANGUL, IN_CI, MAIN, PHONE, server_warnings, shot, streamlit_server,
+                                wait_idle)
 from tests.e2e.layout import main_text, problems, text_boxes
 from tests.e2e.test_presenter_readable import FIT_JS, MIN_CONTRAST, MIN_PX, SIZES_JS
 from tests.e2e.test_accessibility import tab_until
@@ -206,6 +207,7 @@ def test_a_whole_room(browser, db, lang):
     question 1, first vote 0 of 2 right, second vote 1 of 2; on every other question 2 answers, 2
     right on the even ones and 1 on the odd ones; phone one's score 12 of 12, phone two's 6 of 12."""
     s = i18n.strings("lesson", lang)
+    started = time.time()
     with servers(db) as (urls, db_url):
         store = Store(db_url)
         contexts = [browser.new_context(viewport=PROJECTOR, locale="ko-KR", accept_downloads=True)] + [
@@ -444,9 +446,12 @@ def test_a_whole_room(browser, db, lang):
             assert ways.count() == 2 and all(ways.nth(i).bounding_box()["height"] >= 44 for i in range(2))  # tap targets
             shot(late, f"room-{db}-{lang}-phone-late-ended", full_page=False)
             assert not found, "\n".join(found[:30])
-        except Exception:
-            print(pages_now([contexts[0], *contexts[1:3]], ("presenter", "phone one", "phone two"), store))
-            raise
+        except Exception as err:
+            # CI prints a failure's middle cut short, its summary line whole: what each page showed and what the
+            # servers logged of the room go into the message itself (two CI failures said only "not found")
+            report = pages_now([contexts[0], *contexts[1:3]], ("presenter", "phone one", "phone two"), store)
+            logged = server_warnings(started, re.compile(r"room \w+: "), last=12)
+            raise AssertionError("\n".join([str(err).split("\nCall log:")[0][:600], report, *logged])) from err
         finally:
             for c in contexts:
                 c.close()
@@ -455,6 +460,9 @@ def test_a_whole_room(browser, db, lang):
 
 PAGE_STATE_JS = """() => { const app = document.querySelector('[data-testid=stApp]') || {getAttribute: () => null};
   return [app.getAttribute('data-test-script-state'), app.getAttribute('data-test-connection-state')].join(' / '); }"""
+
+
+PROBE_404 = "status of 404"  # Streamlit's frontend asks /lesson/_stcore/health before /_stcore/health: not ours
 
 
 def pages_now(contexts, names, store) -> str:
@@ -468,8 +476,10 @@ def pages_now(contexts, names, store) -> str:
                                ("the store", lambda: _stored(store, page.url)),
                                ("page errors", lambda: [str(e)[:300] for e in page.page_errors()][-5:]),
                                ("console errors", lambda: [m.text[:300] for m in page.console_messages()
-                                                           if m.type == "error"][-5:]),
-                               ("main", lambda: page.locator(MAIN).inner_text(timeout=2000)[:1200]),
+                                                           if m.type == "error" and PROBE_404 not in m.text][-5:]),
+                               ("run marks", lambda: page.eval_on_selector_all(
+                                   "[data-room-run]", "els => els.map(e => e.getAttribute('data-room-run'))")),
+                               ("main", lambda: page.locator(MAIN).inner_text(timeout=2000)[:700]),
                                ("body, the main area missing", lambda: page.locator("body").inner_text(timeout=2000)[:600]
                                 if not page.locator(MAIN).count() else "")):
                 try:  # each on its own: the page itself may be what broke (the main area missing, 2026-12-07)

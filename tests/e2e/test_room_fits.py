@@ -313,22 +313,35 @@ def test_a_view_whose_poll_was_lost_follows_the_room_again_within_the_watchdogs_
         expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=4000)
 
 
-BLANK_JS = """() => {  // as when Streamlit's view unmounts on a delta it cannot place: the page's script lives on
-  document.querySelector('[data-testid=stApp]').remove();
-}"""
+BREAK_JS = {  # each as a CI run saw the presenter's page break (2026-12-07); the page's script lives on
+    # Streamlit's view unmounted on a delta it could not place
+    "blank": "() => document.querySelector('[data-testid=stApp]').remove()",
+    # an older run's end left in place below the newer run's top (the old body stayed, never cleared)
+    "torn": """() => { const old = document.createElement('span'); old.setAttribute('data-room-run', '0');
+                       document.querySelector('[data-testid=stMain]').appendChild(old); }""",
+    # Streamlit's frontend throwing on a delta for a place its page no longer has
+    "error": "() => { setTimeout(() => { throw new Error('Cannot set a node at a delta path'); }, 0); }",
+}
 
 
-@pytest.mark.parametrize("view", ["phone", "projected"])
-def test_a_view_gone_blank_is_reloaded_on_the_rooms_screen_within_the_watchdogs_time(browser, app_url, view):
-    """A full CI run (2026-12-07) left the presenter's page without its main area for 30 s after "next": the
-    store and both phones had moved on. With the app's view taken off the page, the view is back on the room's
-    screen within `WAKE_S` (8 s) and a reload, as the same person (the phone's nickname, the presenter's
-    controls), and the reload's marker is out of the address again."""
+@pytest.mark.parametrize("view, how", [("phone", "blank"), ("projected", "blank"), ("projected", "torn"),
+                                       ("phone", "error")])
+def test_a_broken_view_is_reloaded_on_the_rooms_screen_within_the_watchdogs_time(browser, app_url, view, how):
+    """Two full CI runs (2026-12-07) left the presenter's page broken for 30 s while the store and both phones
+    had moved on: once without its main area after "next", once with the new run's top row over the old run's
+    body. With the page broken so (or hit by the delta-path error Streamlit throws), the view is reloaded (a new
+    document) and back on the room's screen within `WAKE_S` (8 s) and a reload, as the same person (the phone's
+    nickname, the presenter's controls), and the reload's marker is out of the address again."""
     with room_at(browser, "1", viewport=PHONE if view == "phone" else None) as (store, code, key, page):
         open_view(page, app_url, view, code, key)
         store.set_screen(code, key, "2")
-        page.evaluate(BLANK_JS)
-        expect(heading(page, LESSON.steps[1].title["en"])).to_be_visible(timeout=(room_view.WAKE_S + 12) * 1000)
+        if how != "blank":  # the view itself follows the room; broken once it is there
+            expect(heading(page, LESSON.steps[1].title["en"])).to_be_visible(timeout=T)
+            settled(page)
+        page.evaluate("() => { window.__beforeTheReload = true; }")
+        page.evaluate(BREAK_JS[how])
+        page.wait_for_function("() => !window.__beforeTheReload", timeout=(room_view.WAKE_S + 12) * 1000)
+        expect(heading(page, LESSON.steps[1].title["en"])).to_be_visible(timeout=T)
         settled(page)
         assert room_view.WOKE_PARAM not in parse_qs(urlsplit(page.url).query), page.url
         if view == "phone":
@@ -338,6 +351,25 @@ def test_a_view_gone_blank_is_reloaded_on_the_rooms_screen_within_the_watchdogs_
             expect(page.locator(".st-key-room_next button")).to_be_visible(timeout=T)  # still the presenter
         store.set_screen(code, key, "3")  # and it follows the room again at the poll's pace
         expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=4000)
+
+
+def test_a_view_whose_runs_end_normally_is_never_reloaded(browser, app_url):
+    """The watchdog's torn-page check against its false alarm: the projected screen moved through three steps
+    and two questions, one revealed, each run's top drawn seconds before its end, stays the same document."""
+    with room_at(browser, "1") as (store, code, key, page):
+        open_view(page, app_url, "projected", code, key)
+        page.evaluate("() => { window.__beforeTheReload = true; }")
+        for screen in ("2", "3", f"q:{QUESTIONS[0].id}"):
+            store.set_screen(code, key, screen)
+            page.wait_for_timeout(1500)
+        store.reveal(code, key, QUESTIONS[0].id)
+        page.wait_for_timeout(1500)
+        store.set_screen(code, key, f"q:{QUESTIONS[1].id}")
+        expect(heading(page, QUESTIONS[1].question["en"])).to_be_visible(timeout=T)
+        page.wait_for_timeout(1000 * (room_view.TORN_S + 2))
+        assert page.evaluate("() => window.__beforeTheReload === true")
+        marks = page.locator("[data-room-run]")
+        assert marks.count() == 2 and marks.nth(0).get_attribute("data-room-run") == marks.nth(1).get_attribute("data-room-run")
 
 
 def test_an_arrow_pressed_while_the_page_is_redrawn_counts_as_one_more_screen(browser, app_url):

@@ -835,20 +835,41 @@ def test_the_polls_watchdog_is_on_every_view_that_polls_and_never_on_the_join_fo
         assert [b.key for b in view.button].count("room_wake") == 1
 
 
-def test_a_view_the_watchdog_reloaded_logs_it_and_takes_the_marker_out_of_the_address(lang, caplog):
-    """The watchdog reloads a view gone blank with room_view.WOKE_PARAM in its address: the page's run logs it
-    (a failed browser test's report carries the line) and the address is the room's own again; a view
-    opened without the marker logs nothing."""
+WOKE = {"blank": "a view had gone blank for 8 s",
+        "torn": "a view showed two runs at once (its top from one, its body from an older one)",
+        "error": "a view met a frontend error on a delta path",
+        "<script>alert(1)</script>": "a view was reloaded for a reason this app does not know"}
+
+
+@pytest.mark.parametrize("why", list(WOKE))
+def test_a_view_the_watchdog_reloaded_logs_why_and_takes_the_marker_out_of_the_address(lang, caplog, why):
+    """The watchdog reloads a view gone blank, torn between two runs, or hit by Streamlit's delta-path error,
+    with room_view.WOKE_PARAM=<why> in its address: the page's run logs why (a failed browser test's report
+    carries the line; a reason it does not know is never echoed) and the address is the room's own again; a
+    view opened without the marker logs nothing."""
     _, code, key = open_room(lang)
     with caplog.at_level("WARNING", logger="latency.room"):
         plain = run_page("lesson", lang, {"room": code, "key": key, "present": "1"})
     assert not any("reloaded" in r.getMessage() for r in caplog.records)
     with caplog.at_level("WARNING", logger="latency.room"):
-        woke = run_page("lesson", lang, {"room": code, "key": key, "present": "1", room_view.WOKE_PARAM: "1"})
+        woke = run_page("lesson", lang, {"room": code, "key": key, "present": "1", room_view.WOKE_PARAM: why})
     assert room_view.WOKE_PARAM not in woke.query_params and room_view.WOKE_PARAM not in plain.query_params
     assert [r.getMessage() for r in caplog.records if "reloaded" in r.getMessage()] == \
-        [f"room {code}: a view had gone blank for {room_view.WAKE_S:.0f} s; the browser reloaded it"]
+        [f"room {code}: {WOKE[why]}; the browser reloaded it"]
     assert "room_next" in [b.key for b in woke.button]  # the presenter's screen, as before the reload
+
+
+def test_every_full_run_of_a_room_view_marks_its_top_and_its_end_with_its_number(lang):
+    """The watchdog tells a torn page by two runs' marks (room_view.mark_run): each full run writes one number
+    at the view's top and at its end, one more than the run before, on the presenter's screen and a phone."""
+    _, code, key = open_room(lang)
+    for params in ({"room": code, "key": key, "present": "1"}, {"room": code}):
+        at = run_page("lesson", lang, params)
+        first = [h.proto.body for h in at.get("html") if h.proto.body.startswith("<span data-room-run")]
+        at.run()
+        again = [h.proto.body for h in at.get("html") if h.proto.body.startswith("<span data-room-run")]
+        assert first == ['<span data-room-run="1"></span>'] * 2, first
+        assert again == ['<span data-room-run="2"></span>'] * 2, again
 
 
 def test_the_notes_view_counts_screens_as_the_lesson_does(lang):
