@@ -17,7 +17,7 @@ import streamlit as st
 from latency.estimation import calibrate, engines, estimator, network
 from latency.teaching import explain
 from latency.language.i18n import Strings, md
-from ui import charts, scenario_inputs
+from ui import charts, scenario_inputs, style
 
 f, fs = explain.fmt, explain.fmt_s
 
@@ -97,7 +97,8 @@ def constants_table(s: Strings, constants: list) -> None:
         value = c.value * 100 if c.unit == "pct" else c.value
         rows.append({s("col_constant"): s(f"const_{c.id}"), s("col_value"): s(f"unit_{c.unit}", v=f(value)),
                      s("col_origin"): s(f"origin_{c.origin}"), s("col_source"): s(f"src_{c.id}")})
-    text_table(rows)
+    with st.container(key=f"{style.BREAK_LAST_KEY}{constants[0].id}" if constants else None):  # the sources' long names
+        text_table(rows)
 
 
 def fractions_table(s: Strings, fractions: list, key: str, caption_key: str) -> None:
@@ -108,7 +109,8 @@ def fractions_table(s: Strings, fractions: list, key: str, caption_key: str) -> 
         status = "status_fitted" if fitted else ("status_default" if not fr.calibrated else "status_prior")
         rows.append({s("col_engine"): s(f"engine_{fr.engine}"), s("col_kind"): s(f"kind_{fr.kind}"),
                      s("col_share"): s("unit_pct", v=f(100 * getattr(fr, key))), s("col_status"): s(status)})
-    text_table(rows)
+    with st.container(key=f"{style.BREAK_LAST_KEY}{key}"):  # four columns of English words are wider than a phone
+        text_table(rows)
 
 
 def formulas_of(formulas: list[str], legend: str) -> None:

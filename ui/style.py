@@ -4,7 +4,11 @@
   keep-all` keeps a Korean word whole at a line end, `overflow-wrap: anywhere` still breaks a
   single over-long token (a URL, an id) rather than letting it overflow a phone screen.
   `!important` because Streamlit sets `word-break: break-word` on each paragraph itself. Popovers
-  and (?) tooltips live outside `.stApp` (`PORTALS`) and get the same rule.
+  and (?) tooltips live outside `.stApp` (`PORTALS`) and get the same rule. A static table's cells
+  (`st.table`) set `overflow-wrap: normal` themselves, so an engine setting's name
+  (`gpu_memory_utilization`) held the how page's constants table 70 px wider than a 390 px phone and
+  its source column was cut off: a table in a `BREAK_LAST_KEY` container breaks its last column's long
+  tokens (that column only: on every column, "1,117 GB/s" broke as "1,11 / 7 GB/ s").
 - `<html lang>` follows the page's language (declare_language): Streamlit writes `lang="en"` into
   its index.html and offers no setting (streamlit/streamlit#15726), so a one-line script sets it on
   every run, in a container this stylesheet hides.
@@ -73,6 +77,7 @@ TAP_LINKS_KEY = "tap_links_"  # a container keyed tap_links_<name>: its Markdown
 PHONE_PX = 640  # at or below this width the page is laid out for a phone: tap targets at least 44 px (the guide)
 PINNED_KEY = "est_pinned"  # the estimator's line of two times, pinned to a phone's screen bottom (estimate_view.pinned)
 SENTENCE_LINKS_KEY = "sentence_links_"  # a container keyed sentence_links_<name>: its page links are whole sentences, set at text weight; their bold "(switch to this set-up)" is link blue and underlined (the fourth newcomer try: "it looks like bold text, not a link")
+BREAK_LAST_KEY = "break_last_"  # a container keyed break_last_<name>: its table's last column breaks long tokens
 STACK_KEY = "stack_narrow_"  # a container keyed stack_narrow_<name>: its own column row stacks when it is narrow
 STACK_BELOW_PX = 800  # that container's width below which it stacks: 736 px at a 768 px tablet, 564 px at 1024 px beside the sidebar, 906 px at 1366
 
@@ -85,6 +90,7 @@ STYLESHEET = f"""<style>
 .stApp, {PORTALS} {{ overflow-wrap: anywhere; }}
 .stApp *, {PORTAL_ALL} {{ word-break: keep-all !important; }}
 .stApp pre, .stApp pre *, .stApp code {{ word-break: normal !important; }}
+.stApp [class*="st-key-{BREAK_LAST_KEY}"] [data-testid="stTable"] td:last-child * {{ overflow-wrap: anywhere !important; }}
 @media (min-width: {NARROW_PX + 1}px) {{ .st-key-{LANG_TOP_KEY} {{ display: none; }} }}
 [class*="st-key-{SCRIPTS_KEY}"], [data-testid="stLayoutWrapper"]:has(> [class*="st-key-{SCRIPTS_KEY}"]) {{ display: none; }}
 .stApp a:focus-visible, .stApp button:focus-visible, .stApp [role="tab"]:focus-visible,

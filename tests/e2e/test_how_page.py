@@ -44,9 +44,20 @@ def test_how_page_in_a_browser(browser, app_url, lang, width):
         for stage in ("network", "queue", "prefill", "decode"):
             page.get_by_role("tab", name=s(f"tab_{stage}"), exact=True).click()
             expect(main.get_by_role("heading", name=re.compile(re.escape(s(f"{stage}_heading"))))).to_be_visible()
-        page.get_by_role("tab", name=s("tab_prefill"), exact=True).click()
-        constants = main.get_by_text(s("dev_expander"), exact=True).filter(visible=True).first
-        constants.click()
+        # every stage's constants open and fit the screen: no table wider than its box, which cuts it off
+        # (a 390 px phone lost the decode table's source column to an engine setting's long name)
+        for stage in ("network", "queue", "decode", "prefill"):
+            page.get_by_role("tab", name=s(f"tab_{stage}"), exact=True).click()
+            panel = main.get_by_role("tabpanel").filter(visible=True)
+            closed = panel.locator("details:not([open]) > summary")
+            while closed.count():
+                closed.first.click()
+            panel.locator("[data-testid=stTable]").first.wait_for()
+            page.wait_for_timeout(400)  # the expander's opening animation
+            wider = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid=stTable]'))
+                .filter(t => t.checkVisibility() && t.querySelector('table').scrollWidth > t.clientWidth + 1)
+                .map(t => t.innerText.slice(0, 60))""")
+            assert not wider, (stage, wider)
         view(page, page.get_by_role("tab", name=s("tab_prefill"), exact=True), f"how-{lang}-{width}-prefill")
 
         # calibration: the per-row table opens
