@@ -32,3 +32,35 @@ def test_a_band_holds_at_least_80_percent_of_its_rows(ratios):
     band = _band(ratios)
     assert band[0] <= 1.0 <= band[1]
     assert sum(_inside(r, band) for r in ratios) >= 0.8 * len(ratios) - 1e-9
+
+
+# the docs' table of ranges, row by row, against the report `python -m latency.calibrate` writes (the table went a
+# refit stale once: round 4's sixteenth pass moved every decode band and the docs still printed the fifteenth's)
+DOC_ROWS = {"decode, calibrated": "decode_calibrated", "decode, uncalibrated": "decode_uncalibrated",
+            "prefill + TTFT, calibrated": "prefill_calibrated", "prefill + TTFT, uncalibrated": "prefill_uncalibrated",
+            "TTFT rows only (TensorRT-LLM), calibrated": "ttft_calibrated",
+            "serving per-user decode (vLLM, B200; users > 1)": "serving_decode",
+            "serving TTFT (vLLM, B200; users > 1; evaluated, not fitted)": "serving_ttft_evaluated",
+            "serving output tok/s (users > 1)": "serving_throughput_evaluated"}
+
+
+def test_the_docs_table_of_ranges_is_the_calibration_reports():
+    import json
+    import re
+    from pathlib import Path
+
+    from latency.estimation.calibrate import REPORT_PATH
+
+    report = json.loads(REPORT_PATH.read_text())["coverage_pct"]
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "estimator.md").read_text()
+    section = docs.split("### Ranges and their coverage", 1)[1].split("\n### ", 1)[0]
+    for label, key in DOC_ROWS.items():
+        row = re.search(rf"^\| {re.escape(label)} \| x([\d.]+)-x([\d.]+) \| (\d+) \| ([\d.]+)% \| (\d+)% \| ([^|]+)\|$",
+                        section, re.M)
+        assert row, label
+        got = report[key]
+        assert [float(row[1]), float(row[2])] == [round(x, 2) for x in got["band"]], label
+        assert int(row[3]) == got["rows"] and float(row[4]) == round(got["median_abs_error_pct"], 1), label
+        assert int(row[5]) == round(got["coverage_pct"]), label
+        refit = row[6].strip().split("%")[0]
+        assert refit == "-" if "coverage_loo_pct" not in got else int(refit) == round(got["coverage_loo_pct"]), label
