@@ -212,8 +212,11 @@ if (!window.__roomKeys) {
 # - Streamlit's frontend throws on a delta path ("error").
 # The room is in the store and the presenter's key and a phone's place in cookies, so the reload draws the
 # room as it is, and its run logs the reload and takes the parameter out (`note_reload`).
+# A tab reloads at most once per AGAIN_S (the time kept in its sessionStorage): a page that broke again at once,
+# or a phone so slow that a run takes 2 x WAKE_S to arrive, waits instead of reloading in a loop.
 WAKE_S = 8.0
 TORN_S = 3.0
+AGAIN_S = 30.0
 WAKE_KEY = "room_wake"
 WOKE_PARAM = "woke"
 WOKE_REASONS = {"blank": "had gone blank for {wake:.0f} s",
@@ -228,8 +231,10 @@ if (!window.__roomWake) {
   });
   let blank = null, torn = null, tornIdle = null, leaving = false;
   const reload = (why) => {
-    if (leaving) return;
+    const at = Number(window.sessionStorage.getItem('roomWokeAt') || 0);
+    if (leaving || Date.now() - at < AGAIN_MS) return;  // at most one reload per AGAIN_S: never a loop
     leaving = true;
+    window.sessionStorage.setItem('roomWokeAt', String(Date.now()));
     const address = new URL(window.location.href);
     address.searchParams.set('WOKE_PARAM', why);
     window.location.replace(address.toString());
@@ -267,7 +272,7 @@ if (!window.__roomWake) {
     if (button) { last = Date.now(); button.click(); }
   }, 1000);
 }
-</script>""".replace("TORN_MS", str(int(TORN_S * 1000))).replace("WAKE_MS", str(int(WAKE_S * 1000))) \
+</script>""".replace("AGAIN_MS", str(int(AGAIN_S * 1000))).replace("TORN_MS", str(int(TORN_S * 1000))).replace("WAKE_MS", str(int(WAKE_S * 1000))) \
     .replace("WAKE_KEY", WAKE_KEY).replace("WOKE_PARAM", WOKE_PARAM)
 
 

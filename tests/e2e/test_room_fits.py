@@ -351,6 +351,11 @@ def test_a_broken_view_is_reloaded_on_the_rooms_screen_within_the_watchdogs_time
             expect(page.locator(".st-key-room_next button")).to_be_visible(timeout=T)  # still the presenter
         store.set_screen(code, key, "3")  # and it follows the room again at the poll's pace
         expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=4000)
+        if how == "error":  # broken again at once: no second reload within AGAIN_S (never a loop)
+            page.evaluate("() => { window.__beforeTheReload = true; }")
+            page.evaluate(BREAK_JS[how])
+            page.wait_for_timeout(3000)
+            assert page.evaluate("() => window.__beforeTheReload === true")
 
 
 def test_a_view_whose_runs_end_normally_is_never_reloaded(browser, app_url):
