@@ -49,9 +49,12 @@ def table(df: pd.DataFrame, **kwargs: Any) -> None:
     st.dataframe(df, hide_index=True, width="stretch", **kwargs)
 
 
-def text_table(rows: list[dict]) -> None:
-    """A static table whose text wraps; st.table renders Markdown, so every cell is escaped."""
-    st.table(pd.DataFrame([{md(k): md(v) for k, v in row.items()} for row in rows]), hide_index=True)
+def text_table(rows: list[dict], break_last: str | None = None) -> None:
+    """A static table whose text wraps; st.table renders Markdown, so every cell is escaped. `break_last`
+    (a key unique on the page): the last column breaks its long tokens, so the table fits a phone
+    (`style.BREAK_LAST_KEY`)."""
+    with st.container(key=f"{style.BREAK_LAST_KEY}{break_last}" if break_last else None):
+        st.table(pd.DataFrame([{md(k): md(v) for k, v in row.items()} for row in rows]), hide_index=True)
 
 
 def labels_of(catalog, sc: explain.Scenario, lang: str) -> tuple[str, str, str]:
@@ -97,8 +100,7 @@ def constants_table(s: Strings, constants: list) -> None:
         value = c.value * 100 if c.unit == "pct" else c.value
         rows.append({s("col_constant"): s(f"const_{c.id}"), s("col_value"): s(f"unit_{c.unit}", v=f(value)),
                      s("col_origin"): s(f"origin_{c.origin}"), s("col_source"): s(f"src_{c.id}")})
-    with st.container(key=f"{style.BREAK_LAST_KEY}{constants[0].id}" if constants else None):  # the sources' long names
-        text_table(rows)
+    text_table(rows, break_last=constants[0].id if constants else None)  # the sources' long names
 
 
 def fractions_table(s: Strings, fractions: list, key: str, caption_key: str) -> None:
@@ -109,8 +111,7 @@ def fractions_table(s: Strings, fractions: list, key: str, caption_key: str) -> 
         status = "status_fitted" if fitted else ("status_default" if not fr.calibrated else "status_prior")
         rows.append({s("col_engine"): s(f"engine_{fr.engine}"), s("col_kind"): s(f"kind_{fr.kind}"),
                      s("col_share"): s("unit_pct", v=f(100 * getattr(fr, key))), s("col_status"): s(status)})
-    with st.container(key=f"{style.BREAK_LAST_KEY}{key}"):  # four columns of English words are wider than a phone
-        text_table(rows)
+    text_table(rows, break_last=key)  # four columns of English words are wider than a phone
 
 
 def formulas_of(formulas: list[str], legend: str) -> None:
