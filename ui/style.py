@@ -8,7 +8,8 @@
   (`st.table`) set `overflow-wrap: normal` themselves, so an engine setting's name
   (`gpu_memory_utilization`) held the how page's constants table 70 px wider than a 390 px phone and
   its source column was cut off: a table in a `BREAK_LAST_KEY` container breaks its last column's long
-  tokens (that column only: on every column, "1,117 GB/s" broke as "1,11 / 7 GB/ s").
+  tokens (that column only: on every column, "1,117 GB/s" broke as "1,11 / 7 GB/ s"); on a Korean page
+  that column keeps 6em, or the layout squeezed it to five characters and split "프롬프트가" mid-word.
 - `<html lang>` follows the page's language (declare_language): Streamlit writes `lang="en"` into
   its index.html and offers no setting (streamlit/streamlit#15726), so a one-line script sets it on
   every run, in a container this stylesheet hides.
@@ -91,6 +92,7 @@ STYLESHEET = f"""<style>
 .stApp *, {PORTAL_ALL} {{ word-break: keep-all !important; }}
 .stApp pre, .stApp pre *, .stApp code {{ word-break: normal !important; }}
 .stApp [class*="st-key-{BREAK_LAST_KEY}"] [data-testid="stTable"] td:last-child * {{ overflow-wrap: anywhere !important; }}
+html[lang="ko"] .stApp [class*="st-key-{BREAK_LAST_KEY}"] [data-testid="stTable"] td:last-child {{ min-width: 6em; }}
 @media (min-width: {NARROW_PX + 1}px) {{ .st-key-{LANG_TOP_KEY} {{ display: none; }} }}
 [class*="st-key-{SCRIPTS_KEY}"], [data-testid="stLayoutWrapper"]:has(> [class*="st-key-{SCRIPTS_KEY}"]) {{ display: none; }}
 .stApp a:focus-visible, .stApp button:focus-visible, .stApp [role="tab"]:focus-visible,
