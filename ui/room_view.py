@@ -215,7 +215,7 @@ if (!window.__roomKeys) {
 # A tab reloads at most once per AGAIN_S (the time kept in its sessionStorage): a page that broke again at once,
 # or a phone so slow that a run takes 2 x WAKE_S to arrive, waits instead of reloading in a loop.
 WAKE_S = 8.0
-TORN_S = 3.0
+TORN_S = 3.0  # chosen: a finished run's old elements go within a frame of its end; 3 checks of the 1 s watch
 AGAIN_S = 30.0
 WAKE_KEY = "room_wake"
 WOKE_PARAM = "woke"

@@ -18,6 +18,22 @@ pytestmark = pytest.mark.e2e
 expect.set_options(timeout=30_000)  # the page's sections arrive together after its checks ran (slow on a busy CI box)
 
 
+SPLIT_HANGUL_JS = """() => {  // two Hangul letters side by side drawn on two lines: a word split at a line end
+  const found = [], hangul = /[\uac00-\ud7a3]/;
+  for (const cell of document.querySelectorAll('[data-testid=stTable] td:last-child')) {
+    if (!cell.checkVisibility()) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent, range = document.createRange();
+      const top = (i) => { range.setStart(node, i); range.setEnd(node, i + 1); return range.getClientRects()[0]?.top; };
+      for (let i = 0; i + 1 < text.length; i++)
+        if (hangul.test(text[i]) && hangul.test(text[i + 1]) && top(i) !== top(i + 1)) found.push(text.slice(Math.max(0, i - 4), i + 5));
+    }
+  }
+  return found;
+}"""
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 def test_how_page_in_a_browser(browser, app_url, lang, width):
@@ -58,6 +74,9 @@ def test_how_page_in_a_browser(browser, app_url, lang, width):
                 .filter(t => t.checkVisibility() && t.querySelector('table').scrollWidth > t.clientWidth + 1)
                 .map(t => t.innerText.slice(0, 60))""")
             assert not wider, (stage, wider)
+            if lang == "ko":  # Korean words whole at a line end in the squeezed sources column ("프롬프트 / 가")
+                split = page.evaluate(SPLIT_HANGUL_JS)
+                assert not split, (stage, split)
         view(page, page.get_by_role("tab", name=s("tab_prefill"), exact=True), f"how-{lang}-{width}-prefill")
 
         # calibration: the per-row table opens
