@@ -656,36 +656,43 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
                   disabled=len(c.questions) == len(ids))
         st.button(s("room_pick_none"), key=f"room_pick_{where}_none", on_click=_pick_set, args=(c, ids),
                   disabled=not c.questions)
-    # each box shows the room: its default is the room's value, so a box the browser draws afresh is right even when
-    # the run that set it never reached the browser (the projected page's first runs), and the script sets a box only
-    # where the browser's value (what the run's request carried) differs from the room: another screen changed it, or
-    # the click's write failed. Set on every run, each run sent every box's value again, and a run still drawing the
-    # last click's answer set back a box clicked meanwhile (the full test runs of 2026-12-06: clicks came back undone).
+    # each box shows the room: its default is the room's value, and the script never sets a box's value. A value set
+    # from the server (`set_value`) races the browser's own requests: a poll the browser sent before the set arrived
+    # carries the value the set replaced, and Streamlit takes that as a click and runs the box's callback with it
+    # (streamlit/streamlit#10102: callbacks without a click). The notes view set a box that the projected screen's
+    # menu had changed, and its next poll put the question back (reproduced here, 2026-12-07: 2 of 10 runs of the
+    # fewer-questions browser test under a busy core, the count stuck at 3 for 30 s). Where a box shows what the room
+    # no longer has (another screen changed it, or the room refused a click here), the boxes are drawn again under
+    # new keys (`PICK_GEN`), from the room: a new box has no old value for a stale request to change.
     # A box whose browser value differs from what the last run drew was clicked here: if the room does not have it
     # yet, its callback never ran (a full test run, 2026-12-06: Q7 unticked on the screen, counted by the room for
     # 30 s); the click is taken now, once (`pending_pick` asks the poll for this run)
-    box_key = f"room_pick_{where}_{{}}".format
+    box_key = _box_key_format(where)
     prev = st.session_state.get(PICK_PREV, {})
-    lost = {}
+    lost, stale = {}, False
     for q in c.quiz_all:
         key = box_key(q.id)
-        browser, drawn = st.session_state.get(key), prev.get(key)
-        if browser is not None and drawn is not None and browser != drawn and browser != (q.id not in c.room.skipped):
+        browser, drawn, ticked = st.session_state.get(key), prev.get(key), q.id not in c.room.skipped
+        if browser is not None and drawn is not None and browser != drawn and browser != ticked:
             lost[key] = q.id
+        elif browser is not None and browser != ticked:
+            stale = True
     if lost:
         log.warning("room %s: %d question box(es) clicked without their callback; taken now", c.room.code, len(lost))
         for key, question_id in lost.items():
             _pick(c, question_id, key)
         # what the browser shows is now taken as drawn: a click the room refused (its quiz began, the store is
-        # down) is set back to the room's value by the next run, not taken again
+        # down) is drawn again from the room by the next run, not taken again
         st.session_state[PICK_PREV] = {**prev, **{key: st.session_state.get(key) for key in lost}}
         st.rerun()  # the count above and every box from the room as it now is
+    if stale:
+        gens = st.session_state.get(PICK_GEN, {})
+        st.session_state[PICK_GEN] = {**gens, where: gens.get(where, 0) + 1}
+        box_key = _box_key_format(where)
     drawn_now = {}
     for i, q in enumerate(c.quiz_all, start=1):
         key = box_key(q.id)
         ticked = q.id not in c.room.skipped
-        if key in st.session_state and st.session_state[key] != ticked:
-            st.session_state[key] = ticked
         drawn_now[key] = ticked
         # "2번: …", not "2. …": a label starting "2." is a Markdown list that Streamlit unwraps to its text, and
         # the escaped "2\\." stood in the box's accessible name (a screen reader read the backslash). The
@@ -700,6 +707,15 @@ def _picker_boxes(s: Strings, c: Ctx, where: str) -> None:
     st.session_state.pop(PICK_ASKED, None)
 
 
+def _box_key_format(where: str):
+    """The question boxes' keys on this screen: `room_pick_<where>_<question id>`, with `_r<n>` once the boxes have
+    been drawn again n times from the room (`PICK_GEN`)."""
+    gen = st.session_state.get(PICK_GEN, {}).get(where, 0)
+    return f"room_pick_{where}_{{}}{f'_r{gen}' if gen else ''}".format
+
+
+PICK_GEN = "room_pick_gen"
+"""{screen ("notes", "menu"): how many times its question boxes were drawn again under new keys (`_picker_boxes`)}."""
 PICK_DRAWN = "room_pick_drawn"
 """{box key: the value the page's last run drew}: the poll (`pending_pick`) compares the browser's boxes with it."""
 PICK_PREV = "room_pick_prev"

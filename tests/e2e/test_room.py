@@ -479,6 +479,8 @@ def pages_now(contexts, names, store) -> str:
                                                            if m.type == "error" and PROBE_404 not in m.text][-5:]),
                                ("run marks", lambda: page.eval_on_selector_all(
                                    "[data-room-run]", "els => els.map(e => e.getAttribute('data-room-run'))")),
+                               ("boxes ticked", lambda: page.eval_on_selector_all(
+                                   "[data-testid=stCheckbox] input", "els => els.map(e => e.checked ? 1 : 0).join('')")),
                                ("main", lambda: page.locator(MAIN).inner_text(timeout=2000)[:700]),
                                ("body, the main area missing", lambda: page.locator("body").inner_text(timeout=2000)[:600]
                                 if not page.locator(MAIN).count() else "")):
@@ -492,7 +494,7 @@ def pages_now(contexts, names, store) -> str:
 def _stored(store, url: str):
     code = parse_qs(urlsplit(url).query).get("room", [None])[0]
     room = store.room(code) if code else None
-    return (room.screen, sorted(room.revealed), dict(room.phases)) if room else None
+    return (room.screen, sorted(room.revealed), dict(room.phases), "left out:", sorted(room.skipped)) if room else None
 
 
 def phone_vote_checks(one, two, presenter, s, q, right, wrong, lang: str, db: str, found: list[str]) -> None:

@@ -63,6 +63,15 @@ def join(lang: str, code: str, nick: str = ""):
     return at
 
 
+def pick_box(at, where: str, q):
+    """The question box of `q` on the notes view ("notes") or the projected screen's menu ("menu"), under whichever
+    key the page draws it now (`room_pick_<where>_<id>`, with `_r<n>` once drawn again from the room)."""
+    pattern = re.compile(rf"room_pick_{where}_{re.escape(q.id)}(_r\d+)?")
+    boxes = [c for c in at.checkbox if c.key and pattern.fullmatch(c.key)]
+    assert len(boxes) == 1, [c.key for c in at.checkbox]
+    return boxes[0]
+
+
 def labels_of(q, lang):
     """The options as the room calls them out, lettered in the quiz's order (written here, not taken from the page)."""
     return {o.id: i18n.md(f"{'ABCDEFGH'[i]}. {o.label[lang]}") for i, o in enumerate(q.options)}
@@ -200,26 +209,56 @@ def test_the_notes_view_plans_the_session_on_the_lobby_and_the_last_step_never_o
     assert plan not in all_text(presenter.run())
 
 
-def test_a_question_box_is_sent_to_the_browser_only_when_the_room_changed_it(lang):
-    """The race of the full test runs (2026-12-06): every run set every box from the room, so a run still drawing
-    one click's answer sent every box's value again and set back a box clicked meanwhile. A box now carries the
-    room's value as its default (right when drawn afresh) and is set (`set_value`, which overrides what the browser
-    shows) only where the browser's value differs from the room: here, a change made on another screen."""
+def test_a_question_box_is_never_set_from_the_server_a_change_elsewhere_draws_new_boxes(lang):
+    """Two races of the full test runs. 2026-12-06: every run set every box from the room, so a run still drawing
+    one click's answer sent every box's value again and set back a box clicked meanwhile. 2026-12-07: the notes
+    view set a box the projected screen's menu had changed (`set_value`), its poll sent before the set arrived
+    carried the old value, and Streamlit ran the box's callback with it, putting the question back. A box carries
+    the room's value as its default and is never set from the server: after a change made on another screen, the
+    boxes are drawn under new keys, with the room's values as their defaults."""
     presenter, code, key = open_room(lang)
     notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
     first, second = QUESTIONS[1], QUESTIONS[2]
-    box = lambda q: notes.checkbox(key=f"room_pick_notes_{q.id}")  # noqa: E731
-    assert box(first).value is True and box(first).proto.default is True
+    assert pick_box(notes, "notes", first).value is True and pick_box(notes, "notes", first).proto.default is True
+    assert pick_box(notes, "notes", first).key == f"room_pick_notes_{first.id}"
     notes.run()
-    assert not [c.key for c in notes.checkbox if c.key.startswith("room_pick_notes") and c.proto.set_value]
-    box(second).uncheck().run()  # this screen's own click: taken, and no box is sent back over the browser's
+    pick_box(notes, "notes", second).uncheck().run()  # this screen's own click: taken, the boxes keep their keys
     assert store().room(code).skipped == {second.id}
-    assert not [c.key for c in notes.checkbox if c.key.startswith("room_pick_notes") and c.proto.set_value]
-    assert box(second).value is False and box(second).proto.default is False
+    assert pick_box(notes, "notes", second).key == f"room_pick_notes_{second.id}"
+    assert pick_box(notes, "notes", second).value is False and pick_box(notes, "notes", second).proto.default is False
     store().set_skipped(code, key, {first.id, second.id})  # the projected screen's menu unticks another one
     notes.run()
-    assert [c.key for c in notes.checkbox if c.proto.set_value] == [f"room_pick_notes_{first.id}"]
-    assert box(first).value is False and box(second).value is False
+    assert pick_box(notes, "notes", first).key == f"room_pick_notes_{first.id}_r1"
+    assert pick_box(notes, "notes", first).value is False and pick_box(notes, "notes", first).proto.default is False
+    assert pick_box(notes, "notes", second).value is False
+    assert pick_box(notes, "notes", QUESTIONS[3]).value is True
+    assert s(lang)("room_pick_title", n=len(QUESTIONS) - 2, total=len(QUESTIONS)) in all_text(notes)
+    notes.run()  # nothing changed since: the same keys
+    assert pick_box(notes, "notes", first).key == f"room_pick_notes_{first.id}_r1"
+    pick_box(notes, "notes", first).check().run()  # a click on a box drawn again is taken like any other
+    assert store().room(code).skipped == {second.id}
+    for run in (notes, presenter):  # no run on either screen ever set a box from the server
+        assert not [c.key for c in run.checkbox if c.key and c.key.startswith("room_pick_") and c.proto.set_value]
+
+
+def test_a_box_value_a_stale_request_carries_after_a_change_elsewhere_runs_no_callback(lang):
+    """The race itself (2026-12-07), as AppTest can send it: after the menu changed a question, the notes view's
+    browser sends the box's value from before that change (its request left before the new drawing arrived). With
+    the box set from the server, that old value differed from the set one and was taken as a click (a callback, or
+    the lost-click path): the question came back. The boxes are now drawn under new keys, so the old value
+    belongs to a box the page no longer draws, and the room keeps the menu's change."""
+    presenter, code, key = open_room(lang)
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    q = QUESTIONS[2]
+    old = f"room_pick_notes_{q.id}"
+    store().set_skipped(code, key, {q.id})  # the menu unticks it
+    notes.run()
+    assert pick_box(notes, "notes", q).value is False
+    notes.session_state[old] = True  # the browser's request, sent before this drawing arrived: the old box's value
+    notes.run()
+    no_exception(notes)
+    assert store().room(code).skipped == {q.id}
+    assert s(lang)("room_pick_title", n=len(QUESTIONS) - 1, total=len(QUESTIONS)) in all_text(notes)
 
 
 def test_a_question_box_clicked_without_its_callback_is_taken_by_the_next_run(lang):
@@ -258,7 +297,7 @@ def test_a_lost_box_click_the_room_refuses_is_set_back_not_taken_again(lang, mon
         no_exception(notes)
     assert len(calls) == 1
     assert store().room(code).skipped == frozenset()
-    assert notes.checkbox(key=f"room_pick_notes_{q.id}").value is True
+    assert pick_box(notes, "notes", q).value is True
 
 
 def test_a_box_click_taken_by_its_callback_costs_the_notes_view_one_run(lang, monkeypatch):
@@ -301,8 +340,8 @@ def test_a_presenter_asks_fewer_questions_and_the_room_counts_only_those(lang):
     assert s(lang)("room_pick_title", n=2, total=len(QUESTIONS)) in all_text(notes)
     # the menu on the projected screen shows the same choice (it follows the store, not its own boxes)
     presenter.run()
-    assert presenter.checkbox(key=f"room_pick_menu_{QUESTIONS[1].id}").value is False
-    assert presenter.checkbox(key=f"room_pick_menu_{QUESTIONS[2].id}").value is True
+    assert pick_box(presenter, "menu", QUESTIONS[1]).value is False
+    assert pick_box(presenter, "menu", QUESTIONS[2]).value is True
     # "clear all": the lesson alone, said so in the plan; "select all" brings every question back
     notes.button(key="room_pick_notes_none").click().run()
     assert store().room(code).skipped == {q.id for q in QUESTIONS}
@@ -311,10 +350,10 @@ def test_a_presenter_asks_fewer_questions_and_the_room_counts_only_those(lang):
     assert store().room(code).skipped == frozenset()
     for q in QUESTIONS:
         if q not in keep:
-            notes.checkbox(key=f"room_pick_notes_{q.id}").uncheck().run()
+            pick_box(notes, "notes", q).uncheck().run()
     assert {q.id for q in QUESTIONS} - store().room(code).skipped == {q.id for q in keep}
     # each box carries its question's wording (the short title alone left the choice blind: newcomer trial)
-    assert notes.checkbox(key=f"room_pick_notes_{keep[1].id}").help == i18n.md(keep[1].question[lang])
+    assert pick_box(notes, "notes", keep[1]).help == i18n.md(keep[1].question[lang])
     # the quiz: question 1 of 2, then question 2 of 2 is the third question of the quiz
     store().set_screen(code, key, f"q:{keep[0].id}")
     assert s(lang)("room_question_kicker", n=1, total=2) in all_text(phone.run())
