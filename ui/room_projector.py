@@ -27,7 +27,7 @@ from latency.language.i18n import Strings, md
 from latency.room import codes
 from latency.room.store import SPREAD, TIMERS_S, VOTE2, NoRoom, StalePress, StoreDown
 from latency.teaching import quiz
-from ui import lesson_steps, room_results
+from ui import lesson_steps, room_results, room_view
 from ui.room_view import (CONFIRM_REVEAL, DONE, DOWN_KEY, KEYS_JS, LOBBY, Ctx, Vote, current, lettered, live, position, question_of, vote_now,
                           where)
 
@@ -371,7 +371,7 @@ def present_url(c: Ctx) -> str:
     return codes.join_url(st.context.url, c.room.code, extra={"present": "1", "lang": c.d.lang})
 
 
-MENU_KEY = "room_menu_open"  # the menu's open state (a stateful popover): ending the room closes it
+MENU_KEY = room_view.MENU_KEY  # the menu's open state (a stateful popover): ending the room closes it
 
 
 def menu(s: Strings, c: Ctx, in_notes: bool = False) -> None:
@@ -641,7 +641,10 @@ def question_picker(s: Strings, c: Ctx, where: str) -> None:
         return
     if where == "menu":  # folded; its label never changes, or each click's rerun folded it again (newcomer
         # trial 2026-12-06: nine unticks took eighteen clicks)
-        with st.expander(s("room_pick"), key=f"room_pick_{where}_box"):  # no icon: the projected menu draws text at 24 px, an icon stayed 16
+        # no icon: the projected menu draws text at 24 px, an icon stayed 16. Open after a watchdog reload that
+        # found it open (room_view.note_reload)
+        with st.expander(s("room_pick"), key=room_view.PICK_MENU_BOX,
+                         expanded=bool(st.session_state.get(room_view.PICK_MENU_OPEN))):
             _picker_boxes(s, c, where)
     else:
         _picker_boxes(s, c, where)

@@ -222,6 +222,16 @@ WOKE_PARAM = "woke"
 WOKE_REASONS = {"blank": "had gone blank for {wake:.0f} s",
                 "torn": "showed two runs at once (its top from one, its body from an older one)",
                 "error": "met a frontend error on a delta path"}
+WOKE_OPEN = "woke_open"
+# What the reload reopens (a presenter's menu closed in their face, the question picker folded: a run of the
+# fewer-questions browser test, 2026-12-07, had the projected page reloaded on a delta-path error while the menu was
+# open): {name in the address: what in the page shows it open}. The new run opens it (`note_reload`, `REOPEN_KEYS`).
+WOKE_OPEN_SELECTORS = {"menu": "[data-testid=stPopoverBody]",
+                       "pick": ".st-key-room_pick_menu_box details[open]"}
+MENU_KEY = "room_menu_open"  # the presenter's menu's open state (a stateful popover, `room_projector.menu`)
+PICK_MENU_BOX = "room_pick_menu_box"  # the question picker's fold in that menu (`room_projector.question_picker`)
+PICK_MENU_OPEN = "room_pick_menu_open"  # that fold drawn open (a fold's key alone keeps no state to set)
+REOPEN_KEYS = {"menu": MENU_KEY, "pick": PICK_MENU_OPEN}
 RUN_KEY = "room_full_run"  # this session's count of full runs of a room view (`mark_run`)
 WAKE_JS = """<script>
 if (!window.__roomWake) {
@@ -230,6 +240,8 @@ if (!window.__roomWake) {
     if (watched && watched.getAttribute('data-test-script-state') === 'running') last = Date.now();
   });
   let blank = null, torn = null, tornIdle = null, leaving = false;
+  let opened = [];  // what of the presenter's menu was open when last seen whole (WOKE_OPEN)
+  const openNow = () => Object.entries(OPEN_SELECTORS).filter(([, css]) => document.querySelector(css)).map(([name]) => name);
   const reload = (why) => {
     const at = Number(window.sessionStorage.getItem('roomWokeAt') || 0);
     if (leaving || Date.now() - at < AGAIN_MS) return;  // at most one reload per AGAIN_S: never a loop
@@ -237,6 +249,8 @@ if (!window.__roomWake) {
     window.sessionStorage.setItem('roomWokeAt', String(Date.now()));
     const address = new URL(window.location.href);
     address.searchParams.set('WOKE_PARAM', why);
+    const open = why === 'error' ? Array.from(new Set([...opened, ...openNow()])) : opened;
+    if (open.length) address.searchParams.set('WOKE_OPEN_PARAM', open.join('.'));
     window.location.replace(address.toString());
   };
   const deltaPath = (text) => /delta path/i.test(String(text || ''));
@@ -249,6 +263,7 @@ if (!window.__roomWake) {
       return;
     }
     blank = null;
+    opened = openNow();
     const app = document.querySelector('[data-testid=stApp]');
     if (!app) return;
     if (app !== watched) {
@@ -272,15 +287,22 @@ if (!window.__roomWake) {
     if (button) { last = Date.now(); button.click(); }
   }, 1000);
 }
-</script>""".replace("AGAIN_MS", str(int(AGAIN_S * 1000))).replace("TORN_MS", str(int(TORN_S * 1000))).replace("WAKE_MS", str(int(WAKE_S * 1000))) \
+</script>""".replace("OPEN_SELECTORS", json.dumps(WOKE_OPEN_SELECTORS)).replace("WOKE_OPEN_PARAM", WOKE_OPEN) \
+    .replace("AGAIN_MS", str(int(AGAIN_S * 1000))).replace("TORN_MS", str(int(TORN_S * 1000))).replace("WAKE_MS", str(int(WAKE_S * 1000))) \
     .replace("WAKE_KEY", WAKE_KEY).replace("WOKE_PARAM", WOKE_PARAM)
 
 
 def note_reload(code: str) -> None:
     """A view the watchdog reloaded (WAKE_JS): logged with its reason, so a failed browser test's report says
     so, and the parameter taken out of the address. A reason the app does not know (a hand-edited address) is
-    logged as such, never echoed."""
+    logged as such, never echoed. What of the presenter's menu was open (WOKE_OPEN) is opened again."""
     why = st.query_params.get(WOKE_PARAM)
+    reopen = st.query_params.get(WOKE_OPEN)
+    if reopen is not None:
+        del st.query_params[WOKE_OPEN]
+        for name in str(reopen).split("."):
+            if name in REOPEN_KEYS:  # anything else in the address is ignored
+                st.session_state[REOPEN_KEYS[name]] = True
     if why is not None:
         del st.query_params[WOKE_PARAM]
         what = WOKE_REASONS.get(str(why), "was reloaded for a reason this app does not know").format(wake=WAKE_S)

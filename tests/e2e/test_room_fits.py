@@ -358,6 +358,29 @@ def test_a_broken_view_is_reloaded_on_the_rooms_screen_within_the_watchdogs_time
             assert page.evaluate("() => window.__beforeTheReload === true")
 
 
+@pytest.mark.parametrize("how", ["error", "blank"])
+def test_a_presenter_whose_page_was_reloaded_finds_the_menu_and_its_picker_open_again(browser, app_url, how):
+    """A run of the fewer-questions browser test (2026-12-07): the projected page met Streamlit's delta-path error
+    while the presenter had the menu open on the question picker; the watchdog's reload closed both. The reload
+    now names what was open (room_view.WOKE_OPEN) and the new page opens it again, the boxes as the room has them."""
+    with room_at(browser, "1") as (store, code, key, page):
+        open_view(page, app_url, "projected", code, key)
+        s = i18n.strings("lesson", "en")
+        page.locator(MAIN).get_by_role("button", name=re.compile(s("room_menu"))).click()
+        pop = page.locator("[data-testid=stPopoverBody]")
+        pop.get_by_text(s("room_pick"), exact=True).click()  # the picker, folded in the menu: unfolded
+        box = pop.get_by_role("checkbox").first
+        expect(box).to_be_visible(timeout=T)
+        page.wait_for_timeout(1500)  # the watchdog's 1 s check has seen the menu open
+        page.evaluate("() => { window.__beforeTheReload = true; }")
+        page.evaluate(BREAK_JS[how])
+        page.wait_for_function("() => !window.__beforeTheReload", timeout=(room_view.WAKE_S + 12) * 1000)
+        settled(page)
+        expect(pop.get_by_role("checkbox").first).to_be_visible(timeout=T)  # the menu open, the picker unfolded
+        expect(pop.get_by_text(s("room_pick_title", n=len(QUESTIONS), total=len(QUESTIONS)))).to_be_visible(timeout=T)
+        assert room_view.WOKE_OPEN not in parse_qs(urlsplit(page.url).query), page.url
+
+
 def test_a_view_whose_runs_end_normally_is_never_reloaded(browser, app_url):
     """The watchdog's torn-page check against its false alarm: the projected screen moved through three steps
     and two questions, one revealed, each run's top drawn seconds before its end, stays the same document."""

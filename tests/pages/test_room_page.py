@@ -898,6 +898,25 @@ def test_a_view_the_watchdog_reloaded_logs_why_and_takes_the_marker_out_of_the_a
     assert "room_next" in [b.key for b in woke.button]  # the presenter's screen, as before the reload
 
 
+@pytest.mark.parametrize("reopen, menu, pick", [("menu.pick", True, True), ("menu", True, False), ("", False, False),
+                                                 ("pick.<b>hostile</b>.menu", True, True), ("<script>hostile", False, False)])
+def test_a_view_the_watchdog_reloaded_opens_again_what_of_the_menu_was_open(lang, reopen, menu, pick):
+    """A reload on a delta-path error closed the presenter's menu in their face (a run of the fewer-questions
+    browser test, 2026-12-07): the watchdog names in the address (room_view.WOKE_OPEN) what of the menu was open,
+    and the new run opens it again, the menu and the question picker in it; anything else there is ignored, and
+    the parameter is taken out of the address. Without it, both stay closed."""
+    _, code, key = open_room(lang)
+    params = {"room": code, "key": key, "present": "1", room_view.WOKE_PARAM: "error"}
+    at = run_page("lesson", lang, {**params, room_view.WOKE_OPEN: reopen} if reopen else params)
+    no_exception(at)
+    assert room_view.WOKE_OPEN not in at.query_params
+    assert bool(at.session_state["room_menu_open"]) is menu
+    folds = [e for e in at.expander if e.proto.label == s(lang)("room_pick")]
+    assert len(folds) == 1 and folds[0].proto.expanded is pick
+    assert "hostile" not in all_text(at)
+    assert "room_pick_menu_q02-first-token-far-vs-near" in [c.key for c in at.checkbox]  # the picker, drawn in the menu
+
+
 def test_every_full_run_of_a_room_view_marks_its_top_and_its_end_with_its_number(lang):
     """The watchdog tells a torn page by two runs' marks (room_view.mark_run): each full run writes one number
     at the view's top and at its end, one more than the run before, on the presenter's screen and a phone."""
