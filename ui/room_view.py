@@ -182,6 +182,10 @@ if (!window.__roomKeys) {
     if (e.key.startsWith('Arrow') && choice && !pointerFocus) return;  // a choice reached by keyboard: its own arrows
     if (!pending.length && !running() && !find(dir)) return;  // nothing to move: the key keeps its own use
     e.preventDefault(); e.stopPropagation();
+    // a click on the slide's empty space focuses the page's scroll area, and Chromium then framed the whole
+    // screen in grey on every key (presenter trial 2026-12-07, on the projector): the key moves the room, the
+    // focus goes back to the page
+    if (t.matches && t.matches('[data-testid=stMain]')) t.blur();
     pending.push({dir: dir, at: Date.now()});
     if (!timer) pump();
   }, true);
