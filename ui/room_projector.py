@@ -615,6 +615,9 @@ def notes_view(s: Strings, c: Ctx) -> None:
         room_results.download(s, c)
     elif screen == LOBBY:
         st.markdown(s("room_strip", address=f"`{join_address(c)}`", code=f"**{c.room.code}**"))
+        # before the picker's twelve questions: the lobby is when the projector is set up (presenter trial
+        # 2026-12-07: found only at the bottom, below every question)
+        other_devices(s, c)
         plan(s, c)
         question_picker(s, c, "notes")
     else:
@@ -622,6 +625,12 @@ def notes_view(s: Strings, c: Ctx) -> None:
         if int(screen) == len(c.les.steps):
             plan(s, c)
             question_picker(s, c, "notes")
+    if screen != LOBBY:
+        other_devices(s, c)
+
+
+def other_devices(s: Strings, c: Ctx) -> None:
+    """The projected screen's and the notes' addresses and the presenter's key, for another device."""
     with st.expander(s("room_key_other"), icon=":material/devices:"):
         # the addresses themselves (newcomer trial 2026-12-06: "open this room's presenter screen" said not where,
         # and the notes link opened on another browser showed the audience's join form)

@@ -261,6 +261,22 @@ def test_a_box_value_a_stale_request_carries_after_a_change_elsewhere_runs_no_ca
     assert s(lang)("room_pick_title", n=len(QUESTIONS) - 1, total=len(QUESTIONS)) in all_text(notes)
 
 
+def test_the_notes_lobby_gives_the_other_devices_addresses_and_key_before_the_question_picker(lang):
+    """Presenter trial 2026-12-07: the projector's address and the presenter's key (for a podium PC) were only at
+    the bottom of the notes, below all twelve questions of the picker. On the lobby, when the projector is set up,
+    they come before the picker; on a lesson step they are still there."""
+    presenter, code, key = open_room(lang)
+    notes = run_page("lesson", lang, {"notes": "1", "room": code, "key": key})
+    captions = [c.value for c in notes.caption]
+    other, pick = s(lang)("room_key_other_text"), s(lang)("room_pick_help")
+    assert other in captions and pick in captions
+    assert captions.index(other) < captions.index(pick), captions
+    assert key in [c.value for c in notes.code]
+    store().set_screen(code, key, "2")
+    notes.run()
+    assert other in [c.value for c in notes.caption] and key in [c.value for c in notes.code]
+
+
 def test_a_question_box_clicked_without_its_callback_is_taken_by_the_next_run(lang):
     """A full test run (2026-12-06) left Q7 unticked on the notes view while the room still counted it, 30 s:
     the click reached the browser and its callback never ran. Then the next run set the box back to the room's
