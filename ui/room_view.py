@@ -253,7 +253,9 @@ if (!window.__roomWake) {
     window.sessionStorage.setItem('roomWokeAt', String(Date.now()));
     const address = new URL(window.location.href);
     address.searchParams.set('WOKE_PARAM', why);
-    const open = why === 'error' ? Array.from(new Set([...opened, ...openNow()])) : opened;
+    // only on an error, reloaded at once: a page blank or torn for seconds may have taken a key meanwhile (an
+    // Escape that closed the menu, a full CI run 2026-12-07), so what was last seen open is no longer what was asked
+    const open = why === 'error' ? Array.from(new Set([...opened, ...openNow()])) : [];
     if (open.length) address.searchParams.set('WOKE_OPEN_PARAM', open.join('.'));
     window.location.replace(address.toString());
   };
