@@ -230,10 +230,9 @@ WOKE_OPEN = "woke_open"
 # What the reload reopens (a presenter's menu closed in their face, the question picker folded: a run of the
 # fewer-questions browser test, 2026-12-07, had the projected page reloaded on a delta-path error while the menu was
 # open): {name in the address: what in the page shows it open}. The new run opens it (`note_reload`, `REOPEN_KEYS`).
-WOKE_OPEN_SELECTORS = {"menu": "[data-testid=stPopoverBody]",
-                       "pick": ".st-key-room_pick_menu_box details[open]"}
 MENU_KEY = "room_menu_open"  # the presenter's menu's open state (a stateful popover, `room_projector.menu`)
 PICK_MENU_BOX = "room_pick_menu_box"  # the question picker's fold in that menu (`room_projector.question_picker`)
+WOKE_OPEN_SELECTORS = {"menu": "[data-testid=stPopoverBody]", "pick": f".st-key-{PICK_MENU_BOX} details[open]"}
 PICK_MENU_OPEN = "room_pick_menu_open"  # that fold drawn open (a fold's key alone keeps no state to set)
 REOPEN_KEYS = {"menu": MENU_KEY, "pick": PICK_MENU_OPEN}
 RUN_KEY = "room_full_run"  # this session's count of full runs of a room view (`mark_run`)
