@@ -143,7 +143,8 @@ def asked(c: Ctx) -> list[quiz.Question]:
 # under load, 2026-12-04), and two quick presses both clicked the same screen's button.
 KEYS_JS = """<script>
 if (!window.__roomKeys) {
-  window.__roomKeys = true;
+  // what the keys did, for a failed browser test's report: clicks made, the marks at the last, the last 30 decisions
+  const seen = window.__roomKeys = {clicks: 0, marks: '', log: []};
   const pending = [];  // presses waiting their turn, oldest first: {dir, at}
   let clickedAt = 0, sawRun = true, timer = null;
   // how the presenter last moved the focus: with a pointer (a click or tap) or with the keyboard (Tab)
@@ -154,19 +155,32 @@ if (!window.__roomKeys) {
     .getAttribute('data-test-script-state') === 'running';
   const find = (dir) => (dir > 0 ? ['room_next', 'lesson_next'] : ['room_back', 'lesson_back'])
     .map((n) => document.querySelector('.st-key-' + n + ' button')).find(Boolean);
+  // a room view's full runs mark their number at its top and end (`mark_run`): "" on a page without them
+  const marks = () => Array.from(document.querySelectorAll('[data-room-run]'))
+    .map((e) => e.getAttribute('data-room-run')).join(',');
+  let clickedMarks = '';
+  const log = (what) => { seen.log.push(Math.round(performance.now()) + ' ' + what); seen.log.splice(0, seen.log.length - 30); };
   const pump = () => {
     timer = null;
     if (!pending.length) return;
     const now = Date.now();
     if (running()) sawRun = true;
-    // wait for the last click's run to start (up to 1.5 s) and to end, then for the button (up to 5 s)
-    const waiting = running() || (!sawRun && now - clickedAt < 1500);
+    // wait for the last click's run to end: on a room view until its marks have changed (up to 30 s: under load the
+    // click's run once started more than 1.5 s late, and the next press clicked the old screen's button, CI
+    // 2026-12-07), elsewhere for it to start (up to 1.5 s); then for the button (up to 5 s)
+    const now_marks = marks();
+    const drawn = clickedMarks ? now_marks !== clickedMarks && new Set(now_marks.split(',')).size === 1
+      : sawRun || now - clickedAt >= 1500;
+    const waiting = running() || (!drawn && now - clickedAt < (clickedMarks ? 30000 : 1500));
     const button = waiting ? null : find(pending[0].dir);
     if (button) {
-      pending.shift();
-      clickedAt = now; sawRun = false;
+      const p = pending.shift();
+      log((p.dir > 0 ? 'forward' : 'back') + ' clicked at marks ' + now_marks + ' after ' + (now - p.at) + ' ms');
+      clickedAt = now; sawRun = false; clickedMarks = now_marks;
+      seen.clicks += 1; seen.marks = now_marks;
       button.click();
     } else if (!waiting && now - pending[0].at > 5000) {
+      log('a press lapsed: no button');
       pending.shift();  // no such button on this screen (the last one has no forward)
     }
     if (pending.length) timer = setTimeout(pump, 40);
@@ -178,15 +192,18 @@ if (!window.__roomKeys) {
     const dir = {PageDown: 1, PageUp: -1, ArrowRight: 1, ArrowLeft: -1}[e.key];
     // a step's choice: a slider, a radio (the myths) or a choice button (segmented control)
     const choice = t.closest('input[type=range], [role=slider], input[type=radio], [role=radio], [data-testid=stButtonGroup] button');
-    if (!dir || (e.key.startsWith('Arrow') && t.closest('[role=tab], [role=option], [role=menuitem], [role=listbox]'))) return;
-    if (e.key.startsWith('Arrow') && choice && !pointerFocus) return;  // a choice reached by keyboard: its own arrows
-    if (!pending.length && !running() && !find(dir)) return;  // nothing to move: the key keeps its own use
+    if (!dir) return;
+    if (e.key.startsWith('Arrow') && t.closest('[role=tab], [role=option], [role=menuitem], [role=listbox]')) {
+      log(e.key + ' left to a tab or list'); return; }
+    if (e.key.startsWith('Arrow') && choice && !pointerFocus) { log(e.key + ' left to a choice'); return; }  // reached by keyboard
+    if (!pending.length && !running() && !find(dir)) { log(e.key + ' left: no button'); return; }  // the key keeps its own use
     e.preventDefault(); e.stopPropagation();
     // a click on the slide's empty space focuses the page's scroll area, and Chromium then framed the whole
     // screen in grey on every key (presenter trial 2026-12-07, on the projector): the key moves the room, the
     // focus goes back to the page
     if (t.matches && t.matches('[data-testid=stMain]')) t.blur();
     pending.push({dir: dir, at: Date.now()});
+    log(e.key + ' queued (' + pending.length + ')' + (running() ? ' during a run' : ''));
     if (!timer) pump();
   }, true);
 }

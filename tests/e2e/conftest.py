@@ -72,6 +72,10 @@ def server_warnings(since: float, pattern: re.Pattern = SERVER_LINE, last: int =
     return lines
 
 
+SERVER_PIDS: dict[str, int] = {}
+"""Each running test server's process, by its URL (a test pauses one to hold a click's run back)."""
+
+
 @contextlib.contextmanager
 def streamlit_server(log_name: str = "streamlit.log", env: dict[str, str] | None = None):
     """Start `streamlit run app.py` on a free loopback port; yield its URL once healthy. `env`:
@@ -100,9 +104,11 @@ def streamlit_server(log_name: str = "streamlit.log", env: dict[str, str] | None
     else:
         proc.kill()
         pytest.fail("streamlit did not become healthy within 60 s")
+    SERVER_PIDS[url] = proc.pid
     try:
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         proc.terminate()
         try:
             proc.wait(10)

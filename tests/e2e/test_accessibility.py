@@ -172,11 +172,20 @@ FOCUS_RING = """() => {
 }"""
 
 
+RUN_STATE_JS = "() => (document.querySelector('[data-testid=stApp]') || {getAttribute: () => null}).getAttribute('data-test-script-state')"
+
+
 def tab_until(pg, predicate: str, limit: int = 400) -> dict:
-    """Press Tab until the focused element matches `predicate` (a JS expression over `el`)."""
+    """Press Tab until the focused element matches `predicate` (a JS expression over `el`). A failure says
+    where the focus went (CI 2026-12-07: 400 presses never reached the estimator's first page link)."""
+    trail: list[str] = []
     for _ in range(limit):
         pg.keyboard.press("Tab")
-        if pg.evaluate(f"() => {{ const el = document.activeElement; return !!(el && ({predicate})); }}"):
+        hit, where = pg.evaluate(f"""() => {{ const el = document.activeElement;
+            const t = el && el.closest('[data-testid]'); return [!!(el && ({predicate})),
+            el ? el.tagName + '/' + (t ? t.getAttribute('data-testid') : '') + '/' + (el.innerText || el.getAttribute('aria-label') || '').slice(0, 20) : 'none']; }}""")
+        trail.append(where)
+        if hit:
             # Read the ring once it is drawn: under CI load the first read once came before the
             # focused tab's styles had settled (outline 'none'); a missing rule still fails, 3 s on.
             try:
@@ -185,7 +194,9 @@ def tab_until(pg, predicate: str, limit: int = 400) -> dict:
             except PlaywrightTimeout:
                 pass
             return pg.evaluate(FOCUS_RING)
-    raise AssertionError(f"Tab never reached {predicate}")
+    runs = [where for k, where in enumerate(trail) if k == 0 or trail[k - 1] != where]
+    raise AssertionError(f"Tab never reached {predicate}; the focus went (repeats folded, the last 60): {runs[-60:]}; "
+                         f"the run: {pg.evaluate(RUN_STATE_JS)}, {pg.url}")
 
 
 @pytest.mark.parametrize("path, predicate, name", [

@@ -479,6 +479,8 @@ def pages_now(contexts, names, store) -> str:
                                                            if m.type == "error" and PROBE_404 not in m.text][-5:]),
                                ("run marks", lambda: page.eval_on_selector_all(
                                    "[data-room-run]", "els => els.map(e => e.getAttribute('data-room-run'))")),
+                               ("keys (the last 8)", lambda: page.evaluate(
+                                   "() => window.__roomKeys ? window.__roomKeys.log.slice(-8) : null")),
                                ("boxes ticked", lambda: page.eval_on_selector_all(
                                    "[data-testid=stCheckbox] input", "els => els.map(e => e.checked ? 1 : 0).join('')")),
                                ("main", lambda: page.locator(MAIN).inner_text(timeout=2000)[:700]),

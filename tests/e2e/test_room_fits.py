@@ -14,7 +14,9 @@ Screenshots: test-artifacts/room-fit-<size>-<lang>-<screen>.png; look at them.
 from __future__ import annotations
 
 from contextlib import contextmanager
+import os
 import re
+import signal
 import time
 from urllib.parse import parse_qs, urlsplit
 
@@ -24,7 +26,7 @@ from playwright.sync_api import expect
 from latency.language import i18n
 from latency.room import store as room_store
 from latency.room.store import SPREAD, VOTE2, Store
-from tests.e2e.conftest import MAIN, shot
+from tests.e2e.conftest import MAIN, SERVER_PIDS, shot
 from tests.e2e.test_accessibility import axe_ready  # noqa: F401  (the fixture: axe-core installed)
 from tests.e2e.test_presenter_readable import MIN_PX
 from tests.e2e.test_room import CATALOG, LESSON, PHONE, QUESTIONS, RIGHT, T, fits_problems, heading, lab, settled
@@ -84,6 +86,11 @@ def test_every_projected_room_screen_fits_and_reads_from_the_back(browser, app_u
                 expect(page.locator(".st-key-room_confirm_lobby_box")).to_have_count(0, timeout=T)
                 page.locator(".st-key-room_menu_box button").first.click()  # the presenter's menu, open on the wall
                 expect(page.locator("[data-testid=stPopoverBody]")).to_be_visible(timeout=T)
+                # the opening's run drawn before Escape (CI 2026-12-07, twice: the menu stayed open 30 s). An Escape
+                # pressed while the opening's request is still on its way leaves Streamlit's stateful popover open for
+                # good: reproduced with the server paused 50 ms after the click (1 of 7 delays, 0.02-0.4 s). A presenter
+                # presses Escape seconds after opening, not within that first run; left in the closing note
+                settled(page)
                 small = [f"menu: {text!r} at {px:g} px" for text, px in page.evaluate(MENU_SIZES_JS) if px < MIN_PX]
                 shot(page, f"room-fit-{size}-{lang}-menu-open", full_page=False)
                 found.extend(small)
@@ -422,7 +429,11 @@ def test_a_key_pressed_after_a_click_on_the_slides_empty_space_leaves_no_frame_o
 def test_an_arrow_pressed_while_the_page_is_redrawn_counts_as_one_more_screen(browser, app_url):
     """Room test 2026-12-07: → with nothing focused was the forward button's own shortcut, clicked at once, so
     pressed while a run redrew the page it clicked the screen being left or was lost (the room stayed on step 3).
-    The arrows queue as PageDown does: PageDown then → at once move the room two steps, → then ← back one."""
+    The arrows queue as PageDown does: PageDown then → at once move the room two steps, → then ← back one.
+    CI 2026-12-07: → then ← left the room on step 4. A queued press waited 1.5 s for the last click's run to
+    start, and under load it started later, so ← clicked the back button of the screen being left (refused as a
+    stale press). Here the server is paused for 3 s over → ←, as a loaded machine holds a run back: the press
+    waits until the page is drawn again (its run marks change)."""
     with room_at(browser, "1") as (store, code, key, page):
         page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
         settled(page)
@@ -430,15 +441,29 @@ def test_an_arrow_pressed_while_the_page_is_redrawn_counts_as_one_more_screen(br
         page.keyboard.press("PageDown")
         page.keyboard.press("ArrowRight")  # at once: step 2's run has not drawn its page yet
         expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
-        settled(page)
+        keys_done(page, 2)
         assert store.room(code).screen == "3"
-        page.keyboard.press("ArrowRight")
-        page.keyboard.press("ArrowLeft")
+        server = SERVER_PIDS[app_url]
+        os.kill(server, signal.SIGSTOP)
+        try:
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+            page.wait_for_timeout(3000)  # twice the old wait for a run to start
+        finally:
+            os.kill(server, signal.SIGCONT)
+        keys_done(page, 4)
         expect(heading(page, LESSON.steps[2].title["en"])).to_be_visible(timeout=T)
-        settled(page)
-        page.wait_for_timeout(300)  # a last click's run would start within this
-        settled(page)
-        assert store.room(code).screen == "3"
+        assert store.room(code).screen == "3", page.evaluate("() => window.__roomKeys.log")
+
+
+def keys_done(page, clicks: int) -> None:
+    """Wait until the room's key script has made `clicks` clicks in all and the page is drawn again since the last
+    (its run marks changed, `room_view.mark_run`), and no run is going."""
+    page.wait_for_function("""(n) => { const k = window.__roomKeys; if (!k || k.clicks < n) return false;
+        const marks = Array.from(document.querySelectorAll('[data-room-run]')).map((e) => e.getAttribute('data-room-run'));
+        return marks.join(',') !== k.marks && new Set(marks).size === 1
+          && document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') !== 'running'; }""",
+                           arg=clicks, timeout=T)
 
 
 @pytest.mark.parametrize("widget", ["timeline", "myths"])
