@@ -154,7 +154,9 @@ def test_feel_it_streams_the_answer(page, app_url):
     page.get_by_text("Start by measuring real latency", exact=False).wait_for(timeout=30_000)
     wait_idle(page)
     lengths = page.evaluate("() => window.__feel")
-    assert len([n for n in lengths if n > 0]) >= 3, f"text appeared in steps, not at once: {lengths[:20]}"
+    # two lengths or more: the text grew while the page watched. Under a full run's load the browser drew the frames
+    # seconds apart and saw the stream in two steps ([0, 232, 618], 2026-12-07); all at once is one length
+    assert len([n for n in lengths if n > 0]) >= 2, f"text appeared at once, not in steps: {lengths[:20]}"
     done = page.get_by_text("First token at", exact=False)
     assert done.count() == 1
     print(f"\nFeel it (estimate {page.locator('[data-testid=stMetricValue]').first.inner_text()} to first token): {done.inner_text()}")
@@ -369,13 +371,18 @@ def test_help_buttons_are_full_tap_targets_named_in_the_pages_language(browser, 
         word = i18n.strings("common", lang)("help_for", label="§").split("§")
         for b in shown:
             b.scroll_into_view_if_needed()
-            box, name = b.bounding_box(), b.get_attribute("aria-label")
-            assert box["height"] >= 44, (name, box)
-            # taps land on it across at least 44 px (the drawn icon is 16 px): scan a line through its centre
-            cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-            hits = b.evaluate("""(e, p) => { let n = 0; for (let x = p[0] - 40; x <= p[0] + 40; x += 1)
-                n += e.contains(document.elementFromPoint(x, p[1])) ? 1 : 0; return n; }""", [cx, cy])
-            assert hits >= 44, (name, hits)
+            wait_idle(page)
+            name = b.get_attribute("aria-label")
+            # taps land on it across at least 44 px (the drawn icon is 16 px): scan a line through its centre, its box
+            # read in the same frame (under load the page still moved between a box read here and the scan, 2026-12-07:
+            # 0 hits), and what stands at the centre named when it is not the button
+            height, hits, at_centre = b.evaluate("""(e) => { const r = e.getBoundingClientRect();
+                const cx = r.x + r.width / 2, cy = r.y + r.height / 2; let n = 0;
+                for (let x = cx - 40; x <= cx + 40; x += 1) n += e.contains(document.elementFromPoint(x, cy)) ? 1 : 0;
+                const c = document.elementFromPoint(cx, cy);
+                return [r.height, n, c ? c.tagName + '.' + c.className + ' ' + (c.getAttribute('data-testid') || '') : 'none']; }""")
+            assert height >= 44, (name, height)
+            assert hits >= 44, (name, hits, at_centre)
             assert name.startswith(word[0]) and name.endswith(word[1]) and len(name) > len("".join(word)), name
             if lang == "ko":
                 assert "Help" not in name, name
