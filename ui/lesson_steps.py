@@ -498,10 +498,7 @@ def own_choice_note(s: Strings, step_: lesson.Step, d: Data) -> None:
 
 
 def widget_key(step_: lesson.Step) -> str:
-    """The key the step's widget is drawn under now: `lesson_w_<id>`, with `_r<n>` once a room's view has drawn
-    it anew n times from the room's choice (`follow_choice`, GEN_KEY)."""
-    n = st.session_state.get(GEN_KEY, {}).get(step_.id, 0)
-    return f"lesson_w_{step_.id}" + (f"_r{n}" if n else "")
+    return f"lesson_w_{step_.id}"
 
 
 def choices_of(step_: lesson.Step) -> list:
@@ -518,7 +515,6 @@ def seed(step_: lesson.Step, first: Any) -> None:
         st.session_state[widget_key(step_)] = first
 
 
-GEN_KEY = "lesson_w_gen"  # per step: how many times a room's view drew the step's widget anew (`follow_choice`)
 FOLLOWED_KEY = "lesson_followed"  # per step: the room's choice this view saw last
 SHARED_KEY = "lesson_shared"  # per step: the choice this view (a presenter's) wrote to the room last
 SHOWN_KEY = "lesson_step_shown"  # the step whose widget the last run drew (`follow_choice`)
@@ -543,13 +539,7 @@ def follow_choice(step_: lesson.Step, d: Data) -> None:
     news = seen.get(step_.id) != value and st.session_state.get(SHARED_KEY, {}).get(step_.id) != value
     # Back on a step (PageUp), its widget appears anew: Streamlit had dropped its value and the browser sent an
     # old one, so the wall drew 0 km while the room's choice was 22 km (presenter trial 2026-12-05): the room's.
-    # Drawn under a new key, never set on the widget the browser has: a value set from the server raced the poll's
-    # requests, which left before it arrived and carried the old value back as the phone's own choice (the phone
-    # drew the presenter's choice and the old one's chart; the question picker's race, 2026-12-07). A new widget
-    # has no old value for such a request to carry; the old key's value is dropped with the widget.
     if appearing or news:
-        gens = st.session_state.get(GEN_KEY, {})
-        st.session_state[GEN_KEY] = {**gens, step_.id: gens.get(step_.id, 0) + 1}
         st.session_state[widget_key(step_)] = value
     if seen.get(step_.id) != value:
         seen[step_.id] = value

@@ -303,7 +303,7 @@ def test_a_whole_room(browser, db, lang):
                     chosen = slider.first.get_attribute("aria-valuetext")
                     assert shown.widget == "model" and chosen == CATALOG.models[shown.options[-2]].label(lang).split()[-1]
                     for phone in (one, two):
-                        expect(phone.locator(f"[class*=st-key-lesson_w_{shown.id}] [aria-checked=true]")).to_have_text(
+                        expect(phone.locator(f".st-key-lesson_w_{shown.id} [aria-checked=true]")).to_have_text(
                             chosen, timeout=FOLLOW_MS)
                     slider.first.focus()
                     before = slider.first.input_value()

@@ -518,7 +518,7 @@ def test_every_change_on_a_step_the_room_came_back_to_sticks(browser, app_url):
         store.set_choice(code, key, step.id, step.options[1])  # the room was here before: its choice is kept
         page.goto(f"{app_url}/lesson?room={code}&key={key}&present=1&lang=en")
         settled(page)
-        box = page.locator(f"[class*=st-key-lesson_w_{step.id}]")
+        box = page.locator(f".st-key-lesson_w_{step.id}")
         chosen = box.locator("[aria-checked=true]")
         expect(chosen).to_have_text(fmt("tokens", n=f"{step.options[1]:,}"))
         for option in (step.options[2], step.options[0], step.options[2], step.options[1], step.options[0]):
@@ -578,7 +578,7 @@ def test_a_phones_wrapped_choice_buttons_stay_inside_their_column(browser, app_u
         page.goto(f"{app_url}/lesson?room={code}&lang=ko")
         page.locator(".st-key-room_nick input").fill("A")
         page.keyboard.press("Enter")
-        group = page.locator(f"[class*=st-key-lesson_w_{step.id}] [data-testid=stButtonGroup]")
+        group = page.locator(f".st-key-lesson_w_{step.id} [data-testid=stButtonGroup]")
         expect(group).to_be_visible(timeout=T)
         settled(page)
         right = group.bounding_box()["x"] + group.bounding_box()["width"]

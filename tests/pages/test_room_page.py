@@ -72,15 +72,6 @@ def pick_box(at, where: str, q):
     return boxes[0]
 
 
-def step_widget(at, kind: str, step):
-    """The lesson step's widget of `kind` ("select_slider", "segmented_control", "radio") under whichever key the
-    page draws it now (`lesson_w_<id>`, with `_r<n>` once a room's view drew it anew from the room's choice)."""
-    pattern = re.compile(rf"lesson_w_{re.escape(step.id)}(_r\d+)?")
-    found = [w for w in getattr(at, kind) if w.key and pattern.fullmatch(w.key)]
-    assert len(found) == 1, [w.key for w in getattr(at, kind)]
-    return found[0]
-
-
 def labels_of(q, lang):
     """The options as the room calls them out, lettered in the quiz's order (written here, not taken from the page)."""
     return {o.id: i18n.md(f"{'ABCDEFGH'[i]}. {o.label[lang]}") for i, o in enumerate(q.options)}
@@ -1274,74 +1265,51 @@ def test_back_on_a_revealed_question_goes_to_the_screen_before_and_the_menu_reop
 
 def room_on_step(lang: str, widget: str):
     """A room on the lesson step whose widget is `widget`, with one phone ("Ana"):
-    (presenter, code, key, phone, step)."""
+    (presenter, code, key, phone, step, the step widget's key)."""
     presenter, code, key = open_room(lang)
     phone = join(lang, code, "Ana")
     n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == widget)
     store().set_screen(code, key, str(n))
     presenter.run()
-    return presenter, code, key, phone, step
+    return presenter, code, key, phone, step, f"lesson_w_{step.id}"
 
 
 def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
     """Presenter re-check 2026-12-05: the presenter moved the model-size step's slider to 8B and the
     phones kept 405B, so the wall and the phones showed two charts for one step. Now a phone draws the
     presenter's choice each time the presenter makes a new one, and may try its own in between."""
-    presenter, code, key, phone, step = room_on_step(lang, "model")
+    presenter, code, key, phone, step, wkey = room_on_step(lang, "model")
     phone.run()
-    assert step_widget(presenter, "select_slider", step).value == step_widget(phone, "segmented_control", step).value == step.options[-1]
+    assert presenter.select_slider(key=wkey).value == phone.segmented_control(key=wkey).value == step.options[-1]
 
     def total(at) -> str:
         return next(m.value for m in at.metric if m.label == s(lang)("total"))
 
     for choice in ("llama-3.1-8b", "llama-3.2-1b"):  # the presenter moves; every phone follows
-        step_widget(presenter, "select_slider", step).set_value(choice).run()
+        presenter.select_slider(key=wkey).set_value(choice).run()
         no_exception(presenter)
         assert store().room(code).choices[step.id] == choice
         phone.run()
         no_exception(phone)
-        assert step_widget(phone, "segmented_control", step).value == choice
+        assert phone.segmented_control(key=wkey).value == choice
         # the same figure on both screens, and the estimator's for that model on the step's chip and distance
         by_hand = estimate(CATALOG.models[choice].model, CATALOG.hardware[step.scenario.hardware].hardware,
                            distance_km=step.scenario.distance_km)
         assert total(phone) == total(presenter) == i18n.strings("units", lang)("seconds", v=f"{by_hand.total_s:.2g}")
         if choice == "llama-3.1-8b":  # in between, a phone tries its own choice and keeps it
-            step_widget(phone, "segmented_control", step).set_value("llama-3.1-70b").run()
+            phone.segmented_control(key=wkey).set_value("llama-3.1-70b").run()
             phone.run()
-            assert step_widget(phone, "segmented_control", step).value == "llama-3.1-70b"
-            assert step_widget(presenter.run(), "select_slider", step).value == "llama-3.1-8b"  # the wall does not follow a phone
+            assert phone.segmented_control(key=wkey).value == "llama-3.1-70b"
+            assert presenter.run().select_slider(key=wkey).value == "llama-3.1-8b"  # the wall does not follow a phone
             # and the phone says what the shared screen shows (presenter trial 2026-12-05: no sign they differed)
             assert [i.value for i in phone.info if i.value.startswith(s(lang)("room_own_choice", value="")[:6])] == [
                 s(lang)("room_own_choice", value="8B")]
         else:
             assert not [i for i in phone.info if "8B" in i.value or "1B" in i.value]  # following: no note
     late = join(lang, code, "Bo")  # who joins later opens the step at the presenter's choice
-    assert step_widget(late, "segmented_control", step).value == "llama-3.2-1b"
+    assert late.segmented_control(key=wkey).value == "llama-3.2-1b"
 
 
-
-
-def test_a_phones_old_choice_a_stale_request_carries_after_the_presenter_moves_is_not_drawn(lang):
-    """The question picker's race on a step's choice (found reading `follow_choice`, 2026-12-07): the phone's poll
-    sends its requests every 0.5 s, and one that left before the presenter's new choice reached the phone carried
-    the widget's old value back. With the widget set from the server, the server took that old value as the
-    phone's own choice: the phone's chart showed the old model under the new one's button. Each new choice of the
-    room now draws the widget under a new key, so the old value belongs to a widget the page no longer draws."""
-    presenter, code, key, phone, step = room_on_step(lang, "model")
-    phone.run()
-    before = step_widget(phone, "segmented_control", step)
-    old_key, old_value = before.key, before.value
-    step_widget(presenter, "select_slider", step).set_value("llama-3.1-8b").run()
-    phone.run()
-    assert step_widget(phone, "segmented_control", step).value == "llama-3.1-8b"
-    phone.session_state[old_key] = old_value  # the request that left before this drawing arrived: the old value
-    phone.run()
-    no_exception(phone)
-    assert step_widget(phone, "segmented_control", step).value == "llama-3.1-8b"
-    total = next(m.value for m in phone.metric if m.label == s(lang)("total"))
-    by_hand = estimate(CATALOG.models["llama-3.1-8b"].model, CATALOG.hardware[step.scenario.hardware].hardware,
-                       distance_km=step.scenario.distance_km)
-    assert total == i18n.strings("units", lang)("seconds", v=f"{by_hand.total_s:.2g}")
 
 
 def test_next_right_after_a_reveal_is_a_double_click_and_does_nothing(lang):
@@ -1365,18 +1333,18 @@ def test_next_right_after_a_reveal_is_a_double_click_and_does_nothing(lang):
 def test_a_phone_on_its_own_myth_quotes_the_one_on_the_shared_screen(lang):
     """Presenter re-check 2026-12-05: the myths step was the one step whose phone said nothing when it showed
     another myth than the wall. Its note now quotes the wall's myth; once the phone is back on it, no note."""
-    presenter, code, key, phone, step = room_on_step(lang, "myths")
-    step_widget(presenter, "radio", step).set_value(1).run()
+    presenter, code, key, phone, step, wkey = room_on_step(lang, "myths")
+    presenter.radio(key=wkey).set_value(1).run()
     no_exception(presenter)
     assert store().room(code).choices[step.id] == 1
     phone.run()
-    assert step_widget(phone, "radio", step).value == 1
+    assert phone.radio(key=wkey).value == 1
     head = s(lang)("room_own_choice", value="")[:6]
     assert not [i for i in phone.info if i.value.startswith(head)]  # following the wall: no note
-    step_widget(phone, "radio", step).set_value(0).run()
+    phone.radio(key=wkey).set_value(0).run()
     phone.run()
     no_exception(phone)
-    assert step_widget(phone, "radio", step).value == 0
+    assert phone.radio(key=wkey).value == 0
     wall = i18n.md(step.options[1].myth[lang])
     assert [i.value for i in phone.info if i.value.startswith(head)] == [
         s(lang)("room_own_choice", value=f"“{wall.rstrip('.')}”")]  # its full stop left to the note's sentence
@@ -1386,15 +1354,16 @@ def test_a_second_projected_tab_takes_the_steps_choice_and_does_not_fight_the_fi
     first's choice instead of writing its own first choice back, so the two never undo each other."""
     first, code, key = open_room(lang)
     n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == "model")
+    wkey = f"lesson_w_{step.id}"
     store().set_screen(code, key, str(n))
     first.run()
-    step_widget(first, "select_slider", step).set_value("llama-3.1-8b").run()
+    first.select_slider(key=wkey).set_value("llama-3.1-8b").run()
     assert store().room(code).choices[step.id] == "llama-3.1-8b"
     second = run_page("lesson", lang, {"room": code, "key": key, "present": "1"})
     no_exception(second)
-    assert step_widget(second, "select_slider", step).value == "llama-3.1-8b"
+    assert second.select_slider(key=wkey).value == "llama-3.1-8b"
     first.run()
-    assert step_widget(first, "select_slider", step).value == "llama-3.1-8b" and store().room(code).choices[step.id] == "llama-3.1-8b"
+    assert first.select_slider(key=wkey).value == "llama-3.1-8b" and store().room(code).choices[step.id] == "llama-3.1-8b"
 
 
 def top_level(at) -> list[str]:
