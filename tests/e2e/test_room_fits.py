@@ -603,3 +603,23 @@ def test_a_projected_steps_choices_leave_room_around_their_words(browser, app_ur
             text_px = float(words.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
             assert text_px >= MIN_PX, text_px
             assert b.bounding_box()["height"] >= text_px + 16, (b.inner_text(), b.bounding_box(), text_px)
+
+
+def test_a_phone_follows_each_of_the_presenters_choices_with_one_row_of_choices(browser, app_url):
+    """A phone at 390 px on the model step while the presenter changes the choice three times: each time the phone
+    shows the new choice, in one row of choices. Drawn under a new key per change (566f1fb, reverted), the old row
+    stayed beside the new one for 30 s after the second change (a key changed inside the step's fragment)."""
+    n, step = next((i, x) for i, x in enumerate(LESSON.steps, 1) if x.widget == "model")
+    with room_at(browser, str(n), lang="ko", viewport=PHONE, is_mobile=True, has_touch=True) as (store, code, key, page):
+        page.goto(f"{app_url}/lesson?room={code}&lang=ko")
+        settled(page)
+        page.locator(f"{MAIN} input[type=text]").first.fill("민지")
+        page.keyboard.press("Enter")
+        settled(page)
+        rows = page.locator(f"{MAIN} [class*=st-key-lesson_w_] [data-testid=stButtonGroup]")
+        for value, label in (("llama-3.1-8b", "8B"), ("llama-3.2-1b", "1B"), ("llama-3.1-70b", "70B")):
+            store.set_choice(code, key, step.id, value)
+            expect(page.locator(f"{MAIN} [class*=st-key-lesson_w_] [aria-checked=true]")).to_have_text(label, timeout=T)
+            settled(page)
+            page.wait_for_timeout(1500)  # three polls: an old row left on the page would still be there
+            assert rows.count() == 1, (label, rows.count())
