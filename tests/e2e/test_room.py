@@ -200,7 +200,7 @@ def lobby_checks(presenter, s, code: str, url: str) -> str:
 
 
 # Each language and each store walks the whole room once: Korean on SQLite (the default set-up, the product's first
-# language), English on PostgreSQL with two app servers. The four pairs took ~9 worker-minutes of a suite twice the
+# language), English on PostgreSQL with two app servers. The four pairs took 9-12 worker-minutes of a suite twice the
 # guide's 25 minutes (2026-12-07); what differs by language is the page's words, which the AppTests check on every
 # room screen in both languages, and what differs by store is below the pages (tests/room runs on both).
 @pytest.mark.parametrize("db, lang", [("sqlite", "ko"), ("postgresql", "en")])
