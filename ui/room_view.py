@@ -141,6 +141,8 @@ def asked(c: Ctx) -> list[quiz.Question]:
 # its button is on the page. A press while the page was being redrawn found no button and was lost (a
 # PageDown right after "stay on this step" left the room on step 1; seen in the room test and repeated
 # under load, 2026-12-04), and two quick presses both clicked the same screen's button.
+RUN_MARK = "data-room-run"  # the attribute a full run's number stands in (`mark_run`), read by both scripts below
+
 KEYS_JS = """<script>
 if (!window.__roomKeys) {
   // what the keys did, for a failed browser test's report: clicks made, the marks at the last, the last 30 decisions
@@ -156,8 +158,7 @@ if (!window.__roomKeys) {
   const find = (dir) => (dir > 0 ? ['room_next', 'lesson_next'] : ['room_back', 'lesson_back'])
     .map((n) => document.querySelector('.st-key-' + n + ' button')).find(Boolean);
   // a room view's full runs mark their number at its top and end (`mark_run`): "" on a page without them
-  const marks = () => Array.from(document.querySelectorAll('[data-room-run]'))
-    .map((e) => e.getAttribute('data-room-run')).join(',');
+  const marks = () => Array.from(document.querySelectorAll('[RUN_MARK]'), (e) => e.getAttribute('RUN_MARK')).join(',');
   let clickedMarks = '';
   const log = (what) => { seen.log.push(Math.round(performance.now()) + ' ' + what); seen.log.splice(0, seen.log.length - 30); };
   const pump = () => {
@@ -207,7 +208,7 @@ if (!window.__roomKeys) {
     if (!timer) pump();
   }, true);
 }
-</script>"""
+</script>""".replace("RUN_MARK", RUN_MARK)
 
 
 # A view that stops polling stops following the room: Streamlit keeps a fragment's `run_every` as a
@@ -295,7 +296,7 @@ if (!window.__roomWake) {
     }
     const running = app.getAttribute('data-test-script-state') === 'running';
     const connected = app.getAttribute('data-test-connection-state') === 'CONNECTED';
-    const marks = new Set(Array.from(document.querySelectorAll('[data-room-run]'), (e) => e.getAttribute('data-room-run')));
+    const marks = new Set(Array.from(document.querySelectorAll('[RUN_MARK]'), (e) => e.getAttribute('RUN_MARK')));
     if (marks.size > 1 && connected) {
       torn = torn ?? Date.now();
       tornIdle = running ? null : (tornIdle ?? Date.now());
@@ -311,7 +312,7 @@ if (!window.__roomWake) {
 }
 </script>""".replace("OPEN_SELECTORS", json.dumps(WOKE_OPEN_SELECTORS)).replace("WOKE_OPEN_PARAM", WOKE_OPEN) \
     .replace("AGAIN_MS", str(int(AGAIN_S * 1000))).replace("TORN_MS", str(int(TORN_S * 1000))).replace("WAKE_MS", str(int(WAKE_S * 1000))) \
-    .replace("WAKE_KEY", WAKE_KEY).replace("WOKE_PARAM", WOKE_PARAM)
+    .replace("WAKE_KEY", WAKE_KEY).replace("WOKE_PARAM", WOKE_PARAM).replace("RUN_MARK", RUN_MARK)
 
 
 def note_reload(code: str) -> None:
@@ -337,7 +338,7 @@ def mark_run(where: str) -> None:
     n = st.session_state.get(RUN_KEY, 0) + (where == "top")
     st.session_state[RUN_KEY] = n
     with st.container(key=f"{style.SCRIPTS_KEY}room_run_{where}"):
-        st.html(f'<span data-room-run="{int(n)}"></span>')
+        st.html(f'<span {RUN_MARK}="{int(n)}"></span>')
 
 
 def wake(s: Strings, container, code: str) -> None:
