@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import re
+import time
 import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -518,6 +519,8 @@ def seed(step_: lesson.Step, first: Any) -> None:
 FOLLOWED_KEY = "lesson_followed"  # per step: the room's choice this view saw last
 SHARED_KEY = "lesson_shared"  # per step: the choice this view (a presenter's) wrote to the room last
 SHOWN_KEY = "lesson_step_shown"  # the step whose widget the last run drew (`follow_choice`)
+SET_KEY = "lesson_set_from_room"  # per step: (value before, value set, when) of the room's last choice set here
+STALE_S = 10.0  # how long a request carrying the value before may still be one that left before the set arrived
 
 
 def follow_choice(step_: lesson.Step, d: Data) -> None:
@@ -539,8 +542,25 @@ def follow_choice(step_: lesson.Step, d: Data) -> None:
     news = seen.get(step_.id) != value and st.session_state.get(SHARED_KEY, {}).get(step_.id) != value
     # Back on a step (PageUp), its widget appears anew: Streamlit had dropped its value and the browser sent an
     # old one, so the wall drew 0 km while the room's choice was 22 km (presenter trial 2026-12-05): the room's.
+    # A value set from the server races the poll: a request that left before the set reached the browser carries
+    # the widget's value from before it back, and the server took that as the phone's own choice (the phone drew
+    # the presenter's new button over the old choice's chart; the question picker's race, 2026-12-07). Drawing
+    # the widget under a new key instead left the old row of choices on the phone for 30 s (reverted, 8d6dc7a).
+    # So a run that brings back exactly the value from before, while no run since the set has carried the set
+    # value (the browser's acknowledgement, within the poll's 0.5 s), is that stale request: the set holds.
+    sets = dict(st.session_state.get(SET_KEY, {}))
+    wkey = widget_key(step_)
     if appearing or news:
-        st.session_state[widget_key(step_)] = value
+        sets[step_.id] = (st.session_state.get(wkey), value, time.monotonic())
+        st.session_state[wkey] = value
+    elif step_.id in sets:
+        before, set_to, when = sets[step_.id]
+        now = st.session_state.get(wkey)
+        if now == before and now != set_to and time.monotonic() - when < STALE_S:
+            st.session_state[wkey] = set_to
+        else:  # acknowledged (the set value came back), or a choice of the phone's own: the set is done
+            del sets[step_.id]
+    st.session_state[SET_KEY] = sets
     if seen.get(step_.id) != value:
         seen[step_.id] = value
         st.session_state[FOLLOWED_KEY] = seen

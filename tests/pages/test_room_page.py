@@ -1312,6 +1312,35 @@ def test_a_steps_choice_on_the_wall_is_the_choice_on_every_phone(lang):
 
 
 
+def test_a_phones_old_choice_a_stale_request_carries_after_the_presenter_moves_is_not_drawn(lang):
+    """The question picker's race on a step's choice (found reading `follow_choice`, 2026-12-07): the phone's poll
+    sends its requests every 0.5 s, and one that left before the presenter's new choice reached the phone carried
+    the widget's old value back. The server took that old value as the phone's own choice: the phone's chart
+    showed the old model under the new one's button. A run that brings back exactly the value from before the
+    set, with no run since that carried the set value, is now that stale request. Once the browser has sent the
+    set value back, the phone's own taps count again (here, on the value from before)."""
+    presenter, code, key, phone, step, wkey = room_on_step(lang, "model")
+    phone.run()
+    old_value = phone.segmented_control(key=wkey).value
+    assert old_value == step.options[-1]
+    presenter.select_slider(key=wkey).set_value("llama-3.1-8b").run()
+    phone.run()
+    assert phone.segmented_control(key=wkey).value == "llama-3.1-8b"
+    phone.session_state[wkey] = old_value  # the request that left before this drawing arrived: the old value
+    phone.run()
+    no_exception(phone)
+    assert phone.segmented_control(key=wkey).value == "llama-3.1-8b"
+    total = next(m.value for m in phone.metric if m.label == s(lang)("total"))
+    by_hand = estimate(CATALOG.models["llama-3.1-8b"].model, CATALOG.hardware[step.scenario.hardware].hardware,
+                       distance_km=step.scenario.distance_km)
+    assert total == i18n.strings("units", lang)("seconds", v=f"{by_hand.total_s:.2g}")
+    phone.run()  # the poll carries the set value: acknowledged
+    phone.segmented_control(key=wkey).set_value(old_value).run()  # now the phone's own tap on the old choice
+    phone.run()
+    no_exception(phone)
+    assert phone.segmented_control(key=wkey).value == old_value
+
+
 def test_next_right_after_a_reveal_is_a_double_click_and_does_nothing(lang):
     """Newcomer trial 2026-12-05: "reveal" and "next" sit on the same spot; two clicks 0.5 s apart revealed
     question 1's answer and moved on to question 2 before anyone had seen it, on the wall and every phone.
