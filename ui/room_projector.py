@@ -140,7 +140,7 @@ def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
             return s("room_vote2_button"), _act, (c.store.set_phase, c.room.code, c.key or "", q.id, VOTE2)
         if st.session_state.get(CONFIRM_REVEAL) == f"{c.room.code}/{q.id}":
             return None  # asked first (`confirm_reveal`): a second quick press finds no forward to click
-        return s("room_reveal"), _reveal_or_ask, (c, q.id, v.vote)
+        return s("room_reveal"), _reveal_or_ask, (c, q.id, v.vote, drawing())
     i = position(c, current(c))
     if i >= len(c.screens) - 1:
         return None
@@ -148,9 +148,33 @@ def forward(s: Strings, c: Ctx, v: Vote) -> tuple[str, callable, tuple] | None:
 
 
 CONFIRM_LOBBY = "room_confirm_lobby"
+STAYED = "room_asked_stayed"  # per asked-first question's state key: the full run whose "stay" was pressed (`_stay`)
 
 
-def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None) -> None:
+def drawing() -> int:
+    """The number of the full run drawing a button now (`room_view.mark_run`): an asked-first question's
+    button carries it, so a press can be told from one Streamlit runs a second time (`_ask`)."""
+    return st.session_state.get(room_view.RUN_KEY, 0)
+
+
+def _ask(state_key: str, value: str, drawn: int) -> None:
+    """Ask the presenter first (`state_key` = `value`), unless the press comes from a drawing no later than the one
+    whose "stay" answered the question: that press is one Streamlit ran again after the stay (a full run at
+    651b76f: the presenter pressed PageUp on step 1 and then "stay", and "back to the lobby?" stood for good,
+    two runs after the press). The presenter's next press comes from a later drawing and asks again."""
+    if drawn <= st.session_state.get(STAYED, {}).get(state_key, -1):
+        log.info("room: a press drawn in run %s asked %s again after its 'stay'; not asked", drawn, state_key)
+        return
+    st.session_state[state_key] = value
+
+
+def _stay(state_key: str) -> None:
+    """"Stay on this screen": the question goes, and presses from drawings up to this one cannot ask it again."""
+    st.session_state.pop(state_key, None)
+    st.session_state[STAYED] = {**st.session_state.get(STAYED, {}), state_key: drawing()}
+
+
+def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None, drawn: int) -> None:
     """Forward on an open question reveals its answer, but asks first while nobody has answered the open
     vote (presenter trial 2026-12-05: PageDown twice by accident, 0.15-0.5 s apart, moved on to the next
     question and revealed it at once, with 0 votes, on the wall and every phone). Counted when pressed,
@@ -165,7 +189,7 @@ def _reveal_or_ask(c: Ctx, question_id: str, vote: int | None) -> None:
     if answered:
         _reveal_now(c, question_id)
     else:
-        st.session_state[CONFIRM_REVEAL] = f"{c.room.code}/{question_id}"
+        _ask(CONFIRM_REVEAL, f"{c.room.code}/{question_id}", drawn)
 
 
 def answers_so_far(c: Ctx, question_id: str, vote: int | None) -> int:
@@ -200,15 +224,15 @@ def asking(s: Strings, box_key: str, text_key: str, stay_key: str, state_key: st
     box = st.container(key=box_key)
     box.warning(s(text_key), icon=":material/help:")
     ways = box.container(horizontal=True, gap="medium")
-    ways.button(s("room_stay"), key=stay_key, type="primary", on_click=st.session_state.pop, args=(state_key, None))
+    ways.button(s("room_stay"), key=stay_key, type="primary", on_click=_stay, args=(state_key,))
     return ways
 
 
-def _back(c: Ctx, screen: str) -> None:
+def _back(c: Ctx, screen: str, drawn: int) -> None:
     """Back; back to the lobby (from step 1: PageUp once too often) asks first, since every phone
     would go back to waiting."""
     if screen == LOBBY:
-        st.session_state[CONFIRM_LOBBY] = c.room.code
+        _ask(CONFIRM_LOBBY, c.room.code, drawn)
         return
     _move(c, screen)
 
@@ -223,7 +247,7 @@ def backward(c: Ctx, v: Vote) -> tuple[callable, tuple] | None:
     if q is not None and q.id not in c.room.revealed and c.room.phase(q.id) in (SPREAD, VOTE2):
         return _act, (c.store.step_back, c.room.code, c.key or "", q.id, c.room.stage(q.id))
     i = position(c, current(c))
-    return (_back, (c, c.screens[i - 1])) if i > 0 else None
+    return (_back, (c, c.screens[i - 1], drawing())) if i > 0 else None
 
 
 def controls(s: Strings, c: Ctx, v: Vote, container) -> None:
@@ -305,7 +329,7 @@ def reopen_control(s: Strings, c: Ctx) -> None:
     q = question_of(c, current(c))
     if q is not None and q.id in c.room.revealed:
         st.button(s("room_reopen_menu"), key="room_reopen_menu", icon=":material/replay:", on_click=_ask_reopen,
-                  args=(c, q.id))
+                  args=(c, q.id, drawing()))
 
 
 def reveal_control(s: Strings, c: Ctx) -> None:
@@ -322,9 +346,9 @@ def _reveal_from_menu(c: Ctx, question_id: str) -> None:
     _reveal(c, question_id)
 
 
-def _ask_reopen(c: Ctx, question_id: str) -> None:
+def _ask_reopen(c: Ctx, question_id: str, drawn: int) -> None:
     st.session_state[MENU_KEY] = False
-    st.session_state[CONFIRM_REOPEN] = f"{c.room.code}/{question_id}"
+    _ask(CONFIRM_REOPEN, f"{c.room.code}/{question_id}", drawn)
 
 
 def _leave_revealed(c: Ctx, screen: str) -> None:
@@ -354,11 +378,11 @@ def end_controls(s: Strings, c: Ctx) -> None:
     """Ending the room, asked first: it cannot be undone."""
     if st.session_state.get(CONFIRM_END) != c.room.code:
         st.button(s("room_end"), key="room_end", help=tip(s, c, "room_end_help"), icon=":material/stop_circle:",
-                  on_click=st.session_state.__setitem__, args=(CONFIRM_END, c.room.code))
+                  on_click=_ask, args=(CONFIRM_END, c.room.code, drawing()))
         return
     st.warning(s("room_end_confirm"), icon=":material/help:")
     st.button(s("room_end_yes"), key="room_end_yes", type="primary", icon=":material/stop_circle:", on_click=_end, args=(c,))
-    st.button(s("room_cancel"), key="room_end_cancel", on_click=st.session_state.pop, args=(CONFIRM_END, None))
+    st.button(s("room_cancel"), key="room_end_cancel", on_click=_stay, args=(CONFIRM_END,))
 
 
 def notes_url(c: Ctx) -> str:

@@ -1426,6 +1426,26 @@ def test_a_phones_screen_keeps_its_place_on_the_page_from_the_run_that_opens_it_
         assert top_level(phone) == opening and place_of(phone, title) == where
 
 
+def test_a_back_press_run_again_with_the_stay_does_not_ask_again(lang):
+    """A full run at 651b76f (Korean, SQLite): PageUp on step 1, then "stay", and "back to the lobby?" stood for
+    good, two runs after the press. Streamlit can run a button's callback a second time in a later run; here the
+    back press arrives again in the run that takes the "stay" (both in one request). It asks nothing again; the
+    presenter's next PageUp, from a later drawing, asks as before."""
+    presenter, code, key = open_room(lang)
+    presenter.button(key="room_next").click().run()
+    presenter.button(key="room_back").click().run()
+    assert s(lang)("room_lobby_back_confirm") in [w.value for w in presenter.warning]
+    presenter.button(key="room_back").click()  # the press once more, from the same drawing as the "stay"
+    presenter.button(key="room_stay").click().run()
+    no_exception(presenter)
+    assert store().room(code).screen == "1" and not presenter.warning
+    presenter.run()
+    assert not presenter.warning
+    presenter.button(key="room_back").click().run()  # a new press: asked again
+    assert s(lang)("room_lobby_back_confirm") in [w.value for w in presenter.warning]
+    assert store().room(code).screen == "1"
+
+
 def test_the_projected_screens_top_row_keeps_its_place_while_a_question_comes_and_goes(lang):
     """The question before going back to the lobby stands in a place drawn on every run: the row of
     controls under it (with the clicker's keys) does not move when it comes or goes."""
