@@ -548,19 +548,18 @@ def follow_choice(step_: lesson.Step, d: Data) -> None:
     # the widget under a new key instead left the old row of choices on the phone for 30 s (reverted, 8d6dc7a).
     # So a run that brings back exactly the value from before, while no run since the set has carried the set
     # value (the browser's acknowledgement, within the poll's 0.5 s), is that stale request: the set holds.
-    sets = dict(st.session_state.get(SET_KEY, {}))
+    sets = st.session_state.get(SET_KEY, {})
     wkey = widget_key(step_)
     if appearing or news:
-        sets[step_.id] = (st.session_state.get(wkey), value, time.monotonic())
+        st.session_state[SET_KEY] = {**sets, step_.id: (st.session_state.get(wkey), value, time.monotonic())}
         st.session_state[wkey] = value
-    elif step_.id in sets:
+    elif step_.id in sets:  # only while a set waits for the browser: a poll's run otherwise writes nothing here
         before, set_to, when = sets[step_.id]
         now = st.session_state.get(wkey)
         if now == before and now != set_to and time.monotonic() - when < STALE_S:
             st.session_state[wkey] = set_to
         else:  # acknowledged (the set value came back), or a choice of the phone's own: the set is done
-            del sets[step_.id]
-    st.session_state[SET_KEY] = sets
+            st.session_state[SET_KEY] = {k: v for k, v in sets.items() if k != step_.id}
     if seen.get(step_.id) != value:
         seen[step_.id] = value
         st.session_state[FOLLOWED_KEY] = seen
