@@ -355,7 +355,8 @@ def ranges_users_context(s: Strings, report: Mapping[str, Any]) -> None:
                  s("col_rows"): str(cover[g]["rows"])} for g in RANGE_GROUPS if g in cover]
         if rows:
             text_table(rows)
-            st.caption(m(s, "ruc_coverage_note"))
+            refits = [cover[g]["coverage_loo_pct"] for g in RANGE_GROUPS if "coverage_loo_pct" in cover.get(g, {})]
+            st.caption(m(s, "ruc_coverage_note", lo=f"{min(refits):.0f}", hi=f"{max(refits):.0f}"))
         series = report.get("series_errors", [])
         if series:
             table(pd.DataFrame([{s("col_series"): r["series"], s("col_target_kind"): r["target"],

@@ -385,6 +385,12 @@ def test_ranges_users_and_long_context_are_explained_with_their_checks(lang):
     for group in ("decode_calibrated", "prefill_uncalibrated"):
         assert f"{report['coverage_pct'][group]['coverage_pct']:.1f}" in text, group
     assert report["series_errors"][0]["series"] in text
+    # the note under the table gives the stricter check's lowest and highest share as the report has them
+    # (it said "47 to 90%" in words while the per-user decode row read 31%)
+    refits = [v["coverage_loo_pct"] for v in report["coverage_pct"].values() if isinstance(v, dict) and "coverage_loo_pct" in v]
+    lo, hi = round(min(refits)), round(max(refits))
+    said = [m for c in at.caption if (m := re.search(r"80%.*?(\d+)(?: to |\\?~)(\d+)%", c.value, re.S))]
+    assert len(said) == 1 and (int(said[0][1]), int(said[0][2])) == (lo, hi), [m[0] for m in said]
 
 
 # Marks of the model's own notation a non-developer cannot read: Greek symbols, queueing-theory names,
