@@ -165,7 +165,8 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
                    help=s("in_precision_help"), **common_kw)
     c[3].selectbox(s("in_hardware"), data.hw_order, key="hardware", format_func=lambda h: hardware_short(data.catalog, lang, h),
                    help=s("in_hardware_help"), on_change=scenario_inputs.on_hardware, args=(data.catalog, data.stops))
-    c[4].selectbox(s("in_devices"), data.device_choices, key="devices",
+    # the trade-off page's options: a link's own count (3 devices) among them, not lost to "auto" (PM try: devices=3)
+    c[4].selectbox(s("in_devices"), scenario.device_options(st.session_state.get("devices")), key="devices",
                    format_func=lambda v: short(labels["devices"][v]) if v == scenario.DEVICES_AUTO else f"{int(v):,}",  # the label counts them
                    help=s("in_devices_help"), **common_kw)
     with grid:  # under the row, full width: a phone runs the model itself (the server region follows the users, 0 km,

@@ -170,6 +170,17 @@ def test_bad_url_values_are_named_in_the_readers_language(lang):
     assert metrics(at)[s("m_ttft")] == metrics(page(lang))[s("m_ttft")]
 
 
+def test_a_links_own_device_count_is_kept_and_checked(lang):
+    """PM try: a link with devices=3 (not among 1, 2, 4, 8, ...) came back as "auto", said nowhere."""
+    at = page(lang, **{**FIFTY_USERS, "devices": "3"})
+    assert at.selectbox(key="devices").value == 3
+    assert at.query_params["devices"] == "3"
+    s, _, f = strings(lang)
+    c = launch.check(CAT, {**DEFAULT, "model_size_b": 70.6, "devices": 3, "precision": "fp8", "concurrency": 50,
+                           "prompt_tokens": 5000})
+    assert metrics(at)[s("m_p95")] == f.seconds(c.p95_ttft_s)
+
+
 def test_the_fifty_user_set_up_fails_and_says_why(lang):
     """Issue 33's first question: 50 users on two H100s with 5,000-token prompts."""
     at = page(lang, **FIFTY_USERS)
