@@ -47,8 +47,9 @@ with st.container(key=style.LANG_TOP_KEY):  # shown on phones only (ui/style.py)
               on_click=st.session_state.__setitem__, args=("lang", other), key="shell_lang_top_button")
 if common is None:
     shell.show_content_error(common_error)
-elif "app_bad_lang" in st.session_state:
-    st.warning(common("bad_lang_notice", value=i18n.md(i18n.clip(st.session_state.pop("app_bad_lang")))))
+elif "app_bad_lang" in st.session_state:  # the reader's language is what is unknown: said in every language
+    bad = i18n.md(i18n.clip(st.session_state.pop("app_bad_lang")))
+    st.warning("  \n".join(shell.strings("common", code)("bad_lang_notice", value=bad) for code in i18n.LANGS))
 
 pages: dict[str, list] = {}
 for spec in shell.PAGES:

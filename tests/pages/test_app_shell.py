@@ -63,6 +63,10 @@ def test_unknown_lang_is_named_and_falls_back_to_korean():
     assert not at.exception
     # shown as text, never as markup: every Markdown/HTML character arrives backslash-escaped
     assert any(r"\<b\>fr\</b\>" in w.value for w in at.warning)
+    # in every language: a reader who asked for another cannot be assumed to read Korean (PM try: lang=xx)
+    for code in i18n.LANGS:
+        said = i18n.strings("common", code)("bad_lang_notice", value=r"\<b\>fr\</b\>")
+        assert any(said in w.value for w in at.warning), code
     assert at.session_state["lang"] == "ko"
     assert at.query_params["lang"] == ["ko"] or at.query_params["lang"] == "ko"
 
