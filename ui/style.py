@@ -152,7 +152,12 @@ html[lang="ko"] .stApp [class*="st-key-{BREAK_LAST_KEY}"] [data-testid="stTable"
   .stApp [data-testid="stMain"] [data-testid="stRadio"] label {{ display: flex; align-items: center; }}
   [class*="st-key-{TAP_LINKS_KEY}"] a {{ display: inline-flex; align-items: center; min-height: 44px; }}
   [data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapseButton"] button {{ min-width: 44px; min-height: 44px; }}
-  [data-testid="stSidebarNavLink"] {{ min-height: 44px; }} }}
+  [data-testid="stSidebarNavLink"] {{ min-height: 44px; }}
+  /* learner try at 390 px: the number boxes' - and + were 32 px wide, a toggle's row 21 px tall, the menu's
+     language buttons 34 x 32 */
+  .stApp [data-testid="stMain"] [data-testid="stNumberInput"] button {{ min-width: 44px; }}
+  .stApp [data-testid="stMain"] [data-testid="stCheckbox"] label {{ min-height: 44px; display: flex; align-items: center; }}
+  [data-testid="stSidebar"] [data-testid="stButtonGroup"] button {{ min-height: 44px; min-width: 44px; }} }}
 .st-key-learn_fold [data-testid="stMarkdownContainer"] :is(p, li) {{ font-size: 0.875rem; line-height: 1.4; }}
 .st-key-learn_fold [data-testid="stMarkdownContainer"] :is(p, ul) {{ margin-bottom: 0.35rem; }}
 .st-key-learn_fold [data-testid="stMarkdownContainer"] ul {{ padding-left: 1.25rem; }}

@@ -63,6 +63,29 @@ def test_the_menu_button_and_the_menus_links_are_44_px_on_a_phone(phone, app_url
     shot(phone, "phone-ko-menu-open", full_page=False)
 
 
+BOXES_JS = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null)
+  .map(e => [e.getAttribute('data-testid') || e.innerText.trim().slice(0, 20), e.getBoundingClientRect().width,
+             e.getBoundingClientRect().height])"""
+WIDE_AND_TALL = ("[data-testid=stNumberInput] button", "[data-testid=stSidebar] [data-testid=stButtonGroup] button")
+
+
+def test_number_steppers_toggles_and_the_menus_language_buttons_are_44_px_on_a_phone(phone, app_url):
+    """Learner try at 390 px (round 4): the estimator's number boxes had - and + 32 px wide, the lesson's
+    "움직임 없이 보기" toggle a row 21 px tall, the menu's 한국어/English buttons 34 x 32."""
+    open_app(phone, app_url, "estimator", lang="ko")
+    phone.locator(WIDE_AND_TALL[0]).first.wait_for(state="visible")
+    steppers = phone.evaluate(BOXES_JS, WIDE_AND_TALL[0])
+    assert steppers and all(w >= 44 and h >= 44 for _, w, h in steppers), steppers
+    open_app(phone, app_url, "lesson", lang="ko", step="2")
+    phone.locator(f"{MAIN} [data-testid=stCheckbox] label").first.wait_for(state="visible")
+    toggles = phone.evaluate(BOXES_JS, f"{MAIN} [data-testid=stCheckbox] label")
+    assert toggles and all(h >= 44 for _, _, h in toggles), toggles
+    phone.locator("[data-testid=stExpandSidebarButton]").tap()
+    phone.locator("[data-testid=stSidebarCollapseButton] button").wait_for(state="visible")
+    langs = phone.evaluate(BOXES_JS, WIDE_AND_TALL[1])
+    assert len(langs) == 2 and all(w >= 44 and h >= 44 for _, w, h in langs), langs
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_streamlits_frame_is_named_in_the_pages_language(phone, app_url, lang):
     """Streamlit names its own frame in English on every page: a screen reader on a Korean phone read "Expand
