@@ -143,7 +143,10 @@ with rest:
         return launch_export.sections(w, c, values, b_values, evaluate, places)
 
     row = st.container(horizontal=True, vertical_alignment="center")  # wraps on narrow screens
-    row.page_link("pages/launch.py", label=s("share_link"), icon=":material/link:", query_params=query, help=s("share_link_help"))
+    # the address itself, to copy (PM try: "Link to this check" only reloaded the page, the clipboard stayed empty)
+    with row.popover(s("share_link"), icon=":material/link:"):
+        st.caption(s("share_link_help"))
+        st.code(link, language=None, wrap_lines=True)
     row.download_button(s("export_md"), data=lambda: launch_view.summary_markdown(w, c, link, export_extra()), file_name="launch-check.md",
                            mime="text/markdown", on_click="ignore", icon=":material/description:", key="launch_md")
     row.download_button(s("export_png"), data=lambda: launch_view.summary_png(w, c, link, export_extra()), file_name="launch-check.png",
