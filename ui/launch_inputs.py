@@ -111,8 +111,9 @@ def size_options(data, arch: str) -> list[float]:
 ROW_ONE = (2.65, 1.5, 1.55, 2.35, 2.0)
 """Widths of the first row's columns (model size, architecture, precision, device, devices per server): the longest
 option of each box and "Devices per server" on one line at 1366 px (tests/e2e/test_layout.py)."""
-ROW_THREE = (0.9, 1.0, 1.0, 1.2, 0.9)
-"""The third row's: "User's question (tokens)" clear of its help icon at 1366 px."""
+ROW_THREE = (0.85, 1.45, 0.95, 1.2, 0.9)
+"""The third row's: "User's question (tokens)" clear of its help icon, and the arrival box's longest option, the
+vocabulary's "Each at their own moment", whole at 1366 px (tests/e2e/test_layout.py)."""
 
 
 def whole(s: Strings, help_text: str, name: str | None) -> str:
@@ -198,7 +199,7 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     c[4].selectbox(s("in_engine"), list(scenario.ENGINE_CHOICES), key="engine", format_func=lambda v: short(labels["engine"][v]),
                    help=est("engine_help"), **common_kw)
     # 3. the traffic and what each request reads
-    c = grid.columns(ROW_THREE)
+    c = grid.columns(ROW_THREE, vertical_alignment="bottom")  # a label on two lines keeps its box in the row's line
     with c[0]:
         state.number_input(s("in_concurrency"), "concurrency", specs["concurrency"], step=1, help=s("in_concurrency_help"))
     c[1].selectbox(s("in_arrival"), list(scenario.ARRIVALS), key="arrival", format_func=lambda v: s(f"arrival_short_{v}"),
@@ -213,7 +214,7 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
         state.number_input(s("in_document_tokens"), "document_tokens", specs["document_tokens"], step=1000,
                            help=s("in_document_tokens_help"))
     # 4. the answer, the target and the cost limit
-    c = grid.columns(5)
+    c = grid.columns(5, vertical_alignment="bottom")
     with c[0]:
         state.number_input(s("in_context_tokens"), "context_tokens", specs["context_tokens"], step=1024, help=s("in_context_tokens_help"))
     with c[1]:
