@@ -202,7 +202,7 @@ def show(s: Strings, est: Strings, data, labels: Mapping[str, Mapping], places: 
     c = grid.columns(ROW_THREE, vertical_alignment="bottom")  # a label on two lines keeps its box in the row's line
     with c[0]:
         state.number_input(s("in_concurrency"), "concurrency", specs["concurrency"], step=1, help=s("in_concurrency_help"))
-    c[1].selectbox(s("in_arrival"), list(scenario.ARRIVALS), key="arrival", format_func=lambda v: s(f"arrival_short_{v}"),
+    c[1].selectbox(s("in_arrival"), list(scenario.ARRIVALS), key="arrival", format_func=lambda v: s(f"arrival_{v}"),
                    help=whole(s, s("in_arrival_help"), s(f"arrival_{st.session_state['arrival']}")
                                                 if st.session_state.get("arrival") in scenario.ARRIVALS else None), **common_kw)
     with c[2]:
