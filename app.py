@@ -48,8 +48,11 @@ with st.container(key=style.LANG_TOP_KEY):  # shown on phones only (ui/style.py)
 if common is None:
     shell.show_content_error(common_error)
 elif "app_bad_lang" in st.session_state:  # the reader's language is what is unknown: said in every language
-    bad = i18n.md(i18n.clip(st.session_state.pop("app_bad_lang")))
-    st.warning("  \n".join(shell.strings("common", code)("bad_lang_notice", value=bad) for code in i18n.LANGS))
+    bad, lines = i18n.md(i18n.clip(st.session_state.pop("app_bad_lang"))), []
+    for code in i18n.LANGS:
+        said = shell.strings("common", code)  # a name the content check reads as the common table
+        lines.append(said("bad_lang_notice", value=bad))
+    st.warning("  \n".join(lines))
 
 pages: dict[str, list] = {}
 for spec in shell.PAGES:
