@@ -356,7 +356,8 @@ def ranges_users_context(s: Strings, report: Mapping[str, Any]) -> None:
         if rows:
             text_table(rows)
             refits = [cover[g]["coverage_loo_pct"] for g in RANGE_GROUPS if "coverage_loo_pct" in cover.get(g, {})]
-            st.caption(m(s, "ruc_coverage_note", lo=f"{min(refits):.0f}", hi=f"{max(refits):.0f}"))
+            if refits:  # an older report without the stricter check: the table alone
+                st.caption(m(s, "ruc_coverage_note", lo=f"{min(refits):.0f}", hi=f"{max(refits):.0f}"))
         series = report.get("series_errors", [])
         if series:
             table(pd.DataFrame([{s("col_series"): r["series"], s("col_target_kind"): r["target"],
